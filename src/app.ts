@@ -1,0 +1,76 @@
+import cookie from '@fastify/cookie'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyBaseLogger } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { Config } from './config.js'
+import type { DatabaseHandle } from './platform/db/index.js'
+import type { App } from './platform/http/app-type.js'
+import { registerErrorHandling } from './platform/http/error-handler.js'
+import { registerOpenApi } from './platform/http/openapi.js'
+import { guardPublicApi } from './platform/http/public-api.js'
+import { SHARED_SCHEMAS } from './platform/http/schemas.js'
+import { registerValidation } from './platform/http/validation.js'
+import { loggerOptions } from './platform/logger.js'
+import { healthRoutes } from './modules/health/routes.js'
+import { appKeyRoutes, publicKeyRoutes } from './modules/keys/routes.js'
+import { ApiKeySchema, CurrentKeySchema } from './modules/keys/schemas.js'
+import { ApiKeyService } from './modules/keys/service.js'
+import { orgRoutes } from './modules/orgs/routes.js'
+import { OrgService } from './modules/orgs/service.js'
+import { SessionGuard } from './modules/orgs/session-guard.js'
+
+export interface AppDeps {
+  config: Config
+  database: DatabaseHandle
+  redis?: Redis | undefined
+  /** Prefix for this app's Redis keys, so test apps sharing one Redis do not share counters. */
+  redisNamespace?: string
+  logger?: FastifyBaseLogger
+}
+
+export interface Services {
+  orgs: OrgService
+  keys: ApiKeyService
+}
+
+export type BuiltApp = App & { services: Services }
+
+/** Platform plugins and module routes, wired from the dependencies given; nothing global. */
+export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
+  const { config, database } = deps
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: loggerOptions(config.logLevel) }),
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<TypeBoxTypeProvider>() as App
+
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema]) app.addSchema(schema)
+  registerValidation(app)
+  registerErrorHandling(app)
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  await app.register(cookie)
+  await registerOpenApi(app, config.publicBaseUrl)
+
+  const orgs = new OrgService(database.db)
+  const keys = new ApiKeyService(database.db, app.log, config.apiKeyCacheTtlMs)
+  const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
+
+  healthRoutes(app, { database })
+  orgRoutes(app, { orgs, guard })
+  appKeyRoutes(app, { keys, guard })
+  await app.register(async (v1) => {
+    await guardPublicApi(v1, {
+      authenticate: (header) => keys.authenticate(header),
+      rateLimits: config.rateLimits,
+      redis: deps.redis,
+      redisNamespace: deps.redisNamespace ?? 'asset-library:rate-limit:',
+    })
+    publicKeyRoutes(v1 as App, { keys, orgs })
+  })
+
+  return Object.assign(app, { services: { orgs, keys } })
+}

@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+
+export interface RateLimitConfig {
+  windowMs: number
+  expensive: number
+  cheap: number
+  standard: number
+  anonymous: number
+}
+
+export interface Config {
+  production: boolean
+  host: string
+  port: number
+  publicBaseUrl: string
+  databaseUrl: string | undefined
+  dataDir: string
+  redisUrl: string | undefined
+  logLevel: LogLevel
+  /** Signs capability URLs and CSRF tokens. Never logged, never returned. */
+  appSecret: string
+  trustProxy: boolean
+  shutdownTimeoutMs: number
+  databasePoolSize: number
+  /** How long a verified API key is trusted before it is checked again; bounds how late another process sees a revocation. */
+  apiKeyCacheTtlMs: number
+  rateLimits: RateLimitConfig
+  /** Email of the owner created on the first start. */
+  firstRunOwnerEmail: string
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  }
+}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const MIN_SECRET_LENGTH = 32
+
+type Env = Record<string, string | undefined>
+
+/** Reads and validates every setting; the only place that looks at process.env. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = []
+  const read = new EnvReader(env, problems)
+
+  const production = env.NODE_ENV === 'production'
+  const port = read.integer('PORT', 3000, 0, 65535)
+  const host = read.string('HOST', '127.0.0.1')
+  const dataDir = resolve(read.string('DATA_DIR', './data'))
+  const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:'])
+  const redisUrl = read.url('REDIS_URL', ['redis:', 'rediss:'])
+  const publicBaseUrl = (read.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info')
+  const trustProxy = read.boolean('TRUST_PROXY', false)
+  const shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000)
+  const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000)
+  const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
+  const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
+  const rateLimits: RateLimitConfig = {
+    windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
+    expensive: read.integer('RATE_LIMIT_EXPENSIVE', 30, 1, 1_000_000),
+    cheap: read.integer('RATE_LIMIT_CHEAP', 120, 1, 1_000_000),
+    standard: read.integer('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
+    anonymous: read.integer('RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
+  }
+
+  let appSecret = env.APP_SECRET
+  if (appSecret !== undefined && appSecret.length < MIN_SECRET_LENGTH) {
+    problems.push(`APP_SECRET must be at least ${MIN_SECRET_LENGTH} characters (try: openssl rand -hex 32)`)
+  }
+  if (appSecret === undefined && production) {
+    problems.push('APP_SECRET is required when NODE_ENV=production (try: openssl rand -hex 32)')
+  }
+  if (production && !databaseUrl) {
+    problems.push('DATABASE_URL is required when NODE_ENV=production; the embedded database is for laptops and trials')
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  appSecret ??= developmentSecret(dataDir)
+
+  return {
+    production,
+    host,
+    port,
+    publicBaseUrl,
+    databaseUrl,
+    dataDir,
+    redisUrl,
+    logLevel,
+    appSecret,
+    trustProxy,
+    shutdownTimeoutMs,
+    databasePoolSize,
+    apiKeyCacheTtlMs,
+    rateLimits,
+    firstRunOwnerEmail,
+  }
+}
+
+/** Outside production a random secret is generated once and kept in the data directory, so links survive restarts. */
+function developmentSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret')
+  try {
+    return readFileSync(file, 'utf8').trim()
+  } catch {
+    mkdirSync(dataDir, { recursive: true })
+    const secret = randomBytes(32).toString('hex')
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' })
+    return secret
+  }
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim()
+    return value === undefined || value === '' ? undefined : value
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name)
+    if (value === undefined) return fallback
+    const parsed = Number(value)
+    if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}, got "${value}"`)
+      return fallback
+    }
+    return parsed
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase()
+    if (value === undefined) return fallback
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true
+    if (['0', 'false', 'no', 'off'].includes(value)) return false
+    this.problems.push(`${name} must be true or false, got "${value}"`)
+    return fallback
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name)
+    if (value === undefined) return fallback
+    if ((allowed as readonly string[]).includes(value)) return value as T
+    this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${value}"`)
+    return fallback
+  }
+
+  /** Never echoes the value back: URLs may carry passwords. */
+  url(name: string, protocols: string[]): string | undefined {
+    const value = this.raw(name)
+    if (value === undefined) return undefined
+    let parsed: URL
+    try {
+      parsed = new URL(value)
+    } catch {
+      this.problems.push(`${name} is not a valid URL`)
+      return undefined
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      this.problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+      return undefined
+    }
+    return value
+  }
+}

@@ -1,0 +1,182 @@
+import { parseArgs } from 'node:util'
+import pino from 'pino'
+import { buildApp, type Services } from './app.js'
+import { describeFirstRun, firstRun } from './bootstrap.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { openDatabase, type DatabaseHandle } from './platform/db/index.js'
+import { DataDirectoryLockedError } from './platform/db/lockfile.js'
+import { migrate } from './platform/db/migrate.js'
+import type { Role, Scope } from './platform/db/schema.js'
+import { REDACTED_PATHS } from './platform/logger.js'
+import { createRedis } from './platform/redis.js'
+import { ApiKeyService, expiryFromDuration } from './modules/keys/service.js'
+import { OrgService } from './modules/orgs/service.js'
+import { AppError } from './platform/http/errors.js'
+import { randomToken } from './platform/ids.js'
+
+const USAGE = `Usage: asset-library <command> [options]
+
+Commands:
+  serve                      Start the HTTP API (the default)
+  migrate                    Bring the database schema up to date
+  org create --name N [--slug S] [--plan P]
+  org list
+  user create --org SLUG --email E --role owner|admin|member [--password P]
+  key create --org SLUG --scope assets:read|assets:write [--name N] [--expires-in 90d]
+  key list --org SLUG
+  key revoke --org SLUG --id KEY_ID
+
+Add --json to print machine-readable output. Settings come from environment variables (see README).`
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  slug: { type: 'string' },
+  plan: { type: 'string' },
+  org: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  password: { type: 'string' },
+  scope: { type: 'string' },
+  'expires-in': { type: 'string' },
+  id: { type: 'string' },
+} as const
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
+  const [command = 'serve', action] = positionals
+  if (values.help) return print(USAGE)
+  const config = loadConfig()
+  if (command === 'serve') return serve(config)
+  const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, redact: REDACTED_PATHS })
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger })
+  try {
+    const outcome = await migrate(database.db)
+    if (command === 'migrate') return output(values, outcome, `Applied: ${outcome.applied.join(', ') || 'nothing (up to date)'}; pgvector: ${outcome.vector ? 'yes' : 'no'}`)
+    const services = { orgs: new OrgService(database.db), keys: new ApiKeyService(database.db, logger, 0) }
+    return await operatorCommand(`${command} ${action ?? ''}`.trim(), values, services)
+  } finally {
+    await database.close()
+  }
+}
+
+async function operatorCommand(command: string, values: Options, { orgs, keys }: Services): Promise<number> {
+  switch (command) {
+    case 'org create': {
+      const org = await orgs.createOrganization({ name: required(values, 'name'), ...(values.slug && { slug: values.slug }), ...(values.plan && { plan: values.plan }) })
+      return output(values, org, `Created organization ${org.name} (slug: ${org.slug}, id: ${org.id})`)
+    }
+    case 'org list': {
+      const list = await orgs.listOrganizations()
+      return output(values, list, list.map((o) => `${o.slug}\t${o.name}\t${o.plan}`).join('\n'))
+    }
+    case 'user create': {
+      const org = await orgs.organizationBySlug(required(values, 'org'))
+      const role = oneOf<Role>(values, 'role', ['owner', 'admin', 'member'])
+      const password = values.password ?? randomToken(12)
+      const user = await orgs.addMember(org.id, { email: required(values, 'email'), password, role })
+      const shown = values.password ? {} : { password }
+      return output(values, { id: user.id, email: user.email, role, ...shown }, `User ${user.email} is ${role} of ${org.slug}${values.password ? '' : `; password: ${password}`}`)
+    }
+    case 'key create': {
+      const org = await orgs.organizationBySlug(required(values, 'org'))
+      const scope = oneOf<Scope>(values, 'scope', ['assets:read', 'assets:write'])
+      const expiresIn = values['expires-in']
+      const expiresAt = expiresIn === undefined ? null : expiryFromDuration(expiresIn)
+      if (expiresIn !== undefined && !expiresAt) throw new UsageError('--expires-in takes a duration such as 12h, 90d or 2w')
+      const { key, token } = await keys.create({ organizationId: org.id, name: values.name ?? 'cli', scope, expiresAt, createdBy: null })
+      return output(values, { ...key, token }, `API key (shown once): ${token}\nscope ${scope}, prefix ${key.prefix}, expires ${key.expires_at?.toISOString() ?? 'never'}`)
+    }
+    case 'key list': {
+      const org = await orgs.organizationBySlug(required(values, 'org'))
+      const list = await keys.list(org.id)
+      return output(values, list, list.map((k) => `${k.id}\t${k.prefix}\t${k.name}\t${k.scope}\t${k.revoked_at ? 'revoked' : 'active'}`).join('\n'))
+    }
+    case 'key revoke': {
+      const org = await orgs.organizationBySlug(required(values, 'org'))
+      const key = await keys.revoke(org.id, required(values, 'id'))
+      return output(values, key, `Revoked ${key.prefix} (${key.name})`)
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`)
+  }
+}
+
+async function serve(config: Config): Promise<number> {
+  const bootLogger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, logger: bootLogger })
+  const redis = config.redisUrl ? createRedis(config.redisUrl, bootLogger) : undefined
+  const outcome = await migrate(database.db)
+  const app = await buildApp({ config, database, redis })
+  app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
+  if (!outcome.vector) app.log.info('pgvector is not available: search will run in text mode')
+  const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
+  if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight')
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    force.unref()
+    await app.close()
+    await redis?.quit().catch(() => undefined)
+    await database.close()
+    app.log.info('stopped')
+  }
+  process.once('SIGTERM', () => void stop('SIGTERM'))
+  process.once('SIGINT', () => void stop('SIGINT'))
+  await app.listen({ port: config.port, host: config.host })
+  return -1
+}
+
+class UsageError extends Error {}
+
+function required(values: Options, name: 'name' | 'org' | 'email' | 'id'): string {
+  const value = values[name]
+  if (!value) throw new UsageError(`--${name} is required`)
+  return value
+}
+
+function oneOf<T extends string>(values: Options, name: 'role' | 'scope', allowed: T[]): T {
+  const value = values[name]
+  if (!value || !(allowed as string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`)
+  return value as T
+}
+
+function output(values: Options, data: unknown, text: string): number {
+  return print(values.json ? JSON.stringify(data, null, 2) : text)
+}
+
+function print(text: string): number {
+  process.stdout.write(`${text}\n`)
+  return 0
+}
+
+/** Turns known failures into one clear line and an exit code; anything else is a bug and keeps its stack. */
+export async function run(argv: string[]): Promise<void> {
+  try {
+    const code = await main(argv)
+    if (code >= 0) process.exitCode = code
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DataDirectoryLockedError || error instanceof UsageError) {
+      process.stderr.write(`asset-library: ${error.message}\n`)
+      process.exitCode = 2
+    } else if (error instanceof AppError) {
+      process.stderr.write(`asset-library: ${error.detail ?? error.title}${error.errors ? ` ${JSON.stringify(error.errors)}` : ''}\n`)
+      process.exitCode = 1
+    } else if (error instanceof Error && error.name === 'TypeError' && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`asset-library: ${error.message}\n\n${USAGE}\n`)
+      process.exitCode = 2
+    } else {
+      throw error
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { sql } from 'kysely'
+import type { App } from '../../platform/http/app-type.js'
+import type { DatabaseHandle } from '../../platform/db/index.js'
+import { hasVector, pendingMigrations } from '../../platform/db/migrate.js'
+
+/** GET /health (the process is up) and GET /ready (it can serve: database reachable and migrated). */
+export function healthRoutes(app: App, deps: { database: DatabaseHandle }): void {
+  app.get('/health', async () => ({ status: 'ok' }))
+
+  app.get('/ready', async (request, reply) => {
+    const { db, kind } = deps.database
+    try {
+      await sql`select 1`.execute(db)
+      const pending = await pendingMigrations(db)
+      const vector = await hasVector(db)
+      const ready = pending.length === 0
+      return reply.code(ready ? 200 : 503).send({
+        status: ready ? 'ready' : 'migrations_pending',
+        database: { kind, reachable: true },
+        migrations: { pending },
+        pgvector: vector,
+      })
+    } catch (error) {
+      request.log.warn({ err: error }, 'readiness check failed')
+      return reply.code(503).send({ status: 'database_unreachable', database: { kind, reachable: false } })
+    }
+  })
+}

@@ -1,0 +1,108 @@
+import type { App } from '../../platform/http/app-type.js'
+import { problems } from '../../platform/http/errors.js'
+import { Type } from 'typebox'
+import { AUTHENTICATED_PROBLEMS, iso, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import type { OrgService } from '../orgs/service.js'
+import { MANAGER_ROLES } from '../orgs/service.js'
+import type { SessionGuard } from '../orgs/session-guard.js'
+import { ApiKeySchema, CreateKeyBody, CreatedKeySchema, CurrentKeySchema } from './schemas.js'
+import type { ApiKeyService } from './service.js'
+import type { ApiKeyRow } from './store.js'
+
+const OrgParams = Type.Object({ org: Type.String() })
+const KeyParams = Type.Object({ org: Type.String(), id: Type.String({ format: 'uuid' }) })
+
+function view(key: ApiKeyRow) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scope: key.scope,
+    created_at: iso(key.created_at),
+    expires_at: iso(key.expires_at),
+    last_used_at: iso(key.last_used_at),
+    revoked_at: iso(key.revoked_at),
+  }
+}
+
+/** GET /api/v1/auth/key and POST /api/v1/auth/revoke: the calling key looks at or revokes itself. */
+export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: OrgService }): void {
+  app.get(
+    '/api/v1/auth/key',
+    {
+      schema: {
+        operationId: 'getCurrentKey',
+        tags: ['auth'],
+        summary: 'Describe the calling API key',
+        description: 'Tells a script which organization, name, prefix, scope and expiry its key has. Any scope may call it.',
+        response: { 200: okResponse('The calling key.', ref(CurrentKeySchema)), ...problemResponses(...AUTHENTICATED_PROBLEMS) },
+      },
+    },
+    async (request) => {
+      const identity = request.apiKey!
+      const [key, organization] = await Promise.all([
+        deps.keys.find(identity.organizationId, identity.id),
+        deps.orgs.organizationById(identity.organizationId),
+      ])
+      return { ...view(key), organization: { id: organization.id, name: organization.name, slug: organization.slug } }
+    },
+  )
+
+  app.post(
+    '/api/v1/auth/revoke',
+    {
+      config: { scope: 'assets:read' },
+      schema: {
+        operationId: 'revokeCurrentKey',
+        tags: ['auth'],
+        summary: 'Revoke the calling API key',
+        description: 'The key used for this call stops working at once. Any scope may revoke itself. Takes no body.',
+        response: { 200: okResponse('The key, now revoked.', ref(ApiKeySchema)), ...problemResponses(...AUTHENTICATED_PROBLEMS) },
+      },
+    },
+    async (request) => {
+      if (request.body !== undefined && !isEmptyObject(request.body)) {
+        throw problems.validation([{ pointer: '/', detail: 'this endpoint takes no body' }])
+      }
+      const identity = request.apiKey!
+      return view(await deps.keys.revoke(identity.organizationId, identity.id))
+    },
+  )
+}
+
+/** /app/api/orgs/:org/keys: owners and admins manage their organization's keys from a signed-in session. */
+export function appKeyRoutes(app: App, deps: { keys: ApiKeyService; guard: SessionGuard }): void {
+  app.get('/app/api/orgs/:org/keys', { schema: { params: OrgParams } }, async (request) => {
+    const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+    return { data: (await deps.keys.list(organization.id)).map(view) }
+  })
+
+  app.post(
+    '/app/api/orgs/:org/keys',
+    { schema: { params: OrgParams, body: CreateKeyBody, response: { 201: CreatedKeySchema } } },
+    async (request, reply) => {
+      const { organization, user } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+      const body = request.body
+      const { key, token } = await deps.keys.create({
+        organizationId: organization.id,
+        name: body.name.trim(),
+        scope: body.scope,
+        expiresAt: body.expires_in_days ? new Date(Date.now() + body.expires_in_days * 86_400_000) : null,
+        createdBy: user.id,
+      })
+      return reply.code(201).send({ ...view(key), token })
+    },
+  )
+
+  app.delete('/app/api/orgs/:org/keys/:id', { schema: { params: KeyParams } }, async (request, reply) => {
+    const params = request.params
+    const { organization } = await deps.guard.member(request, params.org, MANAGER_ROLES)
+    await deps.keys.revoke(organization.id, params.id)
+    return reply.code(204).send()
+  })
+}
+
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0
+}

@@ -1,0 +1,199 @@
+import type { Db } from '../../platform/db/index.js'
+import type { Organization, Role, User } from '../../platform/db/schema.js'
+import { DECOY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '../../platform/crypto.js'
+import { emit } from '../../platform/events/outbox.js'
+import { AppError, problems } from '../../platform/http/errors.js'
+import { randomToken, uuidv7 } from '../../platform/ids.js'
+import * as store from './store.js'
+
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+export const MANAGER_ROLES: readonly Role[] = ['owner', 'admin']
+
+export interface NewSession {
+  id: string
+  token: string
+}
+
+export interface SessionUser {
+  sessionId: string
+  id: string
+  email: string
+  name: string
+}
+
+const invalidCredentials = () =>
+  new AppError(401, 'invalid_credentials', 'Unauthorized', 'The email or password is not correct.')
+const invitationUnusable = () =>
+  new AppError(404, 'invitation_not_found', 'Not Found', 'The invitation is unknown, expired, revoked or already used.')
+
+/** Organizations, the people in them, their sessions and invitations. */
+export class OrgService {
+  constructor(private readonly db: Db) {}
+
+  async createOrganization(input: { name: string; slug?: string; plan?: string }, db: Db = this.db): Promise<Organization> {
+    const slug = input.slug ?? slugify(input.name)
+    if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(slug)) {
+      throw problems.validation([{ pointer: '/slug', detail: 'must be lowercase letters, digits and inner hyphens, at most 63 characters' }])
+    }
+    if (await store.findOrganizationBySlug(db, slug)) {
+      throw problems.unprocessable('slug_taken', `An organization with the slug "${slug}" already exists.`)
+    }
+    return store.insertOrganization(db, { id: uuidv7(), name: input.name, slug, plan: input.plan ?? 'free' })
+  }
+
+  async organizationBySlug(slug: string): Promise<Organization> {
+    const org = await store.findOrganizationBySlug(this.db, slug)
+    if (!org) throw problems.notFound('Organization')
+    return org
+  }
+
+  async organizationById(id: string): Promise<Organization> {
+    const org = await store.findOrganizationById(this.db, id)
+    if (!org) throw problems.notFound('Organization')
+    return org
+  }
+
+  listOrganizations(): Promise<Organization[]> {
+    return store.listOrganizations(this.db)
+  }
+
+  updateSettings(organizationId: string, changes: { name?: string; ai_enabled?: boolean }): Promise<Organization> {
+    return store.updateOrganization(this.db, organizationId, changes)
+  }
+
+  /** Creates the user, or adds the existing user with that email to the organization. */
+  async addMember(
+    organizationId: string,
+    input: { email: string; name?: string; password: string; role: Role },
+    db: Db = this.db,
+  ): Promise<User> {
+    const user =
+      (await store.findUserByEmail(db, input.email)) ??
+      (await store.insertUser(db, {
+        id: uuidv7(),
+        email: input.email,
+        name: input.name ?? '',
+        password_hash: await hashPassword(input.password),
+      }))
+    await store.upsertMembership(db, organizationId, user.id, input.role)
+    return user
+  }
+
+  /** The membership role, or null; a non-member sees the organization as not existing. */
+  async roleOf(organizationId: string, userId: string): Promise<Role | null> {
+    return (await store.findMembership(this.db, organizationId, userId))?.role ?? null
+  }
+
+  listMembers(organizationId: string) {
+    return store.listMembers(this.db, organizationId)
+  }
+
+  userOrganizations(userId: string) {
+    return store.listUserOrganizations(this.db, userId)
+  }
+
+  /** Same answer and about the same time whether the email is unknown or the password wrong. */
+  async login(email: string, password: string): Promise<{ session: NewSession; user: User }> {
+    const user = await store.findUserByEmail(this.db, email)
+    const valid = await verifyPassword(password, user?.password_hash ?? DECOY_PASSWORD_HASH)
+    if (!user || !valid) throw invalidCredentials()
+    return { session: await this.startSession(user.id), user }
+  }
+
+  async sessionUser(token: string | undefined): Promise<SessionUser | null> {
+    if (!token) return null
+    const row = await store.findSession(this.db, sha256Hex(token))
+    return row ? { sessionId: row.session_id, id: row.id, email: row.email, name: row.name } : null
+  }
+
+  logout(token: string): Promise<void> {
+    return store.deleteSession(this.db, sha256Hex(token))
+  }
+
+  async invite(
+    organizationId: string,
+    inviter: { id: string; email: string; role: Role },
+    input: { email: string; role: Role },
+  ) {
+    if (input.role === 'owner' && inviter.role !== 'owner') {
+      throw problems.forbidden('role_not_allowed', 'Only owners can invite owners.')
+    }
+    const token = randomToken()
+    const invitation = await this.db.transaction().execute(async (tx) => {
+      const created = await store.insertInvitation(tx, {
+        id: uuidv7(),
+        organization_id: organizationId,
+        email: input.email,
+        role: input.role,
+        token_hash: sha256Hex(token),
+        invited_by: inviter.id,
+        expires_at: new Date(Date.now() + INVITATION_TTL_MS),
+      })
+      await emit(tx, organizationId, 'member.invited', {
+        email: input.email,
+        role: input.role,
+        invited_by: { user_id: inviter.id, email: inviter.email },
+      })
+      return created
+    })
+    return { invitation, token }
+  }
+
+  listInvitations(organizationId: string) {
+    return store.listInvitations(this.db, organizationId)
+  }
+
+  async revokeInvitation(organizationId: string, id: string) {
+    const invitation = await store.revokeInvitation(this.db, organizationId, id)
+    if (!invitation) throw problems.notFound('Open invitation')
+    return invitation
+  }
+
+  /**
+   * Uses an invitation token once: a new email becomes a user with the given password; an existing
+   * user must prove it with theirs. Either way the membership and `member.joined` commit together.
+   */
+  async acceptInvitation(input: { token: string; password: string; name?: string }) {
+    const tokenHash = sha256Hex(input.token)
+    const result = await this.db.transaction().execute(async (tx) => {
+      const invitation = await store.claimInvitation(tx, tokenHash)
+      if (!invitation) throw invitationUnusable()
+      const existing = await store.findUserByEmail(tx, invitation.email)
+      if (existing && !(await verifyPassword(input.password, existing.password_hash))) throw invalidCredentials()
+      const user = await this.addMember(
+        invitation.organization_id,
+        { email: invitation.email, password: input.password, role: invitation.role, ...(input.name && { name: input.name }) },
+        tx,
+      )
+      await emit(tx, invitation.organization_id, 'member.joined', { user_id: user.id, email: user.email, role: invitation.role })
+      return { user, organizationId: invitation.organization_id, role: invitation.role }
+    })
+    return { ...result, session: await this.startSession(result.user.id) }
+  }
+
+  private async startSession(userId: string): Promise<NewSession> {
+    const token = randomToken()
+    const id = uuidv7()
+    await store.insertSession(this.db, {
+      id,
+      token_hash: sha256Hex(token),
+      user_id: userId,
+      expires_at: new Date(Date.now() + SESSION_TTL_MS),
+    })
+    return { id, token }
+  }
+}
+
+export function slugify(name: string): string {
+  return (
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 63)
+      .replace(/-+$/g, '') || 'org'
+  )
+}

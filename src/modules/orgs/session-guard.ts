@@ -1,0 +1,77 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Organization, Role } from '../../platform/db/schema.js'
+import { hmacHex, safeEqual } from '../../platform/crypto.js'
+import { AppError, problems } from '../../platform/http/errors.js'
+import { SESSION_TTL_MS, type OrgService, type SessionUser } from './service.js'
+
+export const SESSION_COOKIE = 'al_session'
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+export interface Membership {
+  organization: Organization
+  role: Role
+  user: SessionUser
+}
+
+/**
+ * Who a browser request acts for. State-changing requests must carry the session's CSRF token in
+ * `X-CSRF-Token`; a cross-site form cannot set that header, and SameSite=Lax keeps the cookie off
+ * cross-site subrequests besides.
+ */
+export class SessionGuard {
+  constructor(
+    private readonly orgs: OrgService,
+    private readonly secret: string,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  csrfToken(sessionId: string): string {
+    return hmacHex(this.secret, `csrf:${sessionId}`)
+  }
+
+  async user(request: FastifyRequest): Promise<SessionUser> {
+    const user = await this.orgs.sessionUser(request.cookies[SESSION_COOKIE])
+    if (!user) throw problems.notSignedIn()
+    if (!SAFE_METHODS.has(request.method)) {
+      const sent = request.headers['x-csrf-token']
+      if (typeof sent !== 'string' || !safeEqual(sent, this.csrfToken(user.sessionId))) {
+        throw new AppError(403, 'csrf_token_invalid', 'Forbidden', 'Send the X-CSRF-Token header from GET /app/api/session.')
+      }
+    }
+    return user
+  }
+
+  /** Another organization is a 404, so membership cannot be probed; too low a role is a 403. */
+  async member(request: FastifyRequest, slug: string, roles?: readonly Role[]): Promise<Membership> {
+    const user = await this.user(request)
+    const organization = await this.orgs.organizationBySlug(slug)
+    const role = await this.orgs.roleOf(organization.id, user.id)
+    if (!role) throw problems.notFound('Organization')
+    if (roles && !roles.includes(role)) {
+      throw problems.forbidden('role_required', `Only ${roles.join(' and ')}s can do this.`)
+    }
+    return { organization, role, user }
+  }
+
+  /** For requests made before a session exists (login, accepting an invitation). */
+  assertSameOrigin(request: FastifyRequest): void {
+    const origin = request.headers.origin
+    if (origin !== undefined && origin !== new URL(this.publicBaseUrl).origin) {
+      throw new AppError(403, 'cross_site_request', 'Forbidden', 'This request must come from the application itself.')
+    }
+  }
+
+  setSessionCookie(reply: FastifyReply, token: string): void {
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.publicBaseUrl.startsWith('https:'),
+      maxAge: SESSION_TTL_MS / 1000,
+    })
+  }
+
+  clearSessionCookie(reply: FastifyReply): void {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' })
+  }
+}

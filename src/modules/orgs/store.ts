@@ -1,0 +1,161 @@
+import { sql } from 'kysely'
+import type { Db } from '../../platform/db/index.js'
+import type { Invitation, Organization, Role, User } from '../../platform/db/schema.js'
+
+export function insertOrganization(db: Db, org: { id: string; name: string; slug: string; plan: string }): Promise<Organization> {
+  return db
+    .insertInto('organizations')
+    .values({ ...org, updated_at: sql<Date>`now()` })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function findOrganizationBySlug(db: Db, slug: string): Promise<Organization | undefined> {
+  return db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst()
+}
+
+export function findOrganizationById(db: Db, id: string): Promise<Organization | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export function listOrganizations(db: Db): Promise<Organization[]> {
+  return db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute()
+}
+
+export function updateOrganization(
+  db: Db,
+  id: string,
+  changes: { name?: string; ai_enabled?: boolean },
+): Promise<Organization> {
+  return db
+    .updateTable('organizations')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function insertUser(db: Db, user: { id: string; email: string; name: string; password_hash: string }): Promise<User> {
+  return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow()
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst()
+}
+
+export async function upsertMembership(db: Db, organizationId: string, userId: string, role: Role): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ organization_id: organizationId, user_id: userId, role })
+    .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
+    .execute()
+}
+
+export function findMembership(db: Db, organizationId: string, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .select(['role'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+}
+
+export function listMembers(db: Db, organizationId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id as user_id', 'users.email', 'users.name', 'memberships.role', 'memberships.created_at as joined_at'])
+    .where('memberships.organization_id', '=', organizationId)
+    .orderBy('memberships.created_at')
+    .orderBy('users.id')
+    .execute()
+}
+
+export function listUserOrganizations(db: Db, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('organizations', 'organizations.id', 'memberships.organization_id')
+    .select(['organizations.id', 'organizations.name', 'organizations.slug', 'memberships.role'])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('organizations.created_at')
+    .execute()
+}
+
+export function insertInvitation(
+  db: Db,
+  invitation: Omit<Invitation, 'created_at' | 'accepted_at' | 'revoked_at'>,
+): Promise<Invitation> {
+  return db.insertInto('invitations').values(invitation).returningAll().executeTakeFirstOrThrow()
+}
+
+export function listInvitations(db: Db, organizationId: string): Promise<Invitation[]> {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
+}
+
+/** Marks an open invitation accepted; the row lock makes a token usable exactly once under concurrency. */
+export function claimInvitation(db: Db, tokenHash: string): Promise<Invitation | undefined> {
+  return db
+    .updateTable('invitations')
+    .set({ accepted_at: sql<Date>`now()` })
+    .where('token_hash', '=', tokenHash)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export function revokeInvitation(db: Db, organizationId: string, id: string): Promise<Invitation | undefined> {
+  return db
+    .updateTable('invitations')
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export async function insertSession(db: Db, session: { id: string; token_hash: string; user_id: string; expires_at: Date }): Promise<void> {
+  await db.insertInto('sessions').values(session).execute()
+}
+
+export function findSession(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id as session_id', 'users.id', 'users.email', 'users.name'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst()
+}
+
+export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute()
+}
+
+export async function readInstanceState(db: Db, key: string): Promise<unknown> {
+  const row = await db.selectFrom('instance_state').select('value').where('key', '=', key).executeTakeFirst()
+  return row?.value
+}
+
+/** True when this call set the value; false when it was already there. */
+export async function claimInstanceState(db: Db, key: string, value: unknown): Promise<boolean> {
+  const inserted = await db
+    .insertInto('instance_state')
+    .values({ key, value: JSON.stringify(value), updated_at: sql<Date>`now()` })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .returning('key')
+    .executeTakeFirst()
+  return inserted !== undefined
+}

@@ -1,0 +1,75 @@
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import type { FastifyBaseLogger } from 'fastify'
+import { startEmbeddedServer } from './embedded.js'
+import type { Database } from './schema.js'
+
+export type { Database } from './schema.js'
+export type Db = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: Db
+  kind: 'postgres' | 'embedded'
+  close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | undefined
+  dataDir: string
+  poolSize?: number
+  logger: FastifyBaseLogger
+}
+
+const VACUUM_INTERVAL_MS = 60 * 60 * 1000
+
+/** PostgreSQL when a URL is given, otherwise the embedded PGlite under `dataDir`; Kysely on `pg` either way. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 })
+    return wrap(pool, 'postgres', options.logger, async () => {})
+  }
+  const server = await startEmbeddedServer(options.dataDir)
+  // The embedded server multiplexes one session: a larger pool only resets connections.
+  const pool = new pg.Pool({
+    host: server.socketDir,
+    port: server.socketPort,
+    user: 'postgres',
+    database: 'postgres',
+    max: 1,
+  })
+  const handle = wrap(pool, 'embedded', options.logger, () => server.close())
+  scheduleVacuum(handle, options.logger)
+  return handle
+}
+
+function wrap(
+  pool: pg.Pool,
+  kind: DatabaseHandle['kind'],
+  logger: FastifyBaseLogger,
+  closeServer: () => Promise<void>,
+): DatabaseHandle {
+  pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'))
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  let closing: Promise<void> | undefined
+  return {
+    db,
+    kind,
+    close() {
+      closing ??= db.destroy().then(closeServer)
+      return closing
+    },
+  }
+}
+
+/** PGlite has no autovacuum. */
+function scheduleVacuum(handle: DatabaseHandle, logger: FastifyBaseLogger): void {
+  const timer = setInterval(() => {
+    sql`vacuum analyze`.execute(handle.db).catch((error: unknown) => logger.warn({ err: error }, 'vacuum failed'))
+  }, VACUUM_INTERVAL_MS)
+  timer.unref()
+  const close = handle.close
+  handle.close = () => {
+    clearInterval(timer)
+    return close()
+  }
+}

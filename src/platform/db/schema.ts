@@ -1,0 +1,99 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+
+export type Role = 'owner' | 'admin' | 'member'
+export type Scope = 'assets:read' | 'assets:write'
+
+export interface OrganizationsTable {
+  id: string
+  name: string
+  slug: string
+  plan: string
+  ai_enabled: Generated<boolean>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface UsersTable {
+  id: string
+  email: string
+  name: string
+  password_hash: string
+  created_at: CreatedAt
+}
+
+export interface MembershipsTable {
+  organization_id: string
+  user_id: string
+  role: Role
+  created_at: CreatedAt
+}
+
+export interface InvitationsTable {
+  id: string
+  organization_id: string
+  email: string
+  role: Role
+  token_hash: string
+  invited_by: string | null
+  expires_at: Timestamp
+  accepted_at: NullableTimestamp
+  revoked_at: NullableTimestamp
+  created_at: CreatedAt
+}
+
+export interface SessionsTable {
+  id: string
+  token_hash: string
+  user_id: string
+  expires_at: Timestamp
+  created_at: CreatedAt
+}
+
+export interface ApiKeysTable {
+  id: string
+  organization_id: string
+  name: string
+  prefix: string
+  secret_hash: string
+  scope: Scope
+  created_by: string | null
+  created_at: CreatedAt
+  expires_at: NullableTimestamp
+  last_used_at: NullableTimestamp
+  revoked_at: NullableTimestamp
+}
+
+export interface OutboxEventsTable {
+  id: string
+  organization_id: string
+  event: string
+  payload: ColumnType<unknown, string, never>
+  created_at: CreatedAt
+}
+
+export interface InstanceStateTable {
+  key: string
+  value: ColumnType<unknown, string, string>
+  updated_at: Timestamp
+}
+
+export interface Database {
+  organizations: OrganizationsTable
+  users: UsersTable
+  memberships: MembershipsTable
+  invitations: InvitationsTable
+  sessions: SessionsTable
+  api_keys: ApiKeysTable
+  outbox_events: OutboxEventsTable
+  instance_state: InstanceStateTable
+}
+
+export type Organization = Selectable<OrganizationsTable>
+export type User = Selectable<UsersTable>
+export type ApiKey = Selectable<ApiKeysTable>
+export type Invitation = Selectable<InvitationsTable>
+export type NewApiKey = Insertable<ApiKeysTable>

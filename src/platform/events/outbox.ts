@@ -1,0 +1,25 @@
+import type { Db } from '../db/index.js'
+import { uuidv7 } from '../ids.js'
+
+export type EventName =
+  | 'ping'
+  | 'asset.created'
+  | 'asset.updated'
+  | 'asset.deleted'
+  | 'collection.created'
+  | 'collection.shared'
+  | 'member.invited'
+  | 'member.joined'
+
+/**
+ * Records an event in the outbox. Call it with the transaction that makes the change, so the event
+ * exists exactly when the change does: a rollback takes it away, a crash after commit cannot lose it.
+ */
+export async function emit(tx: Db, organizationId: string, event: EventName, data: unknown): Promise<string> {
+  const id = uuidv7()
+  await tx
+    .insertInto('outbox_events')
+    .values({ id, organization_id: organizationId, event, payload: JSON.stringify(data) })
+    .execute()
+  return id
+}

@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import { AppError, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
+
+interface AjvError {
+  instancePath: string
+  keyword: string
+  message?: string
+  params: Record<string, unknown>
+}
+
+const URL_PARTS: Record<string, string> = { querystring: '/query', params: '/params', headers: '/headers' }
+
+/** One place turns every failure into problem+json, so clients see a single error shape. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error)
+    if (appError.status >= 500) {
+      request.log.error({ err: error }, 'unexpected error')
+    }
+    return sendProblem(reply, appError)
+  })
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, new AppError(404, 'not_found', 'Not Found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  )
+}
+
+export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.code === 'invalid_api_key') reply.header('www-authenticate', 'Bearer realm="asset-library"')
+  return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problemBody(error))
+}
+
+function toAppError(error: FastifyError): AppError {
+  if (error instanceof AppError) return error
+  if (error.validation) {
+    return problems.validation(error.validation.map((e) => fieldProblem(e as AjvError, error.validationContext)))
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, 'unsupported_media_type', 'Unsupported Media Type', 'Send the body as application/json.')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'body_too_large', 'Content Too Large', 'The request body is larger than this endpoint accepts.')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, 'malformed_json', 'Bad Request', 'The body is empty but the content type says JSON.')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError(400, 'malformed_json', 'Bad Request', 'The body is not valid JSON.')
+  }
+  const status = error.statusCode ?? 500
+  if (status === 429) {
+    return new AppError(429, 'rate_limited', 'Too Many Requests', error.message)
+  }
+  if (status === 400 && error instanceof SyntaxError) {
+    return new AppError(400, 'malformed_json', 'Bad Request', 'The body is not valid JSON.')
+  }
+  if (status >= 400 && status < 500) {
+    return new AppError(status, 'bad_request', 'Bad Request', error.message)
+  }
+  return new AppError(500, 'internal_error', 'Internal Server Error', 'Something went wrong on our side. It has been logged.')
+}
+
+function fieldProblem(error: AjvError, context: string | undefined): FieldProblem {
+  const base = URL_PARTS[context ?? ''] ?? ''
+  let pointer = `${base}${error.instancePath}`
+  let detail = error.message ?? 'is invalid'
+  if (error.keyword === 'additionalProperties') {
+    pointer += `/${escapePointer(String(error.params.additionalProperty))}`
+    detail = 'is not a known field'
+  } else if (error.keyword === 'required') {
+    pointer += `/${escapePointer(String(error.params.missingProperty))}`
+    detail = 'is required'
+  }
+  return { pointer: pointer || '/', detail }
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+

@@ -1,0 +1,89 @@
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { RateLimitConfig } from '../../config.js'
+import type { Scope } from '../db/schema.js'
+import { AppError, problems } from './errors.js'
+
+export type Bucket = 'expensive' | 'cheap' | 'standard'
+
+/** The part of an API key a request handler may see: never its secret or hash. */
+export interface ApiKeyIdentity {
+  id: string
+  organizationId: string
+  name: string
+  prefix: string
+  scope: Scope
+  expiresAt: Date | null
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Scope the route needs; defaults to assets:read for GET and assets:write otherwise. */
+    scope?: Scope
+    /** Rate-limit bucket; defaults to cheap for GET and standard otherwise. */
+    bucket?: Bucket
+  }
+  interface FastifyRequest {
+    apiKey: ApiKeyIdentity | null
+  }
+}
+
+export interface PublicApiOptions {
+  authenticate(authorization: string | undefined): Promise<ApiKeyIdentity | null>
+  rateLimits: RateLimitConfig
+  redis: Redis | undefined
+  redisNamespace: string
+}
+
+/**
+ * Guards every route registered inside it: the key is identified first, then the request is counted
+ * against its bucket (or, without a valid key, against the caller's IP so key guessing is slowed too),
+ * and only then is a missing key or scope refused. All of it happens before the body is read.
+ */
+export async function guardPublicApi(app: FastifyInstance, options: PublicApiOptions): Promise<void> {
+  app.decorateRequest('apiKey', null)
+  app.addHook('onRequest', async (request) => {
+    request.apiKey = await options.authenticate(request.headers.authorization)
+  })
+
+  const limits = options.rateLimits
+  await app.register(rateLimit, {
+    global: true,
+    timeWindow: limits.windowMs,
+    keyGenerator: (request) =>
+      request.apiKey ? `${bucketOf(request)}:${request.apiKey.id}` : `anonymous:${request.ip}`,
+    max: (request) => (request.apiKey ? limits[bucketOf(request)] : limits.anonymous),
+    ...(options.redis && { redis: options.redis, nameSpace: options.redisNamespace }),
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'rate_limited', 'Too Many Requests', `Rate limit exceeded; retry in ${context.after}.`),
+  })
+
+  app.addHook('preParsing', async (request) => {
+    if (!request.apiKey) throw problems.invalidApiKey()
+    const needed = scopeOf(request)
+    if (needed === 'assets:write' && request.apiKey.scope !== 'assets:write') {
+      throw problems.insufficientScope(needed)
+    }
+  })
+}
+
+function isRead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD'
+}
+
+export function bucketOf(request: FastifyRequest): Bucket {
+  return request.routeOptions.config.bucket ?? (isRead(request.method) ? 'cheap' : 'standard')
+}
+
+function scopeOf(request: FastifyRequest): Scope {
+  return request.routeOptions.config.scope ?? (isRead(request.method) ? 'assets:read' : 'assets:write')
+}
+
+/** The scope a route needs, for the OpenAPI document. */
+export function routeScope(route: Pick<RouteOptions, 'method' | 'config'>): Scope {
+  const config = route.config as { scope?: Scope } | undefined
+  const method = Array.isArray(route.method) ? route.method[0] : route.method
+  return config?.scope ?? (isRead(String(method)) ? 'assets:read' : 'assets:write')
+}

@@ -1,0 +1,25 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { Redis } from 'ioredis'
+
+const ERROR_LOG_INTERVAL_MS = 30_000
+
+/**
+ * A Redis client that fails fast: with ioredis defaults a request waits seconds for a Redis that is
+ * down. Callers treat a failed command as "no answer" and carry on (rate limits fail open).
+ */
+export function createRedis(url: string, logger: FastifyBaseLogger): Redis {
+  const redis = new Redis(url, {
+    connectTimeout: 500,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+  })
+  let lastLogged = 0
+  redis.on('error', (error) => {
+    const now = Date.now()
+    if (now - lastLogged < ERROR_LOG_INTERVAL_MS) return
+    lastLogged = now
+    logger.warn({ err: { message: error.message } }, 'Redis unreachable; rate limits fail open until it is back')
+  })
+  return redis
+}

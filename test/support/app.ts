@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto'
+import { inject } from 'vitest'
+import type { Redis } from 'ioredis'
+import { buildApp, type BuiltApp } from '../../src/app.js'
+import { loadConfig, type Config } from '../../src/config.js'
+import type { Scope } from '../../src/platform/db/schema.js'
+import { createRedis } from '../../src/platform/redis.js'
+import { createTestDatabase, silentLogger, type TestDatabase } from './database.js'
+
+export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef'
+
+export interface TestApp {
+  app: BuiltApp
+  config: Config
+  database: TestDatabase
+  redis: Redis | undefined
+  close(): Promise<void>
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>
+  /** Reuse this database instead of creating one (several apps over one database). */
+  database?: TestDatabase
+  redisUrl?: string | undefined
+  redisNamespace?: string
+}
+
+/** A real app on its own database (PostgreSQL when TEST_DATABASE_URL is set, embedded otherwise). */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase(inject('templateDir')))
+  const redisUrl = 'redisUrl' in options ? options.redisUrl : process.env.TEST_REDIS_URL
+  const config = loadConfig({
+    DATA_DIR: database.dataDir,
+    APP_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://assets.test',
+    ...options.env,
+  })
+  const redis = redisUrl ? createRedis(redisUrl, silentLogger) : undefined
+  const app = await buildApp({
+    config,
+    database: database.handle,
+    redis,
+    redisNamespace: options.redisNamespace ?? `al-test:${randomBytes(6).toString('hex')}:`,
+  })
+  await app.ready()
+  return {
+    app,
+    config,
+    database,
+    redis,
+    async close() {
+      await app.close()
+      redis?.disconnect()
+      if (!options.database) await database.dispose()
+    },
+  }
+}
+
+export interface Seeded {
+  org: { id: string; slug: string }
+  owner: { id: string; email: string; password: string }
+  writeKey: string
+  readKey: string
+}
+
+let counter = 0
+
+/** An organization with an owner and one key of each scope. */
+export async function seedOrganization(app: BuiltApp, name = 'Acme'): Promise<Seeded> {
+  const suffix = `${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`
+  const org = await app.services.orgs.createOrganization({ name, slug: `org-${suffix}` })
+  const password = 'correct horse battery'
+  const owner = await app.services.orgs.addMember(org.id, { email: `owner-${suffix}@example.com`, password, role: 'owner' })
+  const key = async (scope: Scope) =>
+    (await app.services.keys.create({ organizationId: org.id, name: scope, scope, expiresAt: null, createdBy: owner.id })).token
+  return {
+    org: { id: org.id, slug: org.slug },
+    owner: { id: owner.id, email: owner.email, password },
+    writeKey: await key('assets:write'),
+    readKey: await key('assets:read'),
+  }
+}
+
+export function bearer(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` }
+}

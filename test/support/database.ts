@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import pino from 'pino'
+import { openDatabase, type DatabaseHandle } from '../../src/platform/db/index.js'
+import { migrate } from '../../src/platform/db/migrate.js'
+
+export const silentLogger = pino({ level: 'silent' })
+
+export const TEMPLATE_DATABASE = 'asset_library_test_template'
+
+/** The URL of `name` on the server of TEST_DATABASE_URL. */
+export function databaseUrl(name: string): string {
+  const url = new URL(process.env.TEST_DATABASE_URL!)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+export async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
+  await client.connect()
+  try {
+    await client.query(text)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Builds the migrated template once per run; each test database is a cheap copy of it. */
+export async function prepareTemplate(): Promise<{ templateDir?: string; cleanup: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) {
+    await adminQuery(`drop database if exists ${TEMPLATE_DATABASE} with (force)`)
+    await adminQuery(`create database ${TEMPLATE_DATABASE}`)
+    const handle = await openDatabase({ databaseUrl: databaseUrl(TEMPLATE_DATABASE), dataDir: '', logger: silentLogger })
+    await migrate(handle.db)
+    await handle.close()
+    return { cleanup: () => adminQuery(`drop database if exists ${TEMPLATE_DATABASE} with (force)`) }
+  }
+  const templateDir = mkdtempSync(join(tmpdir(), 'al-template-'))
+  const handle = await openDatabase({ databaseUrl: undefined, dataDir: templateDir, logger: silentLogger })
+  await migrate(handle.db)
+  await handle.close()
+  return { templateDir, cleanup: async () => rmSync(templateDir, { recursive: true, force: true }) }
+}
+
+export interface TestDatabase {
+  handle: DatabaseHandle
+  /** Set for real PostgreSQL; the embedded database has none. */
+  url: string | undefined
+  dataDir: string
+  dispose(): Promise<void>
+}
+
+/** A migrated database of this test's own: a copy of the template, on PostgreSQL or embedded. */
+export async function createTestDatabase(templateDir: string | undefined): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'al-test-'))
+  if (process.env.TEST_DATABASE_URL) {
+    const name = `al_test_${randomBytes(6).toString('hex')}`
+    await adminQuery(`create database ${name} template ${TEMPLATE_DATABASE}`)
+    const url = databaseUrl(name)
+    const handle = await openDatabase({ databaseUrl: url, dataDir, logger: silentLogger, poolSize: 4 })
+    return {
+      handle,
+      url,
+      dataDir,
+      async dispose() {
+        await handle.close()
+        await adminQuery(`drop database if exists ${name} with (force)`)
+        rmSync(dataDir, { recursive: true, force: true })
+      },
+    }
+  }
+  if (!templateDir) throw new Error('the embedded template was not prepared')
+  cpSync(templateDir, dataDir, { recursive: true })
+  const handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+  return {
+    handle,
+    url: undefined,
+    dataDir,
+    async dispose() {
+      await handle.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
