@@ -8,7 +8,7 @@ import { DataDirectoryLockedError } from './platform/db/lockfile.js'
 import { migrate } from './platform/db/migrate.js'
 import type { Role, Scope } from './platform/db/schema.js'
 import { REDACTED_PATHS } from './platform/logger.js'
-import { createRedis } from './platform/redis.js'
+import { connectRedis } from './platform/redis.js'
 import { ApiKeyService, expiryFromDuration } from './modules/keys/service.js'
 import { OrgService } from './modules/orgs/service.js'
 import { AppError } from './platform/http/errors.js'
@@ -108,7 +108,7 @@ async function operatorCommand(command: string, values: Options, { orgs, keys }:
 async function serve(config: Config): Promise<number> {
   const bootLogger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, logger: bootLogger })
-  const redis = config.redisUrl ? createRedis(config.redisUrl, bootLogger) : undefined
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, bootLogger) : undefined
   const outcome = await migrate(database.db)
   const app = await buildApp({ config, database, redis })
   app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')

@@ -2,12 +2,13 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 
 const ERROR_LOG_INTERVAL_MS = 30_000
+const CONNECT_WAIT_MS = 1_000
 
 /**
  * A Redis client that fails fast: with ioredis defaults a request waits seconds for a Redis that is
  * down. Callers treat a failed command as "no answer" and carry on (rate limits fail open).
  */
-export function createRedis(url: string, logger: FastifyBaseLogger): Redis {
+export async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Redis> {
   const redis = new Redis(url, {
     connectTimeout: 500,
     maxRetriesPerRequest: 1,
@@ -21,5 +22,14 @@ export function createRedis(url: string, logger: FastifyBaseLogger): Redis {
     lastLogged = now
     logger.warn({ err: { message: error.message } }, 'Redis unreachable; rate limits fail open until it is back')
   })
+  // Commands sent before the connection is up would fail open uncounted, so give it a moment first.
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), CONNECT_WAIT_MS)
+    redis.once('ready', () => {
+      clearTimeout(timer)
+      resolve(true)
+    })
+  })
+  if (!ready) logger.warn('Redis did not answer at start; rate limits fail open until it does')
   return redis
 }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { inject } from 'vitest'
+import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import { buildApp, type BuiltApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import type { Scope } from '../../src/platform/db/schema.js'
-import { createRedis } from '../../src/platform/redis.js'
+import { connectRedis } from '../../src/platform/redis.js'
 import { createTestDatabase, silentLogger, type TestDatabase } from './database.js'
 
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef'
@@ -23,6 +24,9 @@ export interface TestAppOptions {
   database?: TestDatabase
   redisUrl?: string | undefined
   redisNamespace?: string
+  /** Extra routes registered before the app is ready, to exercise platform behaviour (e.g. an unexpected throw). */
+  routes?: (app: BuiltApp) => void
+  logger?: FastifyBaseLogger
 }
 
 /** A real app on its own database (PostgreSQL when TEST_DATABASE_URL is set, embedded otherwise). */
@@ -36,13 +40,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PUBLIC_BASE_URL: 'http://assets.test',
     ...options.env,
   })
-  const redis = redisUrl ? createRedis(redisUrl, silentLogger) : undefined
+  const redis = redisUrl ? await connectRedis(redisUrl, silentLogger) : undefined
   const app = await buildApp({
     config,
     database: database.handle,
     redis,
     redisNamespace: options.redisNamespace ?? `al-test:${randomBytes(6).toString('hex')}:`,
+    ...(options.logger && { logger: options.logger }),
   })
+  options.routes?.(app)
   await app.ready()
   return {
     app,

@@ -57,7 +57,19 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
         tags: ['auth'],
         summary: 'Revoke the calling API key',
         description: 'The key used for this call stops working at once. Any scope may revoke itself. Takes no body.',
-        response: { 200: okResponse('The key, now revoked.', ref(ApiKeySchema)), ...problemResponses(...AUTHENTICATED_PROBLEMS) },
+        response: {
+          200: okResponse('The key, now revoked.', ref(ApiKeySchema), {
+            id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
+            name: 'ci',
+            prefix: 'k3v9x2qa',
+            scope: 'assets:read',
+            created_at: '2026-11-21T10:00:00.000Z',
+            expires_at: null,
+            last_used_at: '2026-11-21T10:05:00.000Z',
+            revoked_at: '2026-11-21T10:06:00.000Z',
+          }),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+        },
       },
     },
     async (request) => {

@@ -2,7 +2,8 @@ import { Type } from 'typebox'
 
 const nullableDate = (description: string) => Type.Union([Type.Null(), Type.String({ format: 'date-time' })], { description })
 
-export const ScopeSchema = Type.Union([Type.Literal('assets:read'), Type.Literal('assets:write')], {
+export const ScopeSchema = Type.Enum(['assets:read', 'assets:write'], {
+  type: 'string',
   description: '`assets:read`: the GET endpoints and search. `assets:write`: everything.',
 })
 
@@ -17,7 +18,23 @@ export const ApiKeySchema = Type.Object(
     last_used_at: nullableDate('Last use, recorded at most once a minute.'),
     revoked_at: nullableDate('When the key was revoked; null while active.'),
   },
-  { $id: 'ApiKey', additionalProperties: false },
+  {
+    $id: 'ApiKey',
+    additionalProperties: false,
+    description: 'An API key as listed: never its secret.',
+    examples: [
+      {
+        id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
+        name: 'ci',
+        prefix: 'k3v9x2qa',
+        scope: 'assets:read',
+        created_at: '2026-11-21T10:00:00.000Z',
+        expires_at: null,
+        last_used_at: '2026-11-21T10:05:00.000Z',
+        revoked_at: null,
+      },
+    ],
+  },
 )
 
 export const CurrentKeySchema = Type.Object(
@@ -31,6 +48,7 @@ export const CurrentKeySchema = Type.Object(
   {
     $id: 'CurrentApiKey',
     additionalProperties: false,
+    description: 'The calling API key and the organization it belongs to.',
     examples: [
       {
         id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',

@@ -159,17 +159,34 @@ export class OrgService {
     const result = await this.db.transaction().execute(async (tx) => {
       const invitation = await store.claimInvitation(tx, tokenHash)
       if (!invitation) throw invitationUnusable()
-      const existing = await store.findUserByEmail(tx, invitation.email)
-      if (existing && !(await verifyPassword(input.password, existing.password_hash))) throw invalidCredentials()
-      const user = await this.addMember(
-        invitation.organization_id,
-        { email: invitation.email, password: input.password, role: invitation.role, ...(input.name && { name: input.name }) },
-        tx,
-      )
+      const user = await this.invitedUser(tx, invitation.email, input)
+      await store.upsertMembership(tx, invitation.organization_id, user.id, invitation.role)
       await emit(tx, invitation.organization_id, 'member.joined', { user_id: user.id, email: user.email, role: invitation.role })
       return { user, organizationId: invitation.organization_id, role: invitation.role }
     })
     return { ...result, session: await this.startSession(result.user.id) }
+  }
+
+  /**
+   * A new email becomes a user with the given password; an existing user must give their own. A user
+   * created meanwhile by a concurrent acceptance (an invitation of another organization) counts as
+   * existing, instead of failing on the unique email index.
+   */
+  private async invitedUser(tx: Db, email: string, input: { password: string; name?: string }): Promise<User> {
+    let user = await store.findUserByEmail(tx, email)
+    if (!user) {
+      const created = await store.insertUserIfAbsent(tx, {
+        id: uuidv7(),
+        email,
+        name: input.name ?? '',
+        password_hash: await hashPassword(input.password),
+      })
+      if (created) return created
+      user = await store.findUserByEmail(tx, email)
+      if (!user) throw new Error(`inserting the user ${email} conflicted, yet no such user exists`)
+    }
+    if (!(await verifyPassword(input.password, user.password_hash))) throw invalidCredentials()
+    return user
   }
 
   private async startSession(userId: string): Promise<NewSession> {

@@ -39,6 +39,14 @@ export function insertUser(db: Db, user: { id: string; email: string; name: stri
   return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow()
 }
 
+/** Undefined when a user with that email already exists, including one a concurrent transaction just committed. */
+export function insertUserIfAbsent(
+  db: Db,
+  user: { id: string; email: string; name: string; password_hash: string },
+): Promise<User | undefined> {
+  return db.insertInto('users').values(user).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst()
+}
+
 export function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   return db
     .selectFrom('users')

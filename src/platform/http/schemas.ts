@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox'
+import { AppError, problemBody, problems, type ProblemBody } from './errors.js'
 
 /** A `$ref` to a shared schema that keeps its static type (a bare Type.Ref is `unknown`). */
 export function ref<T extends TSchema>(schema: T & { $id?: string }) {
@@ -42,46 +43,145 @@ export const ProblemSchema = Type.Object(
 export const SHARED_SCHEMAS = [FieldProblemSchema, ProblemSchema]
 
 const STATUS_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request is malformed or fails validation (`validation_failed`, `malformed_json`).',
-  401: 'The API key is missing, malformed, unknown, revoked or expired (`invalid_api_key`).',
-  403: 'The API key lacks the scope this endpoint needs (`insufficient_scope`).',
+  400: 'The request is malformed or fails validation (`validation_failed`, `malformed_json`). `errors` points at each bad field.',
+  401: 'The API key is missing, malformed, unknown, revoked or expired (`invalid_api_key`). Carries `WWW-Authenticate: Bearer`.',
+  403: 'The API key lacks the scope this endpoint needs (`insufficient_scope`), or a plan limit is reached (`plan_limit_reached`).',
   404: 'No such object in your organization (`not_found`).',
   409: 'The request conflicts with the current state.',
-  413: 'The body is larger than this endpoint accepts.',
+  413: 'The body or image is larger than this endpoint accepts.',
   415: 'The body is not JSON (`unsupported_media_type`).',
   422: 'The request is well formed but breaks a business rule.',
   429: 'Rate limit exceeded (`rate_limited`). Wait `Retry-After` seconds, and back off exponentially.',
   500: 'An unexpected error on our side (`internal_error`).',
+  502: 'The image could not be fetched: `image_url` was refused by the SSRF guards (`image_fetch_blocked`) or the remote host failed (`image_fetch_failed`).',
 }
 
-const RATE_LIMIT_HEADERS = {
-  'x-ratelimit-limit': { type: 'integer', description: 'Requests allowed in the current window for this bucket.' },
-  'x-ratelimit-remaining': { type: 'integer', description: 'Requests left in the current window.' },
-  'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window resets.' },
+export type ProblemExamples = Record<string, { summary: string; value: ProblemBody }>
+
+/** Example bodies per status, built by the same code that answers real errors so they cannot drift from it. */
+const PROBLEM_EXAMPLES: Record<number, ProblemExamples> = {
+  400: {
+    validation_failed: {
+      summary: 'A field fails validation',
+      value: problemBody(problems.validation([{ pointer: '/query/limit', detail: 'must be >= 1' }])),
+    },
+    malformed_json: {
+      summary: 'The body is not JSON',
+      value: problemBody(new AppError(400, 'malformed_json', 'Bad Request', 'The body is not valid JSON.')),
+    },
+  },
+  401: { invalid_api_key: { summary: 'No usable API key', value: problemBody(problems.invalidApiKey()) } },
+  403: {
+    insufficient_scope: { summary: 'A read key calls a write endpoint', value: problemBody(problems.insufficientScope('assets:write')) },
+    plan_limit_reached: {
+      summary: 'A plan limit is reached',
+      value: problemBody(problems.forbidden('plan_limit_reached', 'Your plan allows no more assets.')),
+    },
+  },
+  404: { not_found: { summary: 'Unknown id, or one of another organization', value: problemBody(problems.notFound('The object')) } },
+  409: {
+    smart_collection_immutable: {
+      summary: 'A smart collection is query-defined',
+      value: problemBody(problems.conflict('smart_collection_immutable', 'A smart collection is defined by its query; its assets cannot be added or removed.')),
+    },
+  },
+  413: {
+    body_too_large: {
+      summary: 'The body is over the limit',
+      value: problemBody(new AppError(413, 'body_too_large', 'Content Too Large', 'The request body is larger than this endpoint accepts.')),
+    },
+    image_too_large: {
+      summary: 'The image is over 25 MiB',
+      value: problemBody(new AppError(413, 'image_too_large', 'Content Too Large', 'The image is larger than 26214400 bytes.')),
+    },
+  },
+  415: {
+    unsupported_media_type: {
+      summary: 'The body is not JSON',
+      value: problemBody(new AppError(415, 'unsupported_media_type', 'Unsupported Media Type', 'Send the body as application/json.')),
+    },
+  },
+  422: {
+    unprocessable: {
+      summary: 'A business rule is broken',
+      value: problemBody(problems.unprocessable('unknown_asset_type', 'The asset_type "banner" is not in your catalogue.')),
+    },
+  },
+  429: {
+    rate_limited: {
+      summary: 'Too many requests',
+      value: problemBody(new AppError(429, 'rate_limited', 'Too Many Requests', 'Rate limit exceeded; retry in 42 seconds.')),
+    },
+  },
+  500: {
+    internal_error: {
+      summary: 'An unexpected error',
+      value: problemBody(new AppError(500, 'internal_error', 'Internal Server Error', 'Something went wrong on our side. It has been logged.')),
+    },
+  },
+  502: {
+    image_fetch_blocked: {
+      summary: 'image_url points at a private address',
+      value: problemBody(new AppError(502, 'image_fetch_blocked', 'Bad Gateway', 'The image_url is not allowed: it resolves to a private address.')),
+    },
+    image_fetch_failed: {
+      summary: 'The remote host failed',
+      value: problemBody(new AppError(502, 'image_fetch_failed', 'Bad Gateway', 'The image could not be fetched: the remote host answered 503.')),
+    },
+  },
+}
+
+/** Headers on every /api/v1 response, errors included (the rate limiter runs before authentication). */
+export const RESPONSE_HEADERS = {
+  'x-ratelimit-limit': { type: 'integer', description: 'Requests allowed in the current window for this bucket.', examples: [120] },
+  'x-ratelimit-remaining': { type: 'integer', description: 'Requests left in the current window.', examples: [117] },
+  'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window resets.', examples: [42] },
+  'x-request-id': { type: 'string', description: 'Identifies this request in our logs; quote it when reporting a problem.' },
+}
+
+const RETRY_AFTER_HEADER = {
+  'retry-after': { type: 'integer', description: 'Whole seconds to wait before retrying.', examples: [42] },
+}
+
+const WWW_AUTHENTICATE_HEADER = {
+  'www-authenticate': { type: 'string', description: 'The authentication scheme to use: `Bearer realm="asset-library"`.' },
+}
+
+/**
+ * One problem response. `description` and `examples` override the generic ones of its status: say what a
+ * 404 or 409 means for this endpoint, with the codes it really answers.
+ */
+export function problemResponse(status: number, description?: string, examples?: ProblemExamples): Record<string, unknown> {
+  examples ??= PROBLEM_EXAMPLES[status]
+  return {
+    description: description ?? STATUS_DESCRIPTIONS[status] ?? 'Error.',
+    headers: {
+      ...(status === 401 && WWW_AUTHENTICATE_HEADER),
+      ...(status === 429 && RETRY_AFTER_HEADER),
+      ...RESPONSE_HEADERS,
+    },
+    content: { 'application/problem+json': { schema: ref(ProblemSchema), ...(examples && { examples }) } },
+  }
 }
 
 /** Problem responses for the given statuses, in the shape the OpenAPI document and the serializer both read. */
 export function problemResponses(...statuses: number[]): Record<number, unknown> {
-  return Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      {
-        description: STATUS_DESCRIPTIONS[status] ?? 'Error.',
-        ...(status === 429 && {
-          headers: { 'retry-after': { type: 'integer', description: 'Seconds to wait before retrying.' }, ...RATE_LIMIT_HEADERS },
-        }),
-        content: { 'application/problem+json': { schema: ref(ProblemSchema) } },
-      },
-    ]),
-  )
+  return Object.fromEntries(statuses.map((status) => [status, problemResponse(status)]))
 }
 
 /** The statuses every authenticated v1 endpoint can answer, beside its own. */
 export const AUTHENTICATED_PROBLEMS = [400, 401, 403, 429, 500]
 
-/** A success response with its rate-limit headers documented. */
-export function okResponse<T extends TSchema>(description: string, schema: T): Record<string, unknown> {
-  return { description, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema } } }
+/**
+ * A success response with its rate-limit headers documented. `example` is shown for this response;
+ * without it the schema's own `examples` are.
+ */
+export function okResponse<T extends TSchema>(description: string, schema: T, example?: Static<T>): Record<string, unknown> {
+  return {
+    description,
+    headers: RESPONSE_HEADERS,
+    content: { 'application/json': { schema, ...(example !== undefined && { example }) } },
+  }
 }
 
 /** Timestamps go out as RFC 3339 UTC strings. */

@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../src/config.js'
+
+const dirs: string[] = []
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'al-config-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ DATA_DIR: dataDir(), ...env })
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  return []
+}
+
+describe('loadConfig', () => {
+  it('runs with no settings at all: embedded database under ./data, port 3000', () => {
+    const dir = dataDir()
+    const config = loadConfig({ DATA_DIR: dir })
+    expect(config).toMatchObject({
+      production: false,
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      dataDir: dir,
+      rateLimits: { expensive: 30, cheap: 120, standard: 60, windowMs: 60_000 },
+    })
+  })
+
+  it('outside production, generates a secret once and keeps it in the data directory', () => {
+    const dir = dataDir()
+    const first = loadConfig({ DATA_DIR: dir }).appSecret
+    expect(first).toMatch(/^[0-9a-f]{64}$/)
+    expect(readFileSync(join(dir, 'app-secret'), 'utf8')).toBe(first)
+    expect(loadConfig({ DATA_DIR: dir }).appSecret).toBe(first)
+  })
+
+  it('refuses to start in production without a secret or a database URL', () => {
+    const problems = problemsOf({ NODE_ENV: 'production' })
+    expect(problems).toContainEqual(expect.stringMatching(/^APP_SECRET is required when NODE_ENV=production/))
+    expect(problems).toContainEqual(expect.stringMatching(/^DATABASE_URL is required/))
+  })
+
+  it('names every bad value, one message each', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'mysql://root@db/app',
+      REDIS_URL: 'not a url',
+      PUBLIC_BASE_URL: 'ftp://example.com',
+      APP_SECRET: 'short',
+      TRUST_PROXY: 'maybe',
+      RATE_LIMIT_CHEAP: '0',
+    })
+    expect(problems).toHaveLength(8)
+    expect(problems).toContainEqual('PORT must be a whole number from 0 to 65535, got "eighty"')
+    expect(problems).toContainEqual(expect.stringContaining('LOG_LEVEL must be one of'))
+    expect(problems).toContainEqual('DATABASE_URL must start with postgres:// or postgresql://')
+    expect(problems).toContainEqual('REDIS_URL is not a valid URL')
+    expect(problems).toContainEqual(expect.stringContaining('APP_SECRET must be at least 32 characters'))
+    expect(problems).toContainEqual('RATE_LIMIT_CHEAP must be a whole number from 1 to 1000000, got "0"')
+  })
+
+  it('never echoes a URL that may hold a password', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/app' })
+    expect(problems.join(' ')).not.toContain('hunter2')
+  })
+
+  it('accepts a full production configuration', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      APP_SECRET: 'x'.repeat(40),
+      DATABASE_URL: 'postgres://app:pw@db:5432/assets',
+      REDIS_URL: 'redis://cache:6379',
+      PUBLIC_BASE_URL: 'https://assets.example.com/',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      RATE_LIMIT_EXPENSIVE: '10',
+    })
+    expect(config).toMatchObject({
+      production: true,
+      port: 8080,
+      host: '0.0.0.0',
+      publicBaseUrl: 'https://assets.example.com',
+      rateLimits: { expensive: 10 },
+    })
+  })
+})

@@ -1,0 +1,242 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import {
+  PASSWORD,
+  SESSION_COOKIE,
+  clientFrom,
+  expectInvalid,
+  expectProblem,
+  login,
+  postLogin,
+  sessionCookie,
+  signedInMember,
+  type Client,
+} from '../support/sessions.js'
+
+let t: TestApp
+let acme: Seeded
+let globex: Seeded
+
+beforeAll(async () => {
+  t = await startTestApp()
+  acme = await seedOrganization(t.app, 'Acme')
+  globex = await seedOrganization(t.app, 'Globex')
+})
+afterAll(() => t.close())
+
+const getSession = (cookie?: string) =>
+  t.app.inject({ method: 'GET', url: '/app/api/session', headers: cookie ? { cookie } : {} })
+
+const sessionCount = async () =>
+  Number((await t.database.handle.db.selectFrom('sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+
+describe('POST /app/api/login', () => {
+  it('signs in with an HttpOnly, SameSite=Lax, host-wide cookie, not Secure on http', async () => {
+    const res = await postLogin(t.app, { email: acme.owner.email, password: acme.owner.password })
+    expect(res.statusCode).toBe(200)
+    const cookie = sessionCookie(res)
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 14 * 24 * 60 * 60 })
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(cookie?.secure).toBeFalsy()
+    expect(String(res.headers['set-cookie'])).not.toMatch(/;\s*Secure/i)
+
+    const body = res.json()
+    expect(body).toEqual({
+      user: { id: acme.owner.id, email: acme.owner.email, name: '' },
+      organizations: [{ id: acme.org.id, name: 'Acme', slug: acme.org.slug, role: 'owner' }],
+      csrf_token: expect.stringMatching(/^[0-9a-f]{64}$/),
+    })
+    // Only a hash of the session token is stored.
+    const stored = await t.database.handle.db.selectFrom('sessions').select('token_hash').where('user_id', '=', acme.owner.id).execute()
+    expect(stored.map((s) => s.token_hash)).not.toContain(cookie?.value)
+  })
+
+  it('marks the cookie Secure when the public base URL is https', async () => {
+    const secure = await startTestApp({ database: t.database, env: { PUBLIC_BASE_URL: 'https://assets.example' } })
+    try {
+      const res = await postLogin(
+        secure.app,
+        { email: acme.owner.email, password: acme.owner.password },
+        { origin: 'https://assets.example' },
+      )
+      expect(res.statusCode).toBe(200)
+      expect(sessionCookie(res)).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' })
+      expect(String(res.headers['set-cookie'])).toMatch(/;\s*Secure/i)
+    } finally {
+      await secure.close()
+    }
+  })
+
+  it('lists every organization of the user with its role', async () => {
+    const member = await signedInMember(t.app, acme.org.id, 'member')
+    await t.app.services.orgs.addMember(globex.org.id, { email: member.email, password: 'ignored', role: 'admin' })
+    const res = await postLogin(t.app, { email: member.email, password: PASSWORD })
+    expect(res.json().organizations).toEqual([
+      { id: acme.org.id, name: 'Acme', slug: acme.org.slug, role: 'member' },
+      { id: globex.org.id, name: 'Globex', slug: globex.org.slug, role: 'admin' },
+    ])
+  })
+
+  it('finds the email case-insensitively', async () => {
+    const res = await postLogin(t.app, { email: acme.owner.email.toUpperCase(), password: acme.owner.password })
+    expect(res.statusCode).toBe(200)
+    expect(res.json().user.id).toBe(acme.owner.id)
+  })
+
+  it('answers a wrong password and an unknown email with the same bytes, and sets no cookie', async () => {
+    const before = await sessionCount()
+    const wrongPassword = await postLogin(t.app, { email: acme.owner.email, password: 'not the password' })
+    const unknownEmail = await postLogin(t.app, { email: 'nobody@example.com', password: acme.owner.password })
+    for (const res of [wrongPassword, unknownEmail]) {
+      expectProblem(res, 401, 'invalid_credentials')
+      expect(res.headers['set-cookie']).toBeUndefined()
+    }
+    expect(wrongPassword.body).toBe(unknownEmail.body)
+    expect(wrongPassword.body).not.toContain(acme.owner.email)
+    expect(await sessionCount()).toBe(before)
+  })
+
+  const invalid: Array<[string, unknown, string[]]> = [
+    ['an unknown field', { email: 'a@example.com', password: 'x', remember_me: true }, ['/remember_me']],
+    ['wrong types', { email: 42, password: ['x'] }, ['/email', '/password']],
+    ['empty strings', { email: '', password: '' }, ['/email', '/password']],
+    ['a missing password', { email: 'a@example.com' }, ['/password']],
+    ['something that is not an email', { email: 'not-an-email', password: 'x' }, ['/email']],
+  ]
+  it.each(invalid)('refuses %s with 400 and pointers', async (_label, payload, pointers) => {
+    const res = await postLogin(t.app, payload)
+    expectInvalid(res, ...pointers)
+    expect(res.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('refuses a cross-site Origin, even with the right password', async () => {
+    const res = await postLogin(t.app, { email: acme.owner.email, password: acme.owner.password }, { origin: 'https://evil.example' })
+    expectProblem(res, 403, 'cross_site_request')
+    expect(res.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('accepts the application’s own Origin', async () => {
+    const res = await postLogin(t.app, { email: acme.owner.email, password: acme.owner.password }, { origin: 'http://assets.test' })
+    expect(res.statusCode).toBe(200)
+  })
+})
+
+describe('GET /app/api/session', () => {
+  it('is 401 not_signed_in without a cookie or with an unknown one', async () => {
+    expectProblem(await getSession(), 401, 'not_signed_in')
+    expectProblem(await getSession(`${SESSION_COOKIE}=not-a-session`), 401, 'not_signed_in')
+  })
+
+  it('describes the signed-in user with the same CSRF token as the login', async () => {
+    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const res = await getSession(owner.cookie)
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ user: { id: acme.owner.id }, csrf_token: owner.csrf })
+  })
+
+  it('gives each session its own CSRF token', async () => {
+    const first = await login(t.app, acme.owner.email, acme.owner.password)
+    const second = await login(t.app, acme.owner.email, acme.owner.password)
+    expect(first.cookie).not.toBe(second.cookie)
+    expect(first.csrf).not.toBe(second.csrf)
+  })
+})
+
+describe('POST /app/api/logout', () => {
+  let owner: Client
+  beforeAll(async () => {
+    owner = await login(t.app, acme.owner.email, acme.owner.password)
+  })
+
+  it('needs the CSRF header, and a failed logout leaves the session working', async () => {
+    expectProblem(await owner.post('/app/api/logout', undefined, { csrf: null }), 403, 'csrf_token_invalid')
+    expectProblem(await owner.post('/app/api/logout', undefined, { csrf: 'f'.repeat(64) }), 403, 'csrf_token_invalid')
+    expect((await getSession(owner.cookie)).statusCode).toBe(200)
+  })
+
+  it('clears the cookie and ends the session for good', async () => {
+    const before = await sessionCount()
+    const res = await owner.post('/app/api/logout')
+    expect(res.statusCode).toBe(204)
+    expect(res.body).toBe('')
+    const cleared = sessionCookie(res)
+    expect(cleared?.value).toBe('')
+    expect(cleared?.path).toBe('/')
+    expect(cleared?.expires?.getTime()).toBeLessThanOrEqual(Date.now())
+    expect(await sessionCount()).toBe(before - 1)
+
+    expectProblem(await getSession(owner.cookie), 401, 'not_signed_in')
+    expectProblem(await owner.post('/app/api/logout'), 401, 'not_signed_in')
+  })
+
+  it('is 401 without a session', async () => {
+    expectProblem(await t.app.inject({ method: 'POST', url: '/app/api/logout' }), 401, 'not_signed_in')
+  })
+})
+
+describe('CSRF on state-changing /app/api calls', () => {
+  let owner: Client
+  let other: Client
+  let keyId: string
+  let invitationId: string
+
+  beforeAll(async () => {
+    owner = await login(t.app, acme.owner.email, acme.owner.password)
+    other = await login(t.app, globex.owner.email, globex.owner.password)
+    keyId = (await t.database.handle.db.selectFrom('api_keys').select('id').where('organization_id', '=', acme.org.id).executeTakeFirstOrThrow()).id
+    const invited = await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: 'csrf-target@example.com', role: 'member' })
+    expect(invited.statusCode).toBe(201)
+    invitationId = invited.json().id
+  })
+
+  /** Everything a forged request could change. */
+  const snapshot = async () => {
+    const db = t.database.handle.db
+    return {
+      keys: await db.selectFrom('api_keys').select(['id', 'revoked_at']).orderBy('id').execute(),
+      invitations: await db.selectFrom('invitations').select(['id', 'revoked_at', 'accepted_at']).orderBy('id').execute(),
+      organizations: await db.selectFrom('organizations').select(['id', 'name', 'ai_enabled', 'updated_at']).orderBy('id').execute(),
+      sessions: await db.selectFrom('sessions').select('id').orderBy('id').execute(),
+      outbox: await db.selectFrom('outbox_events').select('id').orderBy('id').execute(),
+    }
+  }
+
+  const calls: Array<[string, (client: Client, csrf: string | null) => ReturnType<Client['post']>]> = [
+    ['creating a key', (c, csrf) => c.post(`/app/api/orgs/${acme.org.slug}/keys`, { name: 'forged', scope: 'assets:write' }, { csrf })],
+    ['revoking a key', (c, csrf) => c.delete(`/app/api/orgs/${acme.org.slug}/keys/${keyId}`, { csrf })],
+    ['changing settings', (c, csrf) => c.patch(`/app/api/orgs/${acme.org.slug}`, { name: 'Forged' }, { csrf })],
+    ['inviting', (c, csrf) => c.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: 'x@example.com', role: 'owner' }, { csrf })],
+    ['revoking an invitation', (c, csrf) => c.delete(`/app/api/orgs/${acme.org.slug}/invitations/${invitationId}`, { csrf })],
+    ['logging out', (c, csrf) => c.post('/app/api/logout', undefined, { csrf })],
+  ]
+
+  it.each(calls)('refuses %s without the header, with a wrong one, or with another session’s', async (_label, call) => {
+    const before = await snapshot()
+    for (const csrf of [null, '', 'f'.repeat(64), owner.csrf.toUpperCase(), other.csrf]) {
+      expectProblem(await call(owner, csrf), 403, 'csrf_token_invalid')
+    }
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it('lets the same calls through with the right token', async () => {
+    const created = await calls[0]![1](owner, owner.csrf)
+    expect(created.statusCode).toBe(201)
+    expect((await owner.patch(`/app/api/orgs/${acme.org.slug}`, { ai_enabled: false })).statusCode).toBe(200)
+  })
+
+  it('does not ask for it on reads', async () => {
+    expect((await owner.get(`/app/api/orgs/${acme.org.slug}`)).statusCode).toBe(200)
+  })
+})
+
+describe('a session after an invitation is accepted', () => {
+  it('is a normal session', async () => {
+    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const token = (await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: 'joiner@example.com', role: 'admin' })).json().token
+    const accepted = await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token, password: 'joiner password 1' } })
+    const joiner = clientFrom(t.app, accepted)
+    expect(sessionCookie(accepted)).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
+    expect((await getSession(joiner.cookie)).json().user.email).toBe('joiner@example.com')
+    expect((await login(t.app, 'JOINER@example.com', 'joiner password 1')).userId).toBe(joiner.userId)
+  })
+})

@@ -1,0 +1,128 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase, type DatabaseHandle } from '../../src/platform/db/index.js'
+import { DataDirectoryLockedError } from '../../src/platform/db/lockfile.js'
+import { migrate, pendingMigrations } from '../../src/platform/db/migrate.js'
+import { adminQuery, databaseUrl, silentLogger } from '../support/database.js'
+import { startTestApp, type TestApp } from '../support/app.js'
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
+
+describe('migrations', () => {
+  let dataDir: string
+  let dbName: string
+  const handles: DatabaseHandle[] = []
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'al-migrate-'))
+    dbName = `al_migrate_${process.pid}_${Date.now()}`
+    if (onPostgres) await adminQuery(`create database ${dbName}`)
+  })
+  afterAll(async () => {
+    for (const handle of handles) await handle.close()
+    if (onPostgres) await adminQuery(`drop database if exists ${dbName} with (force)`)
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const open = async () => {
+    const handle = await openDatabase({ databaseUrl: onPostgres ? databaseUrl(dbName) : undefined, dataDir, logger: silentLogger })
+    handles.push(handle)
+    return handle
+  }
+
+  it('run once even when two processes start together, and are idempotent afterwards', async () => {
+    const first = await open()
+    // Two pools stand for two processes on PostgreSQL; the embedded database admits one process, so there it is one pool.
+    const second = onPostgres ? await open() : first
+    const [a, b] = await Promise.all([migrate(first.db), migrate(second.db)])
+    expect([...a.applied, ...b.applied]).toEqual(['0001_foundation'])
+    expect(await pendingMigrations(first.db)).toEqual([])
+    expect((await migrate(first.db)).applied).toEqual([])
+  })
+
+  it('report pgvector when the server has it, and carry on without it', async () => {
+    const handle = handles[0]!
+    const available = await sql`select 1 from pg_available_extensions where name = 'vector'`.execute(handle.db)
+    const outcome = await migrate(handle.db)
+    expect(outcome.vector).toBe(available.rows.length > 0)
+    if (!onPostgres) expect(outcome.vector).toBe(true)
+  })
+})
+
+describe('embedded data directory', () => {
+  let dataDir: string
+  let handle: DatabaseHandle
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'al-lock-'))
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+  })
+  afterAll(async () => {
+    await handle.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('refuses a second opener with a clear message while the first holds it', async () => {
+    const second = openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+    await expect(second).rejects.toBeInstanceOf(DataDirectoryLockedError)
+    await expect(second).rejects.toThrow(/already in use by process \d+/)
+    expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]!.one).toBe(1)
+  })
+
+  it('takes over a lock left by a dead process and a stale socket file', async () => {
+    await handle.close()
+    expect(existsSync(join(dataDir, 'asset-library.lock'))).toBe(false)
+    writeFileSync(join(dataDir, 'asset-library.lock'), '999999999')
+    mkdirSync(join(dataDir, 'run'), { recursive: true })
+    writeFileSync(join(dataDir, 'run', '.s.PGSQL.5432'), 'stale')
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+    expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]!.one).toBe(1)
+  })
+
+  it('keeps data across a restart', async () => {
+    await sql`create table if not exists kept (v text)`.execute(handle.db)
+    await sql`insert into kept values ('still here')`.execute(handle.db)
+    await handle.close()
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+    const rows = await sql<{ v: string }>`select v from kept`.execute(handle.db)
+    expect(rows.rows).toEqual([{ v: 'still here' }])
+  })
+})
+
+describe('health endpoints', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await startTestApp()
+  })
+  afterAll(() => t.close())
+
+  it('GET /health answers while the process runs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health' })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ status: 'ok' })
+  })
+
+  it('GET /ready reports the database, migrations and pgvector', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/ready' })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({
+      status: 'ready',
+      database: { kind: onPostgres ? 'postgres' : 'embedded', reachable: true },
+      migrations: { pending: [] },
+      pgvector: expect.any(Boolean),
+    })
+  })
+
+  it('GET /ready is 503 when the database is gone', async () => {
+    const other = await startTestApp()
+    await other.database.handle.close()
+    const res = await other.app.inject({ method: 'GET', url: '/ready' })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toMatchObject({ status: 'database_unreachable', database: { reachable: false } })
+    expect(JSON.stringify(res.json())).not.toMatch(/ECONN|socket|127\.0\.0\.1/)
+    await other.close()
+  })
+})

@@ -1,0 +1,76 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { registerErrorHandling } from '../../src/platform/http/error-handler.js'
+import { guardPublicApi } from '../../src/platform/http/public-api.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+
+/**
+ * The v1 guard on routes of every kind; until the asset endpoints exist, this is the only place a
+ * write-scoped route can be exercised, so it mounts the real guard with the real key service.
+ */
+let t: TestApp
+let acme: Seeded
+let api: FastifyInstance
+let handled: string[]
+
+beforeAll(async () => {
+  t = await startTestApp()
+  acme = await seedOrganization(t.app)
+  handled = []
+  api = Fastify()
+  registerErrorHandling(api)
+  await api.register(async (v1) => {
+    await guardPublicApi(v1, {
+      authenticate: (header) => t.app.services.keys.authenticate(header),
+      rateLimits: t.config.rateLimits,
+      redis: undefined,
+      redisNamespace: 'unused',
+    })
+    const record = async (request: { method: string; url: string }) => {
+      handled.push(`${request.method} ${request.url}`)
+      return { ok: true }
+    }
+    v1.get('/api/v1/thing', record)
+    v1.post('/api/v1/thing', record)
+    v1.patch('/api/v1/thing', record)
+    v1.delete('/api/v1/thing', record)
+    v1.post('/api/v1/search-like', { config: { scope: 'assets:read', bucket: 'expensive' } }, record)
+  })
+  await api.ready()
+})
+afterAll(async () => {
+  await api.close()
+  await t.close()
+})
+
+describe('scopes', () => {
+  it('lets a read key use GET and read-scoped POSTs', async () => {
+    expect((await api.inject({ method: 'GET', url: '/api/v1/thing', headers: bearer(acme.readKey) })).statusCode).toBe(200)
+    const search = await api.inject({ method: 'POST', url: '/api/v1/search-like', headers: bearer(acme.readKey) })
+    expect(search.statusCode).toBe(200)
+    expect(search.headers['x-ratelimit-limit']).toBe('30')
+  })
+
+  it.each(['POST', 'PATCH', 'DELETE'] as const)('refuses a read key on %s with 403 insufficient_scope, before the handler runs', async (method) => {
+    handled = []
+    const res = await api.inject({ method, url: '/api/v1/thing', headers: bearer(acme.readKey) })
+    expect(res.statusCode).toBe(403)
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/)
+    expect(res.json()).toMatchObject({ code: 'insufficient_scope', status: 403 })
+    expect(res.json().detail).toContain('assets:write')
+    expect(handled).toEqual([])
+  })
+
+  it('lets a write key do everything', async () => {
+    for (const method of ['GET', 'POST', 'PATCH', 'DELETE'] as const) {
+      expect((await api.inject({ method, url: '/api/v1/thing', headers: bearer(acme.writeKey) })).statusCode).toBe(200)
+    }
+  })
+
+  it('puts writes in the standard bucket and GETs in the cheap one', async () => {
+    const write = await api.inject({ method: 'PATCH', url: '/api/v1/thing', headers: bearer(acme.writeKey) })
+    expect(write.headers['x-ratelimit-limit']).toBe('60')
+    const read = await api.inject({ method: 'GET', url: '/api/v1/thing', headers: bearer(acme.writeKey) })
+    expect(read.headers['x-ratelimit-limit']).toBe('120')
+  })
+})
