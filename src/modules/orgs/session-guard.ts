@@ -46,7 +46,7 @@ export class SessionGuard {
     const user = await this.user(request)
     const organization = await this.orgs.organizationBySlug(slug)
     const role = await this.orgs.roleOf(organization.id, user.id)
-    if (!role) throw problems.forbidden('role_required', 'x')
+    if (!role) throw problems.notFound('Organization')
     if (roles && !roles.includes(role)) {
       throw problems.forbidden('role_required', `Only ${roles.join(' and ')}s can do this.`)
     }
