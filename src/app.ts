@@ -49,8 +49,14 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema]) app.addSchema(schema)
   registerValidation(app)
   registerErrorHandling(app)
+  // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    if (closing) reply.header('connection', 'close')
   })
   await app.register(cookie)
   await registerOpenApi(app, config.publicBaseUrl)

@@ -22,7 +22,10 @@ describe('graceful shutdown', () => {
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
     const inFlight = fetch(`${url}/test/slow`)
     await new Promise((resolve) => setTimeout(resolve, 50))
-    const closing = t.app.close()
+    let closed = false
+    const closing = t.app.close().then(() => (closed = true))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(closed).toBe(false)
     release()
     const res = await inFlight
     expect(res.status).toBe(200)

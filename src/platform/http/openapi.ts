@@ -59,6 +59,8 @@ export async function registerOpenApi(app: FastifyInstance, _publicBaseUrl?: str
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/', description: 'The Asset Library deployment this document was fetched from.' }],
+      // The default for every operation; each also states the scope it needs.
+      security: [{ apiKey: [] }],
       components: {
         securitySchemes: {
           apiKey: {
@@ -105,6 +107,8 @@ export async function registerOpenApi(app: FastifyInstance, _publicBaseUrl?: str
       withDefaultFonts: false,
       telemetry: false,
       showDeveloperTools: 'never',
+      // The sidebar's "Open API Client" button links to client.scalar.com; the built-in "Test Request" stays.
+      hideClientButton: true,
     } as Record<string, unknown>,
   })
 }
