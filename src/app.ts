@@ -7,7 +7,7 @@ import type { DatabaseHandle } from './platform/db/index.js'
 import type { App } from './platform/http/app-type.js'
 import { registerErrorHandling } from './platform/http/error-handler.js'
 import { registerOpenApi } from './platform/http/openapi.js'
-import { guardPublicApi } from './platform/http/public-api.js'
+import { guardPublicApi, registerRateLimit } from './platform/http/public-api.js'
 import { SHARED_SCHEMAS } from './platform/http/schemas.js'
 import { registerValidation } from './platform/http/validation.js'
 import { loggerOptions } from './platform/logger.js'
@@ -15,7 +15,7 @@ import { healthRoutes } from './modules/health/routes.js'
 import { appKeyRoutes, publicKeyRoutes } from './modules/keys/routes.js'
 import { ApiKeySchema, CurrentKeySchema } from './modules/keys/schemas.js'
 import { ApiKeyService } from './modules/keys/service.js'
-import { orgRoutes } from './modules/orgs/routes.js'
+import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 import { SessionGuard } from './modules/orgs/session-guard.js'
 
@@ -61,19 +61,30 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(cookie)
   await registerOpenApi(app, config.publicBaseUrl)
 
+  const redisNamespace = deps.redisNamespace ?? 'asset-library:rate-limit:'
   const orgs = new OrgService(database.db)
   const keys = new ApiKeyService(database.db, app.log, config.apiKeyCacheTtlMs)
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
   healthRoutes(app, { database })
   orgRoutes(app, { orgs, guard })
+  await app.register(async (signIn) => {
+    await registerRateLimit(signIn, {
+      windowMs: config.rateLimits.windowMs,
+      keyGenerator: (request) => `sign-in:${request.ip}`,
+      max: () => config.rateLimits.signIn,
+      redis: deps.redis,
+      redisNamespace,
+    })
+    signInRoutes(signIn as App, { orgs, guard })
+  })
   appKeyRoutes(app, { keys, guard })
   await app.register(async (v1) => {
     await guardPublicApi(v1, {
       authenticate: (header) => keys.authenticate(header),
       rateLimits: config.rateLimits,
       redis: deps.redis,
-      redisNamespace: deps.redisNamespace ?? 'asset-library:rate-limit:',
+      redisNamespace,
     })
     publicKeyRoutes(v1 as App, { keys, orgs })
   })

@@ -10,6 +10,8 @@ export interface RateLimitConfig {
   cheap: number
   standard: number
   anonymous: number
+  /** Per IP: password logins and invitation acceptances. */
+  signIn: number
 }
 
 export interface Config {
@@ -68,6 +70,7 @@ export function loadConfig(env: Env = process.env): Config {
     cheap: read.integer('RATE_LIMIT_CHEAP', 120, 1, 1_000_000),
     standard: read.integer('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
     anonymous: read.integer('RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
+    signIn: read.integer('RATE_LIMIT_SIGN_IN', 10, 1, 1_000_000),
   }
 
   let appSecret = env.APP_SECRET

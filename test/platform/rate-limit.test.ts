@@ -86,6 +86,27 @@ describe('rate limits', () => {
   })
 })
 
+describe('sign-in rate limit', () => {
+  it('slows password guessing per IP on login and invitation acceptance together', async () => {
+    const app = await startTestApp({ database: t.database, env: { RATE_LIMIT_SIGN_IN: '3' } })
+    try {
+      const attempt = (url: string, payload: object, ip = '198.51.100.1') =>
+        app.app.inject({ method: 'POST', url, payload, remoteAddress: ip })
+      const wrong = { email: acme.owner.email, password: 'not the password' }
+      expect((await attempt('/app/api/login', wrong)).statusCode).toBe(401)
+      expect((await attempt('/app/api/login', wrong)).statusCode).toBe(401)
+      expect((await attempt('/app/api/invitations/accept', { token: 'guess', password: 'long enough password' })).statusCode).toBe(404)
+      const refused = await attempt('/app/api/login', { email: acme.owner.email, password: acme.owner.password })
+      expect(refused.statusCode).toBe(429)
+      expect(refused.json().code).toBe('rate_limited')
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/)
+      expect((await attempt('/app/api/login', { email: acme.owner.email, password: acme.owner.password }, '198.51.100.2')).statusCode).toBe(200)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
 describe('rate limits with Redis', () => {
   it('fail open, quickly, when Redis is unreachable', async () => {
     const closedPort = await unusedPort()

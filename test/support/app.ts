@@ -38,6 +38,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     APP_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://assets.test',
+    // Test files sign in far more often than a person; the limit itself has its own test.
+    RATE_LIMIT_SIGN_IN: '10000',
     ...options.env,
   })
   const redis = redisUrl ? await connectRedis(redisUrl, silentLogger) : undefined

@@ -16,23 +16,7 @@ function orgView(org: Organization) {
 /** /app/api: the browser application's own endpoints, signed in with a session cookie, not part of v1. */
 export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuard }): void {
   const { orgs, guard } = deps
-
-  const sessionBody = async (user: { id: string; email: string; name: string }, sessionId: string) => ({
-    user: { id: user.id, email: user.email, name: user.name },
-    organizations: await orgs.userOrganizations(user.id),
-    csrf_token: guard.csrfToken(sessionId),
-  })
-
-  app.post(
-    '/app/api/login',
-    { schema: { body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }) } },
-    async (request, reply) => {
-      guard.assertSameOrigin(request)
-      const { session, user } = await orgs.login(request.body.email, request.body.password)
-      guard.setSessionCookie(reply, session.token)
-      return sessionBody(user, session.id)
-    },
-  )
+  const sessionBody = sessionBodyFor(deps)
 
   app.post('/app/api/logout', async (request, reply) => {
     await guard.user(request)
@@ -97,6 +81,26 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
       return reply.code(204).send()
     },
   )
+}
+
+/**
+ * POST /app/api/login and /app/api/invitations/accept: the two endpoints that take a password, kept in
+ * a scope of their own so they can be rate limited per IP.
+ */
+export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuard }): void {
+  const { orgs, guard } = deps
+  const sessionBody = sessionBodyFor(deps)
+
+  app.post(
+    '/app/api/login',
+    { schema: { body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }) } },
+    async (request, reply) => {
+      guard.assertSameOrigin(request)
+      const { session, user } = await orgs.login(request.body.email, request.body.password)
+      guard.setSessionCookie(reply, session.token)
+      return sessionBody(user, session.id)
+    },
+  )
 
   app.post(
     '/app/api/invitations/accept',
@@ -115,6 +119,14 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
       return sessionBody(user, session.id)
     },
   )
+}
+
+function sessionBodyFor({ orgs, guard }: { orgs: OrgService; guard: SessionGuard }) {
+  return async (user: { id: string; email: string; name: string }, sessionId: string) => ({
+    user: { id: user.id, email: user.email, name: user.name },
+    organizations: await orgs.userOrganizations(user.id),
+    csrf_token: guard.csrfToken(sessionId),
+  })
 }
 
 function invitationView(invitation: {
