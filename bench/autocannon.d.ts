@@ -1,22 +1,23 @@
 // autocannon ships no types; this covers the part of its programmatic API the benchmarks use.
 declare module 'autocannon' {
-  interface Options {
+  export interface Options {
     url: string
     connections?: number
     /** Seconds. */
     duration?: number
     headers?: Record<string, string>
-    /** Worker threads that generate the load; 1 keeps the client off the server's event loop. */
-    workers?: number
   }
-  interface Histogram {
+  export interface Histogram {
     average: number
     p50: number
     p99: number
     max: number
+    /** On `requests`: how many completed. */
+    total: number
   }
-  interface Result {
+  export interface Result {
     requests: Histogram
+    /** Whole milliseconds. */
     latency: Histogram
     errors: number
     timeouts: number

@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     if (closing) reply.header('connection', 'close')
   })
   await app.register(cookie)
-  await registerOpenApi(app, config.publicBaseUrl)
+  await registerOpenApi(app)
 
   const redisNamespace = deps.redisNamespace ?? 'asset-library:rate-limit:'
   const orgs = new OrgService(database.db)

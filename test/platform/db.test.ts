@@ -82,6 +82,16 @@ describe('embedded data directory', () => {
     expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]!.one).toBe(1)
   })
 
+  it('vacuums and analyzes on a schedule, since PGlite has no autovacuum', async () => {
+    await handle.close()
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger, vacuumIntervalMs: 50 })
+    await sql`create table if not exists vacuumed (v int)`.execute(handle.db)
+    await sql`insert into vacuumed select generate_series(1, 100)`.execute(handle.db)
+    await expect
+      .poll(async () => (await sql<{ at: Date | null }>`select last_vacuum as at from pg_stat_user_tables where relname = 'vacuumed'`.execute(handle.db)).rows[0]?.at ?? null, { timeout: 10_000 })
+      .not.toBeNull()
+  })
+
   it('keeps data across a restart', async () => {
     await sql`create table if not exists kept (v text)`.execute(handle.db)
     await sql`insert into kept values ('still here')`.execute(handle.db)

@@ -59,7 +59,7 @@ export class OrgService {
   }
 
   updateSettings(organizationId: string, changes: { name?: string; ai_enabled?: boolean }): Promise<Organization> {
-    return store.updateOrganization(this.db, organizationId, changes)
+    return store.updateOrganization(this.db, organizationId, { ...changes, ...(changes.name !== undefined && { name: changes.name.trim() }) })
   }
 
   /** Creates the user, or adds the existing user with that email to the organization. */

@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   dataDir: string
   poolSize?: number
   logger: FastifyBaseLogger
+  /** Embedded only: how often to run VACUUM ANALYZE. */
+  vacuumIntervalMs?: number
 }
 
 const VACUUM_INTERVAL_MS = 60 * 60 * 1000
@@ -38,7 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     max: 1,
   })
   const handle = wrap(pool, 'embedded', options.logger, () => server.close())
-  scheduleVacuum(handle, options.logger)
+  scheduleVacuum(handle, options.vacuumIntervalMs ?? VACUUM_INTERVAL_MS, options.logger)
   return handle
 }
 
@@ -62,10 +64,10 @@ function wrap(
 }
 
 /** PGlite has no autovacuum. */
-function scheduleVacuum(handle: DatabaseHandle, logger: FastifyBaseLogger): void {
+function scheduleVacuum(handle: DatabaseHandle, intervalMs: number, logger: FastifyBaseLogger): void {
   const timer = setInterval(() => {
     sql`vacuum analyze`.execute(handle.db).catch((error: unknown) => logger.warn({ err: error }, 'vacuum failed'))
-  }, VACUUM_INTERVAL_MS)
+  }, intervalMs)
   timer.unref()
   const close = handle.close
   handle.close = () => {

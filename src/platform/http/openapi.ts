@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
-import type { FastifyInstance, RouteOptions } from 'fastify'
-import { routeScope, type Bucket } from './public-api.js'
+import type { FastifyInstance } from 'fastify'
+import { routeBucket, routeScope, type Bucket } from './public-api.js'
 
 export const PUBLIC_PREFIX = '/api/v1'
 
@@ -27,13 +27,6 @@ const BUCKET_TEXT: Record<Bucket, string> = {
   standard: '`standard` (60 a minute per key, shared by the other writes)',
 }
 
-/** The bucket a route is counted in, for the document; mirrors bucketOf() in public-api.ts. */
-function routeBucket(route: Pick<RouteOptions, 'method' | 'config'>): Bucket {
-  const config = route.config as { bucket?: Bucket } | undefined
-  const method = String(Array.isArray(route.method) ? route.method[0] : route.method)
-  return config?.bucket ?? (method === 'GET' || method === 'HEAD' ? 'cheap' : 'standard')
-}
-
 function isPublicOperation(url: string): boolean {
   return (
     url.startsWith(`${PUBLIC_PREFIX}/`) && !url.startsWith(`${PUBLIC_PREFIX}/docs`) && url !== `${PUBLIC_PREFIX}/openapi.json`
@@ -48,7 +41,7 @@ function isPublicOperation(url: string): boolean {
  * document was fetched from, so clients and the reference call the deployment that served it. That is
  * why the public base URL is not used here; the parameter stays only for the caller's signature.
  */
-export async function registerOpenApi(app: FastifyInstance, _publicBaseUrl?: string): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

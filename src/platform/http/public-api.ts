@@ -88,21 +88,29 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
   })
 }
 
-function isRead(method: string): boolean {
+type RouteDefaults = Pick<RouteOptions, 'method' | 'config'>
+
+function isRead(route: RouteDefaults): boolean {
+  const method = String(Array.isArray(route.method) ? route.method[0] : route.method)
   return method === 'GET' || method === 'HEAD'
 }
 
-export function bucketOf(request: FastifyRequest): Bucket {
-  return request.routeOptions.config.bucket ?? (isRead(request.method) ? 'cheap' : 'standard')
+/** The rate-limit bucket of a route: its own `config.bucket`, else cheap for reads and standard for writes. */
+export function routeBucket(route: RouteDefaults): Bucket {
+  const config = route.config as { bucket?: Bucket } | undefined
+  return config?.bucket ?? (isRead(route) ? 'cheap' : 'standard')
+}
+
+/** The scope a route needs: its own `config.scope`, else assets:read for reads and assets:write for writes. */
+export function routeScope(route: RouteDefaults): Scope {
+  const config = route.config as { scope?: Scope } | undefined
+  return config?.scope ?? (isRead(route) ? 'assets:read' : 'assets:write')
+}
+
+function bucketOf(request: FastifyRequest): Bucket {
+  return routeBucket(request.routeOptions)
 }
 
 function scopeOf(request: FastifyRequest): Scope {
-  return request.routeOptions.config.scope ?? (isRead(request.method) ? 'assets:read' : 'assets:write')
-}
-
-/** The scope a route needs, for the OpenAPI document. */
-export function routeScope(route: Pick<RouteOptions, 'method' | 'config'>): Scope {
-  const config = route.config as { scope?: Scope } | undefined
-  const method = Array.isArray(route.method) ? route.method[0] : route.method
-  return config?.scope ?? (isRead(String(method)) ? 'assets:read' : 'assets:write')
+  return routeScope(request.routeOptions)
 }
