@@ -57,7 +57,11 @@ function wrap(
     db,
     kind,
     close() {
-      closing ??= db.destroy().then(closeServer)
+      // Kysely's destroy() skips a pool it never used, so the pool is ended here as well.
+      closing ??= db
+        .destroy()
+        .then(() => (pool.ended ? undefined : pool.end()))
+        .then(closeServer)
       return closing
     },
   }
