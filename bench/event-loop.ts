@@ -47,6 +47,7 @@ async function runServer(): Promise<void> {
   const logger = pino({ level: 'silent' })
   let database: DatabaseHandle | undefined
   let app: BuiltApp | undefined
+  let client: LoadClient | undefined
   try {
     // First start on an empty directory runs initdb; timed once, before the measured window.
     const startupLoop = monitorEventLoopDelay({ resolution: 1 })
@@ -58,6 +59,7 @@ async function runServer(): Promise<void> {
     await migrate(database.db)
     const migrateMs = performance.now() - started
     startupLoop.disable()
+    // A later start finds the cluster in place and skips initdb.
     await database.close()
     started = performance.now()
     database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
@@ -72,13 +74,13 @@ async function runServer(): Promise<void> {
       RATE_LIMIT_STANDARD: '1000000',
       RATE_LIMIT_ANONYMOUS: '1000000',
     })
-    app = await buildApp({ config, database, redisNamespace: 'unused:' })
+    app = await buildApp({ config, database })
     await app.listen({ host: '127.0.0.1', port: 0 })
     const address = app.server.address()
     if (!address || typeof address === 'string') throw new Error('server has no TCP address')
     const plan = await planRequests(app)
 
-    const client = await startLoadClient()
+    client = await startLoadClient()
     const loop = monitorEventLoopDelay({ resolution: 1 })
     loop.enable()
     started = performance.now()
@@ -88,13 +90,14 @@ async function runServer(): Promise<void> {
 
     report({ initdbMs, migrateMs, restartMs, startupMaxStallMs: ms(startupLoop.max) }, loop, outcomes, windowMs)
   } finally {
+    client?.stop()
     await app?.close()
     await database?.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-/** Every tenth request: 4 key look-ups, 2 readiness checks (3 queries each), 2 health, 1 refused, 1 revocation. */
+/** Every tenth request: 4 key look-ups, 2 readiness checks (4 queries each), 2 health, 1 refused, 1 revocation. */
 async function planRequests(app: BuiltApp): Promise<PlannedRequest[]> {
   const org = await app.services.orgs.createOrganization({ name: 'Bench', slug: 'bench' })
   const createKey = async (name: string, scope: 'assets:read' | 'assets:write') =>
@@ -125,8 +128,13 @@ async function planRequests(app: BuiltApp): Promise<PlannedRequest[]> {
   return plan.slice(0, TOTAL_REQUESTS)
 }
 
-/** Forks the load client and waits until it has loaded, so its start-up stays out of the measured window. */
-async function startLoadClient(): Promise<{ run(baseUrl: string, plan: PlannedRequest[]): Promise<Outcome[]> }> {
+interface LoadClient {
+  run(baseUrl: string, plan: PlannedRequest[]): Promise<Outcome[]>
+  stop(): void
+}
+
+/** Forks the load client and waits until it has loaded: fork() and its start-up stay out of the measured window. */
+async function startLoadClient(): Promise<LoadClient> {
   const child = fork(fileURLToPath(import.meta.url), [CLIENT_ROLE])
   const nextMessage = <T>() =>
     new Promise<T>((resolve, reject) => {
@@ -143,6 +151,9 @@ async function startLoadClient(): Promise<{ run(baseUrl: string, plan: PlannedRe
       const outcomes = nextMessage<Outcome[]>()
       child.send({ baseUrl, plan })
       return outcomes
+    },
+    stop() {
+      if (child.exitCode === null) child.kill()
     },
   }
 }

@@ -5,7 +5,7 @@ import { AUTHENTICATED_PROBLEMS, iso, okResponse, problemResponses, ref } from '
 import type { OrgService } from '../orgs/service.js'
 import { MANAGER_ROLES } from '../orgs/service.js'
 import type { SessionGuard } from '../orgs/session-guard.js'
-import { ApiKeySchema, CreateKeyBody, CreatedKeySchema, CurrentKeySchema } from './schemas.js'
+import { API_KEY_EXAMPLE, ApiKeySchema, CreateKeyBody, CreatedKeySchema, CurrentKeySchema } from './schemas.js'
 import type { ApiKeyService } from './service.js'
 import type { ApiKeyRow } from './store.js'
 
@@ -58,16 +58,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
         summary: 'Revoke the calling API key',
         description: 'The key used for this call stops working at once. Any scope may revoke itself. Takes no body.',
         response: {
-          200: okResponse('The key, now revoked.', ref(ApiKeySchema), {
-            id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
-            name: 'ci',
-            prefix: 'k3v9x2qa',
-            scope: 'assets:read',
-            created_at: '2026-11-21T10:00:00.000Z',
-            expires_at: null,
-            last_used_at: '2026-11-21T10:05:00.000Z',
-            revoked_at: '2026-11-21T10:06:00.000Z',
-          }),
+          200: okResponse('The key, now revoked.', ref(ApiKeySchema), { ...API_KEY_EXAMPLE, revoked_at: '2026-11-21T10:06:00.000Z' }),
           ...problemResponses(...AUTHENTICATED_PROBLEMS),
         },
       },

@@ -7,6 +7,17 @@ export const ScopeSchema = Type.Enum(['assets:read', 'assets:write'], {
   description: '`assets:read`: the GET endpoints and search. `assets:write`: everything.',
 })
 
+export const API_KEY_EXAMPLE = {
+  id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
+  name: 'ci',
+  prefix: 'k3v9x2qa',
+  scope: 'assets:read',
+  created_at: '2026-11-21T10:00:00.000Z',
+  expires_at: null,
+  last_used_at: '2026-11-21T10:05:00.000Z',
+  revoked_at: null,
+} as const
+
 export const ApiKeySchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -22,18 +33,7 @@ export const ApiKeySchema = Type.Object(
     $id: 'ApiKey',
     additionalProperties: false,
     description: 'An API key as listed: never its secret.',
-    examples: [
-      {
-        id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
-        name: 'ci',
-        prefix: 'k3v9x2qa',
-        scope: 'assets:read',
-        created_at: '2026-11-21T10:00:00.000Z',
-        expires_at: null,
-        last_used_at: '2026-11-21T10:05:00.000Z',
-        revoked_at: null,
-      },
-    ],
+    examples: [API_KEY_EXAMPLE],
   },
 )
 
