@@ -1,7 +1,7 @@
 import { randomToken } from './platform/ids.js'
 import type { Db } from './platform/db/index.js'
 import type { Services } from './app.js'
-import { claimInstanceState } from './modules/orgs/store.js'
+import { claimInstanceState, hasOrganizations } from './modules/orgs/store.js'
 
 export interface FirstRunCredentials {
   organization: { name: string; slug: string }
@@ -13,16 +13,18 @@ export interface FirstRunCredentials {
 const FIRST_RUN_KEY = 'first_run'
 
 /**
- * On an empty database, creates an organization, its owner and an assets:write key, and returns the
- * credentials to show once. Later starts (and a second process racing this one) get null: the claim
+ * On a database with no organization, creates one, its owner and an assets:write key, and returns
+ * the credentials to show once. Later starts (and a second process racing this one) get null: the claim
  * and everything it creates commit in one transaction.
  */
 export async function firstRun(db: Db, services: Services, ownerEmail: string): Promise<FirstRunCredentials | null> {
   return db.transaction().execute(async (tx) => {
     if (!(await claimInstanceState(tx, FIRST_RUN_KEY, { at: new Date().toISOString() }))) return null
+    // An operator who created organizations before the first start has set up already.
+    if (await hasOrganizations(tx)) return null
     const organization = await services.orgs.createOrganization({ name: 'My Organization', slug: 'default' }, tx)
     const ownerPassword = randomToken(12)
-    const owner = await services.orgs.addMember(organization.id, { email: ownerEmail, password: ownerPassword, role: 'owner', name: 'Owner' }, tx)
+    const { user: owner } = await services.orgs.addMember(organization.id, { email: ownerEmail, password: ownerPassword, role: 'owner', name: 'Owner' }, tx)
     const { token } = await services.keys.create(
       { organizationId: organization.id, name: 'first-run', scope: 'assets:write', expiresAt: null, createdBy: owner.id },
       tx,

@@ -80,6 +80,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (appSecret === undefined && production) {
     problems.push('APP_SECRET is required when NODE_ENV=production (try: openssl rand -hex 32)')
   }
+  if (production && !env.PUBLIC_BASE_URL?.trim()) {
+    problems.push('PUBLIC_BASE_URL is required when NODE_ENV=production: links and secure cookies depend on it')
+  }
   if (production && !databaseUrl) {
     problems.push('DATABASE_URL is required when NODE_ENV=production; the embedded database is for laptops and trials')
   }
@@ -108,14 +111,31 @@ export function loadConfig(env: Env = process.env): Config {
 /** Outside production a random secret is generated once and kept in the data directory, so links survive restarts. */
 function developmentSecret(dataDir: string): string {
   const file = join(dataDir, 'app-secret')
+  const stored = readSecretFile(file)
+  if (stored !== undefined) return stored
+  mkdirSync(dataDir, { recursive: true })
   try {
-    return readFileSync(file, 'utf8').trim()
-  } catch {
-    mkdirSync(dataDir, { recursive: true })
-    const secret = randomBytes(32).toString('hex')
-    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' })
-    return secret
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
+  const secret = readSecretFile(file)
+  if (secret === undefined) throw new ConfigError([`could not create ${file}; set APP_SECRET instead`])
+  return secret
+}
+
+function readSecretFile(file: string): string | undefined {
+  let secret: string
+  try {
+    secret = readFileSync(file, 'utf8').trim()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError([`${file} holds no usable secret (under ${MIN_SECRET_LENGTH} characters): delete it to generate a new one, or set APP_SECRET`])
+  }
+  return secret
 }
 
 class EnvReader {

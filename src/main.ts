@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import pino from 'pino'
-import { buildApp, type Services } from './app.js'
+import { buildApp, type BuiltApp, type Services } from './app.js'
 import { describeFirstRun, firstRun } from './bootstrap.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { openDatabase } from './platform/db/index.js'
@@ -77,9 +77,10 @@ async function operatorCommand(command: string, values: Options, { orgs, keys }:
       const org = await orgs.organizationBySlug(required(values, 'org'))
       const role = oneOf<Role>(values, 'role', ['owner', 'admin', 'member'])
       const password = values.password ?? randomToken(12)
-      const user = await orgs.addMember(org.id, { email: required(values, 'email'), password, role })
-      const shown = values.password ? {} : { password }
-      return output(values, { id: user.id, email: user.email, role, ...shown }, `User ${user.email} is ${role} of ${org.slug}${values.password ? '' : `; password: ${password}`}`)
+      const { user, created } = await orgs.addMember(org.id, { email: required(values, 'email'), password, role })
+      const generated = created && !values.password
+      const note = created ? (generated ? `; password: ${password}` : '') : ' (existing user: password unchanged)'
+      return output(values, { id: user.id, email: user.email, role, created, ...(generated && { password }) }, `User ${user.email} is a member of ${org.slug}${note}`)
     }
     case 'key create': {
       const org = await orgs.organizationBySlug(required(values, 'org'))
@@ -107,35 +108,63 @@ async function operatorCommand(command: string, values: Options, { orgs, keys }:
 
 async function serve(config: Config): Promise<number> {
   const bootLogger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, logger: bootLogger })
+  let stop: (reason: string, exitCode: number) => Promise<void> = async () => undefined
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    logger: bootLogger,
+    onCrash: (error) => {
+      bootLogger.fatal({ err: error }, 'the embedded database stopped')
+      void stop('embedded database crashed', 1)
+    },
+  })
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, bootLogger) : undefined
-  const outcome = await migrate(database.db)
-  const app = await buildApp({ config, database, redis })
-  app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
-  if (!outcome.vector) app.log.info('pgvector is not available: search will run in text mode')
-  const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
-  if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
+  const release = async () => {
+    redis?.disconnect()
+    await database.close()
+  }
+  let app: BuiltApp
+  try {
+    const outcome = await migrate(database.db)
+    app = await buildApp({ config, database, redis })
+    app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
+    if (!outcome.vector) app.log.info('pgvector is not available: search will run in text mode')
+    const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
+    if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
+    await app.listen({ port: config.port, host: config.host })
+  } catch (error) {
+    await release()
+    throw error
+  }
 
   let stopping = false
-  const stop = async (signal: string) => {
+  stop = async (reason, exitCode) => {
     if (stopping) return
     stopping = true
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight')
+    app.log.info({ reason }, 'shutting down: no new connections, finishing requests in flight')
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting')
       process.exit(1)
     }, config.shutdownTimeoutMs)
     force.unref()
-    await app.close()
-    await redis?.quit().catch(() => undefined)
-    await database.close()
-    app.log.info('stopped')
+    try {
+      await app.close()
+      await release()
+      app.log.info('stopped')
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed')
+      exitCode = 1
+    }
+    process.exitCode = exitCode
   }
-  process.once('SIGTERM', () => void stop('SIGTERM'))
-  process.once('SIGINT', () => void stop('SIGINT'))
-  await app.listen({ port: config.port, host: config.host })
-  return -1
+  process.once('SIGTERM', () => void stop('SIGTERM', 0))
+  process.once('SIGINT', () => void stop('SIGINT', 0))
+  return SERVING
 }
+
+/** serve keeps running after main returns; its exit code is set when it stops. */
+const SERVING = -1
 
 class UsageError extends Error {}
 
@@ -164,7 +193,7 @@ function print(text: string): number {
 export async function run(argv: string[]): Promise<void> {
   try {
     const code = await main(argv)
-    if (code >= 0) process.exitCode = code
+    if (code !== SERVING) process.exitCode = code
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DataDirectoryLockedError || error instanceof UsageError) {
       process.stderr.write(`asset-library: ${error.message}\n`)

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -133,6 +134,27 @@ describe('asset-library serve on a fresh data directory', () => {
     expect(key.status).toBe(200)
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
+  })
+
+  it('sets nothing up when an operator created an organization first, and a failed start releases the directory', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'al-cli-'))
+    try {
+      const created = await runCli(['org', 'create', '--name', 'Acme', '--json'], { DATA_DIR: fresh })
+      expect(created.code).toBe(0)
+      expect(JSON.parse(created.stdout)).toMatchObject({ name: 'Acme', slug: 'acme' })
+
+      const blocker = createServer()
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+      const busyPort = String((blocker.address() as { port: number }).port)
+      const failed = await runCli(['serve'], { DATA_DIR: fresh, PORT: busyPort })
+      blocker.close()
+      expect(failed.code).not.toBe(0)
+      expect(failed.stderr + failed.stdout).toContain('EADDRINUSE')
+      expect(existsSync(join(fresh, 'asset-library.lock'))).toBe(false)
+      expect(failed.stdout).not.toContain('shown once')
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
   })
 
   it('explains a bad setting and exits non-zero', async () => {

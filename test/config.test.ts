@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -51,6 +51,13 @@ describe('loadConfig', () => {
     const problems = problemsOf({ NODE_ENV: 'production' })
     expect(problems).toContainEqual(expect.stringMatching(/^APP_SECRET is required when NODE_ENV=production/))
     expect(problems).toContainEqual(expect.stringMatching(/^DATABASE_URL is required/))
+    expect(problems).toContainEqual(expect.stringMatching(/^PUBLIC_BASE_URL is required/))
+  })
+
+  it('refuses a truncated secret file instead of signing with it', () => {
+    const dir = dataDir()
+    writeFileSync(join(dir, 'app-secret'), 'abc')
+    expect(() => loadConfig({ DATA_DIR: dir })).toThrow(/holds no usable secret/)
   })
 
   it('names every bad value, one message each', () => {

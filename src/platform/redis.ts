@@ -11,6 +11,8 @@ const CONNECT_WAIT_MS = 1_000
 export async function connectRedis(url: string, logger: FastifyBaseLogger): Promise<Redis> {
   const redis = new Redis(url, {
     connectTimeout: 500,
+    // A Redis that accepts connections but hangs must not hang requests either.
+    commandTimeout: 500,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),

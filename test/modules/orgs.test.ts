@@ -298,6 +298,15 @@ describe('POST /app/api/invitations/accept', () => {
     expect((await accept({ token: invitation.token, password: PASSWORD })).statusCode).toBe(200)
   })
 
+  it("keeps an existing member's role and records no second member.joined", async () => {
+    const invitation = await invite(owner, member.email, 'admin')
+    const before = (await joinedEvents(member.email)).length
+    const res = await accept({ token: invitation.token, password: PASSWORD })
+    expect(res.statusCode).toBe(200)
+    expect(await roleIn(acme.org.id, member.userId)).toBe('member')
+    expect(await joinedEvents(member.email)).toHaveLength(before)
+  })
+
   it('refuses a cross-site Origin', async () => {
     const invitation = await invite(owner, 'cross@example.com')
     const res = await accept({ token: invitation.token, password: PASSWORD }, { origin: 'https://evil.example' })

@@ -92,6 +92,13 @@ describe('embedded data directory', () => {
       .not.toBeNull()
   })
 
+  it('takes over a lock naming its own pid that it does not hold (a container restarted as pid 1)', async () => {
+    await handle.close()
+    writeFileSync(join(dataDir, 'asset-library.lock'), String(process.pid))
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+    expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]!.one).toBe(1)
+  })
+
   it('keeps data across a restart', async () => {
     await sql`create table if not exists kept (v text)`.execute(handle.db)
     await sql`insert into kept values ('still here')`.execute(handle.db)

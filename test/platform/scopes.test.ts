@@ -35,12 +35,25 @@ beforeAll(async () => {
     v1.patch('/api/v1/thing', record)
     v1.delete('/api/v1/thing', record)
     v1.post('/api/v1/search-like', { config: { scope: 'assets:read', bucket: 'expensive' } }, record)
+    v1.post('/api/v1/push-like', { config: { bucket: 'expensive' } }, record)
   })
   await api.ready()
 })
 afterAll(async () => {
   await api.close()
   await t.close()
+})
+
+describe('buckets', () => {
+  it('share one counter between different routes of the same bucket', async () => {
+    const { token } = await t.app.services.keys.create({ organizationId: acme.org.id, name: 'bucket', scope: 'assets:write', expiresAt: null, createdBy: null })
+    const remaining = async (url: string) =>
+      Number((await api.inject({ method: 'POST', url, headers: bearer(token) })).headers['x-ratelimit-remaining'])
+    expect(await remaining('/api/v1/search-like')).toBe(29)
+    expect(await remaining('/api/v1/push-like')).toBe(28)
+    expect(await remaining('/api/v1/search-like')).toBe(27)
+    expect(Number((await api.inject({ method: 'GET', url: '/api/v1/thing', headers: bearer(token) })).headers['x-ratelimit-remaining'])).toBe(119)
+  })
 })
 
 describe('scopes', () => {

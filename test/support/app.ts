@@ -79,7 +79,7 @@ export async function seedOrganization(app: BuiltApp, name = 'Acme'): Promise<Se
   const suffix = `${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`
   const org = await app.services.orgs.createOrganization({ name, slug: `org-${suffix}` })
   const password = 'correct horse battery'
-  const owner = await app.services.orgs.addMember(org.id, { email: `owner-${suffix}@example.com`, password, role: 'owner' })
+  const { user: owner } = await app.services.orgs.addMember(org.id, { email: `owner-${suffix}@example.com`, password, role: 'owner' })
   const key = async (scope: Scope) =>
     (await app.services.keys.create({ organizationId: org.id, name: scope, scope, expiresAt: null, createdBy: owner.id })).token
   return {

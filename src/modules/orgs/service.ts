@@ -36,10 +36,9 @@ export class OrgService {
     if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(slug)) {
       throw problems.validation([{ pointer: '/slug', detail: 'must be lowercase letters, digits and inner hyphens, at most 63 characters' }])
     }
-    if (await store.findOrganizationBySlug(db, slug)) {
-      throw problems.unprocessable('slug_taken', `An organization with the slug "${slug}" already exists.`)
-    }
-    return store.insertOrganization(db, { id: uuidv7(), name: input.name, slug, plan: input.plan ?? 'free' })
+    const inserted = await store.insertOrganizationIfSlugFree(db, { id: uuidv7(), name: input.name, slug, plan: input.plan ?? 'free' })
+    if (!inserted) throw problems.unprocessable('slug_taken', `An organization with the slug "${slug}" already exists.`)
+    return inserted
   }
 
   async organizationBySlug(slug: string): Promise<Organization> {
@@ -62,14 +61,18 @@ export class OrgService {
     return store.updateOrganization(this.db, organizationId, { ...changes, ...(changes.name !== undefined && { name: changes.name.trim() }) })
   }
 
-  /** Creates the user, or adds the existing user with that email to the organization. */
+  /**
+   * Creates the user, or adds the existing user with that email to the organization; `created` says
+   * which, since an existing user keeps their own password.
+   */
   async addMember(
     organizationId: string,
     input: { email: string; name?: string; password: string; role: Role },
     db: Db = this.db,
-  ): Promise<User> {
+  ): Promise<{ user: User; created: boolean }> {
+    const existing = await store.findUserByEmail(db, input.email)
     const user =
-      (await store.findUserByEmail(db, input.email)) ??
+      existing ??
       (await store.insertUser(db, {
         id: uuidv7(),
         email: input.email,
@@ -77,7 +80,7 @@ export class OrgService {
         password_hash: await hashPassword(input.password),
       }))
     await store.upsertMembership(db, organizationId, user.id, input.role)
-    return user
+    return { user, created: !existing }
   }
 
   /** The membership role, or null; a non-member sees the organization as not existing. */
@@ -160,8 +163,10 @@ export class OrgService {
       const invitation = await store.claimInvitation(tx, tokenHash)
       if (!invitation) throw invitationUnusable()
       const user = await this.invitedUser(tx, invitation.email, input)
-      await store.upsertMembership(tx, invitation.organization_id, user.id, invitation.role)
-      await emit(tx, invitation.organization_id, 'member.joined', { user_id: user.id, email: user.email, role: invitation.role })
+      // Someone who is already a member keeps their role, and nobody joined.
+      if (await store.upsertMembership(tx, invitation.organization_id, user.id, invitation.role)) {
+        await emit(tx, invitation.organization_id, 'member.joined', { user_id: user.id, email: user.email, role: invitation.role })
+      }
       return { user, organizationId: invitation.organization_id, role: invitation.role }
     })
     return { ...result, session: await this.startSession(result.user.id) }

@@ -53,10 +53,15 @@ export class SessionGuard {
     return { organization, role, user }
   }
 
-  /** For requests made before a session exists (login, accepting an invitation). */
+  /**
+   * For requests made before a session exists (login, accepting an invitation): a browser's Origin
+   * must be the public URL or the host the request was sent to.
+   */
   assertSameOrigin(request: FastifyRequest): void {
     const origin = request.headers.origin
-    if (origin !== undefined && origin !== new URL(this.publicBaseUrl).origin) {
+    if (origin === undefined) return
+    const allowed = origin === new URL(this.publicBaseUrl).origin || hostOf(origin) === request.headers.host
+    if (!allowed) {
       throw new AppError(403, 'cross_site_request', 'Forbidden', 'This request must come from the application itself.')
     }
   }
@@ -73,5 +78,13 @@ export class SessionGuard {
 
   clearSessionCookie(reply: FastifyReply): void {
     reply.clearCookie(SESSION_COOKIE, { path: '/' })
+  }
+}
+
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host
+  } catch {
+    return null
   }
 }

@@ -2,12 +2,21 @@ import { sql } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import type { Invitation, Organization, Role, User } from '../../platform/db/schema.js'
 
-export function insertOrganization(db: Db, org: { id: string; name: string; slug: string; plan: string }): Promise<Organization> {
+/** Undefined when the slug is taken, also by a concurrent insert. */
+export function insertOrganizationIfSlugFree(
+  db: Db,
+  org: { id: string; name: string; slug: string; plan: string },
+): Promise<Organization | undefined> {
   return db
     .insertInto('organizations')
     .values({ ...org, updated_at: sql<Date>`now()` })
+    .onConflict((oc) => oc.column('slug').doNothing())
     .returningAll()
-    .executeTakeFirstOrThrow()
+    .executeTakeFirst()
+}
+
+export async function hasOrganizations(db: Db): Promise<boolean> {
+  return (await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst()) !== undefined
 }
 
 export function findOrganizationBySlug(db: Db, slug: string): Promise<Organization | undefined> {
@@ -55,12 +64,15 @@ export function findUserByEmail(db: Db, email: string): Promise<User | undefined
     .executeTakeFirst()
 }
 
-export async function upsertMembership(db: Db, organizationId: string, userId: string, role: Role): Promise<void> {
-  await db
+/** True when the membership is new; an existing one is left as it is. */
+export async function upsertMembership(db: Db, organizationId: string, userId: string, role: Role): Promise<boolean> {
+  const inserted = await db
     .insertInto('memberships')
     .values({ organization_id: organizationId, user_id: userId, role })
     .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
-    .execute()
+    .returning('user_id')
+    .executeTakeFirst()
+  return inserted !== undefined
 }
 
 export function findMembership(db: Db, organizationId: string, userId: string) {

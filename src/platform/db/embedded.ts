@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
@@ -14,70 +13,89 @@ export interface EmbeddedServer {
 
 const SOCKET_PORT = 5432
 const MAX_SOCKET_PATH = 100
+const START_TIMEOUT_MS = 120_000
+const CLOSE_TIMEOUT_MS = 10_000
 
-/** Starts PGlite on `dataDir` in a worker thread and serves it on a Unix socket. */
-export async function startEmbeddedServer(dataDir: string): Promise<EmbeddedServer> {
+type WorkerMessage = { type: 'ready' | 'closed' } | { type: 'failed'; message: string }
+
+/**
+ * Starts PGlite on `dataDir` in a worker thread and serves it on a Unix socket. `onCrash` hears of a
+ * worker that dies after it was ready: every query fails from then on, so the caller should stop.
+ */
+export async function startEmbeddedServer(dataDir: string, onCrash: (error: Error) => void): Promise<EmbeddedServer> {
   mkdirSync(dataDir, { recursive: true })
   const releaseLock = acquireLock(join(dataDir, 'asset-library.lock'))
-  try {
-    const socketDir = socketDirectory(dataDir)
-    const worker = new Worker(new URL('./embedded-worker.js', import.meta.url), {
-      workerData: { dataDir: join(dataDir, 'pg'), socketPath: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`) },
-    })
-    await waitFor(worker, 'ready')
-    return {
-      socketDir,
-      socketPort: SOCKET_PORT,
-      async close() {
-        worker.postMessage('close')
-        await waitFor(worker, 'closed')
-        await worker.terminate()
-        releaseLock()
-      },
-    }
-  } catch (error) {
+  const socket = socketDirectory(dataDir)
+  const worker = new Worker(new URL('./embedded-worker.js', import.meta.url), {
+    workerData: { dataDir: join(dataDir, 'pg'), socketPath: join(socket.dir, `.s.PGSQL.${SOCKET_PORT}`) },
+  })
+  let exited = false
+  let closing = false
+  worker.on('exit', (code) => {
+    exited = true
+    if (!closing) onCrash(new Error(`the embedded database worker exited with code ${code}`))
+  })
+  worker.on('error', (error) => {
+    if (!closing) onCrash(error)
+  })
+  const cleanup = async () => {
+    closing = true
+    await worker.terminate()
+    socket.remove()
     releaseLock()
+  }
+  try {
+    await waitFor(worker, 'ready', START_TIMEOUT_MS)
+  } catch (error) {
+    await cleanup()
     throw error
   }
-}
-
-/** Unix socket paths are limited to ~107 bytes; a deep data directory gets its socket under the temp dir. */
-function socketDirectory(dataDir: string): string {
-  let dir = join(dataDir, 'run')
-  if (join(dir, `.s.PGSQL.${SOCKET_PORT}`).length > MAX_SOCKET_PATH) {
-    const digest = createHash('sha256').update(dataDir).digest('hex').slice(0, 16)
-    dir = join(tmpdir(), `asset-library-${digest}`)
-  }
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  return dir
-}
-
-function waitFor(worker: Worker, type: 'ready' | 'closed'): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: { type: string; message?: string }) => {
-      if (message.type === type) {
-        cleanup()
-        resolve()
-      } else if (message.type === 'failed') {
-        cleanup()
-        reject(new Error(`Embedded database failed to start: ${message.message}`))
+  return {
+    socketDir: socket.dir,
+    socketPort: SOCKET_PORT,
+    async close() {
+      closing = true
+      if (!exited) {
+        worker.postMessage('close')
+        await waitFor(worker, 'closed', CLOSE_TIMEOUT_MS).catch(() => undefined)
       }
-    }
-    const onError = (error: Error) => {
-      cleanup()
-      reject(error)
-    }
-    const onExit = (code: number) => {
-      cleanup()
-      reject(new Error(`Embedded database worker exited with code ${code}`))
-    }
-    const cleanup = () => {
+      await cleanup()
+    },
+  }
+}
+
+/**
+ * Unix socket paths are limited to ~107 bytes; a deep data directory gets a fresh private directory
+ * under the temp dir instead (random name, mode 0700, so no other local user can sit on it).
+ */
+function socketDirectory(dataDir: string): { dir: string; remove(): void } {
+  const dir = join(dataDir, 'run')
+  if (join(dir, `.s.PGSQL.${SOCKET_PORT}`).length <= MAX_SOCKET_PATH) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    return { dir, remove: () => undefined }
+  }
+  const temporary = mkdtempSync(join(tmpdir(), 'asset-library-'))
+  return { dir: temporary, remove: () => rmSync(temporary, { recursive: true, force: true }) }
+}
+
+function waitFor(worker: Worker, type: 'ready' | 'closed', timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const finish = (error?: Error) => {
+      clearTimeout(timer)
       worker.off('message', onMessage)
-      worker.off('error', onError)
+      worker.off('error', finish)
       worker.off('exit', onExit)
+      if (error) reject(error)
+      else resolve()
     }
+    const onMessage = (message: WorkerMessage) => {
+      if (message.type === type) finish()
+      else if (message.type === 'failed') finish(new Error(`The embedded database failed to start: ${message.message}`))
+    }
+    const onExit = (code: number) => finish(new Error(`The embedded database worker exited with code ${code}`))
+    const timer = setTimeout(() => finish(new Error(`The embedded database did not answer within ${timeoutMs / 1000} s`)), timeoutMs)
     worker.on('message', onMessage)
-    worker.on('error', onError)
+    worker.on('error', finish)
     worker.on('exit', onExit)
   })
 }

@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   logger: FastifyBaseLogger
   /** Embedded only: how often to run VACUUM ANALYZE. */
   vacuumIntervalMs?: number
+  /** Embedded only: the database worker died while serving. Defaults to logging it as fatal. */
+  onCrash?: (error: Error) => void
 }
 
 const VACUUM_INTERVAL_MS = 60 * 60 * 1000
@@ -30,7 +32,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 })
     return wrap(pool, 'postgres', options.logger, async () => {})
   }
-  const server = await startEmbeddedServer(options.dataDir)
+  const onCrash =
+    options.onCrash ?? ((error: Error) => options.logger.fatal({ err: error }, 'the embedded database stopped; queries will fail'))
+  const server = await startEmbeddedServer(options.dataDir, onCrash)
   // The embedded server multiplexes one session: a larger pool only resets connections.
   const pool = new pg.Pool({
     host: server.socketDir,

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import { AppError, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
 
@@ -52,7 +53,8 @@ function toAppError(error: FastifyError): AppError {
     return new AppError(400, 'malformed_json', 'Bad Request', 'The body is not valid JSON.')
   }
   if (status >= 400 && status < 500) {
-    return new AppError(status, 'bad_request', 'Bad Request', error.message)
+    const title = STATUS_CODES[status] ?? 'Bad Request'
+    return new AppError(status, title.toLowerCase().replace(/[^a-z]+/g, '_'), title, error.message)
   }
   return new AppError(500, 'internal_error', 'Internal Server Error', 'Something went wrong on our side. It has been logged.')
 }
