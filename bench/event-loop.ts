@@ -205,7 +205,7 @@ function report(
   console.log(`First start (outside the window): initdb ${fmt(startup.initdbMs)} ms, migrate ${fmt(startup.migrateMs)} ms, max loop stall meanwhile ${fmt(startup.startupMaxStallMs)} ms; restart on the same directory ${fmt(startup.restartMs)} ms`)
   console.log(`\n${outcomes.length} requests, ${IN_FLIGHT} in flight, in ${fmt(windowMs)} ms (${Math.round((outcomes.length / windowMs) * 1000)} req/s), ${failed} with an unexpected status\n`)
   const rows: [string, ...string[]][] = [['', 'count', 'p50 ms', 'p99 ms', 'max ms']]
-  const kinds = [...new Set(outcomes.map((o) => o.kind))]
+  const kinds = [...new Set(outcomes.map((o) => o.kind))].sort()
   for (const kind of ['all requests', ...kinds]) {
     const times = outcomes.filter((o) => kind === 'all requests' || o.kind === kind).map((o) => o.ms)
     rows.push([kind, String(times.length), fmt(percentile(times, 50)), fmt(percentile(times, 99)), fmt(Math.max(...times))])
