@@ -1,6 +1,6 @@
 /**
  * What the public API's guard costs: req/s of a no-op route behind guardPublicApi (the real
- * ApiKeyService.authenticate over the embedded database, @fastify/rate-limit counting every request)
+ * ApiKeyService.authenticate over the embedded database, our rate limiter counting every request)
  * next to the same no-op route without it. Both routes live on one real app (buildApp), so the logger,
  * request-id hook, cookie plugin and error handler are the same and only the guard differs.
  *
@@ -25,6 +25,7 @@ import { loadConfig, type Config } from '../src/config.js'
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
 import { migrate } from '../src/platform/db/migrate.js'
 import { guardPublicApi } from '../src/platform/http/public-api.js'
+import { MemoryStore, RateLimiter, RedisStore } from '../src/platform/http/rate-limit.js'
 import { connectRedis } from '../src/platform/redis.js'
 
 const DURATION_S = envNumber('BENCH_DURATION', 10)
@@ -132,11 +133,17 @@ async function registerGuardedNoop(
   path: string,
   store: { redis: Redis | undefined; redisNamespace: string },
 ): Promise<void> {
+  const windowMs = config.rateLimits.windowMs
+  const limiter = new RateLimiter(
+    store.redis ? new RedisStore(store.redis, store.redisNamespace, app.log) : new MemoryStore(windowMs),
+    windowMs,
+  )
+  app.addHook('onClose', async () => limiter.close())
   await app.register(async (scope) => {
-    await guardPublicApi(scope, {
+    guardPublicApi(scope, {
       authenticate: (header) => app.services.keys.authenticate(header),
+      limiter,
       rateLimits: { ...config.rateLimits, cheap: UNREACHABLE_LIMIT },
-      ...store,
     })
     scope.get(path, noop)
   })

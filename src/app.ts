@@ -9,7 +9,8 @@ import type { DatabaseHandle } from './platform/db/index.js'
 import type { App } from './platform/http/app-type.js'
 import { registerErrorHandling } from './platform/http/error-handler.js'
 import { registerOpenApi } from './platform/http/openapi.js'
-import { guardPublicApi, registerRateLimit } from './platform/http/public-api.js'
+import { guardPublicApi } from './platform/http/public-api.js'
+import { limitEveryRoute, MemoryStore, RateLimiter, RedisStore } from './platform/http/rate-limit.js'
 import { SHARED_SCHEMAS } from './platform/http/schemas.js'
 import { registerValidation } from './platform/http/validation.js'
 import { loggerOptions } from './platform/logger.js'
@@ -71,7 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(cookie)
   await registerOpenApi(app)
 
-  const redisNamespace = deps.redisNamespace ?? 'asset-library:rate-limit:'
+  const limiter = new RateLimiter(
+    deps.redis
+      ? new RedisStore(deps.redis, deps.redisNamespace ?? 'asset-library:rate-limit:', app.log)
+      : new MemoryStore(config.rateLimits.windowMs),
+    config.rateLimits.windowMs,
+  )
+  app.addHook('onClose', async () => limiter.close())
   const orgs = new OrgService(database.db)
   const keys = new ApiKeyService(database.db, app.log, config.apiKeyCacheTtlMs)
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
@@ -79,23 +86,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   healthRoutes(app, { database })
   orgRoutes(app, { orgs, guard })
   await app.register(async (signIn) => {
-    await registerRateLimit(signIn, {
-      windowMs: config.rateLimits.windowMs,
-      keyGenerator: (request) => `sign-in:${request.ip}`,
-      max: () => config.rateLimits.signIn,
-      redis: deps.redis,
-      redisNamespace,
-    })
+    limitEveryRoute(signIn, limiter, (request) => `sign-in:${request.ip}`, config.rateLimits.signIn)
     signInRoutes(signIn as App, { orgs, guard })
   })
   appKeyRoutes(app, { keys, guard })
   await app.register(async (v1) => {
-    await guardPublicApi(v1, {
-      authenticate: (header) => keys.authenticate(header),
-      rateLimits: config.rateLimits,
-      redis: deps.redis,
-      redisNamespace,
-    })
+    guardPublicApi(v1, { authenticate: (header) => keys.authenticate(header), limiter, rateLimits: config.rateLimits })
     publicKeyRoutes(v1 as App, { keys, orgs })
   })
 

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { createHmac, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 
 const scryptAsync = promisify(scrypt) as (
@@ -10,8 +10,9 @@ const scryptAsync = promisify(scrypt) as (
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 }
 
+/** One-shot `crypto.hash` is about twice as fast as createHash for short inputs such as API keys. */
 export function sha256Hex(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('hex')
+  return hash('sha256', value, 'hex')
 }
 
 export function hmacHex(secret: string, value: string): string {

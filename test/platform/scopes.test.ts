@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerErrorHandling } from '../../src/platform/http/error-handler.js'
 import { guardPublicApi } from '../../src/platform/http/public-api.js'
+import { MemoryStore, RateLimiter } from '../../src/platform/http/rate-limit.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 
 /**
@@ -20,11 +21,10 @@ beforeAll(async () => {
   api = Fastify()
   registerErrorHandling(api)
   await api.register(async (v1) => {
-    await guardPublicApi(v1, {
+    guardPublicApi(v1, {
       authenticate: (header) => t.app.services.keys.authenticate(header),
+      limiter: new RateLimiter(new MemoryStore(60_000), 60_000),
       rateLimits: t.config.rateLimits,
-      redis: undefined,
-      redisNamespace: 'unused',
     })
     const record = async (request: { method: string; url: string }) => {
       handled.push(`${request.method} ${request.url}`)

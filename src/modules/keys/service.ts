@@ -36,6 +36,7 @@ interface CachedKey {
  */
 export class ApiKeyService {
   private readonly cache = new Map<string, CachedKey>()
+  private readonly lookups = new Map<string, Promise<ApiKeyIdentity | null>>()
 
   constructor(
     private readonly db: Db,
@@ -84,8 +85,11 @@ export class ApiKeyService {
     return key
   }
 
-  /** The key named by an `Authorization: Bearer` header, or null when it is not a usable key. */
-  async authenticate(authorization: string | undefined): Promise<ApiKeyIdentity | null> {
+  /**
+   * The key named by an `Authorization: Bearer` header, or null when it is not a usable key.
+   * Answers synchronously from the cache; concurrent misses for one key share a single look-up.
+   */
+  authenticate(authorization: string | undefined): ApiKeyIdentity | null | Promise<ApiKeyIdentity | null> {
     const token = bearerToken(authorization)
     if (!token) return null
     const tokenHash = sha256Hex(token)
@@ -96,9 +100,19 @@ export class ApiKeyService {
       if (now - cached.touchedAt >= TOUCH_INTERVAL_MS) this.touch(cached, now)
       return cached.identity
     }
+    let pending = this.lookups.get(tokenHash)
+    if (!pending) {
+      pending = this.lookUp(token, tokenHash).finally(() => this.lookups.delete(tokenHash))
+      this.lookups.set(tokenHash, pending)
+    }
+    return pending
+  }
+
+  private async lookUp(token: string, tokenHash: string): Promise<ApiKeyIdentity | null> {
     this.cache.delete(tokenHash)
     const identity = await this.verify(token)
     if (!identity) return null
+    const now = Date.now()
     const entry: CachedKey = { identity, cachedAt: now, touchedAt: 0 }
     this.remember(tokenHash, entry)
     this.touch(entry, now)
@@ -138,11 +152,10 @@ export class ApiKeyService {
   }
 }
 
+const BEARER = /^\s*bearer\s+(\S+)\s*$/i
+
 function bearerToken(authorization: string | undefined): string | null {
-  if (!authorization) return null
-  const [scheme, token, ...rest] = authorization.trim().split(/\s+/)
-  if (scheme?.toLowerCase() !== 'bearer' || !token || rest.length > 0) return null
-  return token
+  return authorization ? (BEARER.exec(authorization)?.[1] ?? null) : null
 }
 
 function isExpired(identity: ApiKeyIdentity, now: number): boolean {

@@ -1,9 +1,8 @@
-import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
-import type { Redis } from 'ioredis'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler, RouteOptions } from 'fastify'
 import type { RateLimitConfig } from '../../config.js'
 import type { Scope } from '../db/schema.js'
 import { AppError, problems } from './errors.js'
+import { applyDecision, type Decision, type RateLimiter } from './rate-limit.js'
 
 export type Bucket = 'expensive' | 'cheap' | 'standard'
 
@@ -29,63 +28,59 @@ declare module 'fastify' {
   }
 }
 
+export type MaybePromise<T> = T | Promise<T>
+
 export interface PublicApiOptions {
-  authenticate(authorization: string | undefined): Promise<ApiKeyIdentity | null>
+  /** Synchronous for a cached key, so the common case costs no promise. */
+  authenticate(authorization: string | undefined): MaybePromise<ApiKeyIdentity | null>
+  limiter: RateLimiter
   rateLimits: RateLimitConfig
-  redis: Redis | undefined
-  redisNamespace: string
 }
 
 /**
- * Guards every route registered inside it: the key is identified first, then the request is counted
- * against its bucket (or, without a valid key, against the caller's IP so key guessing is slowed too),
- * and only then is a missing key or scope refused. All of it happens before the body is read.
+ * Guards every route registered inside it, in one hook before the body is read: the key is
+ * identified, the request is counted against the key's bucket (or, without a valid key, against the
+ * caller's IP so key guessing is slowed too), and only then is an over-limit request, a missing key
+ * or a missing scope refused.
  */
-export async function guardPublicApi(app: FastifyInstance, options: PublicApiOptions): Promise<void> {
+export function guardPublicApi(app: FastifyInstance, options: PublicApiOptions): void {
   app.decorateRequest('apiKey', null)
-  app.addHook('onRequest', async (request) => {
-    request.apiKey = await options.authenticate(request.headers.authorization)
+  // Each route gets its own hook with its bucket and scope worked out once, not on every request.
+  app.addHook('onRoute', (route) => {
+    const guard = routeGuard(options, routeBucket(route), routeScope(route))
+    route.onRequest = [guard, ...(route.onRequest === undefined ? [] : [route.onRequest].flat())]
   })
+}
 
-  const limits = options.rateLimits
-  await registerRateLimit(app, {
-    windowMs: limits.windowMs,
-    keyGenerator: (request) =>
-      request.apiKey ? `${bucketOf(request)}:${request.apiKey.id}` : `anonymous:${request.ip}`,
-    max: (request) => (request.apiKey ? limits[bucketOf(request)] : limits.anonymous),
-    redis: options.redis,
-    redisNamespace: options.redisNamespace,
-  })
-
-  app.addHook('preParsing', async (request) => {
-    if (!request.apiKey) throw problems.invalidApiKey()
-    const needed = scopeOf(request)
-    if (needed === 'assets:write' && request.apiKey.scope !== 'assets:write') {
-      throw problems.insufficientScope(needed)
+function routeGuard(options: PublicApiOptions, bucket: Bucket, scope: Scope): onRequestHookHandler {
+  const { limiter, rateLimits } = options
+  const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const identity = request.apiKey
+    const decision = identity
+      ? limiter.hit(`${bucket}:${identity.id}`, rateLimits[bucket])
+      : limiter.hit(`anonymous:${request.ip}`, rateLimits.anonymous)
+    const decide = (d: Decision) => done(applyDecision(reply, d) ?? refusal(identity, scope) ?? undefined)
+    if (decision instanceof Promise) decision.then(decide, done)
+    else decide(decision)
+  }
+  return (request, reply, done) => {
+    const identity = options.authenticate(request.headers.authorization)
+    if (identity instanceof Promise) {
+      identity.then((found) => {
+        request.apiKey = found
+        count(request, reply, done)
+      }, done)
+    } else {
+      request.apiKey = identity
+      count(request, reply, done)
     }
-  })
+  }
 }
 
-export interface RateLimitOptions {
-  windowMs: number
-  keyGenerator(request: FastifyRequest): string
-  max(request: FastifyRequest): number
-  redis: Redis | undefined
-  redisNamespace: string
-}
-
-/** Counts every route of the scope it is registered in, in Redis when there is one, failing open. */
-export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  await app.register(rateLimit, {
-    global: true,
-    timeWindow: options.windowMs,
-    keyGenerator: options.keyGenerator,
-    max: options.max,
-    ...(options.redis && { redis: options.redis, nameSpace: options.redisNamespace }),
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', 'Too Many Requests', `Rate limit exceeded; retry in ${context.after}.`),
-  })
+function refusal(identity: ApiKeyIdentity | null, needed: Scope): AppError | null {
+  if (!identity) return problems.invalidApiKey()
+  if (needed === 'assets:write' && identity.scope !== 'assets:write') return problems.insufficientScope(needed)
+  return null
 }
 
 type RouteDefaults = Pick<RouteOptions, 'method' | 'config'>
@@ -107,10 +102,4 @@ export function routeScope(route: RouteDefaults): Scope {
   return config?.scope ?? (isRead(route) ? 'assets:read' : 'assets:write')
 }
 
-function bucketOf(request: FastifyRequest): Bucket {
-  return routeBucket(request.routeOptions)
-}
 
-function scopeOf(request: FastifyRequest): Scope {
-  return routeScope(request.routeOptions)
-}
