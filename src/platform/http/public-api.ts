@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import type { RateLimitConfig } from '../../config.js'
 import type { Scope } from '../db/schema.js'
 import { AppError, problems } from './errors.js'
-import { applyDecision, type Decision, type RateLimiter } from './rate-limit.js'
+import { applyLimit, type RateLimiter } from './rate-limit.js'
 
 export type Bucket = 'expensive' | 'cheap' | 'standard'
 
@@ -56,12 +56,10 @@ function routeGuard(options: PublicApiOptions, bucket: Bucket, scope: Scope): on
   const { limiter, rateLimits } = options
   const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const identity = request.apiKey
-    const decision = identity
-      ? limiter.hit(`${bucket}:${identity.id}`, rateLimits[bucket])
-      : limiter.hit(`anonymous:${request.ip}`, rateLimits.anonymous)
-    const decide = (d: Decision) => done(applyDecision(reply, d) ?? refusal(identity, scope) ?? undefined)
-    if (decision instanceof Promise) decision.then(decide, done)
-    else decide(decision)
+    const limit = identity ? rateLimits[bucket] : rateLimits.anonymous
+    const counted = limiter.hit(identity ? `${bucket}:${identity.id}` : `anonymous:${request.ip}`)
+    if (counted instanceof Promise) counted.then((c) => done(applyLimit(reply, limit, c) ?? refusal(identity, scope)), done)
+    else done(applyLimit(reply, limit, counted) ?? refusal(identity, scope))
   }
   return (request, reply, done) => {
     const identity = options.authenticate(request.headers.authorization)
@@ -77,10 +75,10 @@ function routeGuard(options: PublicApiOptions, bucket: Bucket, scope: Scope): on
   }
 }
 
-function refusal(identity: ApiKeyIdentity | null, needed: Scope): AppError | null {
+function refusal(identity: ApiKeyIdentity | null, needed: Scope): AppError | undefined {
   if (!identity) return problems.invalidApiKey()
   if (needed === 'assets:write' && identity.scope !== 'assets:write') return problems.insufficientScope(needed)
-  return null
+  return undefined
 }
 
 type RouteDefaults = Pick<RouteOptions, 'method' | 'config'>

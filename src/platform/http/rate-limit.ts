@@ -92,21 +92,15 @@ export class RedisStore implements RateLimitStore {
   close(): void {}
 }
 
-/** A hit's outcome: the headers to send, and whether the request must be refused. */
-export interface Decision {
-  limit: number
-  count: WindowCount | null
-}
-
 export class RateLimiter {
   constructor(
     private readonly store: RateLimitStore,
     readonly windowMs: number,
   ) {}
 
-  hit(key: string, limit: number): Decision | Promise<Decision> {
-    const count = this.store.hit(key, this.windowMs)
-    return count instanceof Promise ? count.then((c) => ({ limit, count: c })) : { limit, count }
+  /** The key's count in its current window; null when the store did not answer. */
+  hit(key: string): WindowCount | Promise<WindowCount | null> {
+    return this.store.hit(key, this.windowMs)
   }
 
   close(): void {
@@ -118,14 +112,13 @@ export class RateLimiter {
  * Writes the budget headers; returns the 429 to answer with when the limit is passed. A store that
  * did not answer leaves only the limit header: the remaining budget is unknown.
  */
-export function applyDecision(reply: FastifyReply, decision: Decision): AppError | null {
-  reply.header('x-ratelimit-limit', decision.limit)
-  const { count } = decision
-  if (!count) return null
+export function applyLimit(reply: FastifyReply, limit: number, count: WindowCount | null): AppError | undefined {
+  reply.header('x-ratelimit-limit', limit)
+  if (!count) return undefined
   const resetSeconds = Math.max(1, Math.ceil(count.resetMs / 1000))
-  reply.header('x-ratelimit-remaining', Math.max(0, decision.limit - count.count))
+  reply.header('x-ratelimit-remaining', Math.max(0, limit - count.count))
   reply.header('x-ratelimit-reset', resetSeconds)
-  if (count.count <= decision.limit) return null
+  if (count.count <= limit) return undefined
   reply.header('retry-after', resetSeconds)
   return new AppError(429, 'rate_limited', 'Too Many Requests', `Rate limit exceeded; retry in ${resetSeconds} seconds.`)
 }
@@ -138,11 +131,8 @@ export function limitEveryRoute(
   limit: number,
 ): void {
   scope.addHook('onRequest', (request, reply, done) => {
-    const decision = limiter.hit(keyOf(request), limit)
-    if (decision instanceof Promise) {
-      decision.then((d) => done(applyDecision(reply, d) ?? undefined), done)
-    } else {
-      done(applyDecision(reply, decision) ?? undefined)
-    }
+    const count = limiter.hit(keyOf(request))
+    if (count instanceof Promise) count.then((c) => done(applyLimit(reply, limit, c)), done)
+    else done(applyLimit(reply, limit, count))
   })
 }
