@@ -100,6 +100,20 @@ describe('embedded data directory', () => {
     expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]!.one).toBe(1)
   })
 
+  it('keeps serving after failed statements and a rolled-back transaction', async () => {
+    await expect(sql`select * from no_such_table`.execute(handle.db)).rejects.toThrow(/no_such_table/)
+    await expect(sql`select 1/0`.execute(handle.db)).rejects.toThrow(/division by zero/)
+    await expect(
+      handle.db.transaction().execute(async (tx) => {
+        await sql`create table half_done (v int)`.execute(tx)
+        await sql`insert into half_done values ('not a number')`.execute(tx)
+      }),
+    ).rejects.toThrow()
+    const parallel = await Promise.all([1, 2, 3].map((n) => sql<{ n: number }>`select ${n}::int as n`.execute(handle.db)))
+    expect(parallel.map((r) => r.rows[0]!.n)).toEqual([1, 2, 3])
+    expect((await sql`select 1 from pg_tables where tablename = 'half_done'`.execute(handle.db)).rows).toEqual([])
+  })
+
   it('keeps data across a restart', async () => {
     await sql`create table if not exists kept (v text)`.execute(handle.db)
     await sql`insert into kept values ('still here')`.execute(handle.db)
