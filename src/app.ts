@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
-import type { DatabaseHandle } from './platform/db/index.js'
+import type { DatabaseHandle, Db } from './platform/db/index.js'
 import type { App } from './platform/http/app-type.js'
 import { registerErrorHandling } from './platform/http/error-handler.js'
 import { registerOpenApi } from './platform/http/openapi.js'
@@ -18,6 +18,8 @@ import { healthRoutes } from './modules/health/routes.js'
 import { appKeyRoutes, publicKeyRoutes } from './modules/keys/routes.js'
 import { ApiKeySchema, CurrentKeySchema } from './modules/keys/schemas.js'
 import { ApiKeyService } from './modules/keys/service.js'
+import { appCatalogRoutes, publicCatalogRoutes } from './modules/catalog/routes.js'
+import { CatalogService } from './modules/catalog/service.js'
 import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 import { SessionGuard } from './modules/orgs/session-guard.js'
@@ -42,6 +44,17 @@ export interface AppDeps {
 export interface Services {
   orgs: OrgService
   keys: ApiKeyService
+  catalog: CatalogService
+}
+
+/** The modules' services over one database; shared by the HTTP app and the operator commands. */
+export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtlMs: number): Services {
+  const catalog = new CatalogService(db)
+  return {
+    catalog,
+    orgs: new OrgService(db, (organizationId, tx) => catalog.seedDefaults(organizationId, tx)),
+    keys: new ApiKeyService(db, logger, apiKeyCacheTtlMs),
+  }
 }
 
 export type BuiltApp = App & { services: Services }
@@ -79,8 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     config.rateLimits.windowMs,
   )
   app.addHook('onClose', async () => limiter.close())
-  const orgs = new OrgService(database.db)
-  const keys = new ApiKeyService(database.db, app.log, config.apiKeyCacheTtlMs)
+  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs)
+  const { orgs, keys, catalog } = services
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
   healthRoutes(app, { database })
@@ -90,10 +103,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     signInRoutes(signIn as App, { orgs, guard })
   })
   appKeyRoutes(app, { keys, guard })
+  appCatalogRoutes(app, { catalog, guard })
   await app.register(async (v1) => {
     guardPublicApi(v1, { authenticate: (header) => keys.authenticate(header), limiter, rateLimits: config.rateLimits })
     publicKeyRoutes(v1 as App, { keys, orgs })
+    publicCatalogRoutes(v1 as App, { catalog })
   })
 
-  return Object.assign(app, { services: { orgs, keys } })
+  return Object.assign(app, { services })
 }

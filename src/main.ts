@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import pino from 'pino'
-import { buildApp, type BuiltApp, type Services } from './app.js'
+import { buildApp, createServices, type BuiltApp, type Services } from './app.js'
 import { describeFirstRun, firstRun } from './bootstrap.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { openDatabase } from './platform/db/index.js'
@@ -9,8 +9,7 @@ import { migrate } from './platform/db/migrate.js'
 import type { Role, Scope } from './platform/db/schema.js'
 import { REDACTED_PATHS } from './platform/logger.js'
 import { connectRedis } from './platform/redis.js'
-import { ApiKeyService, expiryFromDuration } from './modules/keys/service.js'
-import { OrgService } from './modules/orgs/service.js'
+import { expiryFromDuration } from './modules/keys/service.js'
 import { AppError } from './platform/http/errors.js'
 import { randomToken } from './platform/ids.js'
 
@@ -56,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const outcome = await migrate(database.db)
     if (command === 'migrate') return output(values, outcome, `Applied: ${outcome.applied.join(', ') || 'nothing (up to date)'}; pgvector: ${outcome.vector ? 'yes' : 'no'}`)
-    const services = { orgs: new OrgService(database.db), keys: new ApiKeyService(database.db, logger, 0) }
+    const services = createServices(database.db, logger, 0)
     return await operatorCommand(`${command} ${action ?? ''}`.trim(), values, services)
   } finally {
     await database.close()

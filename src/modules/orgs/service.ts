@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/index.js'
+import { inTransaction, type Db } from '../../platform/db/index.js'
 import type { Organization, Role, User } from '../../platform/db/schema.js'
 import { DECOY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '../../platform/crypto.js'
 import { emit } from '../../platform/events/outbox.js'
@@ -29,16 +29,23 @@ const invitationUnusable = () =>
 
 /** Organizations, the people in them, their sessions and invitations. */
 export class OrgService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Sets up what a new organization starts with (its catalogue), in the creating transaction. */
+    private readonly onOrganizationCreated: (organizationId: string, tx: Db) => Promise<void>,
+  ) {}
 
   async createOrganization(input: { name: string; slug?: string; plan?: string }, db: Db = this.db): Promise<Organization> {
     const slug = input.slug ?? slugify(input.name)
     if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(slug)) {
       throw problems.validation([{ pointer: '/slug', detail: 'must be lowercase letters, digits and inner hyphens, at most 63 characters' }])
     }
-    const inserted = await store.insertOrganizationIfSlugFree(db, { id: uuidv7(), name: input.name, slug, plan: input.plan ?? 'free' })
-    if (!inserted) throw problems.unprocessable('slug_taken', `An organization with the slug "${slug}" already exists.`)
-    return inserted
+    return inTransaction(db, async (tx) => {
+      const inserted = await store.insertOrganizationIfSlugFree(tx, { id: uuidv7(), name: input.name, slug, plan: input.plan ?? 'free' })
+      if (!inserted) throw problems.unprocessable('slug_taken', `An organization with the slug "${slug}" already exists.`)
+      await this.onOrganizationCreated(inserted.id, tx)
+      return inserted
+    })
   }
 
   async organizationBySlug(slug: string): Promise<Organization> {

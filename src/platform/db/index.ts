@@ -83,3 +83,8 @@ function scheduleVacuum(handle: DatabaseHandle, intervalMs: number, logger: Fast
     return close()
   }
 }
+
+/** Runs `work` in a transaction, joining the caller's when `db` already is one. */
+export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work)
+}

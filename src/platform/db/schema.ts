@@ -81,6 +81,57 @@ export interface InstanceStateTable {
   updated_at: Timestamp
 }
 
+export interface CatalogTable {
+  id: string
+  organization_id: string
+  name: string
+  created_at: CreatedAt
+}
+
+export interface AssetsTable {
+  id: string
+  organization_id: string
+  title: string
+  asset_type: string | null
+  client: string | null
+  product: string | null
+  source_url: string | null
+  created_by_ai: boolean
+  mime_type: string
+  width: number
+  height: number
+  byte_size: ColumnType<string, number, number>
+  sha256: string
+  blob_key: string
+  thumbnail_key: string
+  search_text: string
+  search: ColumnType<string, never, never>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface AssetTagsTable {
+  asset_id: string
+  tag_id: string
+}
+
+export interface CollectionsTable {
+  id: string
+  organization_id: string
+  name: string
+  description: string
+  kind: 'manual' | 'smart'
+  query: ColumnType<unknown, string | null, string | null>
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export interface CollectionAssetsTable {
+  collection_id: string
+  asset_id: string
+  added_at: CreatedAt
+}
+
 export interface Database {
   organizations: OrganizationsTable
   users: UsersTable
@@ -90,7 +141,17 @@ export interface Database {
   api_keys: ApiKeysTable
   outbox_events: OutboxEventsTable
   instance_state: InstanceStateTable
+  asset_types: CatalogTable
+  clients: CatalogTable
+  products: CatalogTable
+  tags: CatalogTable
+  assets: AssetsTable
+  asset_tags: AssetTagsTable
+  collections: CollectionsTable
+  collection_assets: CollectionAssetsTable
 }
+
+export type CatalogName = 'asset_types' | 'clients' | 'products' | 'tags'
 
 export type Organization = Selectable<OrganizationsTable>
 export type User = Selectable<UsersTable>

@@ -64,7 +64,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           },
         },
       },
-      tags: [{ name: 'auth', description: 'The calling API key.' }],
+      tags: [
+        { name: 'auth', description: 'The calling API key.' },
+        { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
+      ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {

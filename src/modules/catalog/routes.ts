@@ -1,0 +1,120 @@
+import { Type } from 'typebox'
+import type { App } from '../../platform/http/app-type.js'
+import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
+import { AUTHENTICATED_PROBLEMS, okResponse, problemResponses } from '../../platform/http/schemas.js'
+import { MANAGER_ROLES } from '../orgs/service.js'
+import type { SessionGuard } from '../orgs/session-guard.js'
+import type { CatalogService, Registry } from './service.js'
+
+const ListQuery = Type.Object(
+  { q: Type.Optional(Type.String({ maxLength: 200, description: 'Only names starting with this, case-insensitively.' })), ...PaginationQuery },
+  { additionalProperties: false },
+)
+
+const EntrySchema = Type.Object(
+  {
+    name: Type.String(),
+    registered: Type.Boolean({ description: 'Registered in the organization (through the app), as opposed to only used by assets.' }),
+    asset_count: Type.Integer({ description: 'Assets that use it.' }),
+  },
+  { additionalProperties: false },
+)
+
+const TagSchema = Type.Object({ name: Type.String(), asset_count: Type.Integer() }, { additionalProperties: false })
+
+const REGISTRY_DOCS: Record<Registry, { operationId: string; summary: string; description: string }> = {
+  'asset-types': {
+    operationId: 'listAssetTypes',
+    summary: 'List the asset-type catalogue',
+    description: 'The asset types an asset may have (`asset_type` on push and PATCH must be one of them), with how many assets use each.',
+  },
+  clients: {
+    operationId: 'listClients',
+    summary: 'List client names',
+    description: 'Client names both registered in the organization and used by assets, merged case-insensitively, most used first.',
+  },
+  products: {
+    operationId: 'listProducts',
+    summary: 'List product names',
+    description: 'Product names both registered in the organization and used by assets, merged case-insensitively, most used first.',
+  },
+}
+
+/** GET /api/v1/tags, /asset-types, /clients and /products. */
+export function publicCatalogRoutes(app: App, deps: { catalog: CatalogService }): void {
+  app.get(
+    '/api/v1/tags',
+    {
+      schema: {
+        operationId: 'listTags',
+        tags: ['catalogue'],
+        summary: 'List tags',
+        description: 'The organization\u2019s tags with usage counts, most used first; `q` filters by prefix for autocomplete.',
+        querystring: ListQuery,
+        response: {
+          200: okResponse('A page of tags.', ListSchema(TagSchema, 'Tags, most used first.'), {
+            data: [{ name: 'summer-campaign', asset_count: 12 }],
+            total: 1,
+            limit: 50,
+            offset: 0,
+          }),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+        },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query)
+      const { entries, total } = await deps.catalog.listTags(request.apiKey!.organizationId, { prefix: request.query.q, page })
+      return { data: entries, total, ...page }
+    },
+  )
+
+  for (const registry of Object.keys(REGISTRY_DOCS) as Registry[]) {
+    app.get(
+      `/api/v1/${registry}`,
+      {
+        schema: {
+          ...REGISTRY_DOCS[registry],
+          tags: ['catalogue'],
+          querystring: ListQuery,
+          response: {
+            200: okResponse('A page of names.', ListSchema(EntrySchema, 'Names, most used first.'), {
+              data: [{ name: 'Acme Corp', registered: true, asset_count: 42 }],
+              total: 1,
+              limit: 50,
+              offset: 0,
+            }),
+            ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          },
+        },
+      },
+      async (request) => {
+        const page = pageOf(request.query)
+        const { entries, total } = await deps.catalog.list(registry, request.apiKey!.organizationId, { prefix: request.query.q, page })
+        return { data: entries, total, ...page }
+      },
+    )
+  }
+}
+
+const NameBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) }, { additionalProperties: false })
+
+/** /app/api/orgs/:org/{asset-types,clients,products}: owners and admins edit the registries. */
+export function appCatalogRoutes(app: App, deps: { catalog: CatalogService; guard: SessionGuard }): void {
+  for (const registry of Object.keys(REGISTRY_DOCS) as Registry[]) {
+    app.post(`/app/api/orgs/:org/${registry}`, { schema: { params: Type.Object({ org: Type.String() }), body: NameBody } }, async (request, reply) => {
+      const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+      await deps.catalog.register(registry, organization.id, request.body.name)
+      return reply.code(204).send()
+    })
+    app.delete(
+      `/app/api/orgs/:org/${registry}/:name`,
+      { schema: { params: Type.Object({ org: Type.String(), name: Type.String({ minLength: 1, maxLength: 200 }) }) } },
+      async (request, reply) => {
+        const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+        await deps.catalog.unregister(registry, organization.id, request.params.name)
+        return reply.code(204).send()
+      },
+    )
+  }
+}
