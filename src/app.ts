@@ -20,6 +20,13 @@ import { ApiKeySchema, CurrentKeySchema } from './modules/keys/schemas.js'
 import { ApiKeyService } from './modules/keys/service.js'
 import { appCatalogRoutes, publicCatalogRoutes } from './modules/catalog/routes.js'
 import { CatalogService } from './modules/catalog/service.js'
+import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
+import { AssetSchema } from './modules/assets/schemas.js'
+import { AssetService } from './modules/assets/service.js'
+import { FileBlobStore } from './platform/blobs/blob-store.js'
+import { ImageProcessor } from './platform/images/images.js'
+import { createSafeFetcher } from './platform/net/safe-fetch.js'
+import { UrlSigner } from './platform/signed-urls.js'
 import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 import { SessionGuard } from './modules/orgs/session-guard.js'
@@ -57,7 +64,24 @@ export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtl
   }
 }
 
-export type BuiltApp = App & { services: Services }
+/** The asset pipeline: files, image decoding and the guarded outbound client, from the configuration. */
+function createAssetService(config: Config, db: Db, catalog: CatalogService) {
+  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist })
+  const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
+  const assets = new AssetService({
+    db,
+    catalog,
+    blobs: new FileBlobStore(config.blobDir),
+    images: new ImageProcessor({ maxConcurrent: config.imageConcurrency }),
+    fetcher,
+    signer,
+    planLimits: config.planLimits,
+    imageFetchTimeoutMs: config.imageFetchTimeoutMs,
+  })
+  return { assets, signer, close: () => fetcher.close() }
+}
+
+export type BuiltApp = App & { services: Services & { assets: AssetService } }
 
 /** Platform plugins and module routes, wired from the dependencies given; nothing global. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
@@ -70,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema]) app.addSchema(schema)
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema]) app.addSchema(schema)
   registerValidation(app)
   registerErrorHandling(app)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
@@ -94,6 +118,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', async () => limiter.close())
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs)
   const { orgs, keys, catalog } = services
+  const assetPipeline = createAssetService(config, database.db, catalog)
+  const { assets, signer } = assetPipeline
+  app.addHook('onClose', assetPipeline.close)
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
   healthRoutes(app, { database })
@@ -104,11 +131,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   appKeyRoutes(app, { keys, guard })
   appCatalogRoutes(app, { catalog, guard })
+  fileRoutes(app, { assets, signer })
   await app.register(async (v1) => {
     guardPublicApi(v1, { authenticate: (header) => keys.authenticate(header), limiter, rateLimits: config.rateLimits })
     publicKeyRoutes(v1 as App, { keys, orgs })
     publicCatalogRoutes(v1 as App, { catalog })
+    publicAssetRoutes(v1 as App, { assets })
   })
 
-  return Object.assign(app, { services })
+  return Object.assign(app, { services: { ...services, assets } })
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { createAddressPolicy } from './platform/net/address-policy.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
@@ -33,6 +34,15 @@ export interface Config {
   rateLimits: RateLimitConfig
   /** Email of the owner created on the first start. */
   firstRunOwnerEmail: string
+  /** Where image files are kept. */
+  blobDir: string
+  /** Hosts and CIDRs that image_url (and later webhooks) may reach although not public. Empty by default. */
+  outboundAllowlist: string[]
+  imageFetchTimeoutMs: number
+  /** Images decoded at once by this process. */
+  imageConcurrency: number
+  /** Per plan name; a plan not listed is unlimited. */
+  planLimits: Record<string, { maxAssets?: number; maxBytes?: number }>
 }
 
 export class ConfigError extends Error {
@@ -64,6 +74,11 @@ export function loadConfig(env: Env = process.env): Config {
   const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000)
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
+  const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
+  const outboundAllowlist = read.list('OUTBOUND_ALLOWLIST', (entry) => createAddressPolicy([entry]))
+  const imageFetchTimeoutMs = read.integer('IMAGE_FETCH_TIMEOUT_MS', 15_000, 100, 600_000)
+  const imageConcurrency = read.integer('IMAGE_CONCURRENCY', 2, 1, 64)
+  const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
   const rateLimits: RateLimitConfig = {
     windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     expensive: read.integer('RATE_LIMIT_EXPENSIVE', 30, 1, 1_000_000),
@@ -105,8 +120,15 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyCacheTtlMs,
     rateLimits,
     firstRunOwnerEmail,
+    blobDir,
+    outboundAllowlist,
+    imageFetchTimeoutMs,
+    imageConcurrency,
+    planLimits,
   }
 }
+
+const DEFAULT_PLAN_LIMITS: Config['planLimits'] = { free: { maxAssets: 10_000, maxBytes: 10 * 1024 ** 3 } }
 
 /** Outside production a random secret is generated once and kept in the data directory, so links survive restarts. */
 function developmentSecret(dataDir: string): string {
@@ -179,6 +201,50 @@ class EnvReader {
     if ((allowed as readonly string[]).includes(value)) return value as T
     this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${value}"`)
     return fallback
+  }
+
+  /** Comma-separated; `check` throws on a bad entry, whose message is reported. */
+  list(name: string, check: (entry: string) => void): string[] {
+    const entries = (this.raw(name) ?? '').split(',').map((e) => e.trim()).filter(Boolean)
+    for (const entry of entries) {
+      try {
+        check(entry)
+      } catch (error) {
+        this.problems.push(`${name}: "${entry}" is not valid (${(error as Error).message})`)
+      }
+    }
+    return entries
+  }
+
+  /** JSON such as {"free":{"max_assets":10000,"max_bytes":10737418240},"team":{}}. */
+  planLimits(name: string, fallback: Config['planLimits']): Config['planLimits'] {
+    const value = this.raw(name)
+    if (value === undefined) return fallback
+    const problem = () => this.problems.push(`${name} must be JSON like {"free":{"max_assets":10000,"max_bytes":10737418240}}`)
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(value)
+    } catch {
+      problem()
+      return fallback
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      problem()
+      return fallback
+    }
+    const limits: Config['planLimits'] = {}
+    for (const [plan, limit] of Object.entries(parsed as Record<string, Record<string, unknown>>)) {
+      const valid = (v: unknown) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 0)
+      if (typeof limit !== 'object' || limit === null || !valid(limit.max_assets) || !valid(limit.max_bytes)) {
+        problem()
+        return fallback
+      }
+      limits[plan] = {
+        ...(limit.max_assets !== undefined && { maxAssets: limit.max_assets as number }),
+        ...(limit.max_bytes !== undefined && { maxBytes: limit.max_bytes as number }),
+      }
+    }
+    return limits
   }
 
   /** Never echoes the value back: URLs may carry passwords. */

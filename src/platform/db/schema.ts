@@ -91,12 +91,12 @@ export interface CatalogTable {
 export interface AssetsTable {
   id: string
   organization_id: string
-  title: string
+  title: Generated<string>
   asset_type: string | null
   client: string | null
   product: string | null
   source_url: string | null
-  created_by_ai: boolean
+  created_by_ai: Generated<boolean>
   mime_type: string
   width: number
   height: number
@@ -104,7 +104,7 @@ export interface AssetsTable {
   sha256: string
   blob_key: string
   thumbnail_key: string
-  search_text: string
+  search_text: Generated<string>
   search: ColumnType<string, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
@@ -119,7 +119,7 @@ export interface CollectionsTable {
   id: string
   organization_id: string
   name: string
-  description: string
+  description: Generated<string>
   kind: 'manual' | 'smart'
   query: ColumnType<unknown, string | null, string | null>
   created_at: CreatedAt

@@ -190,3 +190,8 @@ export function iso(date: Date | null): string | null
 export function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null
 }
+
+/** A 204 with its rate-limit headers documented. */
+export function noContentResponse(description: string): Record<string, unknown> {
+  return { description, headers: RESPONSE_HEADERS, type: 'null' }
+}

@@ -1,0 +1,112 @@
+import { Type } from 'typebox'
+import { PaginationQuery } from '../../platform/http/pagination.js'
+
+const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description })
+const Url = (description: string) => Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description })
+const TagNames = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), {
+    maxItems: 100,
+    description: `${description} Tags are created on first use and matched case-insensitively.`,
+  })
+
+export const AssetSchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    title: Type.String(),
+    asset_type: Type.Union([Type.Null(), Type.String()]),
+    client: Type.Union([Type.Null(), Type.String()]),
+    product: Type.Union([Type.Null(), Type.String()]),
+    tags: Type.Array(Type.String()),
+    source_url: Type.Union([Type.Null(), Type.String()]),
+    created_by_ai: Type.Boolean(),
+    mime_type: Type.String({ description: 'Read from the bytes, never from a header or file name.' }),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    byte_size: Type.Integer(),
+    sha256: Type.String({ description: 'SHA-256 of the image bytes; two pushes of the same bytes are one asset.' }),
+    thumbnail_url: Type.String({ description: 'Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it.' }),
+    thumbnail_expires_at: Type.String({ format: 'date-time' }),
+    original_url: Type.String({ description: 'Signed URL of the original image, valid as long as thumbnail_url.' }),
+    collections: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }, { additionalProperties: false }), {
+      description: 'Manual collections holding the asset.',
+    }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Asset', additionalProperties: false },
+)
+
+export const PushBody = Type.Object(
+  {
+    image_url: Type.Optional(Url('Fetched by the service (public addresses only). Give this or image_base64.')),
+    image_base64: Type.Optional(
+      Type.String({ minLength: 1, description: 'The image bytes in base64, optionally as a data: URL; at most 25 MiB decoded. Give this or image_url.' }),
+    ),
+    title: Type.Optional(Type.String({ maxLength: 500 })),
+    asset_type: Type.Optional(Name('One of the organization\u2019s asset types (GET /api/v1/asset-types).')),
+    client: Type.Optional(Name('Client name; free text.')),
+    product: Type.Optional(Name('Product name; free text.')),
+    tag_names: Type.Optional(TagNames('Tag names.')),
+    collection_name: Type.Optional(Name('An existing manual collection to add the asset to; never created.')),
+    source_url: Type.Optional(Url('Where the asset comes from.')),
+    created_by_ai: Type.Optional(Type.Boolean({ default: true, description: 'Send false for human-made assets.' })),
+  },
+  { additionalProperties: false },
+)
+
+export const PushResponse = Type.Object(
+  {
+    asset_id: Type.String({ format: 'uuid' }),
+    duplicate: Type.Boolean({ description: 'True when these exact bytes were already in the library: nothing was changed.' }),
+  },
+  { additionalProperties: false },
+)
+
+const nullable = <T extends ReturnType<typeof Name>>(schema: T) => Type.Union([Type.Null(), schema])
+
+export const PatchBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ maxLength: 500 })),
+    asset_type: Type.Optional(nullable(Name('One of the asset types; null clears it.'))),
+    client: Type.Optional(nullable(Name('null clears it.'))),
+    product: Type.Optional(nullable(Name('null clears it.'))),
+    source_url: Type.Optional(Type.Union([Type.Null(), Url('null clears it.')])),
+    created_by_ai: Type.Optional(Type.Boolean()),
+    tag_names: Type.Optional(TagNames('Replaces all tags; [] removes them.')),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+
+export const FilterProperties = {
+  asset_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact asset type, case-insensitive.' })),
+  client: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact client, case-insensitive.' })),
+  product: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact product, case-insensitive.' })),
+  tag: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Assets carrying this tag, case-insensitive.' })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not).' })),
+}
+
+export const ListQuery = Type.Object({ ...FilterProperties, ...PaginationQuery }, { additionalProperties: false })
+
+export const AssetParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
+
+export const ASSET_EXAMPLE = {
+  id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
+  title: 'Summer campaign hero',
+  asset_type: 'Banner',
+  client: 'Initech',
+  product: 'Stapler',
+  tags: ['summer', 'hero'],
+  source_url: 'https://www.figma.com/file/abc123',
+  created_by_ai: false,
+  mime_type: 'image/png',
+  width: 2400,
+  height: 1200,
+  byte_size: 1843200,
+  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  thumbnail_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
+  thumbnail_expires_at: '2026-11-22T20:00:00.000Z',
+  original_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',
+  collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],
+  created_at: '2026-11-21T19:00:00.000Z',
+  updated_at: '2026-11-21T19:05:00.000Z',
+}

@@ -1,0 +1,290 @@
+import { sql } from 'kysely'
+import { inTransaction, type Db } from '../../platform/db/index.js'
+import { sha256Hex } from '../../platform/crypto.js'
+import { emit } from '../../platform/events/outbox.js'
+import { AppError, problems } from '../../platform/http/errors.js'
+import type { Page } from '../../platform/http/pagination.js'
+import { variantKey, type BlobStore } from '../../platform/blobs/blob-store.js'
+import { ImageError, type ImageProcessor } from '../../platform/images/images.js'
+import { SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
+import type { UrlSigner } from '../../platform/signed-urls.js'
+import type { CatalogService } from '../catalog/service.js'
+import * as store from './store.js'
+import type { AssetFilter, AssetRow } from './store.js'
+
+export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
+const THUMBNAIL_VARIANT = 'thumb.webp'
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
+const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i
+
+export interface PlanLimit {
+  maxAssets?: number
+  maxBytes?: number
+}
+
+export interface AssetServiceDeps {
+  db: Db
+  catalog: CatalogService
+  blobs: BlobStore
+  images: ImageProcessor
+  fetcher: SafeFetcher
+  signer: UrlSigner
+  planLimits: Record<string, PlanLimit>
+  imageFetchTimeoutMs: number
+}
+
+export interface PushInput {
+  image_url?: string
+  image_base64?: string
+  title?: string
+  asset_type?: string
+  client?: string
+  product?: string
+  tag_names?: string[]
+  collection_name?: string
+  source_url?: string
+  created_by_ai?: boolean
+}
+
+export type AssetChanges = Partial<{
+  title: string
+  asset_type: string | null
+  client: string | null
+  product: string | null
+  source_url: string | null
+  created_by_ai: boolean
+  tag_names: string[]
+}>
+
+export type AssetRecord = ReturnType<AssetService['record']>
+
+/** Pushing, reading, filtering, editing and deleting assets, with their files and events. */
+export class AssetService {
+  constructor(private readonly deps: AssetServiceDeps) {}
+
+  async push(organizationId: string, input: PushInput): Promise<{ asset_id: string; duplicate: boolean }> {
+    const { db } = this.deps
+    const assetType = input.asset_type === undefined ? null : await this.deps.catalog.assetType(organizationId, input.asset_type)
+    const collectionId = input.collection_name === undefined ? null : await this.manualCollection(organizationId, input.collection_name)
+    const bytes = await this.imageBytes(input)
+    const sha256 = sha256Hex(bytes)
+
+    const existing = await store.findBySha256(db, organizationId, sha256)
+    if (existing) return this.duplicate(existing, collectionId)
+
+    const image = await this.process(bytes)
+    const created: string[] = []
+    try {
+      const assetId = await inTransaction(db, async (tx) => {
+        await this.assertWithinPlan(tx, organizationId, bytes.length)
+        await lockContent(tx, sha256)
+        const original = await this.deps.blobs.put(bytes)
+        if (original.created) created.push(original.key)
+        const thumbnail = await this.deps.blobs.putAs(variantKey(sha256, THUMBNAIL_VARIANT), image.thumbnail)
+        if (thumbnail.created) created.push(thumbnail.key)
+        const id = await store.insertAsset(tx, {
+          organization_id: organizationId,
+          title: input.title?.trim() ?? '',
+          asset_type: assetType,
+          client: input.client?.trim() || null,
+          product: input.product?.trim() || null,
+          source_url: input.source_url ?? null,
+          created_by_ai: input.created_by_ai ?? true,
+          mime_type: image.info.mimeType,
+          width: image.info.width,
+          height: image.info.height,
+          byte_size: bytes.length,
+          sha256,
+          blob_key: original.key,
+          thumbnail_key: thumbnail.key,
+        })
+        if (!id) return null
+        await store.setTags(tx, organizationId, id, normaliseTags(input.tag_names ?? []))
+        await store.refreshSearchText(tx, id)
+        if (collectionId) await store.addToCollection(tx, collectionId, id)
+        await emit(tx, organizationId, 'asset.created', await this.recordIn(tx, organizationId, id))
+        return id
+      })
+      if (assetId) return { asset_id: assetId, duplicate: false }
+    } catch (error) {
+      await this.removeBlobs(created)
+      throw error
+    }
+    // A concurrent push of the same bytes won the unique index: this one is its duplicate.
+    await this.removeBlobs(created)
+    return this.duplicate((await store.findBySha256(db, organizationId, sha256))!, collectionId)
+  }
+
+  async get(organizationId: string, id: string): Promise<AssetRecord> {
+    return this.recordIn(this.deps.db, organizationId, id)
+  }
+
+  async list(organizationId: string, filter: AssetFilter, page: Page) {
+    const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page)
+    return { data: await this.records(this.deps.db, rows), total, ...page }
+  }
+
+  async update(organizationId: string, id: string, changes: AssetChanges): Promise<AssetRecord> {
+    const { tag_names: tagNames, ...fields } = changes
+    if (fields.asset_type) fields.asset_type = await this.deps.catalog.assetType(organizationId, fields.asset_type)
+    return inTransaction(this.deps.db, async (tx) => {
+      const trimmed = { ...fields, ...trimNames(fields) }
+      if (!(await store.updateAsset(tx, organizationId, id, trimmed))) throw problems.notFound('Asset')
+      if (tagNames) await store.setTags(tx, organizationId, id, normaliseTags(tagNames))
+      await store.refreshSearchText(tx, id)
+      const record = await this.recordIn(tx, organizationId, id)
+      await emit(tx, organizationId, 'asset.updated', record)
+      return record
+    })
+  }
+
+  /** Removes the asset from its collections and deletes its files once no asset refers to them. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    await inTransaction(this.deps.db, async (tx) => {
+      const asset = await store.findAsset(tx, organizationId, id)
+      if (!asset) throw problems.notFound('Asset')
+      await lockContent(tx, asset.sha256)
+      await store.deleteAsset(tx, organizationId, id)
+      await emit(tx, organizationId, 'asset.deleted', { id })
+      if (!(await store.blobInUse(tx, asset.blob_key))) await this.removeBlobs([asset.blob_key, asset.thumbnail_key])
+    })
+  }
+
+  /** The bytes and type of a file behind a signed URL. */
+  async file(id: string, variant: 'original' | 'thumbnail'): Promise<{ bytes: Buffer; mimeType: string } | null> {
+    const files = await store.findAssetFiles(this.deps.db, id)
+    if (!files) return null
+    const bytes = await this.deps.blobs.get(variant === 'original' ? files.blob_key : files.thumbnail_key)
+    return bytes && { bytes, mimeType: variant === 'original' ? files.mime_type : 'image/webp' }
+  }
+
+  record(row: AssetRow, tags: string[], collections: Array<{ id: string; name: string }>) {
+    const thumbnail = this.deps.signer.sign(`/files/assets/${row.id}/thumbnail`)
+    const original = this.deps.signer.sign(`/files/assets/${row.id}/original`)
+    return {
+      id: row.id,
+      title: row.title,
+      asset_type: row.asset_type,
+      client: row.client,
+      product: row.product,
+      tags,
+      source_url: row.source_url,
+      created_by_ai: row.created_by_ai,
+      mime_type: row.mime_type,
+      width: row.width,
+      height: row.height,
+      byte_size: Number(row.byte_size),
+      sha256: row.sha256,
+      thumbnail_url: thumbnail.url,
+      thumbnail_expires_at: thumbnail.expiresAt.toISOString(),
+      original_url: original.url,
+      collections,
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    }
+  }
+
+  private async records(db: Db, rows: AssetRow[]) {
+    const { tags, collections } = await store.relationsOf(db, rows.map((row) => row.id))
+    return rows.map((row) => this.record(row, tags.get(row.id) ?? [], collections.get(row.id) ?? []))
+  }
+
+  private async recordIn(db: Db, organizationId: string, id: string): Promise<AssetRecord> {
+    const row = await store.findAsset(db, organizationId, id)
+    if (!row) throw problems.notFound('Asset')
+    return (await this.records(db, [row]))[0]!
+  }
+
+  private async duplicate(assetId: string, collectionId: string | null) {
+    if (collectionId) await store.addToCollection(this.deps.db, collectionId, assetId)
+    return { asset_id: assetId, duplicate: true }
+  }
+
+  /** Rules 6 and 7: the collection must exist (never auto-created) and be manual. */
+  private async manualCollection(organizationId: string, name: string): Promise<string> {
+    const collection = await store.findCollectionByName(this.deps.db, organizationId, name)
+    if (!collection) throw new AppError(404, 'collection_not_found', 'Not Found', `No collection is named "${name}".`)
+    if (collection.kind === 'smart') {
+      throw problems.conflict('smart_collection_immutable', `"${name}" is a smart collection: its assets are defined by its query.`)
+    }
+    return collection.id
+  }
+
+  private async imageBytes(input: PushInput): Promise<Buffer> {
+    if (input.image_base64 !== undefined) return decodeBase64Image(input.image_base64)
+    try {
+      const response = await this.deps.fetcher.fetch(input.image_url!, { maxBytes: MAX_IMAGE_BYTES, totalTimeoutMs: this.deps.imageFetchTimeoutMs })
+      return response.body
+    } catch (error) {
+      if (!(error instanceof SafeFetchError)) throw error
+      if (error.kind === 'too_large') throw imageTooLarge()
+      if (error.kind === 'blocked' || error.kind === 'invalid_url') {
+        throw new AppError(502, 'image_fetch_blocked', 'Bad Gateway', `image_url was not fetched: ${error.message}`)
+      }
+      throw new AppError(502, 'image_fetch_failed', 'Bad Gateway', `image_url could not be fetched: ${error.message}`)
+    }
+  }
+
+  private async process(bytes: Buffer) {
+    try {
+      return await this.deps.images.process(bytes)
+    } catch (error) {
+      if (!(error instanceof ImageError)) throw error
+      const code = { not_an_image: 'not_an_image', unsupported_format: 'unsupported_image_format', too_many_pixels: 'image_too_many_pixels' }[error.kind]
+      throw problems.unprocessable(code, error.message)
+    }
+  }
+
+  private async assertWithinPlan(tx: Db, organizationId: string, byteSize: number): Promise<void> {
+    const { plan } = await store.lockOrganization(tx, organizationId)
+    const limit = this.deps.planLimits[plan]
+    if (!limit) return
+    const used = await store.usage(tx, organizationId)
+    if (limit.maxAssets !== undefined && used.assets + 1 > limit.maxAssets) {
+      throw problems.forbidden('plan_limit_reached', `The ${plan} plan holds at most ${limit.maxAssets} assets.`)
+    }
+    if (limit.maxBytes !== undefined && used.bytes + byteSize > limit.maxBytes) {
+      throw problems.forbidden('plan_limit_reached', `The ${plan} plan stores at most ${limit.maxBytes} bytes of images.`)
+    }
+  }
+
+  private async removeBlobs(keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.deps.blobs.delete(key)))
+  }
+}
+
+/** Serialises pushes and deletes of the same bytes, so a file is never deleted while a push reuses it. */
+async function lockContent(tx: Db, sha256: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
+}
+
+/** Accepts an optional data: URL prefix and line breaks; refuses anything else that is not base64. */
+export function decodeBase64Image(text: string): Buffer {
+  const payload = text.replace(DATA_URL_PREFIX, '').replace(/[\r\n ]/g, '')
+  if (payload.length === 0 || payload.length % 4 !== 0 || !BASE64.test(payload)) {
+    throw problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
+  }
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0
+  if ((payload.length / 4) * 3 - padding > MAX_IMAGE_BYTES) throw imageTooLarge()
+  return Buffer.from(payload, 'base64')
+}
+
+function imageTooLarge(): AppError {
+  return new AppError(413, 'image_too_large', 'Content Too Large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
+}
+
+/** Trimmed, without empties, one of each case-insensitively (the first spelling wins). */
+function normaliseTags(names: string[]): string[] {
+  const seen = new Map<string, string>()
+  for (const name of names.map((n) => n.trim()).filter(Boolean)) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name)
+  return [...seen.values()]
+}
+
+function trimNames(fields: Omit<AssetChanges, 'tag_names'>) {
+  const trim = (value: string | null | undefined) => (value === undefined ? undefined : value?.trim() || null)
+  return {
+    ...(fields.title !== undefined && { title: fields.title.trim() }),
+    ...(fields.client !== undefined && { client: trim(fields.client) }),
+    ...(fields.product !== undefined && { product: trim(fields.product) }),
+  }
+}

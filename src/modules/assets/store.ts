@@ -1,0 +1,254 @@
+import { sql, type SelectQueryBuilder } from 'kysely'
+import type { Database, Db } from '../../platform/db/index.js'
+import type { Page } from '../../platform/http/pagination.js'
+import { uuidv7 } from '../../platform/ids.js'
+
+/**
+ * The filters of GET /api/v1/assets; smart collections store exactly this object and are evaluated
+ * by the same function, so a collection and the list always agree.
+ */
+export interface AssetFilter {
+  asset_type?: string
+  client?: string
+  product?: string
+  tag?: string
+  q?: string
+}
+
+export const ASSET_COLUMNS = [
+  'assets.id',
+  'assets.title',
+  'assets.asset_type',
+  'assets.client',
+  'assets.product',
+  'assets.source_url',
+  'assets.created_by_ai',
+  'assets.mime_type',
+  'assets.width',
+  'assets.height',
+  'assets.byte_size',
+  'assets.sha256',
+  'assets.blob_key',
+  'assets.thumbnail_key',
+  'assets.created_at',
+  'assets.updated_at',
+] as const
+
+export interface AssetRow {
+  id: string
+  title: string
+  asset_type: string | null
+  client: string | null
+  product: string | null
+  source_url: string | null
+  created_by_ai: boolean
+  mime_type: string
+  width: number
+  height: number
+  byte_size: string
+  sha256: string
+  blob_key: string
+  thumbnail_key: string
+  created_at: Date
+  updated_at: Date
+}
+
+type AssetQuery<O> = SelectQueryBuilder<Database, 'assets', O>
+
+/** Narrows a query on `assets` to one organization and the filter; names match case-insensitively. */
+export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, filter: AssetFilter): AssetQuery<O> {
+  let q = query.where('assets.organization_id', '=', organizationId)
+  for (const column of ['asset_type', 'client', 'product'] as const) {
+    const value = filter[column]
+    if (value !== undefined) q = q.where(sql<string>`lower(${sql.ref(`assets.${column}`)})`, '=', value.toLowerCase())
+  }
+  if (filter.tag !== undefined) {
+    const tag = filter.tag.toLowerCase()
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('asset_tags')
+          .innerJoin('tags', 'tags.id', 'asset_tags.tag_id')
+          .select(sql`1`.as('one'))
+          .whereRef('asset_tags.asset_id', '=', 'assets.id')
+          .where(sql<string>`lower(tags.name)`, '=', tag),
+      ),
+    )
+  }
+  if (filter.q !== undefined) q = q.where(sql<boolean>`assets.search @@ websearch_to_tsquery('simple', ${filter.q})`)
+  return q
+}
+
+export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page) {
+  const base = db.selectFrom('assets')
+  const [rows, counted] = await Promise.all([
+    whereFilter(base.select(ASSET_COLUMNS), organizationId, filter)
+      .orderBy('assets.created_at', 'desc')
+      .orderBy('assets.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    whereFilter(base.select(sql<number>`count(*)::int`.as('n')), organizationId, filter).executeTakeFirstOrThrow(),
+  ])
+  return { rows: rows as AssetRow[], total: counted.n }
+}
+
+export async function findAsset(db: Db, organizationId: string, id: string): Promise<AssetRow | undefined> {
+  return (await db
+    .selectFrom('assets')
+    .select(ASSET_COLUMNS)
+    .where('assets.organization_id', '=', organizationId)
+    .where('assets.id', '=', id)
+    .executeTakeFirst()) as AssetRow | undefined
+}
+
+/** For signed file URLs, which carry no organization: the signature is the capability. */
+export async function findAssetFiles(db: Db, id: string) {
+  return db.selectFrom('assets').select(['mime_type', 'blob_key', 'thumbnail_key']).where('id', '=', id).executeTakeFirst()
+}
+
+export async function findBySha256(db: Db, organizationId: string, sha256: string): Promise<string | undefined> {
+  const row = await db.selectFrom('assets').select('id').where('organization_id', '=', organizationId).where('sha256', '=', sha256).executeTakeFirst()
+  return row?.id
+}
+
+export interface NewAsset {
+  organization_id: string
+  title: string
+  asset_type: string | null
+  client: string | null
+  product: string | null
+  source_url: string | null
+  created_by_ai: boolean
+  mime_type: string
+  width: number
+  height: number
+  byte_size: number
+  sha256: string
+  blob_key: string
+  thumbnail_key: string
+}
+
+/** Undefined when the organization already has these bytes (the unique index decides, race-free). */
+export async function insertAsset(db: Db, asset: NewAsset): Promise<string | undefined> {
+  const row = await db
+    .insertInto('assets')
+    .values({ ...asset, id: uuidv7(), search_text: '', updated_at: sql<Date>`now()` })
+    .onConflict((oc) => oc.columns(['organization_id', 'sha256']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return row?.id
+}
+
+export async function updateAsset(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: Partial<Pick<NewAsset, 'title' | 'asset_type' | 'client' | 'product' | 'source_url' | 'created_by_ai'>>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('assets')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Rebuilds the text `q` searches: title, tags, type, client and product. */
+export async function refreshSearchText(db: Db, id: string): Promise<void> {
+  await sql`
+    update assets set search_text = concat_ws(' ', title, asset_type, client, product,
+      (select string_agg(tags.name, ' ') from asset_tags join tags on tags.id = asset_tags.tag_id where asset_tags.asset_id = assets.id))
+    where id = ${id}
+  `.execute(db)
+}
+
+export async function deleteAsset(db: Db, organizationId: string, id: string): Promise<AssetRow | undefined> {
+  return (await db
+    .deleteFrom('assets')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .returning(ASSET_COLUMNS.map((c) => c.replace('assets.', '')) as never)
+    .executeTakeFirst()) as AssetRow | undefined
+}
+
+/** Whether any asset (of any organization) still stores these blobs. */
+export async function blobInUse(db: Db, blobKey: string): Promise<boolean> {
+  const row = await db.selectFrom('assets').select('id').where('blob_key', '=', blobKey).limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
+/** Replaces the asset's tags with `names`, creating tags on first use (matched case-insensitively). */
+export async function setTags(db: Db, organizationId: string, assetId: string, names: string[]): Promise<void> {
+  await db.deleteFrom('asset_tags').where('asset_id', '=', assetId).execute()
+  if (names.length === 0) return
+  await db
+    .insertInto('tags')
+    .values(names.map((name) => ({ id: uuidv7(), organization_id: organizationId, name })))
+    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doNothing())
+    .execute()
+  const tags = await db
+    .selectFrom('tags')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
+    .execute()
+  await db.insertInto('asset_tags').values(tags.map((tag) => ({ asset_id: assetId, tag_id: tag.id }))).execute()
+}
+
+/** Tags and manual collections of the given assets, in one round trip each. */
+export async function relationsOf(db: Db, assetIds: string[]) {
+  if (assetIds.length === 0) return { tags: new Map<string, string[]>(), collections: new Map<string, Array<{ id: string; name: string }>>() }
+  const [tagRows, collectionRows] = await Promise.all([
+    db
+      .selectFrom('asset_tags')
+      .innerJoin('tags', 'tags.id', 'asset_tags.tag_id')
+      .select(['asset_tags.asset_id', 'tags.name'])
+      .where('asset_tags.asset_id', 'in', assetIds)
+      .orderBy(sql`lower(tags.name)`)
+      .execute(),
+    db
+      .selectFrom('collection_assets')
+      .innerJoin('collections', 'collections.id', 'collection_assets.collection_id')
+      .select(['collection_assets.asset_id', 'collections.id', 'collections.name'])
+      .where('collection_assets.asset_id', 'in', assetIds)
+      .orderBy(sql`lower(collections.name)`)
+      .execute(),
+  ])
+  const tags = new Map<string, string[]>()
+  for (const row of tagRows) tags.set(row.asset_id, [...(tags.get(row.asset_id) ?? []), row.name])
+  const collections = new Map<string, Array<{ id: string; name: string }>>()
+  for (const row of collectionRows) collections.set(row.asset_id, [...(collections.get(row.asset_id) ?? []), { id: row.id, name: row.name }])
+  return { tags, collections }
+}
+
+export async function usage(db: Db, organizationId: string): Promise<{ assets: number; bytes: number }> {
+  const row = await db
+    .selectFrom('assets')
+    .select([sql<number>`count(*)::int`.as('assets'), sql<string>`coalesce(sum(byte_size), 0)::text`.as('bytes')])
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow()
+  return { assets: row.assets, bytes: Number(row.bytes) }
+}
+
+/** Serialises pushes of one organization, so plan limits hold under concurrency. */
+export async function lockOrganization(db: Db, organizationId: string): Promise<{ plan: string }> {
+  return db.selectFrom('organizations').select('plan').where('id', '=', organizationId).forUpdate().executeTakeFirstOrThrow()
+}
+
+export async function findCollectionByName(db: Db, organizationId: string, name: string) {
+  return db
+    .selectFrom('collections')
+    .select(['id', 'kind'])
+    .where('organization_id', '=', organizationId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .executeTakeFirst()
+}
+
+export async function addToCollection(db: Db, collectionId: string, assetId: string): Promise<void> {
+  await db
+    .insertInto('collection_assets')
+    .values({ collection_id: collectionId, asset_id: assetId })
+    .onConflict((oc) => oc.columns(['collection_id', 'asset_id']).doNothing())
+    .execute()
+}

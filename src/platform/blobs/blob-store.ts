@@ -1,0 +1,172 @@
+import { createHash, randomUUID } from 'node:crypto'
+import * as nodeFs from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { Readable } from 'node:stream'
+
+/**
+ * Where image bytes live. Originals are content-addressed: the key is the SHA-256 of the bytes, so
+ * the same bytes pushed twice (or by two organizations) are stored once. Derived files such as
+ * thumbnails use `<sha256>.<variant>` keys (see `variantKey`), so they share the original's lifetime.
+ *
+ * Avoiding orphans and dangling rows (for callers). A file may be shared by several asset rows, so
+ * it may only be deleted when no row references its sha256, and that check must not race a push of
+ * the same bytes. Serialise both on the sha256 with a transaction-scoped advisory lock:
+ * - push: BEGIN; lock(sha256); put original, putAs thumbnail; INSERT; COMMIT. If anything fails
+ *   before COMMIT, delete each blob whose put said `created: true`, still holding the lock, then
+ *   ROLLBACK. `created: false` means the file was there before this request: it belongs to others.
+ *   (Put before INSERT: a committed row must never point at a missing file.)
+ * - delete: BEGIN; lock(sha256); DELETE the row; if no row references sha256 any more, delete the
+ *   original and its variants; COMMIT. Should that COMMIT fail, the row survives without its file;
+ *   pushing the same bytes again recreates it, because `put` rewrites a missing file.
+ * A crash between put and COMMIT can still leave an unreferenced file (and a crash mid-write a
+ * `.tmp-*` file); a periodic sweep of files older than a day that no row references collects both.
+ */
+export interface BlobStore {
+  /** Stores bytes under their SHA-256. `created` is false when the same bytes were already there. */
+  put(bytes: Buffer): Promise<PutResult>
+  /** Stores a derived blob under a `<sha256>.<variant>` key, unless that key already exists. */
+  putAs(key: string, bytes: Buffer): Promise<{ key: string; created: boolean }>
+  get(key: string): Promise<Buffer | null>
+  /** For serving large blobs without buffering them; `size` is for Content-Length. */
+  stream(key: string): Promise<{ body: Readable; size: number } | null>
+  exists(key: string): Promise<boolean>
+  /** Succeeds when the blob is already gone. */
+  delete(key: string): Promise<void>
+}
+
+export interface PutResult {
+  key: string
+  sha256: string
+  created: boolean
+}
+
+export class InvalidBlobKeyError extends Error {
+  constructor(key: string) {
+    super(`Invalid blob key: ${JSON.stringify(key.slice(0, 100))}`)
+    this.name = 'InvalidBlobKeyError'
+  }
+}
+
+const SHA256 = /^[0-9a-f]{64}$/
+/** No separators and no leading dot: a key can only name a file inside its fan-out directory. */
+const KEY = /^[0-9a-f]{64}(?:\.[a-z0-9]{1,16}){0,3}$/
+
+/** `variantKey(sha256, 'thumb.webp')` -> `<sha256>.thumb.webp` */
+export function variantKey(sha256: string, variant: string): string {
+  const key = `${sha256}.${variant}`
+  if (!SHA256.test(sha256) || !KEY.test(key)) throw new InvalidBlobKeyError(key)
+  return key
+}
+
+/** The subset of node:fs/promises the store uses; tests pass a wrapper to inject failures. */
+export type BlobFs = Pick<typeof nodeFs, 'mkdir' | 'writeFile' | 'link' | 'rename' | 'unlink' | 'readFile' | 'stat' | 'open'>
+
+/** Blobs as files under `rootDir/ab/cd/<key>`; the fan-out keeps directories small. */
+export class FileBlobStore implements BlobStore {
+  constructor(
+    readonly rootDir: string,
+    private readonly fs: BlobFs = nodeFs,
+  ) {}
+
+  async put(bytes: Buffer): Promise<PutResult> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    const { created } = await this.write(sha256, bytes)
+    return { key: sha256, sha256, created }
+  }
+
+  async putAs(key: string, bytes: Buffer): Promise<{ key: string; created: boolean }> {
+    // A bare sha256 key must hold exactly those bytes: only `put` computes it.
+    if (SHA256.test(key)) throw new InvalidBlobKeyError(key)
+    return { key, ...(await this.write(key, bytes)) }
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    return ifExists(this.fs.readFile(this.path(key)))
+  }
+
+  async stream(key: string): Promise<{ body: Readable; size: number } | null> {
+    const handle = await ifExists(this.fs.open(this.path(key), 'r'))
+    if (handle === null) return null
+    try {
+      const { size } = await handle.stat()
+      // The stream closes the handle when it ends or is destroyed.
+      return { body: handle.createReadStream(), size }
+    } catch (error) {
+      await handle.close()
+      throw error
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await ifExists(this.fs.stat(this.path(key)))) !== null
+  }
+
+  async delete(key: string): Promise<void> {
+    await ifExists(this.fs.unlink(this.path(key)))
+  }
+
+  /**
+   * Writes a temporary file in the target directory, flushes it to disk, then hard-links it into
+   * place: the final name only ever holds complete bytes, and the link fails if the name exists, so
+   * of several concurrent writers of one key exactly one reports `created`.
+   */
+  private async write(key: string, bytes: Buffer): Promise<{ created: boolean }> {
+    const target = this.path(key)
+    if (await this.exists(key)) return { created: false }
+    const dir = dirname(target)
+    const firstNewDir = await this.fs.mkdir(dir, { recursive: true })
+    const temp = join(dir, `.tmp-${randomUUID()}`)
+    let created = true
+    try {
+      await this.fs.writeFile(temp, bytes, { flag: 'wx', flush: true })
+      try {
+        await this.fs.link(temp, target)
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === 'EEXIST') created = false
+        // Some filesystems (FAT, some network mounts) have no hard links: rename is atomic too,
+        // only `created` may then be true for two racing writers of the same bytes.
+        else if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') await this.fs.rename(temp, target)
+        else throw error
+      }
+    } finally {
+      // Best effort: a failed cleanup must not hide the write's own error or undo a stored blob.
+      await this.fs.unlink(temp).catch(() => undefined)
+    }
+    if (created) {
+      // The new entry, and any directory mkdir just made, must survive a crash: a committed row
+      // must never point at nothing. Each is durable once its parent directory is synced.
+      const last = firstNewDir === undefined ? dir : dirname(firstNewDir)
+      for (let d = dir; ; d = dirname(d)) {
+        await this.syncDir(d)
+        if (d === last || d === dirname(d)) break
+      }
+    }
+    return { created }
+  }
+
+  private async syncDir(dir: string): Promise<void> {
+    if (process.platform === 'win32') return
+    const handle = await this.fs.open(dir, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  }
+
+  private path(key: string): string {
+    if (!KEY.test(key)) throw new InvalidBlobKeyError(key)
+    return join(this.rootDir, key.slice(0, 2), key.slice(2, 4), key)
+  }
+}
+
+/** Resolves to null instead of failing when the file does not exist. */
+async function ifExists<T>(operation: Promise<T>): Promise<T | null> {
+  try {
+    return await operation
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}

@@ -1,0 +1,353 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { sql } from 'kysely'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
+import { uuidv7 } from '../../src/platform/ids.js'
+import { UrlSigner } from '../../src/platform/signed-urls.js'
+import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
+import { startServer, type TestServer } from '../support/http-server.js'
+import { expectProblem, outboxEvents } from '../support/sessions.js'
+
+let t: TestApp
+let acme: Seeded
+let globex: Seeded
+let images: TestServer
+
+const png = (width: number, height: number, background = '#336699') =>
+  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer()
+let colour = 0
+/** A PNG whose bytes no other test pushed. */
+const uniquePng = (width = 64, height = 32) => png(width, height, `#${(++colour).toString(16).padStart(6, '0')}`)
+
+const push = (body: object, key = acme.writeKey) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: body })
+const pushPng = async (fields: object = {}, key = acme.writeKey) =>
+  push({ image_base64: (await uniquePng()).toString('base64'), ...fields }, key)
+const get = (path: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: path, headers: bearer(key) })
+const db = () => t.database.handle.db
+const assetCount = async (organizationId = acme.org.id) =>
+  (await db().selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow()).n
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
+  acme = await seedOrganization(t.app, 'Acme')
+  globex = await seedOrganization(t.app, 'Globex')
+  const photo = await png(1200, 600)
+  images = await startServer((req, res) => {
+    if (req.url === '/photo.png') res.writeHead(200, { 'content-type': 'text/plain' }).end(photo)
+    else if (req.url === '/redirect-to-private') res.writeHead(302, { location: 'http://127.0.0.2:9/x.png' }).end()
+    else if (req.url === '/endless') {
+      res.writeHead(200, { 'content-type': 'image/png' })
+      const chunk = Buffer.alloc(1024 * 1024)
+      const pump = () => {
+        while (res.write(chunk));
+        res.once('drain', pump)
+      }
+      pump()
+      res.on('close', () => res.removeAllListeners('drain'))
+    } else if (req.url === '/huge') res.writeHead(200, { 'content-length': String(MAX_IMAGE_BYTES + 1) }).end()
+    else if (req.url === '/silent') return
+    else res.writeHead(404).end()
+  })
+})
+afterAll(async () => {
+  await images.close()
+  await t.close()
+})
+
+describe('POST /api/v1/assets', () => {
+  it('stores an inline image with its metadata, thumbnail and asset.created event', async () => {
+    const res = await push({
+      image_base64: `data:image/png;base64,${(await png(2000, 1000, '#112233')).toString('base64')}`,
+      title: ' Hero banner ',
+      asset_type: 'banner',
+      client: 'Initech',
+      product: 'Stapler',
+      tag_names: ['Summer', 'red', 'summer'],
+      source_url: 'https://figma.com/file/abc',
+      created_by_ai: false,
+    })
+    expect(res.statusCode).toBe(201)
+    const { asset_id: id, duplicate } = res.json()
+    expect(duplicate).toBe(false)
+    const record = (await get(`/api/v1/assets/${id}`)).json()
+    expect(record).toMatchObject({
+      id,
+      title: 'Hero banner',
+      asset_type: 'Banner',
+      client: 'Initech',
+      product: 'Stapler',
+      tags: ['red', 'Summer'],
+      source_url: 'https://figma.com/file/abc',
+      created_by_ai: false,
+      mime_type: 'image/png',
+      width: 2000,
+      height: 1000,
+      collections: [],
+    })
+    const hours = (new Date(record.thumbnail_expires_at).getTime() - Date.now()) / 3_600_000
+    expect(hours).toBeGreaterThan(23.9)
+    expect(hours).toBeLessThanOrEqual(25)
+    expect(new Date(record.thumbnail_expires_at).getUTCMinutes()).toBe(0)
+    expect(record.thumbnail_url).toMatch(/^http:\/\/assets\.test\/files\/assets\/[0-9a-f-]+\/thumbnail\?expires=\d+&sig=[0-9a-f]{64}$/)
+
+    const thumbnail = await t.app.inject({ method: 'GET', url: record.thumbnail_url.replace('http://assets.test', '') })
+    expect(thumbnail.statusCode).toBe(200)
+    expect(thumbnail.headers['content-type']).toBe('image/webp')
+    expect(await sharp(thumbnail.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 512, height: 256 })
+    expect(thumbnail.headers['cache-control']).toMatch(/^private, max-age=\d+, immutable$/)
+
+    const events = await outboxEvents(db(), acme.org.id, 'asset.created')
+    expect(events.find((e) => e.id === id)).toMatchObject({ id, title: 'Hero banner', tags: ['red', 'Summer'] })
+  })
+
+  it('defaults created_by_ai to true and fetches image_url through the guarded client', async () => {
+    const res = await push({ image_url: `${images.url}/photo.png` })
+    expect(res.statusCode).toBe(201)
+    const record = (await get(`/api/v1/assets/${res.json().asset_id}`)).json()
+    expect(record).toMatchObject({ created_by_ai: true, mime_type: 'image/png', width: 1200, height: 600, title: '' })
+  })
+
+  it('answers the same bytes with the existing id, changing nothing and firing no event', async () => {
+    const bytes = (await uniquePng()).toString('base64')
+    const first = await push({ image_base64: bytes, title: 'first' })
+    const before = (await outboxEvents(db(), acme.org.id, 'asset.created')).length
+    const again = await push({ image_base64: bytes, title: 'second' })
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).toEqual({ asset_id: first.json().asset_id, duplicate: true })
+    expect((await get(`/api/v1/assets/${first.json().asset_id}`)).json().title).toBe('first')
+    expect(await outboxEvents(db(), acme.org.id, 'asset.created')).toHaveLength(before)
+    const elsewhere = await push({ image_base64: bytes }, globex.writeKey)
+    expect(elsewhere.statusCode).toBe(201)
+  })
+
+  it('makes one asset of two concurrent pushes of the same bytes', async () => {
+    const bytes = (await uniquePng(300, 300)).toString('base64')
+    const results = await Promise.all([push({ image_base64: bytes }), push({ image_base64: bytes })])
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 201])
+    expect(new Set(results.map((r) => r.json().asset_id)).size).toBe(1)
+  })
+
+  it.each([
+    ['both sources', async () => ({ image_base64: (await uniquePng()).toString('base64'), image_url: `${images.url}/photo.png` })],
+    ['no source', async () => ({ title: 'nothing' })],
+    ['invalid base64', async () => ({ image_base64: 'abc' })],
+    ['base64 with junk characters', async () => ({ image_base64: `${(await uniquePng()).toString('base64').slice(0, 40)}*&^%` })],
+    ['an unknown field', async () => ({ image_base64: (await uniquePng()).toString('base64'), colour: 'red' })],
+    ['a wrong type', async () => ({ image_base64: (await uniquePng()).toString('base64'), created_by_ai: 'no' })],
+    ['an empty title-like name', async () => ({ image_base64: (await uniquePng()).toString('base64'), client: ' ' })],
+  ])('refuses %s with 400 and stores nothing', async (_label, body) => {
+    const before = await assetCount()
+    expectProblem(await push(await body()), 400, 'validation_failed')
+    expect(await assetCount()).toBe(before)
+  })
+
+  it('refuses bytes that are not an image, or a truncated one, with 422', async () => {
+    expectProblem(await push({ image_base64: Buffer.from('hello, I am a text file named logo.png').toString('base64') }), 422, 'not_an_image')
+    const truncated = (await png(400, 400, '#abcdef')).subarray(0, 200)
+    expectProblem(await push({ image_base64: truncated.toString('base64') }), 422, 'not_an_image')
+  })
+
+  it('accepts exactly 25 MiB and refuses one byte more with 413', async () => {
+    const image = await uniquePng(16, 16)
+    const padded = (size: number) => Buffer.concat([image, Buffer.alloc(size - image.length)]).toString('base64')
+    expect((await push({ image_base64: padded(MAX_IMAGE_BYTES) })).statusCode).toBe(201)
+    expectProblem(await push({ image_base64: padded(MAX_IMAGE_BYTES + 1) }), 413, 'image_too_large')
+  })
+
+  it('checks asset_type against the catalogue and lists the allowed values', async () => {
+    const body = expectProblem(await pushPng({ asset_type: 'Hologram' }), 422, 'unknown_asset_type')
+    expect(body.detail).toContain('Banner')
+    expect(body.errors?.[0]?.pointer).toBe('/asset_type')
+  })
+
+  it('refuses an unknown collection with 404 and a smart one with 409, storing nothing', async () => {
+    await db()
+      .insertInto('collections')
+      .values({ id: uuidv7(), organization_id: acme.org.id, name: 'Reds', kind: 'smart', query: JSON.stringify({ tag: 'red' }), updated_at: new Date() })
+      .execute()
+    const before = await assetCount()
+    expectProblem(await pushPng({ collection_name: 'Nope' }), 404, 'collection_not_found')
+    expectProblem(await pushPng({ collection_name: 'reds' }), 409, 'smart_collection_immutable')
+    expect(await assetCount()).toBe(before)
+    expect(await db().selectFrom('collections').select('id').where('name', '=', 'Nope').execute()).toEqual([])
+  })
+
+  it('adds to a manual collection, also when the push is a duplicate', async () => {
+    const id = uuidv7()
+    await db().insertInto('collections').values({ id, organization_id: acme.org.id, name: 'Picks', kind: 'manual', query: null, updated_at: new Date() }).execute()
+    const bytes = (await uniquePng()).toString('base64')
+    const first = (await push({ image_base64: bytes })).json().asset_id
+    const again = await push({ image_base64: bytes, collection_name: 'PICKS' })
+    expect(again.json()).toEqual({ asset_id: first, duplicate: true })
+    expect((await get(`/api/v1/assets/${first}`)).json().collections).toEqual([{ id, name: 'Picks' }])
+  })
+
+  it('refuses a read key with 403', async () => {
+    expectProblem(await pushPng({}, acme.readKey), 403, 'insufficient_scope')
+  })
+})
+
+describe('image_url', () => {
+  it.each([
+    ['a loopback address outside the allowlist', 'http://127.0.0.2:9/x.png'],
+    ['the metadata address', 'http://169.254.169.254/latest/meta-data/'],
+    ['a private address', 'http://10.0.0.1/x.png'],
+    ['IPv6 loopback', 'http://[::1]/x.png'],
+    ['a decimal spelling of a loopback address outside the allowlist', 'http://2130706434/x.png'],
+    ['an allowed host redirecting to a private one', '/redirect-to-private'],
+    ['a non-http scheme', 'file:///etc/passwd'],
+  ])('blocks %s with 502 image_fetch_blocked', async (_label, url) => {
+    const res = await push({ image_url: url.startsWith('/') ? `${images.url}${url}` : url })
+    if (url.startsWith('file:')) {
+      expectProblem(res, 400, 'validation_failed')
+      return
+    }
+    const body = expectProblem(res, 502, 'image_fetch_blocked')
+    expect(body.detail).not.toMatch(/127\.0\.0\.2|169\.254|10\.0\.0\.1/)
+  })
+
+  it('reports a missing image, a silent server and a refused connection as 502 image_fetch_failed', async () => {
+    expectProblem(await push({ image_url: `${images.url}/missing.png` }), 502, 'image_fetch_failed')
+    expectProblem(await push({ image_url: `${images.url}/silent` }), 502, 'image_fetch_failed')
+    expectProblem(await push({ image_url: 'http://127.0.0.1:9/x.png' }), 502, 'image_fetch_failed')
+  })
+
+  it('cuts off an endless body and refuses a huge Content-Length with 413', async () => {
+    const started = Date.now()
+    expectProblem(await push({ image_url: `${images.url}/endless` }), 413, 'image_too_large')
+    expectProblem(await push({ image_url: `${images.url}/huge` }), 413, 'image_too_large')
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+})
+
+describe('plan limits', () => {
+  it('refuse a push past the plan with 403 plan_limit_reached and store nothing', async () => {
+    const limited = await startTestApp({ database: t.database, env: { PLAN_LIMITS: '{"tiny":{"max_assets":1}}' } })
+    try {
+      const org = await seedOrganization(limited.app, 'Tiny')
+      await sql`update organizations set plan = 'tiny' where id = ${org.org.id}`.execute(db())
+      const send = async () =>
+        limited.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(org.writeKey), payload: { image_base64: (await uniquePng()).toString('base64') } })
+      expect((await send()).statusCode).toBe(201)
+      expectProblem(await send(), 403, 'plan_limit_reached')
+      expect(await assetCount(org.org.id)).toBe(1)
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
+describe('GET /api/v1/assets', () => {
+  let ids: Record<string, string>
+  let initrode: Seeded
+  beforeAll(async () => {
+    initrode = await seedOrganization(t.app, 'Initrode')
+    const make = async (name: string, fields: object) => [name, (await push({ image_base64: (await uniquePng()).toString('base64'), ...fields }, initrode.writeKey)).json().asset_id]
+    ids = Object.fromEntries([
+      await make('a', { title: 'Autumn leaves', asset_type: 'Photo', client: 'Hooli', tag_names: ['autumn'] }),
+      await make('b', { title: 'Winter logo', asset_type: 'Logo', client: 'hooli', product: 'Nucleus', tag_names: ['winter', 'blue'] }),
+      await make('c', { title: 'Spring banner', asset_type: 'Banner', client: 'Pied Piper', tag_names: ['Blue'] }),
+    ])
+  })
+  const list = async (query: string) => (await get(`/api/v1/assets?${query}`, initrode.readKey)).json()
+  const listed = async (query: string) => (await list(query)).data.map((a: { id: string }) => a.id)
+
+  it('lists newest first with the envelope and full records', async () => {
+    const page = await list('')
+    expect(page).toMatchObject({ total: 3, limit: 50, offset: 0 })
+    expect(page.data.map((a: { id: string }) => a.id)).toEqual([ids.c, ids.b, ids.a])
+    expect(page.data[1]).toMatchObject({ tags: ['blue', 'winter'], product: 'Nucleus', thumbnail_url: expect.stringContaining('/thumbnail?') })
+  })
+
+  it('filters by each field, case-insensitively, and combines filters', async () => {
+    expect(await listed('asset_type=logo')).toEqual([ids.b])
+    expect(await listed('client=HOOLI')).toEqual([ids.b, ids.a])
+    expect(await listed('product=nucleus')).toEqual([ids.b])
+    expect(await listed('tag=blue')).toEqual([ids.c, ids.b])
+    expect(await listed('tag=blue&client=hooli')).toEqual([ids.b])
+    expect(await listed('q=autumn')).toEqual([ids.a])
+    expect(await listed('q=pied')).toEqual([ids.c])
+    expect(await listed('q=winter blue')).toEqual([ids.b])
+    expect(await listed('client=nobody')).toEqual([])
+  })
+
+  it('pages with limit and offset', async () => {
+    expect(await list('limit=1&offset=1')).toMatchObject({ total: 3, limit: 1, offset: 1, data: [{ id: ids.b }] })
+    expect((await list('limit=101')).limit).toBe(100)
+  })
+
+  it.each(['limit=0', 'offset=-1', 'colour=red', 'limit=1.5'])('refuses %s with 400', async (query) => {
+    expectProblem(await get(`/api/v1/assets?${query}`, initrode.readKey), 400, 'validation_failed')
+  })
+
+  it('shows only the caller\u2019s organization', async () => {
+    expect((await get(`/api/v1/assets/${ids.a}`, acme.readKey)).statusCode).toBe(404)
+    expect(JSON.stringify((await get('/api/v1/assets?limit=100', acme.readKey)).json())).not.toContain(ids.a)
+  })
+})
+
+describe('PATCH /api/v1/assets/{id}', () => {
+  it('changes the fields sent, replaces tags, and emits asset.updated', async () => {
+    const id = (await pushPng({ title: 'Old', client: 'Initech', tag_names: ['one', 'two'] })).json().asset_id
+    const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${id}`, headers: bearer(acme.writeKey), payload: { title: 'New', tag_names: ['three'], client: null, asset_type: 'icon' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ id, title: 'New', tags: ['three'], client: null, asset_type: 'Icon' })
+    const events = await outboxEvents(db(), acme.org.id, 'asset.updated')
+    expect(events.at(-1)).toMatchObject({ id, title: 'New', tags: ['three'] })
+    const cleared = await t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${id}`, headers: bearer(acme.writeKey), payload: { tag_names: [] } })
+    expect(cleared.json().tags).toEqual([])
+    expect((await get(`/api/v1/assets?q=three`)).json().data.map((a: { id: string }) => a.id)).not.toContain(id)
+  })
+
+  it('refuses unknown fields, an empty body and another organization\u2019s asset', async () => {
+    const id = (await pushPng()).json().asset_id
+    const patch = (payload: object, key = acme.writeKey) => t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${id}`, headers: bearer(key), payload })
+    expectProblem(await patch({ titel: 'typo' }), 400, 'validation_failed')
+    expectProblem(await patch({}), 400, 'validation_failed')
+    expectProblem(await patch({ title: 'mine now' }, globex.writeKey), 404, 'not_found')
+    expectProblem(await patch({ asset_type: 'Hologram' }), 422, 'unknown_asset_type')
+    expect((await get(`/api/v1/assets/${id}`)).json().title).toBe('')
+  })
+})
+
+describe('DELETE /api/v1/assets/{id}', () => {
+  it('deletes the asset and its files, emits asset.deleted, and keeps files another organization still uses', async () => {
+    const bytes = (await uniquePng()).toString('base64')
+    const mine = (await push({ image_base64: bytes })).json().asset_id
+    const theirs = (await push({ image_base64: bytes }, globex.writeKey)).json().asset_id
+    const record = (await get(`/api/v1/assets/${mine}`)).json()
+    const blobPath = join(t.config.blobDir, record.sha256.slice(0, 2), record.sha256.slice(2, 4), record.sha256)
+
+    expectProblem(await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${mine}`, headers: bearer(globex.writeKey) }), 404, 'not_found')
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${mine}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
+    expect((await get(`/api/v1/assets/${mine}`)).statusCode).toBe(404)
+    expect((await outboxEvents(db(), acme.org.id, 'asset.deleted')).at(-1)).toEqual({ id: mine })
+    expect((await get(`/api/v1/assets/${theirs}`, globex.readKey)).statusCode).toBe(200)
+    const theirThumbnail = (await get(`/api/v1/assets/${theirs}`, globex.readKey)).json().thumbnail_url.replace('http://assets.test', '')
+    expect((await t.app.inject({ method: 'GET', url: theirThumbnail })).statusCode).toBe(200)
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${theirs}`, headers: bearer(globex.writeKey) })).statusCode).toBe(204)
+    expect(existsSync(blobPath)).toBe(false)
+    expect((await push({ image_base64: bytes })).statusCode).toBe(201)
+  })
+})
+
+describe('signed file URLs', () => {
+  it('refuse a tampered, expired or cross-asset signature with 403', async () => {
+    const [a, b] = [(await pushPng()).json().asset_id, (await pushPng()).json().asset_id]
+    const url = (await get(`/api/v1/assets/${a}`)).json().original_url.replace('http://assets.test', '') as string
+    const original = await t.app.inject({ method: 'GET', url })
+    expect(original.statusCode).toBe(200)
+    expect(original.headers['content-type']).toBe('image/png')
+    expect(original.headers['x-content-type-options']).toBe('nosniff')
+
+    const tampered = url.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`)
+    expectProblem(await t.app.inject({ method: 'GET', url: tampered }), 403, 'invalid_signature')
+    expectProblem(await t.app.inject({ method: 'GET', url: url.replace(a, b) }), 403, 'invalid_signature')
+    const expired = new UrlSigner(TEST_SECRET, 'http://assets.test').sign(`/files/assets/${a}/original`, Date.now() - 48 * 3_600_000)
+    expectProblem(await t.app.inject({ method: 'GET', url: expired.url.replace('http://assets.test', '') }), 403, 'invalid_signature')
+  })
+})
