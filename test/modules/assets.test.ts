@@ -8,6 +8,7 @@ import { uuidv7 } from '../../src/platform/ids.js'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { startServer, type TestServer } from '../support/http-server.js'
+import { animatedGif, pngDeclaring } from '../support/images.js'
 import { expectProblem, outboxEvents } from '../support/sessions.js'
 
 let t: TestApp
@@ -148,6 +149,15 @@ describe('POST /api/v1/assets', () => {
     expectProblem(await push({ image_base64: Buffer.from('hello, I am a text file named logo.png').toString('base64') }), 422, 'not_an_image')
     const truncated = (await png(400, 400, '#abcdef')).subarray(0, 200)
     expectProblem(await push({ image_base64: truncated.toString('base64') }), 422, 'not_an_image')
+  })
+
+  it('refuses decompression bombs and SVG with 422, without decoding them', async () => {
+    const bomb = pngDeclaring(50_000, 50_000)
+    expect(bomb.length).toBeLessThan(2_000)
+    expectProblem(await push({ image_base64: bomb.toString('base64') }), 422, 'image_too_many_pixels')
+    expectProblem(await push({ image_base64: (await animatedGif(60, 1000)).toString('base64') }), 422, 'image_too_many_pixels')
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
+    expectProblem(await push({ image_base64: Buffer.from(svg).toString('base64') }), 422, 'unsupported_image_format')
   })
 
   it('accepts exactly 25 MiB and refuses one byte more with 413', async () => {

@@ -1,11 +1,10 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ImageError, ImageProcessor, inspectImage, makeThumbnail, processImage, type ImageErrorKind } from '../../src/platform/images/images.js'
 
-const solid = (width: number, height: number, background = '#336699') => sharp({ create: { width, height, channels: 3, background } })
+import { animatedGif, pngDeclaring, solid } from '../support/images.js'
 
 async function refusal(work: Promise<unknown>): Promise<ImageErrorKind> {
   const error = await work.then(
@@ -14,41 +13,6 @@ async function refusal(work: Promise<unknown>): Promise<ImageErrorKind> {
   )
   expect(error).toBeInstanceOf(ImageError)
   return (error as ImageError).kind
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-  const out = Buffer.alloc(8 + body.length)
-  out.writeUInt32BE(data.length, 0)
-  body.copy(out, 4)
-  out.writeUInt32BE(crc32(body), 4 + body.length)
-  return out
-}
-
-/** A valid PNG header declaring any size, followed by a little image data: a few hundred bytes. */
-function pngDeclaring(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr[8] = 8 // bit depth
-  ihdr[9] = 2 // RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.alloc(64 * 1024))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ])
-}
-
-/** `count` copies of one solid frame, assembled by hand: encoding 60 MP with sharp takes seconds. */
-async function animatedGif(count: number, side: number): Promise<Buffer> {
-  const gif = await solid(side, side).gif().toBuffer()
-  const flags = gif[10]!
-  const colourTable = flags & 0x80 ? 3 * 2 ** ((flags & 7) + 1) : 0
-  const blocksStart = 13 + colourTable
-  expect(gif.at(-1)).toBe(0x3b) // trailer
-  const frame = gif.subarray(blocksStart, gif.length - 1)
-  return Buffer.concat([gif.subarray(0, blocksStart), ...Array<Buffer>(count).fill(frame), Buffer.from([0x3b])])
 }
 
 const noise = (width: number, height: number) => {
