@@ -23,5 +23,10 @@ declare module 'autocannon' {
     timeouts: number
     non2xx: number
   }
-  export default function autocannon(options: Options): Promise<Result>
+  /** The running benchmark: awaitable for its result, and an emitter of each response as it completes. */
+  export interface Instance extends PromiseLike<Result> {
+    /** `responseTime` in milliseconds with sub-millisecond precision (the result's histogram keeps whole ones). */
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this
+  }
+  export default function autocannon(options: Options): Instance
 }

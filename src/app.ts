@@ -23,6 +23,9 @@ import { CatalogService } from './modules/catalog/service.js'
 import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
 import { AssetService } from './modules/assets/service.js'
+import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
+import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
+import { CollectionService } from './modules/collections/service.js'
 import { FileBlobStore } from './platform/blobs/blob-store.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
@@ -81,7 +84,7 @@ function createAssetService(config: Config, db: Db, catalog: CatalogService) {
   return { assets, signer, close: () => fetcher.close() }
 }
 
-export type BuiltApp = App & { services: Services & { assets: AssetService } }
+export type BuiltApp = App & { services: Services & { assets: AssetService; collections: CollectionService } }
 
 /** Platform plugins and module routes, wired from the dependencies given; nothing global. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
@@ -94,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema]) app.addSchema(schema)
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, QuerySchema, CollectionSchema]) app.addSchema(schema)
   registerValidation(app)
   registerErrorHandling(app)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
@@ -121,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const assetPipeline = createAssetService(config, database.db, catalog)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
+  const collections = new CollectionService(database.db, assets, config.publicBaseUrl)
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
   healthRoutes(app, { database })
@@ -132,12 +136,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   appKeyRoutes(app, { keys, guard })
   appCatalogRoutes(app, { catalog, guard })
   fileRoutes(app, { assets, signer })
+  shareRoutes(app, { collections })
+  appCollectionRoutes(app, { collections, guard })
   await app.register(async (v1) => {
     guardPublicApi(v1, { authenticate: (header) => keys.authenticate(header), limiter, rateLimits: config.rateLimits })
     publicKeyRoutes(v1 as App, { keys, orgs })
     publicCatalogRoutes(v1 as App, { catalog })
     publicAssetRoutes(v1 as App, { assets })
+    publicCollectionRoutes(v1 as App, { collections })
   })
 
-  return Object.assign(app, { services: { ...services, assets } })
+  return Object.assign(app, { services: { ...services, assets, collections } })
 }

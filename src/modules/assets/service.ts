@@ -119,9 +119,20 @@ export class AssetService {
     return this.recordIn(this.deps.db, organizationId, id)
   }
 
-  async list(organizationId: string, filter: AssetFilter, page: Page) {
-    const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page)
+  /** `inCollection` lists a manual collection's members instead of the whole library. */
+  async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
+    const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page, inCollection)
     return { data: await this.records(this.deps.db, rows), total, ...page }
+  }
+
+  count(organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
+    return store.countAssets(this.deps.db, organizationId, filter, inCollection)
+  }
+
+  /** Ids among `ids` that are not assets of the organization. */
+  async unknownIds(organizationId: string, ids: string[]): Promise<string[]> {
+    const known = await store.existingAssetIds(this.deps.db, organizationId, ids)
+    return ids.filter((id) => !known.has(id))
   }
 
   async update(organizationId: string, id: string, changes: AssetChanges): Promise<AssetRecord> {

@@ -78,18 +78,37 @@ export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, fil
   return q
 }
 
-export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page) {
-  const base = db.selectFrom('assets')
-  const [rows, counted] = await Promise.all([
+/** `inCollection` narrows the list to a manual collection's members. */
+export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
+  const base = scopedAssets(db, inCollection)
+  const [rows, total] = await Promise.all([
     whereFilter(base.select(ASSET_COLUMNS), organizationId, filter)
       .orderBy('assets.created_at', 'desc')
       .orderBy('assets.id', 'desc')
       .limit(page.limit)
       .offset(page.offset)
       .execute(),
-    whereFilter(base.select(sql<number>`count(*)::int`.as('n')), organizationId, filter).executeTakeFirstOrThrow(),
+    countAssets(db, organizationId, filter, inCollection),
   ])
-  return { rows: rows as AssetRow[], total: counted.n }
+  return { rows: rows as AssetRow[], total }
+}
+
+export async function countAssets(db: Db, organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
+  const counted = await whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('n')), organizationId, filter).executeTakeFirstOrThrow()
+  return counted.n
+}
+
+function scopedAssets(db: Db, inCollection: string | undefined) {
+  return inCollection
+    ? db.selectFrom('assets').where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('collection_assets')
+            .select(sql`1`.as('one'))
+            .whereRef('collection_assets.asset_id', '=', 'assets.id')
+            .where('collection_assets.collection_id', '=', inCollection),
+        ),
+      )
+    : db.selectFrom('assets')
 }
 
 export async function findAsset(db: Db, organizationId: string, id: string): Promise<AssetRow | undefined> {
@@ -234,6 +253,13 @@ export async function usage(db: Db, organizationId: string): Promise<{ assets: n
 /** Serialises pushes of one organization, so plan limits hold under concurrency. */
 export async function lockOrganization(db: Db, organizationId: string): Promise<{ plan: string }> {
   return db.selectFrom('organizations').select('plan').where('id', '=', organizationId).forUpdate().executeTakeFirstOrThrow()
+}
+
+/** The ids among `ids` that are assets of the organization. */
+export async function existingAssetIds(db: Db, organizationId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await db.selectFrom('assets').select('id').where('organization_id', '=', organizationId).where('id', 'in', ids).execute()
+  return new Set(rows.map((row) => row.id))
 }
 
 export async function findCollectionByName(db: Db, organizationId: string, name: string) {

@@ -2,11 +2,13 @@ import { DEFAULT_MIGRATION_TABLE, Migrator, sql, type Migration, type MigrationP
 import type { Db } from './index.js'
 import * as foundation from './migrations/0001_foundation.js'
 import * as assets from './migrations/0002_assets.js'
+import * as collectionSharing from './migrations/0003_collection_sharing.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_assets': assets,
+  '0003_collection_sharing': collectionSharing,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

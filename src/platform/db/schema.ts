@@ -122,6 +122,8 @@ export interface CollectionsTable {
   description: Generated<string>
   kind: 'manual' | 'smart'
   query: ColumnType<unknown, string | null, string | null>
+  share_token_hash: ColumnType<string | null, string | null | undefined, string | null>
+  shared_at: NullableTimestamp
   created_at: CreatedAt
   updated_at: Timestamp
 }

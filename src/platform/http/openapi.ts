@@ -67,6 +67,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'auth', description: 'The calling API key.' },
         { name: 'assets', description: 'Push, read, filter, update and delete assets.' },
+        { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
         { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
       ],
     },

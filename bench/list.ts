@@ -1,0 +1,448 @@
+/**
+ * Listing assets: req/s and latency of GET /api/v1/assets (first page of 50, unfiltered and with a
+ * client, tag or full-text filter) on the real app over the embedded database, with 10,000 assets in
+ * one organization, next to a bare route of the same app that serves the same 50 records from memory
+ * (same response schema, no key check, no SQL): the most this app's HTTP and serialisation allow.
+ *
+ * The assets are inserted directly with Kysely in batches (no images are pushed): plausible types,
+ * clients, products and titles, 0 to 3 tags each, a few manual collections, distinct sha256 and blob
+ * keys, and `search_text` rebuilt with the same SQL as store.refreshSearchText. Then `vacuum analyze`,
+ * as the app's hourly job does on the embedded database (it has no autovacuum).
+ *
+ * Then, in this process and one request at a time, where a list request's time goes: each SQL
+ * statement of store.listAssets and store.relationsOf (next to `select 1`, the cost of any round trip
+ * to the embedded database), AssetService.record (which signs two URLs per asset), and JSON.stringify
+ * of the page. autocannon runs in a forked child.
+ *
+ *   npx tsx bench/list.ts
+ *   BENCH_ASSETS=10000 BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=1,10 npx tsx bench/list.ts
+ */
+import autocannon, { type Options as LoadOptions } from 'autocannon'
+import { sql } from 'kysely'
+import { fork, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import pino from 'pino'
+import { buildApp, type BuiltApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { ASSET_COLUMNS, relationsOf, whereFilter, type AssetFilter, type AssetRow } from '../src/modules/assets/store.js'
+import { AssetSchema } from '../src/modules/assets/schemas.js'
+import type { AssetService } from '../src/modules/assets/service.js'
+import { DEFAULT_ASSET_TYPES } from '../src/modules/catalog/store.js'
+import { sha256Hex } from '../src/platform/crypto.js'
+import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/db/index.js'
+import { migrate } from '../src/platform/db/migrate.js'
+import { ListSchema } from '../src/platform/http/pagination.js'
+import { ref } from '../src/platform/http/schemas.js'
+import { uuidv7 } from '../src/platform/ids.js'
+
+const ASSETS = envNumber('BENCH_ASSETS', 10_000)
+const DURATION_S = envNumber('BENCH_DURATION', 10)
+const WARMUP_S = envNumber('BENCH_WARMUP', 2)
+const CONNECTION_LEVELS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map((level) => positive('BENCH_CONNECTIONS', Number(level)))
+const BREAKDOWN_ITERATIONS = envNumber('BENCH_BREAKDOWN', 100)
+const BATCH = 500
+const PAGE_SIZE = 50
+const TARGET_P95_MS = 25
+const LOAD_GENERATOR_ROLE = '--load-generator'
+const BARE_PATH = '/bench/bare'
+
+const CLIENTS = ['Acme', 'Initech', 'Globex', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne Enterprises', 'Wonka']
+const PRODUCTS = ['Stapler', 'Widget', 'Rocket Skates', 'Anvil', 'Soda', 'Chocolate Bar', 'Phone', 'Sneakers', 'Coffee', 'Backpack']
+const SEASONS = ['Summer', 'Winter', 'Spring', 'Autumn', 'Holiday', 'Back to school', 'Black Friday', 'Launch']
+const SUBJECTS = ['campaign hero', 'sale banner', 'product shot', 'social teaser', 'newsletter header', 'landing page', 'story frame', 'print ad']
+const TAGS = ['red', 'blue', 'green', 'black', 'white', 'summer', 'winter', 'hero', 'social', 'print', 'draft', 'approved', 'v2', 'square', 'portrait', 'landscape']
+const COLLECTIONS = ['Q3 launch', 'Brand refresh', 'Best of 2025']
+const MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp']
+
+interface Variant {
+  name: string
+  path: string
+  filter: AssetFilter
+}
+
+const VARIANTS: Variant[] = [
+  { name: 'unfiltered', path: `/api/v1/assets?limit=${PAGE_SIZE}`, filter: {} },
+  { name: 'client=Acme', path: `/api/v1/assets?client=Acme&limit=${PAGE_SIZE}`, filter: { client: 'Acme' } },
+  { name: 'tag=red', path: `/api/v1/assets?tag=red&limit=${PAGE_SIZE}`, filter: { tag: 'red' } },
+  { name: 'q=summer', path: `/api/v1/assets?q=summer&limit=${PAGE_SIZE}`, filter: { q: 'summer' } },
+]
+const BARE: Variant = { name: 'bare route (memory)', path: BARE_PATH, filter: {} }
+
+interface LoadResult {
+  reqPerSec: number
+  completed: number
+  p50Ms: number
+  p95Ms: number
+  p99Ms: number
+  failures: string
+}
+
+interface Measurement extends LoadResult {
+  serverCpuUsPerRequest: number
+}
+
+/** The JSON of one page, as GET /api/v1/assets answers it. */
+type AssetPage = Awaited<ReturnType<AssetService['list']>>
+
+if (process.argv.includes(LOAD_GENERATOR_ROLE)) runLoadGenerator()
+else await main()
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'al-bench-list-'))
+  const logger = pino({ level: 'silent' })
+  let database: DatabaseHandle | undefined
+  let app: BuiltApp | undefined
+  let loadGenerator: ChildProcess | undefined
+  try {
+    database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
+    await migrate(database.db)
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      APP_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+      // Thousands of reads (the cheap bucket) on one key per minute: this measures the list, not 429s.
+      RATE_LIMIT_CHEAP: '1000000',
+    })
+    app = await buildApp({ config, database })
+    // Same app, same response schema and serialiser, no key check, no SQL: filled in from the API below.
+    const bare: { page?: AssetPage } = {}
+    app.get(BARE_PATH, { schema: { response: { 200: ListSchema(ref(AssetSchema), 'The first page, from memory.') } } }, async () => bare.page!)
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const address = app.server.address()
+    if (!address || typeof address === 'string') throw new Error('server has no TCP address')
+    const baseUrl = `http://127.0.0.1:${address.port}`
+
+    const org = await app.services.orgs.createOrganization({ name: 'Bench', slug: 'bench' })
+    const { token } = await app.services.keys.create({ organizationId: org.id, name: 'bench', scope: 'assets:read', expiresAt: null, createdBy: null })
+    const headers = { authorization: `Bearer ${token}` }
+
+    let started = performance.now()
+    const seeded = await seed(database.db, org.id, ASSETS)
+    const seedMs = performance.now() - started
+    started = performance.now()
+    await sql`vacuum analyze`.execute(database.db)
+    console.log(
+      `Seeded ${ASSETS} assets, ${seeded.assetTags} asset tags, ${seeded.collectionAssets} collection entries in ${(seedMs / 1000).toFixed(1)} s; ` +
+        `vacuum analyze ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    )
+
+    // Every variant must answer a full page, or the numbers would describe an empty result.
+    for (const variant of VARIANTS) {
+      const page = await getPage(`${baseUrl}${variant.path}`, headers)
+      console.log(`  ${variant.path.padEnd(44)} ${page.data.length} records of ${page.total}`)
+      if (page.data.length !== PAGE_SIZE) throw new Error(`${variant.path} answered ${page.data.length} records, expected ${PAGE_SIZE}`)
+    }
+    bare.page = await getPage(`${baseUrl}${VARIANTS[0]!.path}`, headers)
+    const fromApi = JSON.stringify(bare.page)
+    const fromBare = JSON.stringify(await getPage(`${baseUrl}${BARE_PATH}`, headers))
+    if (fromBare !== fromApi) throw new Error('the bare route does not answer the same JSON as the API')
+    console.log(`  one page is ${(Buffer.byteLength(fromApi) / 1024).toFixed(1)} KiB of JSON`)
+
+    loadGenerator = await startLoadGenerator()
+    const measure = async (variant: Variant, connections: number, seconds: number): Promise<Measurement> => {
+      const cpuBefore = process.cpuUsage()
+      const result = await request<LoadResult>(loadGenerator!, { url: `${baseUrl}${variant.path}`, headers, connections, duration: seconds })
+      const cpu = process.cpuUsage(cpuBefore)
+      if (result.failures) throw new Error(`${variant.name}: ${result.failures}`)
+      return { ...result, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.completed }
+    }
+
+    console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${WARMUP_S} s warm-up, then ${DURATION_S} s per variant`)
+    const results = new Map<number, Map<Variant, Measurement>>()
+    for (const connections of CONNECTION_LEVELS) {
+      const level = new Map<Variant, Measurement>()
+      results.set(connections, level)
+      for (const variant of [...VARIANTS, BARE]) {
+        await measure(variant, connections, WARMUP_S)
+        const run = await measure(variant, connections, DURATION_S)
+        level.set(variant, run)
+        console.log(`  ${connections} conn. ${variant.name.padEnd(20)} ${Math.round(run.reqPerSec)} req/s, p95 ${run.p95Ms.toFixed(1)} ms`)
+      }
+    }
+
+    const breakdown = await timeBreakdown(app, database.db, org.id)
+    report(results, breakdown)
+  } finally {
+    loadGenerator?.disconnect()
+    await app?.close()
+    await database?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Deterministic pseudo-random numbers, so every run seeds the same library. */
+function mulberry32(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state + 0x6d2b79f5) | 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** `count` assets, one a minute up to now, with tags, some in collections; search_text as the service keeps it. */
+async function seed(db: Db, organizationId: string, count: number): Promise<{ assetTags: number; collectionAssets: number }> {
+  const random = mulberry32(42)
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!
+  const tagIds = TAGS.map(() => uuidv7())
+  await db.insertInto('tags').values(TAGS.map((name, i) => ({ id: tagIds[i]!, organization_id: organizationId, name }))).execute()
+  const collectionIds = COLLECTIONS.map(() => uuidv7())
+  await db
+    .insertInto('collections')
+    .values(COLLECTIONS.map((name, i) => ({ id: collectionIds[i]!, organization_id: organizationId, name, kind: 'manual' as const, query: null, updated_at: new Date() })))
+    .execute()
+
+  const now = Date.now()
+  let assetTags = 0
+  let collectionAssets = 0
+  for (let first = 0; first < count; first += BATCH) {
+    const assets = []
+    const tagRows: Array<{ asset_id: string; tag_id: string }> = []
+    const collectionRows: Array<{ collection_id: string; asset_id: string }> = []
+    for (let i = first; i < Math.min(first + BATCH, count); i++) {
+      const createdAt = now - (count - i) * 60_000
+      const id = uuidv7(createdAt)
+      const sha256 = sha256Hex(`bench asset ${i}`)
+      const mime = pick(MIME_TYPES)
+      assets.push({
+        id,
+        organization_id: organizationId,
+        title: `${pick(SEASONS)} ${pick(SUBJECTS)} ${i}`,
+        asset_type: random() < 0.9 ? pick(DEFAULT_ASSET_TYPES) : null,
+        client: random() < 0.95 ? pick(CLIENTS) : null,
+        product: random() < 0.8 ? pick(PRODUCTS) : null,
+        source_url: random() < 0.5 ? `https://www.figma.com/file/${sha256.slice(0, 12)}` : null,
+        created_by_ai: random() < 0.6,
+        mime_type: mime,
+        width: 400 + Math.floor(random() * 3600),
+        height: 400 + Math.floor(random() * 3600),
+        byte_size: 20_000 + Math.floor(random() * 5_000_000),
+        sha256,
+        blob_key: sha256,
+        thumbnail_key: `${sha256}.thumb.webp`,
+        created_at: new Date(createdAt),
+        updated_at: new Date(createdAt),
+      })
+      const tagCount = Math.floor(random() * 4)
+      for (const tagId of new Set(Array.from({ length: tagCount }, () => pick(tagIds)))) tagRows.push({ asset_id: id, tag_id: tagId })
+      if (random() < 0.15) collectionRows.push({ collection_id: pick(collectionIds), asset_id: id })
+    }
+    await db.insertInto('assets').values(assets).execute()
+    if (tagRows.length > 0) await db.insertInto('asset_tags').values(tagRows).execute()
+    if (collectionRows.length > 0) await db.insertInto('collection_assets').values(collectionRows).execute()
+    assetTags += tagRows.length
+    collectionAssets += collectionRows.length
+  }
+  // The statement of store.refreshSearchText, for the whole organization at once.
+  await sql`
+    update assets set search_text = concat_ws(' ', title, asset_type, client, product,
+      (select string_agg(tags.name, ' ') from asset_tags join tags on tags.id = asset_tags.tag_id where asset_tags.asset_id = assets.id))
+    where organization_id = ${organizationId}
+  `.execute(db)
+  return { assetTags, collectionAssets }
+}
+
+async function getPage(url: string, headers: Record<string, string>): Promise<AssetPage> {
+  const response = await fetch(url, { headers })
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as AssetPage
+}
+
+interface StepState {
+  rows: AssetRow[]
+  relations?: Awaited<ReturnType<typeof relationsOf>>
+  page?: unknown
+}
+
+interface Step {
+  name: string
+  where: string
+  run: (filter: AssetFilter, state: StepState) => Promise<void>
+}
+
+/** Mean ms of each step of a list request, one request at a time, per variant. */
+async function timeBreakdown(app: BuiltApp, db: Db, organizationId: string): Promise<Map<Variant, Map<Step, number>>> {
+  const page = { limit: PAGE_SIZE, offset: 0 }
+  const assets = app.services.assets
+  const steps: Step[] = [
+    {
+      name: 'SQL: select 1 (round trip)',
+      where: '(the floor of any query)',
+      run: async () => {
+        await sql`select 1`.execute(db)
+      },
+    },
+    {
+      name: 'SQL: page of rows',
+      where: 'store.listAssets (1st query)',
+      run: async (filter, state) => {
+        state.rows = (await whereFilter(db.selectFrom('assets').select(ASSET_COLUMNS), organizationId, filter)
+          .orderBy('assets.created_at', 'desc')
+          .orderBy('assets.id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute()) as AssetRow[]
+      },
+    },
+    {
+      name: 'SQL: count(*)',
+      where: 'store.listAssets (2nd query)',
+      run: async (filter) => {
+        await whereFilter(db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')), organizationId, filter).executeTakeFirstOrThrow()
+      },
+    },
+    {
+      name: 'SQL: tags + collections',
+      where: 'store.relationsOf (2 queries)',
+      run: async (_filter, state) => {
+        state.relations = await relationsOf(
+          db,
+          state.rows.map((row) => row.id),
+        )
+      },
+    },
+    {
+      name: 'records (2 signed URLs each)',
+      where: 'AssetService.record',
+      run: async (_filter, state) => {
+        const { tags, collections } = state.relations!
+        state.page = { data: state.rows.map((row) => assets.record(row, tags.get(row.id) ?? [], collections.get(row.id) ?? [])), total: 0, ...page }
+      },
+    },
+    {
+      name: 'JSON.stringify of the page',
+      where: '(serialisation, for scale)',
+      run: async (_filter, state) => {
+        JSON.stringify(state.page)
+      },
+    },
+    {
+      name: 'whole AssetService.list',
+      where: 'service.ts list()',
+      run: async (filter) => {
+        await assets.list(organizationId, filter, page)
+      },
+    },
+  ]
+  const result = new Map<Variant, Map<Step, number>>()
+  for (const variant of VARIANTS) {
+    const totals = new Map<Step, number>(steps.map((step) => [step, 0]))
+    const state: StepState = { rows: [] }
+    for (let i = 0; i < BREAKDOWN_ITERATIONS + 5; i++) {
+      for (const step of steps) {
+        const started = performance.now()
+        await step.run(variant.filter, state)
+        // The first few rounds warm caches and the JIT.
+        if (i >= 5) totals.set(step, totals.get(step)! + performance.now() - started)
+      }
+    }
+    result.set(variant, new Map([...totals].map(([step, total]) => [step, total / BREAKDOWN_ITERATIONS])))
+  }
+  return result
+}
+
+async function startLoadGenerator(): Promise<ChildProcess> {
+  const child = fork(fileURLToPath(import.meta.url), [LOAD_GENERATOR_ROLE])
+  await reply<'ready'>(child)
+  return child
+}
+
+function request<T>(child: ChildProcess, message: LoadOptions): Promise<T> {
+  const answer = reply<T>(child)
+  child.send(message)
+  return answer
+}
+
+function reply<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`load generator exited with code ${code}`))
+    child.once('exit', onExit)
+    child.once('message', (message) => {
+      child.off('exit', onExit)
+      resolve(message as T)
+    })
+  })
+}
+
+/** Child side: one autocannon run per message, every response's time kept for exact percentiles; exits when the parent disconnects. */
+function runLoadGenerator(): void {
+  process.on('message', async (options: LoadOptions) => {
+    const times: number[] = []
+    const instance = autocannon(options)
+    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
+    const result = await instance
+    const failures = Object.entries({ errors: result.errors, timeouts: result.timeouts, 'non-2xx responses': result.non2xx })
+      .filter(([, count]) => count > 0)
+      .map(([what, count]) => `${count} ${what}`)
+      .join(', ')
+    times.sort((a, b) => a - b)
+    const answer: LoadResult = {
+      reqPerSec: result.requests.average,
+      completed: result.requests.total,
+      p50Ms: percentile(times, 50),
+      p95Ms: percentile(times, 95),
+      p99Ms: percentile(times, 99),
+      failures,
+    }
+    process.send!(answer)
+  })
+  process.send!('ready')
+}
+
+function report(results: Map<number, Map<Variant, Measurement>>, breakdown: Map<Variant, Map<Step, number>>): void {
+  const headings = ['req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU µs/req', 'vs bare']
+  for (const [connections, level] of results) {
+    const bare = level.get(BARE)!
+    console.log(`\n  ${`${connections} connection${connections === 1 ? '' : 's'}`.padEnd(24)}${headings.map((h) => h.padStart(11)).join('')}`)
+    for (const [variant, m] of level) {
+      const cells = [Math.round(m.reqPerSec), fmt(m.p50Ms), fmt(m.p95Ms), fmt(m.p99Ms), Math.round(m.serverCpuUsPerRequest), variant === BARE ? '' : percent(m.reqPerSec / bare.reqPerSec)]
+      console.log(`  ${variant.name.padEnd(24)}${cells.map((c) => String(c).padStart(11)).join('')}`)
+    }
+  }
+
+  const steps = [...breakdown.values().next().value!.keys()]
+  console.log(`\n  Where a list request's time goes (mean ms, in process, one at a time, ${BREAKDOWN_ITERATIONS} rounds)`)
+  console.log(`  ${'step'.padEnd(30)}${'where'.padEnd(31)}${VARIANTS.map((v) => v.name.padStart(13)).join('')}`)
+  for (const step of steps) {
+    console.log(`  ${step.name.padEnd(30)}${step.where.padEnd(31)}${VARIANTS.map((v) => fmt(breakdown.get(v)!.get(step)!, 2).padStart(13)).join('')}`)
+  }
+
+  console.log('')
+  for (const [connections, level] of results) {
+    const bare = level.get(BARE)!
+    for (const variant of VARIANTS) {
+      const m = level.get(variant)!
+      console.log(
+        `${m.p95Ms < TARGET_P95_MS ? 'PASS' : 'MISS'}: ${variant.path} at ${connections} connection${connections === 1 ? '' : 's'}: ` +
+          `p95 ${fmt(m.p95Ms)} ms (target < ${TARGET_P95_MS}); ${Math.round(m.reqPerSec)} req/s is ${percent(m.reqPerSec / bare.reqPerSec)} of the bare route's ${Math.round(bare.reqPerSec)}`,
+      )
+    }
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+}
+
+function percent(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)}%`
+}
+
+function fmt(value: number, digits = 1): string {
+  return value.toFixed(digits)
+}
+
+function envNumber(name: string, fallback: number): number {
+  return positive(name, Number(process.env[name] ?? fallback))
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number (or a comma-separated list of them)`)
+  return value
+}

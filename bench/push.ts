@@ -1,0 +1,375 @@
+/**
+ * Pushing images: assets/s and latency of POST /api/v1/assets (base64 JSON over real HTTP, the real app
+ * on the embedded database) next to a baseline that only decodes and thumbnails the same images with
+ * ImageProcessor in this process: the sharp-only rate, the most the API could reach.
+ *
+ * The images are ~1 MiB PNGs and JPEGs of noise made with sharp at start-up. Every push sends bytes no
+ * earlier push sent (a few pixels differ), so no push takes the duplicate short cut. The pushes come from
+ * a forked child process that builds its request bodies before the timed window; the server keeps its
+ * process (and the embedded database's worker thread) to itself.
+ *
+ *   npx tsx bench/push.ts
+ *   BENCH_IMAGES=40 BENCH_CONCURRENCY=2,4 BENCH_WARMUP=4 npx tsx bench/push.ts
+ */
+import { fork, type ChildProcess } from 'node:child_process'
+import { randomBytes, randomFillSync } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import pino from 'pino'
+import sharp from 'sharp'
+import { buildApp, type BuiltApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
+import { migrate } from '../src/platform/db/migrate.js'
+import { ImageProcessor } from '../src/platform/images/images.js'
+
+const IMAGES_PER_RUN = envNumber('BENCH_IMAGES', 40)
+const IN_FLIGHT_LEVELS = (process.env.BENCH_CONCURRENCY ?? '2,4').split(',').map((level) => positive('BENCH_CONCURRENCY', Number(level)))
+const WARMUP_IMAGES = envNumber('BENCH_WARMUP', 4)
+const TARGET_RATIO = 0.7
+const TARGET_BYTES = 1024 * 1024
+const CLIENT_ROLE = '--push-client'
+const FORMATS = ['png', 'jpeg'] as const
+
+type Format = (typeof FORMATS)[number]
+
+interface ImageSet {
+  format: Format
+  width: number
+  height: number
+  files: string[]
+  bytes: { min: number; max: number }
+}
+
+/** One request or one in-process decode. */
+interface Outcome {
+  ms: number
+  ok: boolean
+  detail?: string
+}
+
+interface Run {
+  outcomes: Outcome[]
+  windowMs: number
+}
+
+interface Measurement extends Run {
+  cpuMsPerImage: number
+}
+
+interface Row {
+  format: Format
+  inFlight: number
+  sharp: Measurement
+  api: Measurement
+}
+
+type ClientMessage = { kind: 'prepare'; files: string[]; format: Format } | { kind: 'run'; url: string; token: string; inFlight: number }
+
+if (process.argv.includes(CLIENT_ROLE)) runPushClient()
+else await main()
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'al-bench-push-'))
+  const logger = pino({ level: 'silent' })
+  let database: DatabaseHandle | undefined
+  let app: BuiltApp | undefined
+  let client: PushClient | undefined
+  try {
+    const imageDir = join(dataDir, 'bench-images')
+    mkdirSync(imageDir)
+    const perFormat = WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN
+    const started = performance.now()
+    const sets = new Map<Format, ImageSet>()
+    for (const format of FORMATS) sets.set(format, await generateImages(imageDir, format, perFormat))
+    console.log(`Generated ${perFormat} distinct images per format in ${((performance.now() - started) / 1000).toFixed(1)} s:`)
+    for (const set of sets.values()) {
+      const mp = ((set.width * set.height) / 1e6).toFixed(2)
+      console.log(`  ${set.format.toUpperCase().padEnd(5)} ${set.width} x ${set.height} (${mp} MP), ${mib(set.bytes.min)} to ${mib(set.bytes.max)} MiB`)
+    }
+
+    database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
+    await migrate(database.db)
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      APP_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_EXPENSIVE: '1000000',
+      // Limits that are checked on every push (the plan's usage query runs) but never reached.
+      PLAN_LIMITS: JSON.stringify({ free: { max_assets: 1_000_000_000, max_bytes: 1e15 } }),
+    })
+    app = await buildApp({ config, database })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const address = app.server.address()
+    if (!address || typeof address === 'string') throw new Error('server has no TCP address')
+    const url = `http://127.0.0.1:${address.port}/api/v1/assets`
+    const org = await app.services.orgs.createOrganization({ name: 'Bench', slug: 'bench' })
+    const { token } = await app.services.keys.create({ organizationId: org.id, name: 'bench', scope: 'assets:write', expiresAt: null, createdBy: null })
+    // Its own processor, configured as the app's (IMAGE_CONCURRENCY decodes at once, the rest queue).
+    const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
+
+    client = await startPushClient()
+    const measureApi = async (format: Format, files: string[], inFlight: number): Promise<Measurement> => {
+      await client!.send({ kind: 'prepare', files, format })
+      const cpuBefore = process.cpuUsage()
+      const run = await client!.send<Run>({ kind: 'run', url, token, inFlight })
+      return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
+    }
+    const measureSharp = async (files: string[], inFlight: number): Promise<Measurement> => {
+      const inputs = files.map((file) => readFileSync(file))
+      const cpuBefore = process.cpuUsage()
+      const run = await runWorkers(inputs, inFlight, async (bytes) => {
+        await images.process(bytes)
+        return { ok: true }
+      })
+      return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
+    }
+
+    console.log(
+      `\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${IMAGES_PER_RUN} images per run, ` +
+        `in flight ${IN_FLIGHT_LEVELS.join(' and ')}, IMAGE_CONCURRENCY ${config.imageConcurrency}, sharp threads ${sharp.concurrency()}`,
+    )
+    const warmupFailures: string[] = []
+    for (const set of sets.values()) {
+      const files = set.files.slice(0, WARMUP_IMAGES)
+      await measureSharp(files, 2)
+      warmupFailures.push(...failures((await measureApi(set.format, files, 2)).outcomes))
+    }
+    if (warmupFailures.length > 0) throw new Error(`warm-up pushes failed: ${warmupFailures.slice(0, 3).join('; ')}`)
+
+    const rows: Row[] = []
+    for (const [level, inFlight] of IN_FLIGHT_LEVELS.entries()) {
+      for (const set of sets.values()) {
+        const first = WARMUP_IMAGES + level * IMAGES_PER_RUN
+        const files = set.files.slice(first, first + IMAGES_PER_RUN)
+        const sharpOnly = await measureSharp(files, inFlight)
+        const api = await measureApi(set.format, files, inFlight)
+        rows.push({ format: set.format, inFlight, sharp: sharpOnly, api })
+        console.log(`  ${set.format.toUpperCase().padEnd(5)} ${inFlight} in flight: sharp-only ${rate(sharpOnly).toFixed(1)}/s, API ${rate(api).toFixed(1)}/s`)
+      }
+    }
+
+    const stored = await database.db.selectFrom('assets').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+    const expected = FORMATS.length * (WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN)
+    report(rows, Number(stored.n), expected)
+  } finally {
+    client?.stop()
+    await app?.close()
+    await database?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * `count` images of gaussian noise that each differ in a few pixels, sized so that one encodes to about
+ * 1 MiB. Noise barely compresses, so a 1 MiB PNG is ~0.5 MP; the JPEG (quality 85) is a ~3 MP photo.
+ */
+async function generateImages(dir: string, format: Format, count: number): Promise<ImageSet> {
+  const probe = { width: 800, height: 600 }
+  const probeBytes = (await encode(format, await noise(probe.width, probe.height), probe.width, probe.height)).length
+  const pixels = (TARGET_BYTES / probeBytes) * probe.width * probe.height
+  const width = Math.round(Math.sqrt((pixels * 4) / 3))
+  const height = Math.round((width * 3) / 4)
+  const base = await noise(width, height)
+  const sizes: number[] = []
+  const files = await mapLimit(
+    Array.from({ length: count }, (_, i) => i),
+    2,
+    async (i) => {
+      const pixels = Buffer.from(base)
+      randomFillSync(pixels, 0, 8 * 3)
+      pixels.writeUInt32BE(i, 0)
+      const bytes = await encode(format, pixels, width, height)
+      const file = join(dir, `${format}-${i}.${format}`)
+      writeFileSync(file, bytes)
+      sizes.push(bytes.length)
+      return file
+    },
+  )
+  return { format, width, height, files, bytes: { min: Math.min(...sizes), max: Math.max(...sizes) } }
+}
+
+async function noise(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 20 } } })
+    .raw()
+    .toBuffer()
+}
+
+function encode(format: Format, pixels: Buffer, width: number, height: number): Promise<Buffer> {
+  const image = sharp(pixels, { raw: { width, height, channels: 3 } })
+  return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 85 }).toBuffer()
+}
+
+/** `inFlight` workers take the next item until none is left; each outcome is timed from its start. */
+async function runWorkers<T>(items: T[], inFlight: number, work: (item: T) => Promise<Omit<Outcome, 'ms'>>): Promise<Run> {
+  const outcomes: Outcome[] = []
+  let next = 0
+  const started = performance.now()
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!
+      const begun = performance.now()
+      const result = await work(item).catch((error: unknown) => ({ ok: false, detail: String(error) }))
+      outcomes.push({ ...result, ms: performance.now() - begun })
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, worker))
+  return { outcomes, windowMs: performance.now() - started }
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await work(items[index]!)
+    }
+  }
+  await Promise.all(Array.from({ length: limit }, worker))
+  return results
+}
+
+interface PushClient {
+  send<T = 'prepared'>(message: ClientMessage): Promise<T>
+  stop(): void
+}
+
+/** Forks the push client and waits until it has loaded, so its start-up stays outside every window. */
+async function startPushClient(): Promise<PushClient> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [CLIENT_ROLE])
+  const nextMessage = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`push client exited with code ${code} before answering`))
+      child.once('exit', onExit)
+      child.once('message', (message) => {
+        child.off('exit', onExit)
+        resolve(message as T)
+      })
+    })
+  await nextMessage<'ready'>()
+  return {
+    send<T>(message: ClientMessage) {
+      const answer = nextMessage<T>()
+      child.send(message)
+      return answer
+    },
+    stop() {
+      if (child.connected) child.disconnect()
+      if (child.exitCode === null) child.kill()
+    },
+  }
+}
+
+/** Child side: `prepare` builds the JSON bodies (untimed), `run` pushes them `inFlight` at a time. */
+function runPushClient(): void {
+  let bodies: Buffer[] = []
+  process.on('message', async (message: ClientMessage) => {
+    if (message.kind === 'prepare') {
+      bodies = message.files.map((file, i) =>
+        Buffer.from(
+          JSON.stringify({
+            image_base64: readFileSync(file).toString('base64'),
+            title: `Bench ${message.format} ${i}`,
+            asset_type: 'Photo',
+            client: 'Acme',
+            product: 'Widget',
+            tag_names: ['bench', message.format],
+            created_by_ai: false,
+          }),
+        ),
+      )
+      process.send!('prepared')
+      return
+    }
+    const agent = new Agent({ keepAlive: true, maxSockets: message.inFlight })
+    const run = await runWorkers(bodies, message.inFlight, async (body) => {
+      const { status, text } = await post(agent, message.url, message.token, body)
+      const ok = status === 201 && (JSON.parse(text) as { duplicate?: boolean }).duplicate === false
+      return ok ? { ok } : { ok, detail: `${status} ${text.slice(0, 200)}` }
+    })
+    agent.destroy()
+    process.send!(run)
+  })
+  process.send!('ready')
+}
+
+function post(agent: Agent, url: string, token: string, body: Buffer): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(body.length) }
+    const req = request(url, { method: 'POST', agent, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
+    })
+    req.once('error', reject)
+    req.end(body)
+  })
+}
+
+function report(rows: Row[], stored: number, expected: number): void {
+  const headings = ['in flight', 'images', 'assets/s', 'p50 ms', 'p95 ms', 'CPU ms/img', 'API/sharp']
+  console.log(`\n  ${'variant'.padEnd(18)}${headings.map((h) => h.padStart(11)).join('')}`)
+  for (const row of rows) {
+    for (const [name, m] of [['sharp-only', row.sharp], ['API', row.api]] as const) {
+      const times = m.outcomes.map((o) => o.ms)
+      const ratio = name === 'API' ? percent(rate(row.api) / rate(row.sharp)) : ''
+      const cells = [row.inFlight, m.outcomes.length, rate(m).toFixed(1), fmt(percentile(times, 50)), fmt(percentile(times, 95)), fmt(m.cpuMsPerImage), ratio]
+      console.log(`  ${`${row.format.toUpperCase()} ${name}`.padEnd(18)}${cells.map((c) => String(c).padStart(11)).join('')}`)
+    }
+  }
+  console.log(`\n${stored} assets stored (expected ${expected}: every push created an asset, none was a duplicate)\n`)
+  const failed = rows.flatMap((row) => failures(row.api.outcomes))
+  for (const detail of failed.slice(0, 5)) console.log(`  failed push: ${detail}`)
+  for (const row of rows) {
+    const ratio = rate(row.api) / rate(row.sharp)
+    const rowFailures = failures(row.api.outcomes).length + failures(row.sharp.outcomes).length
+    const pass = ratio >= TARGET_RATIO && rowFailures === 0 && stored === expected
+    console.log(
+      `${pass ? 'PASS' : 'MISS'}: ${row.format.toUpperCase()}, ${row.inFlight} in flight: the API reaches ${percent(ratio)} of the sharp-only rate ` +
+        `(${rate(row.api).toFixed(1)} vs ${rate(row.sharp).toFixed(1)} images/s; target >= ${percent(TARGET_RATIO)})${rowFailures ? `, ${rowFailures} failed` : ''}`,
+    )
+  }
+}
+
+function failures(outcomes: Outcome[]): string[] {
+  return outcomes.filter((o) => !o.ok).map((o) => o.detail ?? 'failed')
+}
+
+function rate(run: Run): number {
+  return (run.outcomes.length / run.windowMs) * 1000
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+}
+
+function percent(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)}%`
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(2)
+}
+
+function fmt(value: number): string {
+  return value.toFixed(1)
+}
+
+function envNumber(name: string, fallback: number): number {
+  return positive(name, Number(process.env[name] ?? fallback))
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number (or a comma-separated list of them)`)
+  return value
+}

@@ -1,0 +1,233 @@
+import { Type } from 'typebox'
+import type { App } from '../../platform/http/app-type.js'
+import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
+import { AUTHENTICATED_PROBLEMS, noContentResponse, okResponse, problemResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import { MANAGER_ROLES } from '../orgs/service.js'
+import type { SessionGuard } from '../orgs/session-guard.js'
+import { renderGallery } from './gallery.js'
+import {
+  COLLECTION_EXAMPLE,
+  CollectionParams,
+  CollectionSchema,
+  CollectionWithAssetsSchema,
+  CreateBody,
+  ListQuery,
+  MembersBody,
+  MembersResponse,
+  PageQuery,
+  PatchBody,
+} from './schemas.js'
+import type { CollectionService } from './service.js'
+
+const NOT_FOUND = { 404: problemResponse(404, 'No collection with this id in your organization.') }
+const SMART_CONFLICT = { 409: problemResponse(409, 'The collection is smart (`smart_collection_immutable`): its content is its query.') }
+const TAGS = ['collections']
+
+const membersOf = (body: { asset_id: string } | { asset_ids: string[] }) => ('asset_id' in body ? [body.asset_id] : body.asset_ids)
+
+/** /api/v1/collections and its sub-resources. */
+export function publicCollectionRoutes(app: App, deps: { collections: CollectionService }): void {
+  const { collections } = deps
+  const org = (request: { apiKey: { organizationId: string } | null }) => request.apiKey!.organizationId
+
+  app.get(
+    '/api/v1/collections',
+    {
+      schema: {
+        operationId: 'listCollections',
+        tags: TAGS,
+        summary: 'List collections',
+        description: 'Newest first; filter by `kind` or by a part of the name (`q`).',
+        querystring: ListQuery,
+        response: {
+          200: okResponse('A page of collections.', ListSchema(ref(CollectionSchema), 'Collections, newest first.'), { data: [COLLECTION_EXAMPLE], total: 1, limit: 50, offset: 0 }),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+        },
+      },
+    },
+    async (request) => {
+      const { kind, q } = request.query
+      return collections.list(org(request), { ...(kind && { kind }), ...(q && { q }) }, pageOf(request.query))
+    },
+  )
+
+  app.post(
+    '/api/v1/collections',
+    {
+      schema: {
+        operationId: 'createCollection',
+        tags: TAGS,
+        summary: 'Create a collection',
+        description: 'Manual (add assets through the API) or smart (give a `query`: the filters of GET /api/v1/assets). Emits `collection.created`.',
+        body: CreateBody,
+        response: {
+          201: okResponse('The new collection.', ref(CollectionSchema), COLLECTION_EXAMPLE),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          422: problemResponse(422, 'The name is taken (`collection_name_taken`), or kind and query disagree.'),
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await collections.create(org(request), request.body)),
+  )
+
+  app.get(
+    '/api/v1/collections/:id',
+    {
+      schema: {
+        operationId: 'getCollection',
+        tags: TAGS,
+        summary: 'Fetch a collection and its assets',
+        description: 'The collection with `asset_count` and a page of its assets (`limit`, `offset`). A smart collection\u2019s assets are exactly what GET /api/v1/assets returns for its query.',
+        params: CollectionParams,
+        querystring: PageQuery,
+        response: {
+          200: okResponse('The collection.', CollectionWithAssetsSchema, { ...COLLECTION_EXAMPLE, assets: { data: [], total: 0, limit: 50, offset: 0 } }),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          ...NOT_FOUND,
+        },
+      },
+    },
+    async (request) => collections.get(org(request), request.params.id, pageOf(request.query)),
+  )
+
+  app.patch(
+    '/api/v1/collections/:id',
+    {
+      schema: {
+        operationId: 'updateCollection',
+        tags: TAGS,
+        summary: 'Update a collection',
+        description: 'Name, description, and for a smart collection its query. The kind cannot change.',
+        params: CollectionParams,
+        body: PatchBody,
+        response: {
+          200: okResponse('The updated collection.', ref(CollectionSchema), COLLECTION_EXAMPLE),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          ...NOT_FOUND,
+          422: problemResponse(422, 'The name is taken, the kind would change, or a query was given to a manual collection.'),
+        },
+      },
+    },
+    async (request) => collections.update(org(request), request.params.id, request.body),
+  )
+
+  app.delete(
+    '/api/v1/collections/:id',
+    {
+      schema: {
+        operationId: 'deleteCollection',
+        tags: TAGS,
+        summary: 'Delete a collection',
+        description: 'The assets themselves are kept.',
+        params: CollectionParams,
+        response: { 204: noContentResponse('Deleted.'), ...problemResponses(...AUTHENTICATED_PROBLEMS), ...NOT_FOUND },
+      },
+    },
+    async (request, reply) => {
+      await collections.delete(org(request), request.params.id)
+      return reply.code(204).send(null)
+    },
+  )
+
+  for (const [method, verb] of [
+    ['POST', 'add'],
+    ['DELETE', 'remove'],
+  ] as const) {
+    app.route({
+      method,
+      url: '/api/v1/collections/:id/assets',
+      schema: {
+        operationId: verb === 'add' ? 'addCollectionAssets' : 'removeCollectionAssets',
+        tags: TAGS,
+        summary: verb === 'add' ? 'Add assets to a manual collection' : 'Remove assets from a manual collection',
+        description:
+          verb === 'add'
+            ? 'Adding an asset that is already there is a no-op. An unknown asset (or one of another organization) is 404 and nothing changes.'
+            : 'Removing an asset that is not there is a no-op. An unknown asset is 404 and nothing changes.',
+        params: CollectionParams,
+        body: MembersBody,
+        response: {
+          200: okResponse('What changed.', MembersResponse, { changed: 1, asset_count: 13 }),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          404: problemResponse(404, 'No such collection (`not_found`) or asset (`asset_not_found`) in your organization.'),
+          ...SMART_CONFLICT,
+        },
+      },
+      handler: async (request) => {
+        const ids = membersOf(request.body as { asset_id: string } | { asset_ids: string[] })
+        const id = (request.params as { id: string }).id
+        return verb === 'add' ? collections.addAssets(org(request), id, ids) : collections.removeAssets(org(request), id, ids)
+      },
+    })
+  }
+
+  app.post(
+    '/api/v1/collections/:id/share',
+    {
+      schema: {
+        operationId: 'shareCollection',
+        tags: TAGS,
+        summary: 'Create a public link',
+        description: 'An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link. Shown once. Emits `collection.shared`.',
+        params: CollectionParams,
+        response: {
+          201: okResponse('The link.', Type.Object({ share_url: Type.String() }, { additionalProperties: false }), { share_url: 'https://assets.example.com/s/9f1c3e…' }),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          ...NOT_FOUND,
+        },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await collections.share(org(request), request.params.id)),
+  )
+
+  app.delete(
+    '/api/v1/collections/:id/share',
+    {
+      schema: {
+        operationId: 'unshareCollection',
+        tags: TAGS,
+        summary: 'Revoke the public link',
+        description: 'The link answers 404 from now on.',
+        params: CollectionParams,
+        response: { 204: noContentResponse('Revoked.'), ...problemResponses(...AUTHENTICATED_PROBLEMS), ...NOT_FOUND },
+      },
+    },
+    async (request, reply) => {
+      await collections.unshare(org(request), request.params.id)
+      return reply.code(204).send(null)
+    },
+  )
+}
+
+/** /app/api/orgs/:org/collections/:id/share: owners and admins share from the app. */
+export function appCollectionRoutes(app: App, deps: { collections: CollectionService; guard: SessionGuard }): void {
+  const params = Type.Object({ org: Type.String(), id: Type.String({ format: 'uuid' }) })
+  app.post('/app/api/orgs/:org/collections/:id/share', { schema: { params } }, async (request, reply) => {
+    const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+    return reply.code(201).send(await deps.collections.share(organization.id, request.params.id))
+  })
+  app.delete('/app/api/orgs/:org/collections/:id/share', { schema: { params } }, async (request, reply) => {
+    const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+    await deps.collections.unshare(organization.id, request.params.id)
+    return reply.code(204).send()
+  })
+}
+
+/** GET /s/{token} (HTML gallery) and /s/{token}.json: a shared collection, no key needed. */
+export function shareRoutes(app: App, deps: { collections: CollectionService }): void {
+  app.get(
+    '/s/:link',
+    { schema: { params: Type.Object({ link: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}(\\.json)?$' }) }), querystring: Type.Object(PaginationQuery, { additionalProperties: false }) } },
+    async (request, reply) => {
+      const { link } = request.params
+      const json = link.endsWith('.json')
+      const view = await deps.collections.sharedView(json ? link.slice(0, -'.json'.length) : link, pageOf(request.query))
+      reply.header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex')
+      if (json) return view
+      return reply
+        .header('content-security-policy', "default-src 'none'; img-src *; style-src 'unsafe-inline'")
+        .type('text/html; charset=utf-8')
+        .send(renderGallery(view))
+    },
+  )
+}

@@ -1,0 +1,184 @@
+import { sha256Hex } from '../../platform/crypto.js'
+import { inTransaction, type Db } from '../../platform/db/index.js'
+import { emit } from '../../platform/events/outbox.js'
+import { AppError, problems } from '../../platform/http/errors.js'
+import type { Page } from '../../platform/http/pagination.js'
+import { randomToken } from '../../platform/ids.js'
+import type { AssetService } from '../assets/service.js'
+import type { AssetFilter } from '../assets/store.js'
+import * as store from './store.js'
+import type { CollectionRow } from './store.js'
+
+export interface NewCollection {
+  name: string
+  description?: string
+  query?: AssetFilter
+}
+
+export type CollectionChanges = Partial<{ name: string; description: string; kind: 'manual' | 'smart'; query: AssetFilter }>
+
+const notFound = () => problems.notFound('Collection')
+const nameTaken = (name: string) =>
+  problems.unprocessable('collection_name_taken', `A collection named "${name}" already exists (names are compared without case).`, [
+    { pointer: '/name', detail: 'is already used by another collection' },
+  ])
+const smartImmutable = () =>
+  problems.conflict('smart_collection_immutable', 'A smart collection is defined by its query; its assets cannot be added or removed.')
+
+/**
+ * Manual collections hold assets; smart ones hold a query, the same filter object as GET
+ * /api/v1/assets, evaluated by the same code at read time, so they are never stale.
+ */
+export class CollectionService {
+  constructor(
+    private readonly db: Db,
+    private readonly assets: AssetService,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  async create(organizationId: string, input: NewCollection) {
+    // The request schema already ties them together: a query means smart, and smart needs one.
+    const kind = input.query ? 'smart' : 'manual'
+    const name = input.name.trim()
+    // Counted before the transaction: on the embedded database it holds the only connection.
+    const assetCount = input.query ? await this.assets.count(organizationId, input.query) : 0
+    return inTransaction(this.db, async (tx) => {
+      const row = await store.insertCollection(tx, organizationId, { name, description: input.description?.trim() ?? '', kind, query: input.query ?? null })
+      if (!row) throw nameTaken(name)
+      const record = recordOf(row, assetCount)
+      await emit(tx, organizationId, 'collection.created', record)
+      return record
+    })
+  }
+
+  async list(organizationId: string, filter: { kind?: 'manual' | 'smart'; q?: string }, page: Page) {
+    const { rows, total } = await store.listCollections(this.db, organizationId, filter, page)
+    return { data: await Promise.all(rows.map((row) => this.record(organizationId, row))), total, ...page }
+  }
+
+  async get(organizationId: string, id: string, page: Page) {
+    const row = await this.find(organizationId, id)
+    return { ...(await this.record(organizationId, row)), assets: await this.assetsOf(organizationId, row, page) }
+  }
+
+  async update(organizationId: string, id: string, changes: CollectionChanges) {
+    const current = await this.find(organizationId, id)
+    if (changes.kind !== undefined && changes.kind !== current.kind) {
+      throw problems.unprocessable('collection_kind_immutable', 'A collection cannot change kind; create a new one.', [{ pointer: '/kind', detail: `is ${current.kind}` }])
+    }
+    if (changes.query !== undefined && current.kind === 'manual') {
+      throw problems.unprocessable('manual_collection_has_no_query', 'A manual collection has no query.', [{ pointer: '/query', detail: 'only smart collections have one' }])
+    }
+    const name = changes.name?.trim()
+    const updated = await store.updateCollection(this.db, organizationId, id, {
+      ...(name !== undefined && { name }),
+      ...(changes.description !== undefined && { description: changes.description.trim() }),
+      ...(changes.query !== undefined && { query: changes.query }),
+    })
+    if (updated === 'name_taken') throw nameTaken(name!)
+    if (!updated) throw notFound()
+    return this.record(organizationId, updated)
+  }
+
+  async delete(organizationId: string, id: string): Promise<void> {
+    if (!(await store.deleteCollection(this.db, organizationId, id))) throw notFound()
+  }
+
+  /** Adding twice is a no-op; one unknown asset refuses the whole request. */
+  async addAssets(organizationId: string, id: string, assetIds: string[]) {
+    const collection = await this.manual(organizationId, id)
+    await this.assertKnown(organizationId, assetIds)
+    return { changed: await store.addMembers(this.db, collection.id, assetIds), asset_count: await this.assets.count(organizationId, {}, collection.id) }
+  }
+
+  /** Removing an asset that is not in the collection is a no-op. */
+  async removeAssets(organizationId: string, id: string, assetIds: string[]) {
+    const collection = await this.manual(organizationId, id)
+    await this.assertKnown(organizationId, assetIds)
+    return { changed: await store.removeMembers(this.db, collection.id, assetIds), asset_count: await this.assets.count(organizationId, {}, collection.id) }
+  }
+
+  /** A new unguessable link (replacing any earlier one); only its hash is stored. */
+  async share(organizationId: string, id: string): Promise<{ share_url: string }> {
+    const token = randomToken(24)
+    const shareUrl = `${this.publicBaseUrl}/s/${token}`
+    const collection = await this.record(organizationId, await this.find(organizationId, id))
+    await inTransaction(this.db, async (tx) => {
+      if (!(await store.setShareToken(tx, organizationId, id, sha256Hex(token)))) throw notFound()
+      await emit(tx, organizationId, 'collection.shared', { collection: { ...collection, shared: true }, share_url: shareUrl })
+    })
+    return { share_url: shareUrl }
+  }
+
+  async unshare(organizationId: string, id: string): Promise<void> {
+    if (!(await store.setShareToken(this.db, organizationId, id, null))) throw notFound()
+  }
+
+  /** What a public link shows: the collection's name and description, and its assets' pictures. */
+  async sharedView(token: string, page: Page) {
+    const row = await store.findShared(this.db, sha256Hex(token))
+    if (!row) throw new AppError(404, 'not_found', 'Not Found', 'This link is unknown or has been revoked.')
+    const assets = await this.assetsOf(row.organization_id, row, page)
+    return {
+      name: row.name,
+      description: row.description,
+      assets: {
+        ...assets,
+        data: assets.data.map((asset) => ({
+          id: asset.id,
+          title: asset.title,
+          width: asset.width,
+          height: asset.height,
+          mime_type: asset.mime_type,
+          thumbnail_url: asset.thumbnail_url,
+          original_url: asset.original_url,
+        })),
+      },
+    }
+  }
+
+  private assetsOf(organizationId: string, row: CollectionRow, page: Page) {
+    return row.kind === 'smart' ? this.assets.list(organizationId, row.query ?? {}, page) : this.assets.list(organizationId, {}, page, row.id)
+  }
+
+  private async record(organizationId: string, row: CollectionRow) {
+    const assetCount = row.kind === 'smart' ? await this.assets.count(organizationId, row.query ?? {}) : await this.assets.count(organizationId, {}, row.id)
+    return recordOf(row, assetCount)
+  }
+
+  private async find(organizationId: string, id: string): Promise<CollectionRow> {
+    const row = await store.findCollection(this.db, organizationId, id)
+    if (!row) throw notFound()
+    return row
+  }
+
+  private async manual(organizationId: string, id: string): Promise<CollectionRow> {
+    const row = await this.find(organizationId, id)
+    if (row.kind === 'smart') throw smartImmutable()
+    return row
+  }
+
+  private async assertKnown(organizationId: string, assetIds: string[]): Promise<void> {
+    const unknown = await this.assets.unknownIds(organizationId, assetIds)
+    if (unknown.length > 0) {
+      throw new AppError(404, 'asset_not_found', 'Not Found', `No asset ${unknown.join(', ')} in your organization; nothing was changed.`)
+    }
+  }
+}
+
+function recordOf(row: CollectionRow, assetCount: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    kind: row.kind,
+    query: row.query,
+    asset_count: assetCount,
+    shared: row.shared_at !== null,
+    shared_at: row.shared_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+export type CollectionRecord = ReturnType<typeof recordOf>

@@ -1,0 +1,121 @@
+import { sql } from 'kysely'
+import type { Db } from '../../platform/db/index.js'
+import type { Page } from '../../platform/http/pagination.js'
+import { uuidv7 } from '../../platform/ids.js'
+import type { AssetFilter } from '../assets/store.js'
+
+export interface CollectionRow {
+  id: string
+  name: string
+  description: string
+  kind: 'manual' | 'smart'
+  query: AssetFilter | null
+  shared_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+const COLUMNS = ['id', 'name', 'description', 'kind', 'query', 'shared_at', 'created_at', 'updated_at'] as const
+
+/** Undefined when the organization already has a collection of that name (in any case). */
+export async function insertCollection(
+  db: Db,
+  organizationId: string,
+  fields: { name: string; description: string; kind: 'manual' | 'smart'; query: AssetFilter | null },
+): Promise<CollectionRow | undefined> {
+  return (await db
+    .insertInto('collections')
+    .values({
+      id: uuidv7(),
+      organization_id: organizationId,
+      name: fields.name,
+      description: fields.description,
+      kind: fields.kind,
+      query: fields.query === null ? null : JSON.stringify(fields.query),
+      updated_at: sql<Date>`now()`,
+    })
+    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doNothing())
+    .returning(COLUMNS)
+    .executeTakeFirst()) as CollectionRow | undefined
+}
+
+export async function findCollection(db: Db, organizationId: string, id: string): Promise<CollectionRow | undefined> {
+  return (await db.selectFrom('collections').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()) as
+    | CollectionRow
+    | undefined
+}
+
+export async function findShared(db: Db, tokenHash: string): Promise<(CollectionRow & { organization_id: string }) | undefined> {
+  return (await db.selectFrom('collections').select([...COLUMNS, 'organization_id']).where('share_token_hash', '=', tokenHash).executeTakeFirst()) as
+    | (CollectionRow & { organization_id: string })
+    | undefined
+}
+
+export async function listCollections(db: Db, organizationId: string, filter: { kind?: 'manual' | 'smart'; q?: string }, page: Page) {
+  let query = db.selectFrom('collections').where('organization_id', '=', organizationId)
+  if (filter.kind) query = query.where('kind', '=', filter.kind)
+  if (filter.q) query = query.where(sql<string>`lower(name)`, 'like', `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+  const [rows, counted] = await Promise.all([
+    query.select(COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    query.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows: rows as CollectionRow[], total: counted.n }
+}
+
+/** Undefined when the collection does not exist, or when the new name is taken (`taken` says which). */
+export async function updateCollection(
+  db: Db,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; description?: string; query?: AssetFilter },
+): Promise<CollectionRow | 'name_taken' | undefined> {
+  try {
+    return (await db
+      .updateTable('collections')
+      .set({
+        ...(changes.name !== undefined && { name: changes.name }),
+        ...(changes.description !== undefined && { description: changes.description }),
+        ...(changes.query !== undefined && { query: JSON.stringify(changes.query) }),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst()) as CollectionRow | undefined
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return 'name_taken'
+    throw error
+  }
+}
+
+export async function deleteCollection(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('collections').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+  return result.numDeletedRows > 0n
+}
+
+export async function addMembers(db: Db, collectionId: string, assetIds: string[]): Promise<number> {
+  if (assetIds.length === 0) return 0
+  const added = await db
+    .insertInto('collection_assets')
+    .values(assetIds.map((assetId) => ({ collection_id: collectionId, asset_id: assetId })))
+    .onConflict((oc) => oc.columns(['collection_id', 'asset_id']).doNothing())
+    .returning('asset_id')
+    .execute()
+  return added.length
+}
+
+export async function removeMembers(db: Db, collectionId: string, assetIds: string[]): Promise<number> {
+  if (assetIds.length === 0) return 0
+  const result = await db.deleteFrom('collection_assets').where('collection_id', '=', collectionId).where('asset_id', 'in', assetIds).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+export async function setShareToken(db: Db, organizationId: string, id: string, tokenHash: string | null): Promise<boolean> {
+  const result = await db
+    .updateTable('collections')
+    .set({ share_token_hash: tokenHash, shared_at: tokenHash ? sql<Date>`now()` : null })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}

@@ -1,0 +1,222 @@
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { expectProblem, login, outboxEvents, signedInMember } from '../support/sessions.js'
+
+let t: TestApp
+let acme: Seeded
+let globex: Seeded
+let colour = 0x100000
+
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, key = acme.writeKey) =>
+  t.app.inject({ method, url, headers: bearer(key), ...(payload && { payload }) })
+async function pushAsset(fields: object = {}, key = acme.writeKey): Promise<string> {
+  const image = await sharp({ create: { width: 40, height: 20, channels: 3, background: `#${(++colour).toString(16)}` } }).png().toBuffer()
+  const res = await call('POST', '/api/v1/assets', { image_base64: image.toString('base64'), ...fields }, key)
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json().asset_id
+}
+async function createCollection(body: object, key = acme.writeKey) {
+  const res = await call('POST', '/api/v1/collections', body, key)
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json()
+}
+const ids = (page: { data: Array<{ id: string }> }) => page.data.map((a) => a.id)
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
+  acme = await seedOrganization(t.app, 'Acme')
+  globex = await seedOrganization(t.app, 'Globex')
+})
+afterAll(() => t.close())
+
+describe('creating collections', () => {
+  it('creates a manual collection and records collection.created', async () => {
+    const collection = await createCollection({ name: ' Q3 launch ', description: 'Hand picked' })
+    expect(collection).toMatchObject({ name: 'Q3 launch', description: 'Hand picked', kind: 'manual', query: null, asset_count: 0, shared: false })
+    const events = await outboxEvents(t.database.handle.db, acme.org.id, 'collection.created')
+    expect(events.at(-1)).toMatchObject({ id: collection.id, name: 'Q3 launch', kind: 'manual' })
+  })
+
+  it('makes a collection with a query smart', async () => {
+    expect(await createCollection({ name: 'Reds', query: { tag: 'red' } })).toMatchObject({ kind: 'smart', query: { tag: 'red' } })
+  })
+
+  it('refuses a name that differs only in case with 422', async () => {
+    await createCollection({ name: 'Brand' })
+    const res = await call('POST', '/api/v1/collections', { name: 'BRAND' })
+    expect(expectProblem(res, 422, 'collection_name_taken').errors).toEqual([{ pointer: '/name', detail: 'is already used by another collection' }])
+  })
+
+  it.each([
+    ['an empty name', { name: '' }],
+    ['a blank name', { name: '   ' }],
+    ['a 300-character name', { name: 'x'.repeat(300) }],
+    ['an unknown query key', { name: 'Bad query', query: { colour: 'red' } }],
+    ['a query value of the wrong type', { name: 'Bad query', query: { tag: 5 } }],
+    ['an unknown field', { name: 'Typo', descripton: 'x' }],
+  ])('refuses %s with 400', async (_label, body) => {
+    expectProblem(await call('POST', '/api/v1/collections', body), 400, 'validation_failed')
+  })
+
+  it('refuses kind and query that disagree with 400, pointing at them', async () => {
+    const smartWithout = expectProblem(await call('POST', '/api/v1/collections', { name: 'Half smart', kind: 'smart' }), 400, 'validation_failed')
+    expect(smartWithout.errors?.map((e) => e.pointer)).toContain('/query')
+    const manualWith = expectProblem(await call('POST', '/api/v1/collections', { name: 'Odd', kind: 'manual', query: { tag: 'x' } }), 400, 'validation_failed')
+    expect(manualWith.errors?.map((e) => e.pointer)).toContain('/kind')
+  })
+})
+
+describe('manual collections', () => {
+  let collection: { id: string }
+  let assets: string[]
+  beforeAll(async () => {
+    collection = await createCollection({ name: 'Picks' })
+    assets = [await pushAsset({ title: 'one' }), await pushAsset({ title: 'two' }), await pushAsset({ title: 'three' })]
+  })
+  const members = `/api/v1/collections/${'ID'}/assets`
+  const url = () => members.replace('ID', collection.id)
+
+  it('add one or many assets, idempotently, and list them newest first', async () => {
+    expect((await call('POST', url(), { asset_id: assets[0] })).json()).toEqual({ changed: 1, asset_count: 1 })
+    expect((await call('POST', url(), { asset_ids: assets })).json()).toEqual({ changed: 2, asset_count: 3 })
+    expect((await call('POST', url(), { asset_id: assets[0] })).json()).toEqual({ changed: 0, asset_count: 3 })
+    const res = await call('GET', `/api/v1/collections/${collection.id}?limit=2`, undefined, acme.readKey)
+    expect(res.json()).toMatchObject({ id: collection.id, asset_count: 3, assets: { total: 3, limit: 2, offset: 0 } })
+    expect(ids(res.json().assets)).toEqual([assets[2], assets[1]])
+    expect(ids((await call('GET', `/api/v1/collections/${collection.id}?limit=2&offset=2`)).json().assets)).toEqual([assets[0]])
+    expect((await call('GET', `/api/v1/assets/${assets[0]}`)).json().collections).toEqual([{ id: collection.id, name: 'Picks' }])
+  })
+
+  it('remove assets, idempotently', async () => {
+    expect((await call('DELETE', url(), { asset_ids: [assets[1], assets[2]] })).json()).toEqual({ changed: 2, asset_count: 1 })
+    expect((await call('DELETE', url(), { asset_id: assets[1] })).json()).toEqual({ changed: 0, asset_count: 1 })
+  })
+
+  it('refuse another organization\u2019s asset with 404, changing nothing', async () => {
+    const theirs = await pushAsset({}, globex.writeKey)
+    expectProblem(await call('POST', url(), { asset_ids: [assets[1], theirs] }), 404, 'asset_not_found')
+    expect((await call('GET', `/api/v1/collections/${collection.id}`)).json().asset_count).toBe(1)
+  })
+
+  it('refuse 101 assets at once with 400, and an unknown collection with 404', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => `0193a5b2-7c1e-7d3a-9f10-${i.toString().padStart(12, '0')}`)
+    expectProblem(await call('POST', url(), { asset_ids: many }), 400, 'validation_failed')
+    expectProblem(await call('POST', '/api/v1/collections/0193a5b2-7c1e-7d3a-9f10-000000000000/assets', { asset_id: assets[0] }), 404, 'not_found')
+  })
+
+  it('receive pushes that name them, including duplicates', async () => {
+    const pushed = await pushAsset({ collection_name: 'picks' })
+    expect(ids((await call('GET', `/api/v1/collections/${collection.id}`)).json().assets)).toContain(pushed)
+  })
+})
+
+describe('smart collections', () => {
+  it('hold exactly what GET /api/v1/assets returns for their query, as assets change', async () => {
+    const [a, , c] = [await pushAsset({ client: 'Initech', tag_names: ['summer'] }), await pushAsset({ client: 'Initech' }), await pushAsset({ client: 'initech', tag_names: ['Summer'] })]
+    const smart = await createCollection({ name: 'Initech summer', query: { client: 'Initech', tag: 'summer' } })
+    expect(smart.asset_count).toBe(2)
+    const listed = (await call('GET', '/api/v1/assets?client=Initech&tag=summer')).json()
+    const shown = (await call('GET', `/api/v1/collections/${smart.id}`)).json()
+    expect(ids(shown.assets)).toEqual(ids(listed))
+    expect(ids(shown.assets)).toEqual([c, a])
+    expect(shown.assets.total).toBe(listed.total)
+
+    const later = await pushAsset({ client: 'INITECH', tag_names: ['summer'] })
+    expect(ids((await call('GET', `/api/v1/collections/${smart.id}`)).json().assets)[0]).toBe(later)
+    await call('PATCH', `/api/v1/assets/${a}`, { tag_names: [] })
+    expect(ids((await call('GET', `/api/v1/collections/${smart.id}`)).json().assets)).not.toContain(a)
+  })
+
+  it('refuse adding or removing assets with 409', async () => {
+    const smart = await createCollection({ name: 'Logos', query: { asset_type: 'Logo' } })
+    const asset = await pushAsset()
+    expectProblem(await call('POST', `/api/v1/collections/${smart.id}/assets`, { asset_id: asset }), 409, 'smart_collection_immutable')
+    expectProblem(await call('DELETE', `/api/v1/collections/${smart.id}/assets`, { asset_id: asset }), 409, 'smart_collection_immutable')
+  })
+})
+
+describe('PATCH, DELETE and listing', () => {
+  it('updates name, description and query, but never the kind', async () => {
+    const smart = await createCollection({ name: 'Greens', query: { tag: 'green' } })
+    const res = await call('PATCH', `/api/v1/collections/${smart.id}`, { name: 'Blues', query: { tag: 'blue' } })
+    expect(res.json()).toMatchObject({ name: 'Blues', query: { tag: 'blue' } })
+    expectProblem(await call('PATCH', `/api/v1/collections/${smart.id}`, { kind: 'manual' }), 422, 'collection_kind_immutable')
+    const manual = await createCollection({ name: 'Hand' })
+    expectProblem(await call('PATCH', `/api/v1/collections/${manual.id}`, { query: { tag: 'x' } }), 422, 'manual_collection_has_no_query')
+    expectProblem(await call('PATCH', `/api/v1/collections/${manual.id}`, { name: 'blues' }), 422, 'collection_name_taken')
+    expectProblem(await call('PATCH', `/api/v1/collections/${manual.id}`, {}), 400, 'validation_failed')
+  })
+
+  it('deletes a collection but keeps its assets', async () => {
+    const collection = await createCollection({ name: 'Temporary' })
+    const asset = await pushAsset({ collection_name: 'Temporary' })
+    expect((await call('DELETE', `/api/v1/collections/${collection.id}`)).statusCode).toBe(204)
+    expect((await call('GET', `/api/v1/collections/${collection.id}`)).statusCode).toBe(404)
+    expect((await call('GET', `/api/v1/assets/${asset}`)).json().collections).toEqual([])
+  })
+
+  it('lists newest first, filtered by kind and name, and never another organization\u2019s', async () => {
+    await createCollection({ name: 'Theirs' }, globex.writeKey)
+    const all = (await call('GET', '/api/v1/collections?limit=100')).json()
+    expect(all.data.map((c: { name: string }) => c.name)).not.toContain('Theirs')
+    expect(all.total).toBe(all.data.length)
+    const smart = (await call('GET', '/api/v1/collections?kind=smart')).json()
+    expect(smart.data.every((c: { kind: string }) => c.kind === 'smart')).toBe(true)
+    expect((await call('GET', '/api/v1/collections?q=PICK')).json().data.map((c: { name: string }) => c.name)).toEqual(['Picks'])
+    expectProblem(await call('GET', '/api/v1/collections?kind=other'), 400, 'validation_failed')
+    const theirs = (await call('GET', '/api/v1/collections', undefined, globex.readKey)).json().data[0]
+    expectProblem(await call('GET', `/api/v1/collections/${theirs.id}`), 404, 'not_found')
+    expectProblem(await call('PATCH', `/api/v1/collections/${theirs.id}`, { name: 'Mine' }), 404, 'not_found')
+  })
+})
+
+describe('sharing by public link', () => {
+  it('serves a read-only view as JSON and HTML, records collection.shared, and stops on revoke', async () => {
+    const collection = await createCollection({ name: 'Press kit <b>', description: 'For "journalists"' })
+    const asset = await pushAsset({ title: 'Logo & mark', collection_name: 'Press kit <b>' })
+    const shared = await call('POST', `/api/v1/collections/${collection.id}/share`)
+    expect(shared.statusCode).toBe(201)
+    const shareUrl: string = shared.json().share_url
+    expect(shareUrl).toMatch(/^http:\/\/assets\.test\/s\/[A-Za-z0-9_-]{32}$/)
+    const event = (await outboxEvents(t.database.handle.db, acme.org.id, 'collection.shared')).at(-1)
+    expect(event).toMatchObject({ share_url: shareUrl, collection: { id: collection.id, shared: true } })
+
+    const path = shareUrl.replace('http://assets.test', '')
+    const json = await t.app.inject({ method: 'GET', url: `${path}.json` })
+    expect(json.statusCode).toBe(200)
+    expect(json.json()).toMatchObject({ name: 'Press kit <b>', assets: { total: 1, data: [{ id: asset, title: 'Logo & mark' }] } })
+    expect(JSON.stringify(json.json())).not.toMatch(/organization|sha256|client|source_url/)
+    const thumbnail = await t.app.inject({ method: 'GET', url: json.json().assets.data[0].thumbnail_url.replace('http://assets.test', '') })
+    expect(thumbnail.statusCode).toBe(200)
+
+    const html = await t.app.inject({ method: 'GET', url: path })
+    expect(html.headers['content-type']).toContain('text/html')
+    expect(html.body).toContain('Press kit &#60;b&#62;')
+    expect(html.body).toContain('Logo &#38; mark')
+    expect(html.body).toContain('/thumbnail?expires=')
+    expect(html.body).not.toContain('<script')
+    expect((await call('GET', `/api/v1/collections/${collection.id}`)).json().shared).toBe(true)
+
+    expect((await call('DELETE', `/api/v1/collections/${collection.id}/share`)).statusCode).toBe(204)
+    expect((await t.app.inject({ method: 'GET', url: `${path}.json` })).statusCode).toBe(404)
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404)
+  })
+
+  it('is 404 for a guessed token and for another organization\u2019s collection', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.json' })).statusCode).toBe(404)
+    const theirs = await createCollection({ name: 'Secret' }, globex.writeKey)
+    expectProblem(await call('POST', `/api/v1/collections/${theirs.id}/share`), 404, 'not_found')
+  })
+
+  it('can be created by owners and admins in the app, not by members', async () => {
+    const collection = await createCollection({ name: 'From the app' })
+    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const member = await signedInMember(t.app, acme.org.id, 'member')
+    expectProblem(await member.post(`/app/api/orgs/${acme.org.slug}/collections/${collection.id}/share`), 403, 'role_required')
+    const res = await owner.post(`/app/api/orgs/${acme.org.slug}/collections/${collection.id}/share`)
+    expect(res.statusCode).toBe(201)
+    expect((await t.app.inject({ method: 'GET', url: `${res.json().share_url.replace('http://assets.test', '')}.json` })).json().name).toBe('From the app')
+    expect((await owner.delete(`/app/api/orgs/${acme.org.slug}/collections/${collection.id}/share`)).statusCode).toBe(204)
+  })
+})
