@@ -205,6 +205,7 @@ describe('sharing by public link', () => {
 
   it('is 404 for a guessed token and for another organization\u2019s collection', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.json' })).statusCode).toBe(404)
+    expect((await t.app.inject({ method: 'GET', url: '/s/not-even-a-token!' })).statusCode).toBe(404)
     const theirs = await createCollection({ name: 'Secret' }, globex.writeKey)
     expectProblem(await call('POST', `/api/v1/collections/${theirs.id}/share`), 404, 'not_found')
   })

@@ -217,7 +217,7 @@ export function appCollectionRoutes(app: App, deps: { collections: CollectionSer
 export function shareRoutes(app: App, deps: { collections: CollectionService }): void {
   app.get(
     '/s/:link',
-    { schema: { params: Type.Object({ link: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}(\\.json)?$' }) }), querystring: Type.Object(PaginationQuery, { additionalProperties: false }) } },
+    { schema: { params: Type.Object({ link: Type.String({ maxLength: 200 }) }), querystring: Type.Object(PaginationQuery, { additionalProperties: false }) } },
     async (request, reply) => {
       const { link } = request.params
       const json = link.endsWith('.json')
