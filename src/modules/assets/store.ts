@@ -130,22 +130,8 @@ export async function findBySha256(db: Db, organizationId: string, sha256: strin
   return row?.id
 }
 
-export interface NewAsset {
-  organization_id: string
-  title: string
-  asset_type: string | null
-  client: string | null
-  product: string | null
-  source_url: string | null
-  created_by_ai: boolean
-  mime_type: string
-  width: number
-  height: number
-  byte_size: number
-  sha256: string
-  blob_key: string
-  thumbnail_key: string
-}
+/** A row to insert: everything the database does not fill in itself. */
+export type NewAsset = Omit<AssetRow, 'id' | 'byte_size' | 'created_at' | 'updated_at'> & { organization_id: string; byte_size: number }
 
 /** Undefined when the organization already has these bytes (the unique index decides, race-free). */
 export async function insertAsset(db: Db, asset: NewAsset): Promise<string | undefined> {
