@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'kysely'
@@ -239,11 +240,14 @@ describe('plan limits', () => {
     try {
       const org = await seedOrganization(limited.app, 'Tiny')
       await sql`update organizations set plan = 'tiny' where id = ${org.org.id}`.execute(db())
-      const send = async () =>
-        limited.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(org.writeKey), payload: { image_base64: (await uniquePng()).toString('base64') } })
-      expect((await send()).statusCode).toBe(201)
-      expectProblem(await send(), 403, 'plan_limit_reached')
+      const send = async (image: Buffer) =>
+        limited.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(org.writeKey), payload: { image_base64: image.toString('base64') } })
+      expect((await send(await uniquePng())).statusCode).toBe(201)
+      const refused = await uniquePng()
+      expectProblem(await send(refused), 403, 'plan_limit_reached')
       expect(await assetCount(org.org.id)).toBe(1)
+      const sha = createHash('sha256').update(refused).digest('hex')
+      expect(existsSync(join(limited.config.blobDir, sha.slice(0, 2), sha.slice(2, 4), sha))).toBe(false)
     } finally {
       await limited.close()
     }
@@ -330,6 +334,7 @@ describe('DELETE /api/v1/assets/{id}', () => {
     const theirs = (await push({ image_base64: bytes }, globex.writeKey)).json().asset_id
     const record = (await get(`/api/v1/assets/${mine}`)).json()
     const blobPath = join(t.config.blobDir, record.sha256.slice(0, 2), record.sha256.slice(2, 4), record.sha256)
+    expect(existsSync(blobPath)).toBe(true)
 
     expectProblem(await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${mine}`, headers: bearer(globex.writeKey) }), 404, 'not_found')
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${mine}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
