@@ -10,7 +10,7 @@
  * as the app's hourly job does on the embedded database (it has no autovacuum).
  *
  * Then, in this process and one request at a time, where a list request's time goes: each SQL
- * statement of store.listAssets and store.relationsOf (next to `select 1`, the cost of any round trip
+ * statement of store.listAssets (page and store.countAssets) and store.relationsOf (next to `select 1`, the cost of any round trip
  * to the embedded database), AssetService.record (which signs two URLs per asset), and JSON.stringify
  * of the page. autocannon runs in a forked child.
  *
@@ -292,7 +292,7 @@ async function timeBreakdown(app: BuiltApp, db: Db, organizationId: string): Pro
     },
     {
       name: 'SQL: count(*)',
-      where: 'store.listAssets (2nd query)',
+      where: 'store.countAssets (2nd query)',
       run: async (filter) => {
         await whereFilter(db.selectFrom('assets').select(sql<number>`count(*)::int`.as('n')), organizationId, filter).executeTakeFirstOrThrow()
       },
