@@ -40,7 +40,8 @@ export const PushBody = Type.Object(
   {
     image_url: Type.Optional(Url('Fetched by the service (public addresses only). Give this or image_base64.')),
     image_base64: Type.Optional(
-      Type.String({ minLength: 1, description: 'The image bytes in base64, optionally as a data: URL; at most 25 MiB decoded. Give this or image_url.' }),
+      // No minLength: checking it counts every character of a 35 MB string; an empty value fails decoding instead.
+      Type.String({ description: 'The image bytes in base64, optionally as a data: URL; at most 25 MiB decoded. Give this or image_url.' }),
     ),
     title: Type.Optional(Type.String({ maxLength: 500 })),
     asset_type: Type.Optional(Name('One of the organization\u2019s asset types (GET /api/v1/asset-types).')),

@@ -14,7 +14,6 @@ import type { AssetFilter, AssetRow } from './store.js'
 
 export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
 const THUMBNAIL_VARIANT = 'thumb.webp'
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i
 
 export interface PlanLimit {
@@ -73,15 +72,16 @@ export class AssetService {
     if (existing) return this.duplicate(existing, collectionId)
 
     const image = await this.process(bytes)
-    const created: string[] = []
+    // Files are written before the transaction, so their writes and fsyncs never hold the database.
+    const files = await this.storeFiles(sha256, bytes, image.thumbnail)
+    let assetId: string | null
     try {
-      const assetId = await inTransaction(db, async (tx) => {
+      assetId = await inTransaction(db, async (tx) => {
         await this.assertWithinPlan(tx, organizationId, bytes.length)
         await lockContent(tx, sha256)
-        const original = await this.deps.blobs.put(bytes)
-        if (original.created) created.push(original.key)
-        const thumbnail = await this.deps.blobs.putAs(variantKey(sha256, THUMBNAIL_VARIANT), image.thumbnail)
-        if (thumbnail.created) created.push(thumbnail.key)
+        // A delete of the same bytes may have removed the files between their writing and this lock.
+        const [hasOriginal, hasThumbnail] = await Promise.all([this.deps.blobs.exists(files.original), this.deps.blobs.exists(files.thumbnail)])
+        if (!hasOriginal || !hasThumbnail) await this.storeFiles(sha256, bytes, image.thumbnail)
         const id = await store.insertAsset(tx, {
           organization_id: organizationId,
           title: input.title?.trim() ?? '',
@@ -95,8 +95,8 @@ export class AssetService {
           height: image.info.height,
           byte_size: bytes.length,
           sha256,
-          blob_key: original.key,
-          thumbnail_key: thumbnail.key,
+          blob_key: files.original,
+          thumbnail_key: files.thumbnail,
         })
         if (!id) return null
         await store.setTags(tx, organizationId, id, normaliseTags(input.tag_names ?? []))
@@ -105,14 +105,30 @@ export class AssetService {
         await emit(tx, organizationId, 'asset.created', await this.recordIn(tx, organizationId, id))
         return id
       })
-      if (assetId) return { asset_id: assetId, duplicate: false }
     } catch (error) {
-      await this.removeBlobs(created)
+      await this.removeUnreferenced(sha256, files)
       throw error
     }
+    if (assetId) return { asset_id: assetId, duplicate: false }
     // A concurrent push of the same bytes won the unique index: this one is its duplicate.
-    await this.removeBlobs(created)
     return this.duplicate((await store.findBySha256(db, organizationId, sha256))!, collectionId)
+  }
+
+  /** Writes the original and its thumbnail unless they are there already (put is idempotent). */
+  private async storeFiles(sha256: string, bytes: Buffer, thumbnail: Buffer) {
+    const [original, thumb] = await Promise.all([
+      this.deps.blobs.put(bytes),
+      this.deps.blobs.putAs(variantKey(sha256, THUMBNAIL_VARIANT), thumbnail),
+    ])
+    return { original: original.key, thumbnail: thumb.key }
+  }
+
+  /** After a failed push: the files go only if no asset (of any organization) uses these bytes. */
+  private async removeUnreferenced(sha256: string, files: { original: string; thumbnail: string }): Promise<void> {
+    await inTransaction(this.deps.db, async (tx) => {
+      await lockContent(tx, sha256)
+      if (!(await store.blobInUse(tx, files.original))) await this.removeBlobs([files.original, files.thumbnail])
+    })
   }
 
   async get(organizationId: string, id: string): Promise<AssetRecord> {
@@ -269,15 +285,26 @@ async function lockContent(tx: Db, sha256: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
 }
 
-/** Accepts an optional data: URL prefix and line breaks; refuses anything else that is not base64. */
+/**
+ * Accepts an optional data: URL prefix and line breaks; refuses anything else that is not base64.
+ * Node's decoder skips characters outside the alphabet, so a decoded length short of what the text's
+ * length promises means junk: that check costs nothing, where a regex over 35 MB costs ~10 ms.
+ */
 export function decodeBase64Image(text: string): Buffer {
-  const payload = text.replace(DATA_URL_PREFIX, '').replace(/[\r\n ]/g, '')
-  if (payload.length === 0 || payload.length % 4 !== 0 || !BASE64.test(payload)) {
-    throw problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
-  }
+  const prefix = DATA_URL_PREFIX.exec(text.slice(0, 200))?.[0].length ?? 0
+  let payload = prefix ? text.slice(prefix) : text
+  if (/[\r\n ]/.test(payload)) payload = payload.replace(/[\r\n ]/g, '')
   const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0
-  if ((payload.length / 4) * 3 - padding > MAX_IMAGE_BYTES) throw imageTooLarge()
-  return Buffer.from(payload, 'base64')
+  const expectedBytes = (payload.length / 4) * 3 - padding
+  if (payload.length === 0 || payload.length % 4 !== 0) throw invalidBase64()
+  if (expectedBytes > MAX_IMAGE_BYTES) throw imageTooLarge()
+  const bytes = Buffer.from(payload, 'base64')
+  if (bytes.length !== expectedBytes) throw invalidBase64()
+  return bytes
+}
+
+function invalidBase64(): AppError {
+  return problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
 }
 
 function imageTooLarge(): AppError {
