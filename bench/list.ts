@@ -10,7 +10,7 @@
  * as the app's hourly job does on the embedded database (it has no autovacuum).
  *
  * Then, in this process and one request at a time, where a list request's time goes: each SQL
- * statement of store.listAssets (page and store.countAssets) and store.relationsOf (next to `select 1`, the cost of any round trip
+ * statement of store.listAssets (the page with its relations, and store.countAssets) (next to `select 1`, the cost of any round trip
  * to the embedded database), AssetService.record (which signs two URLs per asset), and JSON.stringify
  * of the page. autocannon runs in a forked child.
  *
@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import { buildApp, type BuiltApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
-import { ASSET_COLUMNS, relationsOf, whereFilter, type AssetFilter, type AssetRow } from '../src/modules/assets/store.js'
+import { listAssets, whereFilter, type AssetFilter, type AssetWithRelations } from '../src/modules/assets/store.js'
 import { AssetSchema } from '../src/modules/assets/schemas.js'
 import type { AssetService } from '../src/modules/assets/service.js'
 import { DEFAULT_ASSET_TYPES } from '../src/modules/catalog/store.js'
@@ -255,8 +255,7 @@ async function getPage(url: string, headers: Record<string, string>): Promise<As
 }
 
 interface StepState {
-  rows: AssetRow[]
-  relations?: Awaited<ReturnType<typeof relationsOf>>
+  rows: AssetWithRelations[]
   page?: unknown
 }
 
@@ -279,15 +278,10 @@ async function timeBreakdown(app: BuiltApp, db: Db, organizationId: string): Pro
       },
     },
     {
-      name: 'SQL: page of rows',
-      where: 'store.listAssets (1st query)',
+      name: 'SQL: page with tags and collections, and count',
+      where: 'store.listAssets (2 queries)',
       run: async (filter, state) => {
-        state.rows = (await whereFilter(db.selectFrom('assets').select(ASSET_COLUMNS), organizationId, filter)
-          .orderBy('assets.created_at', 'desc')
-          .orderBy('assets.id', 'desc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute()) as AssetRow[]
+        state.rows = (await listAssets(db, organizationId, filter, page)).rows
       },
     },
     {
@@ -298,21 +292,10 @@ async function timeBreakdown(app: BuiltApp, db: Db, organizationId: string): Pro
       },
     },
     {
-      name: 'SQL: tags + collections',
-      where: 'store.relationsOf (2 queries)',
-      run: async (_filter, state) => {
-        state.relations = await relationsOf(
-          db,
-          state.rows.map((row) => row.id),
-        )
-      },
-    },
-    {
       name: 'records (2 signed URLs each)',
       where: 'AssetService.record',
       run: async (_filter, state) => {
-        const { tags, collections } = state.relations!
-        state.page = { data: state.rows.map((row) => assets.record(row, tags.get(row.id) ?? [], collections.get(row.id) ?? [])), total: 0, ...page }
+        state.page = { data: state.rows.map((row) => assets.record(row)), total: 0, ...page }
       },
     },
     {

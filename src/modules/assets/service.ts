@@ -10,7 +10,7 @@ import { SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import * as store from './store.js'
-import type { AssetFilter, AssetRow } from './store.js'
+import type { AssetFilter, AssetWithRelations } from './store.js'
 
 export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
 const THUMBNAIL_VARIANT = 'thumb.webp'
@@ -138,7 +138,7 @@ export class AssetService {
   /** `inCollection` lists a manual collection's members instead of the whole library. */
   async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
     const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page, inCollection)
-    return { data: await this.records(this.deps.db, rows), total, ...page }
+    return { data: rows.map((row) => this.record(row)), total, ...page }
   }
 
   count(organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
@@ -185,7 +185,7 @@ export class AssetService {
     return bytes && { bytes, mimeType: variant === 'original' ? files.mime_type : 'image/webp' }
   }
 
-  record(row: AssetRow, tags: string[], collections: Array<{ id: string; name: string }>) {
+  record(row: AssetWithRelations) {
     const thumbnail = this.deps.signer.sign(`/files/assets/${row.id}/thumbnail`)
     const original = this.deps.signer.sign(`/files/assets/${row.id}/original`)
     return {
@@ -194,7 +194,7 @@ export class AssetService {
       asset_type: row.asset_type,
       client: row.client,
       product: row.product,
-      tags,
+      tags: row.tags,
       source_url: row.source_url,
       created_by_ai: row.created_by_ai,
       mime_type: row.mime_type,
@@ -205,21 +205,16 @@ export class AssetService {
       thumbnail_url: thumbnail.url,
       thumbnail_expires_at: thumbnail.expiresAt.toISOString(),
       original_url: original.url,
-      collections,
+      collections: row.collections,
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     }
   }
 
-  private async records(db: Db, rows: AssetRow[]) {
-    const { tags, collections } = await store.relationsOf(db, rows.map((row) => row.id))
-    return rows.map((row) => this.record(row, tags.get(row.id) ?? [], collections.get(row.id) ?? []))
-  }
-
   private async recordIn(db: Db, organizationId: string, id: string): Promise<AssetRecord> {
     const row = await store.findAsset(db, organizationId, id)
     if (!row) throw problems.notFound('Asset')
-    return (await this.records(db, [row]))[0]!
+    return this.record(row)
   }
 
   private async duplicate(assetId: string, collectionId: string | null) {

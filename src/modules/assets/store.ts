@@ -55,6 +55,22 @@ export interface AssetRow {
 
 type AssetQuery<O> = SelectQueryBuilder<Database, 'assets', O>
 
+export interface AssetWithRelations extends AssetRow {
+  tags: string[]
+  collections: Array<{ id: string; name: string }>
+}
+
+/** Tags and manual collections as JSON columns of the same row, so a page costs one statement. */
+const RELATIONS = [
+  sql<string[]>`coalesce((
+    select json_agg(tags.name order by lower(tags.name)) from asset_tags join tags on tags.id = asset_tags.tag_id
+    where asset_tags.asset_id = assets.id), '[]')`.as('tags'),
+  sql<Array<{ id: string; name: string }>>`coalesce((
+    select json_agg(json_build_object('id', collections.id, 'name', collections.name) order by lower(collections.name))
+    from collection_assets join collections on collections.id = collection_assets.collection_id
+    where collection_assets.asset_id = assets.id), '[]')`.as('collections'),
+]
+
 /** Narrows a query on `assets` to one organization and the filter; names match case-insensitively. */
 export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, filter: AssetFilter): AssetQuery<O> {
   let q = query.where('assets.organization_id', '=', organizationId)
@@ -82,7 +98,7 @@ export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, fil
 export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
   const base = scopedAssets(db, inCollection)
   const [rows, total] = await Promise.all([
-    whereFilter(base.select(ASSET_COLUMNS), organizationId, filter)
+    whereFilter(base.select([...ASSET_COLUMNS, ...RELATIONS]), organizationId, filter)
       .orderBy('assets.created_at', 'desc')
       .orderBy('assets.id', 'desc')
       .limit(page.limit)
@@ -90,7 +106,7 @@ export async function listAssets(db: Db, organizationId: string, filter: AssetFi
       .execute(),
     countAssets(db, organizationId, filter, inCollection),
   ])
-  return { rows: rows as AssetRow[], total }
+  return { rows: rows as AssetWithRelations[], total }
 }
 
 export async function countAssets(db: Db, organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
@@ -111,13 +127,13 @@ function scopedAssets(db: Db, inCollection: string | undefined) {
     : db.selectFrom('assets')
 }
 
-export async function findAsset(db: Db, organizationId: string, id: string): Promise<AssetRow | undefined> {
+export async function findAsset(db: Db, organizationId: string, id: string): Promise<AssetWithRelations | undefined> {
   return (await db
     .selectFrom('assets')
-    .select(ASSET_COLUMNS)
+    .select([...ASSET_COLUMNS, ...RELATIONS])
     .where('assets.organization_id', '=', organizationId)
     .where('assets.id', '=', id)
-    .executeTakeFirst()) as AssetRow | undefined
+    .executeTakeFirst()) as AssetWithRelations | undefined
 }
 
 /** For signed file URLs, which carry no organization: the signature is the capability. */
@@ -199,32 +215,6 @@ export async function setTags(db: Db, organizationId: string, assetId: string, n
     .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
     .execute()
   await db.insertInto('asset_tags').values(tags.map((tag) => ({ asset_id: assetId, tag_id: tag.id }))).execute()
-}
-
-/** Tags and manual collections of the given assets, in one round trip each. */
-export async function relationsOf(db: Db, assetIds: string[]) {
-  if (assetIds.length === 0) return { tags: new Map<string, string[]>(), collections: new Map<string, Array<{ id: string; name: string }>>() }
-  const [tagRows, collectionRows] = await Promise.all([
-    db
-      .selectFrom('asset_tags')
-      .innerJoin('tags', 'tags.id', 'asset_tags.tag_id')
-      .select(['asset_tags.asset_id', 'tags.name'])
-      .where('asset_tags.asset_id', 'in', assetIds)
-      .orderBy(sql`lower(tags.name)`)
-      .execute(),
-    db
-      .selectFrom('collection_assets')
-      .innerJoin('collections', 'collections.id', 'collection_assets.collection_id')
-      .select(['collection_assets.asset_id', 'collections.id', 'collections.name'])
-      .where('collection_assets.asset_id', 'in', assetIds)
-      .orderBy(sql`lower(collections.name)`)
-      .execute(),
-  ])
-  const tags = new Map<string, string[]>()
-  for (const row of tagRows) tags.set(row.asset_id, [...(tags.get(row.asset_id) ?? []), row.name])
-  const collections = new Map<string, Array<{ id: string; name: string }>>()
-  for (const row of collectionRows) collections.set(row.asset_id, [...(collections.get(row.asset_id) ?? []), { id: row.id, name: row.name }])
-  return { tags, collections }
 }
 
 export async function usage(db: Db, organizationId: string): Promise<{ assets: number; bytes: number }> {
