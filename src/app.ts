@@ -68,11 +68,12 @@ export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtl
 }
 
 /** The asset pipeline: files, image decoding and the guarded outbound client, from the configuration. */
-function createAssetService(config: Config, db: Db, catalog: CatalogService) {
+function createAssetService(config: Config, db: Db, catalog: CatalogService, logger: FastifyBaseLogger) {
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const assets = new AssetService({
     db,
+    logger,
     catalog,
     blobs: new FileBlobStore(config.blobDir),
     images: new ImageProcessor({ maxConcurrent: config.imageConcurrency }),
@@ -121,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', async () => limiter.close())
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs)
   const { orgs, keys, catalog } = services
-  const assetPipeline = createAssetService(config, database.db, catalog)
+  const assetPipeline = createAssetService(config, database.db, catalog, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const collections = new CollectionService(database.db, assets, config.publicBaseUrl)

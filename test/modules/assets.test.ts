@@ -293,7 +293,7 @@ describe('GET /api/v1/assets', () => {
     expect((await list('limit=101')).limit).toBe(100)
   })
 
-  it.each(['limit=0', 'offset=-1', 'colour=red', 'limit=1.5'])('refuses %s with 400', async (query) => {
+  it.each(['limit=0', 'offset=-1', 'colour=red', 'limit=1.5', 'offset=99999999999999999999', 'q=%00', 'client=a%00b'])('refuses %s with 400', async (query) => {
     expectProblem(await get(`/api/v1/assets?${query}`, initrode.readKey), 400, 'validation_failed')
   })
 
@@ -314,6 +314,13 @@ describe('PATCH /api/v1/assets/{id}', () => {
     const cleared = await t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${id}`, headers: bearer(acme.writeKey), payload: { tag_names: [] } })
     expect(cleared.json().tags).toEqual([])
     expect((await get(`/api/v1/assets?q=three`)).json().data.map((a: { id: string }) => a.id)).not.toContain(id)
+  })
+
+  it('refuses an id in another spelling and a NUL character with 400, not a database error', async () => {
+    const id = (await pushPng()).json().asset_id
+    expectProblem(await get(`/api/v1/assets/urn:uuid:${id}`), 400, 'validation_failed')
+    const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${id}`, headers: bearer(acme.writeKey), payload: { tag_names: ['ok', 'bad\u0000tag'] } })
+    expect(expectProblem(res, 400, 'validation_failed').errors).toEqual([{ pointer: '/tag_names/1', detail: 'must not contain NUL characters' }])
   })
 
   it('refuses unknown fields, an empty body and another organization\u2019s asset', async () => {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { sha256Hex } from '../../platform/crypto.js'
@@ -23,6 +24,7 @@ export interface PlanLimit {
 
 export interface AssetServiceDeps {
   db: Db
+  logger: FastifyBaseLogger
   catalog: CatalogService
   blobs: BlobStore
   images: ImageProcessor
@@ -77,7 +79,10 @@ export class AssetService {
     let assetId: string | null
     try {
       assetId = await inTransaction(db, async (tx) => {
-        await this.assertWithinPlan(tx, organizationId, bytes.length)
+        const { plan } = await store.lockOrganization(tx, organizationId)
+        // A concurrent push of these bytes may have committed meanwhile: a duplicate is never over the plan.
+        if (await store.findBySha256(tx, organizationId, sha256)) return null
+        await this.assertWithinPlan(tx, organizationId, plan, bytes.length)
         await lockContent(tx, sha256)
         // A delete of the same bytes may have removed the files between their writing and this lock.
         const [hasOriginal, hasThumbnail] = await Promise.all([this.deps.blobs.exists(files.original), this.deps.blobs.exists(files.thumbnail)])
@@ -106,12 +111,15 @@ export class AssetService {
         return id
       })
     } catch (error) {
-      await this.removeUnreferenced(sha256, files)
+      // The push's own error is what the client must hear, even if the clean-up fails too.
+      await this.removeUnreferenced(sha256, files).catch((cleanup: unknown) => this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed push'))
       throw error
     }
     if (assetId) return { asset_id: assetId, duplicate: false }
-    // A concurrent push of the same bytes won the unique index: this one is its duplicate.
-    return this.duplicate((await store.findBySha256(db, organizationId, sha256))!, collectionId)
+    // A concurrent push of the same bytes won: this one is its duplicate (unless that asset is already gone).
+    const winner = await store.findBySha256(db, organizationId, sha256)
+    if (!winner) throw problems.conflict('push_conflict', 'A concurrent change to the same image interfered; push again.')
+    return this.duplicate(winner, collectionId)
   }
 
   /** Writes the original and its thumbnail unless they are there already (put is idempotent). */
@@ -167,14 +175,15 @@ export class AssetService {
 
   /** Removes the asset from its collections and deletes its files once no asset refers to them. */
   async delete(organizationId: string, id: string): Promise<void> {
-    await inTransaction(this.deps.db, async (tx) => {
-      const asset = await store.findAsset(tx, organizationId, id)
-      if (!asset) throw problems.notFound('Asset')
-      await lockContent(tx, asset.sha256)
+    const asset = await inTransaction(this.deps.db, async (tx) => {
+      const found = await store.findAsset(tx, organizationId, id)
+      if (!found) throw problems.notFound('Asset')
       await store.deleteAsset(tx, organizationId, id)
       await emit(tx, organizationId, 'asset.deleted', { id })
-      if (!(await store.blobInUse(tx, asset.blob_key))) await this.removeBlobs([asset.blob_key, asset.thumbnail_key])
+      return found
     })
+    // Only after the commit: a failed delete must keep its files.
+    await this.removeUnreferenced(asset.sha256, { original: asset.blob_key, thumbnail: asset.thumbnail_key })
   }
 
   /** The bytes and type of a file behind a signed URL. */
@@ -257,8 +266,7 @@ export class AssetService {
     }
   }
 
-  private async assertWithinPlan(tx: Db, organizationId: string, byteSize: number): Promise<void> {
-    const { plan } = await store.lockOrganization(tx, organizationId)
+  private async assertWithinPlan(tx: Db, organizationId: string, plan: string, byteSize: number): Promise<void> {
     const limit = this.deps.planLimits[plan]
     if (!limit) return
     const used = await store.usage(tx, organizationId)

@@ -226,9 +226,12 @@ export async function usage(db: Db, organizationId: string): Promise<{ assets: n
   return { assets: row.assets, bytes: Number(row.bytes) }
 }
 
-/** Serialises pushes of one organization, so plan limits hold under concurrency. */
+/**
+ * Serialises pushes of one organization, so plan limits hold under concurrency. NO KEY UPDATE, not
+ * UPDATE: inserts that reference the organization (events, tags) take KEY SHARE and must not wait.
+ */
 export async function lockOrganization(db: Db, organizationId: string): Promise<{ plan: string }> {
-  return db.selectFrom('organizations').select('plan').where('id', '=', organizationId).forUpdate().executeTakeFirstOrThrow()
+  return db.selectFrom('organizations').select('plan').where('id', '=', organizationId).forNoKeyUpdate().executeTakeFirstOrThrow()
 }
 
 /** The ids among `ids` that are assets of the organization. */

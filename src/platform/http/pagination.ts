@@ -6,7 +6,7 @@ export const MAX_LIMIT = 100
 /** `limit` above the maximum is capped, not refused (the spec says the list "caps" it); below 1 is a 400. */
 export const PaginationQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Page size; values above ${MAX_LIMIT} are capped to ${MAX_LIMIT}.` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'How many items to skip.' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'How many items to skip.' })),
 }
 
 export interface Page {

@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv'
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 
@@ -6,18 +6,49 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
 const shared: Options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false }
 
+/** ajv-formats also takes `urn:uuid:…`, which PostgreSQL refuses: only the plain form is an id. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
+
 /**
  * URL parts arrive as strings and need coercion; JSON bodies must not be coerced
  * (`null` would quietly become `""`, `"1"` would pass as a number). Unknown fields are rejected, never stripped.
  */
 export function registerValidation(app: FastifyInstance): void {
-  const bodies = addFormats(new Ajv({ ...shared, coerceTypes: false }))
-  const urlParts = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }))
+  const bodies = createAjv({ coerceTypes: false })
+  const urlParts = createAjv({ coerceTypes: 'array' })
   for (const schema of Object.values(app.getSchemas())) {
     bodies.addSchema(schema as object)
     urlParts.addSchema(schema as object)
   }
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodies : urlParts).compile(schema),
-  )
+  app.setValidatorCompiler(({ schema, httpPart }) => withoutNul((httpPart === 'body' ? bodies : urlParts).compile(schema)))
+}
+
+function createAjv(options: Options): Ajv {
+  return addFormats(new Ajv({ ...shared, ...options })).addFormat('uuid', UUID)
+}
+
+/** PostgreSQL text cannot hold U+0000: refused here as a field problem instead of failing in the database. */
+function withoutNul(validate: ValidateFunction): Validator {
+  const check: Validator = (data) => {
+    if (!validate(data)) {
+      check.errors = validate.errors ?? null
+      return false
+    }
+    const path = nulPath(data, '')
+    check.errors = path === null ? null : [{ instancePath: path, keyword: 'nul', message: 'must not contain NUL characters', params: {}, schemaPath: '' }]
+    return path === null
+  }
+  return check
+}
+
+function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null
+  if (value === null || typeof value !== 'object') return null
+  for (const [key, item] of Object.entries(value)) {
+    const found = nulPath(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    if (found !== null) return found
+  }
+  return null
 }
