@@ -11,15 +11,13 @@
  *   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=10 BENCH_ROUNDS=2 npx tsx bench/auth-overhead.ts
  *   BENCH_REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/auth-overhead.ts   # adds the Redis rate-limit store
  */
-import autocannon, { type Options as LoadOptions } from 'autocannon'
 import type { Redis } from 'ioredis'
-import { fork, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import pino from 'pino'
+import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { buildApp, type BuiltApp } from '../src/app.js'
 import { loadConfig, type Config } from '../src/config.js'
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
@@ -36,27 +34,18 @@ const REDIS_URL = process.env.BENCH_REDIS_URL
 const TARGET_OVERHEAD = 0.15
 // Counted but never reached. Passed directly: RATE_LIMIT_CHEAP is capped at 1,000,000 by config.ts.
 const UNREACHABLE_LIMIT = 100_000_000
-const LOAD_GENERATOR_ROLE = '--load-generator'
 
 interface Variant {
   name: string
   path: string
 }
 
-interface LoadResult {
-  reqPerSec: number
-  completed: number
-  p50Ms: number
-  p99Ms: number
-  failures: string
-}
 
 interface Measurement extends LoadResult {
   serverCpuUsPerRequest: number
 }
 
-if (process.argv.includes(LOAD_GENERATOR_ROLE)) runLoadGenerator()
-else await main()
+await main()
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'al-bench-auth-'))
@@ -65,7 +54,7 @@ async function main(): Promise<void> {
   let database: DatabaseHandle | undefined
   let redis: Redis | undefined
   let app: BuiltApp | undefined
-  let loadGenerator: ChildProcess | undefined
+  let loadGenerator: LoadGenerator | undefined
   try {
     database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
     await migrate(database.db)
@@ -95,7 +84,7 @@ async function main(): Promise<void> {
     loadGenerator = await startLoadGenerator()
     const measure = async (variant: Variant, seconds: number): Promise<Measurement> => {
       const cpuBefore = process.cpuUsage()
-      const result = await request<LoadResult>(loadGenerator!, { url: `${baseUrl}${variant.path}`, headers, connections: CONNECTIONS, duration: seconds })
+      const result = await loadGenerator!.run({ url: `${baseUrl}${variant.path}`, headers, connections: CONNECTIONS, duration: seconds })
       const cpu = process.cpuUsage(cpuBefore)
       if (result.failures) throw new Error(`${variant.name}: ${result.failures}`)
       return { ...result, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.completed }
@@ -113,7 +102,7 @@ async function main(): Promise<void> {
     }
     report(variants, runs)
   } finally {
-    loadGenerator?.disconnect()
+    loadGenerator?.stop()
     await app?.close()
     if (redis) await removeCounters(redis, redisNamespace)
     redis?.disconnect()
@@ -159,42 +148,6 @@ async function assertGuarded(url: string, headers: Record<string, string>): Prom
   }
 }
 
-async function startLoadGenerator(): Promise<ChildProcess> {
-  const child = fork(fileURLToPath(import.meta.url), [LOAD_GENERATOR_ROLE])
-  await reply<'ready'>(child)
-  return child
-}
-
-function request<T>(child: ChildProcess, message: LoadOptions): Promise<T> {
-  const answer = reply<T>(child)
-  child.send(message)
-  return answer
-}
-
-function reply<T>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`load generator exited with code ${code}`))
-    child.once('exit', onExit)
-    child.once('message', (message) => {
-      child.off('exit', onExit)
-      resolve(message as T)
-    })
-  })
-}
-
-/** Child side: one autocannon run per message; exits when the parent disconnects. */
-function runLoadGenerator(): void {
-  process.on('message', async (options: LoadOptions) => {
-    const result = await autocannon(options)
-    const failures = Object.entries({ errors: result.errors, timeouts: result.timeouts, 'non-2xx responses': result.non2xx })
-      .filter(([, count]) => count > 0)
-      .map(([what, count]) => `${count} ${what}`)
-      .join(', ')
-    const answer: LoadResult = { reqPerSec: result.requests.average, completed: result.requests.total, p50Ms: result.latency.p50, p99Ms: result.latency.p99, failures }
-    process.send!(answer)
-  })
-  process.send!('ready')
-}
 
 function report(variants: Variant[], runs: Map<Variant, Measurement[]>): void {
   const best = (variant: Variant) => runs.get(variant)!.reduce((a, b) => (b.reqPerSec > a.reqPerSec ? b : a))

@@ -6,15 +6,14 @@
  *   npx tsx bench/event-loop.ts
  *   BENCH_REQUESTS=200 BENCH_CONCURRENCY=8 npx tsx bench/event-loop.ts
  */
-import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks'
-import { fileURLToPath } from 'node:url'
 import pino from 'pino'
+import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { buildApp, type BuiltApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
@@ -47,7 +46,7 @@ async function runServer(): Promise<void> {
   const logger = pino({ level: 'silent' })
   let database: DatabaseHandle | undefined
   let app: BuiltApp | undefined
-  let client: LoadClient | undefined
+  let client: Child | undefined
   try {
     // First start on an empty directory runs initdb; timed once, before the measured window.
     const startupLoop = monitorEventLoopDelay({ resolution: 1 })
@@ -80,11 +79,11 @@ async function runServer(): Promise<void> {
     if (!address || typeof address === 'string') throw new Error('server has no TCP address')
     const plan = await planRequests(app)
 
-    client = await startLoadClient()
+    client = await forkChild(new URL(import.meta.url), [CLIENT_ROLE])
     const loop = monitorEventLoopDelay({ resolution: 1 })
     loop.enable()
     started = performance.now()
-    const outcomes = await client.run(`http://127.0.0.1:${address.port}`, plan)
+    const outcomes = await client.ask<Outcome[]>({ baseUrl: `http://127.0.0.1:${address.port}`, plan })
     const windowMs = performance.now() - started
     loop.disable()
 
@@ -128,40 +127,9 @@ async function planRequests(app: BuiltApp): Promise<PlannedRequest[]> {
   return plan.slice(0, TOTAL_REQUESTS)
 }
 
-interface LoadClient {
-  run(baseUrl: string, plan: PlannedRequest[]): Promise<Outcome[]>
-  stop(): void
-}
-
-/** Forks the load client and waits until it has loaded: fork() and its start-up stay out of the measured window. */
-async function startLoadClient(): Promise<LoadClient> {
-  const child = fork(fileURLToPath(import.meta.url), [CLIENT_ROLE])
-  const nextMessage = <T>() =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`load client exited with code ${code} before answering`))
-      child.once('exit', onExit)
-      child.once('message', (message) => {
-        child.off('exit', onExit)
-        resolve(message as T)
-      })
-    })
-  await nextMessage<'ready'>()
-  return {
-    run(baseUrl, plan) {
-      const outcomes = nextMessage<Outcome[]>()
-      child.send({ baseUrl, plan })
-      return outcomes
-    },
-    stop() {
-      if (child.exitCode === null) child.kill()
-    },
-  }
-}
-
 /** Child side: sends the plan with IN_FLIGHT requests at a time over keep-alive sockets, times each one. */
 function runLoadClient(): void {
-  process.send!('ready')
-  process.once('message', async ({ baseUrl, plan }: { baseUrl: string; plan: PlannedRequest[] }) => {
+  answerParent(async ({ baseUrl, plan }: { baseUrl: string; plan: PlannedRequest[] }) => {
     const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
     const outcomes: Outcome[] = []
     let next = 0
@@ -175,7 +143,7 @@ function runLoadClient(): void {
     }
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker))
     agent.destroy()
-    process.send!(outcomes, () => process.disconnect())
+    return outcomes
   })
 }
 
@@ -216,10 +184,6 @@ function report(
   console.log(`\n${pass ? 'PASS' : 'MISS'}: event-loop stall p99 ${fmt(stallP99)} ms (target < ${TARGET.p99Ms}), max ${fmt(stallMax)} ms (target < ${TARGET.maxMs})${failed ? `, ${failed} unexpected statuses` : ''}`)
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
-}
 
 function ms(nanoseconds: number): number {
   return nanoseconds / 1e6

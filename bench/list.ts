@@ -17,16 +17,14 @@
  *   npx tsx bench/list.ts
  *   BENCH_ASSETS=10000 BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=1,10 npx tsx bench/list.ts
  */
-import autocannon, { type Options as LoadOptions } from 'autocannon'
 import { sql } from 'kysely'
-import { fork, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { fileURLToPath } from 'node:url'
 import pino from 'pino'
+import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { buildApp, type BuiltApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { listAssets, whereFilter, type AssetFilter, type AssetWithRelations } from '../src/modules/assets/store.js'
@@ -48,7 +46,6 @@ const BREAKDOWN_ITERATIONS = envNumber('BENCH_BREAKDOWN', 100)
 const BATCH = 500
 const PAGE_SIZE = 50
 const TARGET_P95_MS = 25
-const LOAD_GENERATOR_ROLE = '--load-generator'
 const BARE_PATH = '/bench/bare'
 
 const CLIENTS = ['Acme', 'Initech', 'Globex', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne Enterprises', 'Wonka']
@@ -73,14 +70,6 @@ const VARIANTS: Variant[] = [
 ]
 const BARE: Variant = { name: 'bare route (memory)', path: BARE_PATH, filter: {} }
 
-interface LoadResult {
-  reqPerSec: number
-  completed: number
-  p50Ms: number
-  p95Ms: number
-  p99Ms: number
-  failures: string
-}
 
 interface Measurement extends LoadResult {
   serverCpuUsPerRequest: number
@@ -89,15 +78,14 @@ interface Measurement extends LoadResult {
 /** The JSON of one page, as GET /api/v1/assets answers it. */
 type AssetPage = Awaited<ReturnType<AssetService['list']>>
 
-if (process.argv.includes(LOAD_GENERATOR_ROLE)) runLoadGenerator()
-else await main()
+await main()
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'al-bench-list-'))
   const logger = pino({ level: 'silent' })
   let database: DatabaseHandle | undefined
   let app: BuiltApp | undefined
-  let loadGenerator: ChildProcess | undefined
+  let loadGenerator: LoadGenerator | undefined
   try {
     database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
     await migrate(database.db)
@@ -146,7 +134,7 @@ async function main(): Promise<void> {
     loadGenerator = await startLoadGenerator()
     const measure = async (variant: Variant, connections: number, seconds: number): Promise<Measurement> => {
       const cpuBefore = process.cpuUsage()
-      const result = await request<LoadResult>(loadGenerator!, { url: `${baseUrl}${variant.path}`, headers, connections, duration: seconds })
+      const result = await loadGenerator!.run({ url: `${baseUrl}${variant.path}`, headers, connections, duration: seconds })
       const cpu = process.cpuUsage(cpuBefore)
       if (result.failures) throw new Error(`${variant.name}: ${result.failures}`)
       return { ...result, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.completed }
@@ -168,7 +156,7 @@ async function main(): Promise<void> {
     const breakdown = await timeBreakdown(app, database.db, org.id)
     report(results, breakdown)
   } finally {
-    loadGenerator?.disconnect()
+    loadGenerator?.stop()
     await app?.close()
     await database?.close()
     rmSync(dataDir, { recursive: true, force: true })
@@ -330,54 +318,6 @@ async function timeBreakdown(app: BuiltApp, db: Db, organizationId: string): Pro
   return result
 }
 
-async function startLoadGenerator(): Promise<ChildProcess> {
-  const child = fork(fileURLToPath(import.meta.url), [LOAD_GENERATOR_ROLE])
-  await reply<'ready'>(child)
-  return child
-}
-
-function request<T>(child: ChildProcess, message: LoadOptions): Promise<T> {
-  const answer = reply<T>(child)
-  child.send(message)
-  return answer
-}
-
-function reply<T>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`load generator exited with code ${code}`))
-    child.once('exit', onExit)
-    child.once('message', (message) => {
-      child.off('exit', onExit)
-      resolve(message as T)
-    })
-  })
-}
-
-/** Child side: one autocannon run per message, every response's time kept for exact percentiles; exits when the parent disconnects. */
-function runLoadGenerator(): void {
-  process.on('message', async (options: LoadOptions) => {
-    const times: number[] = []
-    const instance = autocannon(options)
-    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
-    const result = await instance
-    const failures = Object.entries({ errors: result.errors, timeouts: result.timeouts, 'non-2xx responses': result.non2xx })
-      .filter(([, count]) => count > 0)
-      .map(([what, count]) => `${count} ${what}`)
-      .join(', ')
-    times.sort((a, b) => a - b)
-    const answer: LoadResult = {
-      reqPerSec: result.requests.average,
-      completed: result.requests.total,
-      p50Ms: percentile(times, 50),
-      p95Ms: percentile(times, 95),
-      p99Ms: percentile(times, 99),
-      failures,
-    }
-    process.send!(answer)
-  })
-  process.send!('ready')
-}
-
 function report(results: Map<number, Map<Variant, Measurement>>, breakdown: Map<Variant, Map<Step, number>>): void {
   const headings = ['req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU µs/req', 'vs bare']
   for (const [connections, level] of results) {
@@ -409,9 +349,6 @@ function report(results: Map<number, Map<Variant, Measurement>>, breakdown: Map<
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
-}
 
 function percent(fraction: number): string {
   return `${(fraction * 100).toFixed(1)}%`

@@ -11,16 +11,15 @@
  *   npx tsx bench/push.ts
  *   BENCH_IMAGES=40 BENCH_CONCURRENCY=2,4 BENCH_WARMUP=4 npx tsx bench/push.ts
  */
-import { fork, type ChildProcess } from 'node:child_process'
 import { randomBytes, randomFillSync } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { fileURLToPath } from 'node:url'
 import pino from 'pino'
 import sharp from 'sharp'
+import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { buildApp, type BuiltApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
@@ -78,7 +77,7 @@ async function main(): Promise<void> {
   const logger = pino({ level: 'silent' })
   let database: DatabaseHandle | undefined
   let app: BuiltApp | undefined
-  let client: PushClient | undefined
+  let client: Child | undefined
   try {
     const imageDir = join(dataDir, 'bench-images')
     mkdirSync(imageDir)
@@ -112,11 +111,11 @@ async function main(): Promise<void> {
     // Its own processor, configured as the app's (IMAGE_CONCURRENCY decodes at once, the rest queue).
     const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
 
-    client = await startPushClient()
+    client = await forkChild(new URL(import.meta.url), [CLIENT_ROLE])
     const measureApi = async (format: Format, files: string[], inFlight: number): Promise<Measurement> => {
-      await client!.send({ kind: 'prepare', files, format })
+      await client!.ask({ kind: 'prepare', files, format })
       const cpuBefore = process.cpuUsage()
-      const run = await client!.send<Run>({ kind: 'run', url, token, inFlight })
+      const run = await client!.ask<Run>({ kind: 'run', url, token, inFlight })
       return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
     }
     const measureSharp = async (files: string[], inFlight: number): Promise<Measurement> => {
@@ -234,41 +233,10 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
   return results
 }
 
-interface PushClient {
-  send<T = 'prepared'>(message: ClientMessage): Promise<T>
-  stop(): void
-}
-
-/** Forks the push client and waits until it has loaded, so its start-up stays outside every window. */
-async function startPushClient(): Promise<PushClient> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [CLIENT_ROLE])
-  const nextMessage = <T>() =>
-    new Promise<T>((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`push client exited with code ${code} before answering`))
-      child.once('exit', onExit)
-      child.once('message', (message) => {
-        child.off('exit', onExit)
-        resolve(message as T)
-      })
-    })
-  await nextMessage<'ready'>()
-  return {
-    send<T>(message: ClientMessage) {
-      const answer = nextMessage<T>()
-      child.send(message)
-      return answer
-    },
-    stop() {
-      if (child.connected) child.disconnect()
-      if (child.exitCode === null) child.kill()
-    },
-  }
-}
-
 /** Child side: `prepare` builds the JSON bodies (untimed), `run` pushes them `inFlight` at a time. */
 function runPushClient(): void {
   let bodies: Buffer[] = []
-  process.on('message', async (message: ClientMessage) => {
+  answerParent(async (message: ClientMessage) => {
     if (message.kind === 'prepare') {
       bodies = message.files.map((file, i) =>
         Buffer.from(
@@ -283,8 +251,7 @@ function runPushClient(): void {
           }),
         ),
       )
-      process.send!('prepared')
-      return
+      return 'prepared'
     }
     const agent = new Agent({ keepAlive: true, maxSockets: message.inFlight })
     const run = await runWorkers(bodies, message.inFlight, async (body) => {
@@ -293,9 +260,8 @@ function runPushClient(): void {
       return ok ? { ok } : { ok, detail: `${status} ${text.slice(0, 200)}` }
     })
     agent.destroy()
-    process.send!(run)
+    return run
   })
-  process.send!('ready')
 }
 
 function post(agent: Agent, url: string, token: string, body: Buffer): Promise<{ status: number; text: string }> {
@@ -348,10 +314,6 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1000
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
-}
 
 function percent(fraction: number): string {
   return `${(fraction * 100).toFixed(1)}%`
