@@ -13,15 +13,11 @@
  */
 import type { Redis } from 'ioredis'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
-import pino from 'pino'
+import { loadavg } from 'node:os'
+import { benchKey, silent, startBenchApp, type BenchApp } from './support/app.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
-import { buildApp, type BuiltApp } from '../src/app.js'
-import { loadConfig, type Config } from '../src/config.js'
-import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
-import { migrate } from '../src/platform/db/migrate.js'
+import { type BuiltApp } from '../src/app.js'
+import { type Config } from '../src/config.js'
 import { guardPublicApi } from '../src/platform/http/public-api.js'
 import { MemoryStore, RateLimiter, RedisStore } from '../src/platform/http/rate-limit.js'
 import { connectRedis } from '../src/platform/redis.js'
@@ -48,30 +44,19 @@ interface Measurement extends LoadResult {
 await main()
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'al-bench-auth-'))
-  const logger = pino({ level: 'silent' })
   const redisNamespace = `al-bench:${randomBytes(6).toString('hex')}:`
-  let database: DatabaseHandle | undefined
   let redis: Redis | undefined
-  let app: BuiltApp | undefined
+  let bench: BenchApp | undefined
   let loadGenerator: LoadGenerator | undefined
   try {
-    database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
-    await migrate(database.db)
-    const config = loadConfig({ DATA_DIR: dataDir, APP_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' })
-    redis = REDIS_URL ? await connectRedis(REDIS_URL, logger) : undefined
-    app = await buildApp({ config, database })
-
-    app.get('/bench/plain', noop)
-    await registerGuardedNoop(app, config, '/bench/guarded', { redis: undefined, redisNamespace })
-    if (redis) await registerGuardedNoop(app, config, '/bench/guarded-redis', { redis, redisNamespace })
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    const address = app.server.address()
-    if (!address || typeof address === 'string') throw new Error('server has no TCP address')
-    const baseUrl = `http://127.0.0.1:${address.port}`
-
-    const org = await app.services.orgs.createOrganization({ name: 'Bench', slug: 'bench' })
-    const { token } = await app.services.keys.create({ organizationId: org.id, name: 'bench', scope: 'assets:read', expiresAt: null, createdBy: null })
+    redis = REDIS_URL ? await connectRedis(REDIS_URL, silent) : undefined
+    bench = await startBenchApp('auth', {}, async (app, config) => {
+      app.get('/bench/plain', noop)
+      await registerGuardedNoop(app, config, '/bench/guarded', { redis: undefined, redisNamespace })
+      if (redis) await registerGuardedNoop(app, config, '/bench/guarded-redis', { redis, redisNamespace })
+    })
+    const { baseUrl } = bench
+    const { token } = await benchKey(bench.app, 'assets:read')
     // The plain route gets the same header, so both variants send identical requests.
     const headers = { authorization: `Bearer ${token}` }
     const variants: Variant[] = [
@@ -103,11 +88,9 @@ async function main(): Promise<void> {
     report(variants, runs)
   } finally {
     loadGenerator?.stop()
-    await app?.close()
+    await bench?.close()
     if (redis) await removeCounters(redis, redisNamespace)
     redis?.disconnect()
-    await database?.close()
-    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 

@@ -18,22 +18,17 @@
  *   BENCH_ASSETS=10000 BENCH_DURATION=10 BENCH_WARMUP=2 BENCH_CONNECTIONS=1,10 npx tsx bench/list.ts
  */
 import { sql } from 'kysely'
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
-import pino from 'pino'
+import { benchKey, startBenchApp, type BenchApp } from './support/app.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
-import { buildApp, type BuiltApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
+import { type BuiltApp } from '../src/app.js'
 import { listAssets, whereFilter, type AssetFilter, type AssetWithRelations } from '../src/modules/assets/store.js'
 import { AssetSchema } from '../src/modules/assets/schemas.js'
 import type { AssetService } from '../src/modules/assets/service.js'
 import { DEFAULT_ASSET_TYPES } from '../src/modules/catalog/store.js'
 import { sha256Hex } from '../src/platform/crypto.js'
-import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/db/index.js'
-import { migrate } from '../src/platform/db/migrate.js'
+import { type Db } from '../src/platform/db/index.js'
 import { ListSchema } from '../src/platform/http/pagination.js'
 import { ref } from '../src/platform/http/schemas.js'
 import { uuidv7 } from '../src/platform/ids.js'
@@ -81,36 +76,21 @@ type AssetPage = Awaited<ReturnType<AssetService['list']>>
 await main()
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'al-bench-list-'))
-  const logger = pino({ level: 'silent' })
-  let database: DatabaseHandle | undefined
-  let app: BuiltApp | undefined
+  let bench: BenchApp | undefined
   let loadGenerator: LoadGenerator | undefined
   try {
-    database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
-    await migrate(database.db)
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      APP_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'silent',
-      // Thousands of reads (the cheap bucket) on one key per minute: this measures the list, not 429s.
-      RATE_LIMIT_CHEAP: '1000000',
-    })
-    app = await buildApp({ config, database })
     // Same app, same response schema and serialiser, no key check, no SQL: filled in from the API below.
     const bare: { page?: AssetPage } = {}
-    app.get(BARE_PATH, { schema: { response: { 200: ListSchema(ref(AssetSchema), 'The first page, from memory.') } } }, async () => bare.page!)
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    const address = app.server.address()
-    if (!address || typeof address === 'string') throw new Error('server has no TCP address')
-    const baseUrl = `http://127.0.0.1:${address.port}`
-
-    const org = await app.services.orgs.createOrganization({ name: 'Bench', slug: 'bench' })
-    const { token } = await app.services.keys.create({ organizationId: org.id, name: 'bench', scope: 'assets:read', expiresAt: null, createdBy: null })
+    // Thousands of reads (the cheap bucket) on one key per minute: this measures the list, not 429s.
+    bench = await startBenchApp('list', { RATE_LIMIT_CHEAP: '1000000' }, (app) => {
+      app.get(BARE_PATH, { schema: { response: { 200: ListSchema(ref(AssetSchema), 'The first page, from memory.') } } }, async () => bare.page!)
+    })
+    const { app, database, baseUrl } = bench
+    const { organizationId, token } = await benchKey(app, 'assets:read')
     const headers = { authorization: `Bearer ${token}` }
 
     let started = performance.now()
-    const seeded = await seed(database.db, org.id, ASSETS)
+    const seeded = await seed(database.db, organizationId, ASSETS)
     const seedMs = performance.now() - started
     started = performance.now()
     await sql`vacuum analyze`.execute(database.db)
@@ -153,13 +133,11 @@ async function main(): Promise<void> {
       }
     }
 
-    const breakdown = await timeBreakdown(app, database.db, org.id)
+    const breakdown = await timeBreakdown(app, database.db, organizationId)
     report(results, breakdown)
   } finally {
     loadGenerator?.stop()
-    await app?.close()
-    await database?.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await bench?.close()
   }
 }
 

@@ -11,19 +11,15 @@
  *   npx tsx bench/push.ts
  *   BENCH_IMAGES=40 BENCH_CONCURRENCY=2,4 BENCH_WARMUP=4 npx tsx bench/push.ts
  */
-import { randomBytes, randomFillSync } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { randomFillSync } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
-import { loadavg, tmpdir } from 'node:os'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import pino from 'pino'
 import sharp from 'sharp'
+import { benchKey, startBenchApp, type BenchApp } from './support/app.js'
 import { answerParent, forkChild, percentile, type Child } from './support/child.js'
-import { buildApp, type BuiltApp } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
-import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
-import { migrate } from '../src/platform/db/migrate.js'
 import { ImageProcessor } from '../src/platform/images/images.js'
 
 const IMAGES_PER_RUN = envNumber('BENCH_IMAGES', 40)
@@ -73,13 +69,18 @@ if (process.argv.includes(CLIENT_ROLE)) runPushClient()
 else await main()
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'al-bench-push-'))
-  const logger = pino({ level: 'silent' })
-  let database: DatabaseHandle | undefined
-  let app: BuiltApp | undefined
+  let bench: BenchApp | undefined
   let client: Child | undefined
   try {
-    const imageDir = join(dataDir, 'bench-images')
+    bench = await startBenchApp('push', {
+      RATE_LIMIT_EXPENSIVE: '1000000',
+      // Limits that are checked on every push (the plan's usage query runs) but never reached.
+      PLAN_LIMITS: JSON.stringify({ free: { max_assets: 1_000_000_000, max_bytes: 1e15 } }),
+    })
+    const { app, config, database } = bench
+    const url = `${bench.baseUrl}/api/v1/assets`
+    const { token } = await benchKey(app, 'assets:write')
+    const imageDir = join(bench.dataDir, 'bench-images')
     mkdirSync(imageDir)
     const perFormat = WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN
     const started = performance.now()
@@ -91,23 +92,6 @@ async function main(): Promise<void> {
       console.log(`  ${set.format.toUpperCase().padEnd(5)} ${set.width} x ${set.height} (${mp} MP), ${mib(set.bytes.min)} to ${mib(set.bytes.max)} MiB`)
     }
 
-    database = await openDatabase({ databaseUrl: undefined, dataDir, logger })
-    await migrate(database.db)
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      APP_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT_EXPENSIVE: '1000000',
-      // Limits that are checked on every push (the plan's usage query runs) but never reached.
-      PLAN_LIMITS: JSON.stringify({ free: { max_assets: 1_000_000_000, max_bytes: 1e15 } }),
-    })
-    app = await buildApp({ config, database })
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    const address = app.server.address()
-    if (!address || typeof address === 'string') throw new Error('server has no TCP address')
-    const url = `http://127.0.0.1:${address.port}/api/v1/assets`
-    const org = await app.services.orgs.createOrganization({ name: 'Bench', slug: 'bench' })
-    const { token } = await app.services.keys.create({ organizationId: org.id, name: 'bench', scope: 'assets:write', expiresAt: null, createdBy: null })
     // Its own processor, configured as the app's (IMAGE_CONCURRENCY decodes at once, the rest queue).
     const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
 
@@ -157,9 +141,7 @@ async function main(): Promise<void> {
     report(rows, Number(stored.n), expected)
   } finally {
     client?.stop()
-    await app?.close()
-    await database?.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await bench?.close()
   }
 }
 
