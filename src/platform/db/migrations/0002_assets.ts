@@ -2,39 +2,20 @@ import { sql, type Kysely } from 'kysely'
 
 /** The organization's catalogue (asset types, clients, products, tags), assets, and collections. */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // The four name lists of an organization share one shape: a name, unique without case.
+  for (const table of ['asset_types', 'clients', 'products', 'tags']) {
+    await sql`
+      create table ${sql.table(table)} (
+        id uuid primary key,
+        organization_id uuid not null references organizations(id) on delete cascade,
+        name text not null,
+        created_at timestamptz not null default now()
+      );
+      create unique index ${sql.id(`${table}_name_key`)} on ${sql.table(table)} (organization_id, lower(name));
+    `.execute(db)
+  }
+
   await sql`
-    create table asset_types (
-      id uuid primary key,
-      organization_id uuid not null references organizations(id) on delete cascade,
-      name text not null,
-      created_at timestamptz not null default now()
-    );
-    create unique index asset_types_name_key on asset_types (organization_id, lower(name));
-
-    create table clients (
-      id uuid primary key,
-      organization_id uuid not null references organizations(id) on delete cascade,
-      name text not null,
-      created_at timestamptz not null default now()
-    );
-    create unique index clients_name_key on clients (organization_id, lower(name));
-
-    create table products (
-      id uuid primary key,
-      organization_id uuid not null references organizations(id) on delete cascade,
-      name text not null,
-      created_at timestamptz not null default now()
-    );
-    create unique index products_name_key on products (organization_id, lower(name));
-
-    create table tags (
-      id uuid primary key,
-      organization_id uuid not null references organizations(id) on delete cascade,
-      name text not null,
-      created_at timestamptz not null default now()
-    );
-    create unique index tags_name_key on tags (organization_id, lower(name));
-
     create table assets (
       id uuid primary key,
       organization_id uuid not null references organizations(id) on delete cascade,
