@@ -80,6 +80,15 @@ describe('loadConfig', () => {
     expect(problems).toContainEqual('RATE_LIMIT_CHEAP must be a whole number from 1 to 1000000, got "0"')
   })
 
+  it('reads the outbound allowlist and plan limits, and names a bad entry of either', () => {
+    const config = loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOWLIST: '10.0.0.0/8, assets.internal', PLAN_LIMITS: '{"team":{"max_assets":5},"enterprise":{}}' })
+    expect(config.outboundAllowlist).toEqual(['10.0.0.0/8', 'assets.internal'])
+    expect(config.planLimits).toEqual({ team: { maxAssets: 5 }, enterprise: {} })
+    const problems = problemsOf({ OUTBOUND_ALLOWLIST: '10.0.0.0/99', PLAN_LIMITS: '{"team":{"max_assets":-1}}' })
+    expect(problems).toContainEqual(expect.stringContaining('OUTBOUND_ALLOWLIST: "10.0.0.0/99" is not valid'))
+    expect(problems).toContainEqual(expect.stringContaining('PLAN_LIMITS must be JSON like'))
+  })
+
   it('never echoes a URL that may hold a password', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/app' })
     expect(problems.join(' ')).not.toContain('hunter2')

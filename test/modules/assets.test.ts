@@ -105,6 +105,12 @@ describe('POST /api/v1/assets', () => {
     expect(events.find((e) => e.id === id)).toMatchObject({ id, title: 'Hero banner', tags: ['red', 'Summer'] })
   })
 
+  it('accepts base64 wrapped in lines, as MIME encoders write it', async () => {
+    const wrapped = (await uniquePng()).toString('base64').replace(/.{76}/g, '$&\r\n')
+    expect(wrapped).toContain('\r\n')
+    expect((await push({ image_base64: wrapped })).statusCode).toBe(201)
+  })
+
   it('defaults created_by_ai to true and fetches image_url through the guarded client', async () => {
     const res = await push({ image_url: `${images.url}/photo.png` })
     expect(res.statusCode).toBe(201)
@@ -353,6 +359,7 @@ describe('DELETE /api/v1/assets/{id}', () => {
 
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${theirs}`, headers: bearer(globex.writeKey) })).statusCode).toBe(204)
     expect(existsSync(blobPath)).toBe(false)
+    expectProblem(await t.app.inject({ method: 'GET', url: theirThumbnail }), 404, 'not_found')
     expect((await push({ image_base64: bytes })).statusCode).toBe(201)
   })
 })
