@@ -30,6 +30,10 @@ import { FileBlobStore } from './platform/blobs/blob-store.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
 import { UrlSigner } from './platform/signed-urls.js'
+import { Embeddings } from './modules/search/embeddings.js'
+import { publicSearchRoutes } from './modules/search/routes.js'
+import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
+import { SearchService } from './modules/search/service.js'
 import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 import { SessionGuard } from './modules/orgs/session-guard.js'
@@ -68,7 +72,7 @@ export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtl
 }
 
 /** The asset pipeline: files, image decoding and the guarded outbound client, from the configuration. */
-function createAssetService(config: Config, db: Db, catalog: CatalogService, logger: FastifyBaseLogger) {
+function createAssetService(config: Config, db: Db, catalog: CatalogService, embeddings: Embeddings, logger: FastifyBaseLogger) {
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const assets = new AssetService({
@@ -81,11 +85,20 @@ function createAssetService(config: Config, db: Db, catalog: CatalogService, log
     signer,
     planLimits: config.planLimits,
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
+    onTextChanged: (tx, organizationId, record) => embeddings.enqueue(tx, organizationId, record),
+    afterTextCommitted: () => embeddings.afterCommit(),
   })
   return { assets, signer, close: () => fetcher.close() }
 }
 
-export type BuiltApp = App & { services: Services & { assets: AssetService; collections: CollectionService } }
+export type BuiltApp = App & {
+  services: Services & { assets: AssetService; collections: CollectionService; search: SearchService; embeddings: Embeddings }
+}
+
+/** Asset embeddings for this configuration; the same for the HTTP app and the worker. */
+export function createEmbeddings(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger): Embeddings {
+  return new Embeddings({ database, config: config.embeddings, logger, databaseUrl: config.databaseUrl })
+}
 
 /** Platform plugins and module routes, wired from the dependencies given; nothing global. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
@@ -98,7 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, QuerySchema, CollectionSchema]) app.addSchema(schema)
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema]) {
+    app.addSchema(schema)
+  }
   registerValidation(app)
   registerErrorHandling(app)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
@@ -122,13 +137,20 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', async () => limiter.close())
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs)
   const { orgs, keys, catalog } = services
-  const assetPipeline = createAssetService(config, database.db, catalog, app.log)
+  const embeddings = createEmbeddings(config, database, app.log)
+  // Background work a caller started stops before the database it uses is closed.
+  app.addHook('onClose', async () => {
+    await embeddings.stop(config.shutdownTimeoutMs)
+    await embeddings.close()
+  })
+  const assetPipeline = createAssetService(config, database.db, catalog, embeddings, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
+  const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
   const collections = new CollectionService(database.db, assets, config.publicBaseUrl)
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
-  healthRoutes(app, { database })
+  healthRoutes(app, { database, embeddings })
   orgRoutes(app, { orgs, guard })
   await app.register(async (signIn) => {
     limitEveryRoute(signIn, limiter, (request) => `sign-in:${request.ip}`, config.rateLimits.signIn)
@@ -145,7 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     publicCatalogRoutes(v1 as App, { catalog })
     publicAssetRoutes(v1 as App, { assets })
     publicCollectionRoutes(v1 as App, { collections })
+    publicSearchRoutes(v1 as App, { search })
   })
 
-  return Object.assign(app, { services: { ...services, assets, collections } })
+  return Object.assign(app, { services: { ...services, assets, collections, search, embeddings } })
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import pino from 'pino'
-import { buildApp, createServices, type BuiltApp, type Services } from './app.js'
+import { buildApp, createEmbeddings, createServices, type BuiltApp, type Services } from './app.js'
 import { describeFirstRun, firstRun } from './bootstrap.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { openDatabase } from './platform/db/index.js'
@@ -12,12 +12,17 @@ import { connectRedis } from './platform/redis.js'
 import { expiryFromDuration } from './modules/keys/service.js'
 import { AppError } from './platform/http/errors.js'
 import { randomToken } from './platform/ids.js'
+import { progressBar } from './platform/progress.js'
+import type { Embeddings } from './modules/search/embeddings.js'
 
 const USAGE = `Usage: asset-library <command> [options]
 
 Commands:
-  serve                      Start the HTTP API (the default)
+  serve                      Start the HTTP API and the background work (the default)
+  worker                     Run the background work only (embeddings); run several for scale
   migrate                    Bring the database schema up to date
+  embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
+  embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
   org create --name N [--slug S] [--plan P]
   org list
   user create --org SLUG --email E --role owner|admin|member [--password P]
@@ -50,16 +55,54 @@ export async function main(argv: string[]): Promise<number> {
   if (values.help) return print(USAGE)
   const config = loadConfig()
   if (command === 'serve') return serve(config)
+  if (command === 'worker') return worker(config)
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, redact: REDACTED_PATHS })
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger })
   try {
     const outcome = await migrate(database.db)
     if (command === 'migrate') return output(values, outcome, `Applied: ${outcome.applied.join(', ') || 'nothing (up to date)'}; pgvector: ${outcome.vector ? 'yes' : 'no'}`)
     const services = createServices(database.db, logger, 0)
+    if (command === 'embeddings') {
+      const embeddings = createEmbeddings(config, database, logger)
+      try {
+        return await embeddingsCommand(action, values, services, embeddings)
+      } finally {
+        await embeddings.close()
+      }
+    }
     return await operatorCommand(`${command} ${action ?? ''}`.trim(), values, services)
   } finally {
     await database.close()
   }
+}
+
+async function embeddingsCommand(action: string | undefined, values: Options, { orgs }: Services, embeddings: Embeddings): Promise<number> {
+  const organizationId = values.org ? (await orgs.organizationBySlug(values.org)).id : undefined
+  const scope = values.org ? `organization ${values.org}` : 'all organizations'
+  if (action === 'status') {
+    const counts = await embeddings.counts(organizationId)
+    const readiness = await embeddings.readiness()
+    const mode = readiness.mode === 'hybrid' ? `hybrid (model ${readiness.model})` : `text (${readiness.reason === 'no_provider' ? 'no EMBEDDING_BASE_URL' : 'no pgvector'})`
+    const text = [
+      `Embeddings for ${scope}; search mode: ${mode}`,
+      `  current  ${counts.current}`,
+      `  stale    ${counts.stale}   (text or model changed; the old vector is used until the new one is made)`,
+      `  missing  ${counts.missing}`,
+      `  failing  ${counts.failing}   (waiting to retry after a provider error)`,
+      `  AI off   ${counts.ai_disabled}   (organizations with AI disabled: never sent to the provider)`,
+    ].join('\n')
+    return output(values, { mode: readiness.mode, ...counts }, text)
+  }
+  if (action === 'backfill') {
+    if (!(await embeddings.enabled())) throw new UsageError('backfill needs EMBEDDING_BASE_URL and EMBEDDING_MODEL, and pgvector in the database')
+    const before = await embeddings.counts(organizationId)
+    const bar = progressBar('Embedding', before.missing + before.stale)
+    const result = await embeddings.backfill({ organizationId, onProgress: (done) => bar.update(done) })
+    bar.finish()
+    const failed = result.failed > 0 ? `; ${result.failed} failed and will be retried (see the log)` : ''
+    return output(values, result, `Embedded ${result.embedded} assets of ${scope}${failed}`)
+  }
+  throw new UsageError(`Unknown command "embeddings ${action ?? ''}".\n\n${USAGE}`)
 }
 
 async function operatorCommand(command: string, values: Options, { orgs, keys }: Services): Promise<number> {
@@ -105,19 +148,24 @@ async function operatorCommand(command: string, values: Options, { orgs, keys }:
   }
 }
 
-async function serve(config: Config): Promise<number> {
-  const bootLogger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
-  let stop: (reason: string, exitCode: number) => Promise<void> = async () => undefined
-  const database = await openDatabase({
+/** The database of a long-running process; an embedded database that dies stops the process. */
+function openServingDatabase(config: Config, logger: pino.Logger, onCrash: () => void) {
+  return openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
-    logger: bootLogger,
+    logger,
     onCrash: (error) => {
-      bootLogger.fatal({ err: error }, 'the embedded database stopped')
-      void stop('embedded database crashed', 1)
+      logger.fatal({ err: error }, 'the embedded database stopped')
+      onCrash()
     },
   })
+}
+
+async function serve(config: Config): Promise<number> {
+  const bootLogger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
+  let stop: (reason: string, exitCode: number) => Promise<void> = async () => undefined
+  const database = await openServingDatabase(config, bootLogger, () => void stop('embedded database crashed', 1))
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, bootLogger) : undefined
   const release = async () => {
     redis?.disconnect()
@@ -128,10 +176,12 @@ async function serve(config: Config): Promise<number> {
     const outcome = await migrate(database.db)
     app = await buildApp({ config, database, redis })
     app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
-    if (!outcome.vector) app.log.info('pgvector is not available: search will run in text mode')
+    await logSearchMode(app.services.embeddings, app.log)
+    await app.services.embeddings.prepare()
     const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })
+    if (config.serveBackgroundWork) await app.services.embeddings.start()
   } catch (error) {
     await release()
     throw error
@@ -159,6 +209,49 @@ async function serve(config: Config): Promise<number> {
   }
   process.once('SIGTERM', () => void stop('SIGTERM', 0))
   process.once('SIGINT', () => void stop('SIGINT', 0))
+  return SERVING
+}
+
+async function logSearchMode(embeddings: Embeddings, logger: pino.Logger | BuiltApp['log']): Promise<void> {
+  const readiness = await embeddings.readiness()
+  if (readiness.mode === 'hybrid') logger.info({ model: readiness.model, dimensions: readiness.dimensions }, 'search: hybrid (full text and embeddings)')
+  else if (readiness.reason === 'no_provider') logger.info('search: text mode (no EMBEDDING_BASE_URL: full-text ranking only)')
+  else logger.info('search: text mode (pgvector is not installed in the database: full-text ranking only)')
+}
+
+/** Background work only, no HTTP: for PostgreSQL deployments that scale it apart from the API. */
+async function worker(config: Config): Promise<number> {
+  const logger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
+  let stop: (reason: string, exitCode: number) => Promise<void> = async () => undefined
+  const database = await openServingDatabase(config, logger, () => void stop('embedded database crashed', 1))
+  const embeddings = createEmbeddings(config, database, logger)
+  try {
+    await migrate(database.db)
+    await logSearchMode(embeddings, logger)
+    await embeddings.prepare()
+    await embeddings.start()
+  } catch (error) {
+    await embeddings.close()
+    await database.close()
+    throw error
+  }
+  if (!(await embeddings.enabled())) logger.warn('no background work is configured (embeddings need EMBEDDING_BASE_URL and pgvector); idling')
+  logger.info('worker started')
+  let stopping = false
+  stop = async (reason, exitCode) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ reason }, 'worker stopping: no new claims, finishing work in flight')
+    await embeddings.stop(config.shutdownTimeoutMs)
+    await embeddings.close()
+    await database.close()
+    logger.info('stopped')
+    process.exitCode = exitCode
+  }
+  const keepAlive = setInterval(() => undefined, 1 << 30)
+  const onSignal = (signal: string) => void stop(signal, 0).finally(() => clearInterval(keepAlive))
+  process.once('SIGTERM', () => onSignal('SIGTERM'))
+  process.once('SIGINT', () => onSignal('SIGINT'))
   return SERVING
 }
 

@@ -3,7 +3,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { openDatabase } from '../src/platform/db/index.js'
+import { migrate } from '../src/platform/db/migrate.js'
+import { bearer, TEST_SECRET } from './support/app.js'
+import { silentLogger } from './support/database.js'
+import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js'
+import { waitFor } from './support/wait.js'
 
 /** The real executable on the embedded default, as a newcomer runs it: separate processes, real sockets. */
 const CLI = [process.execPath, '--import', 'tsx', 'src/cli.ts']
@@ -161,5 +170,82 @@ describe('asset-library serve on a fresh data directory', () => {
     const result = await runCli(['serve'], { PORT: 'eighty' })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('PORT must be a whole number from 0 to 65535, got "eighty"')
+  })
+})
+
+describe('embeddings from the command line, and the worker', () => {
+  let directory: string
+  let provider: EmbeddingServer
+  let providerEnv: Record<string, string>
+
+  /** Works on the data directory in this process (the embedded database allows one process at a time), then lets go. */
+  async function withApp(work: (app: Awaited<ReturnType<typeof buildApp>>, key: string) => Promise<void>) {
+    const database = await openDatabase({ databaseUrl: undefined, dataDir: directory, logger: silentLogger })
+    await migrate(database.db)
+    const app = await buildApp({ config: loadConfig({ DATA_DIR: directory, APP_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' }), database })
+    try {
+      const org = (await app.services.orgs.listOrganizations())[0] ?? (await app.services.orgs.createOrganization({ name: 'Acme', slug: 'acme' }))
+      const { token } = await app.services.keys.create({ organizationId: org.id, name: 'cli', scope: 'assets:write', expiresAt: null, createdBy: null })
+      await work(app, token)
+    } finally {
+      await app.close()
+      await database.close()
+    }
+  }
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'al-cli-embeddings-'))
+    provider = await startEmbeddingServer()
+    providerEnv = { DATA_DIR: directory, EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: '256' }
+    await withApp(async (app, key) => {
+      for (const [index, title] of ['Red sports car', 'Sleeping kitten', 'Calm sea'].entries()) {
+        const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: `#0000${index}${index}` } }).png().toBuffer()
+        const res = await app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: { image_base64: image.toString('base64'), title } })
+        expect(res.statusCode).toBe(201)
+      }
+    })
+  })
+  afterAll(async () => {
+    await provider.close()
+    rmSync(directory, { recursive: true, force: true })
+  })
+
+  it('status counts what is missing, and says search is in text mode without a provider', async () => {
+    const status = await runCli(['embeddings', 'status', '--json'], { DATA_DIR: directory })
+    expect(status.code, status.stderr).toBe(0)
+    expect(JSON.parse(status.stdout)).toMatchObject({ mode: 'text', current: 0, stale: 0, missing: 3 })
+    const refused = await runCli(['embeddings', 'backfill'], { DATA_DIR: directory })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('backfill needs EMBEDDING_BASE_URL')
+  })
+
+  it('backfill embeds what is missing in batched requests, with progress and a final count', async () => {
+    const backfill = await runCli(['embeddings', 'backfill'], providerEnv)
+    expect(backfill.code, backfill.stderr).toBe(0)
+    expect(backfill.stdout).toContain('Embedded 3 assets of all organizations')
+    expect(backfill.stderr).toMatch(/Embedding \[#+\] 100% 3\/3/)
+    expect(provider.inputs).toEqual(expect.arrayContaining(['Red sports car', 'Sleeping kitten', 'Calm sea']))
+    const status = await runCli(['embeddings', 'status', '--json'], providerEnv)
+    expect(JSON.parse(status.stdout)).toMatchObject({ mode: 'hybrid', current: 3, stale: 0, missing: 0 })
+  })
+
+  it('the worker embeds a changed text in the background and stops cleanly on SIGTERM', async () => {
+    await withApp(async (app, key) => {
+      const [asset] = (await app.inject({ method: 'GET', url: '/api/v1/assets?q=kitten', headers: bearer(key) })).json().data
+      expect((await app.inject({ method: 'PATCH', url: `/api/v1/assets/${asset.id}`, headers: bearer(key), payload: { title: 'Playful puppy' } })).statusCode).toBe(200)
+    })
+    const worker = spawn(CLI[0]!, [...CLI.slice(1), 'worker'], { env: env(providerEnv), stdio: ['ignore', 'pipe', 'pipe'] })
+    running.push(worker)
+    let output = ''
+    worker.stdout!.on('data', (chunk: Buffer) => (output += chunk))
+    worker.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
+    await waitFor('the worker to embed the new title', () => provider.inputs.includes('Playful puppy'), 20_000)
+    await waitFor('the worker to store it', () => output.includes('worker started'), 5_000)
+    worker.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(output).toContain('"msg":"stopped"')
+    const status = await runCli(['embeddings', 'status', '--json'], providerEnv)
+    expect(JSON.parse(status.stdout)).toMatchObject({ current: 3, stale: 0, missing: 0 })
   })
 })

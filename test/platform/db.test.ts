@@ -37,9 +37,9 @@ describe('migrations', () => {
     const first = await open()
     // Two pools stand for two processes on PostgreSQL; the embedded database admits one process, so there it is one pool.
     const second = onPostgres ? await open() : first
-    expect(await pendingMigrations(first.db)).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing'])
+    expect(await pendingMigrations(first.db)).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search'])
     const [a, b] = await Promise.all([migrate(first.db), migrate(second.db)])
-    expect([...a.applied, ...b.applied]).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing'])
+    expect([...a.applied, ...b.applied]).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search'])
     expect(await pendingMigrations(first.db)).toEqual([])
     expect((await migrate(first.db)).applied).toEqual([])
   })
@@ -137,7 +137,7 @@ describe('health endpoints', () => {
     expect(res.json()).toEqual({ status: 'ok' })
   })
 
-  it('GET /ready reports the database, migrations and pgvector', async () => {
+  it('GET /ready reports the database, migrations, pgvector and the search mode', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/ready' })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
@@ -145,6 +145,7 @@ describe('health endpoints', () => {
       database: { kind: onPostgres ? 'postgres' : 'embedded', reachable: true },
       migrations: { pending: [] },
       pgvector: expect.any(Boolean),
+      search: { mode: 'text', reason: 'no_provider' },
     })
   })
 

@@ -32,6 +32,10 @@ export interface AssetServiceDeps {
   signer: UrlSigner
   planLimits: Record<string, PlanLimit>
   imageFetchTimeoutMs: number
+  /** An asset's searchable text may have changed, in the transaction that changed it (the search index follows). */
+  onTextChanged: (tx: Db, organizationId: string, record: AssetRecord) => Promise<void>
+  /** After the commit of such a change: wakes the background work that follows it. */
+  afterTextCommitted: () => void
 }
 
 export interface PushInput {
@@ -69,6 +73,7 @@ export class AssetService {
     const collectionId = input.collection_name === undefined ? null : await this.manualCollection(organizationId, input.collection_name)
     const bytes = await this.imageBytes(input)
     const sha256 = sha256Hex(bytes)
+    const tags = normaliseTags(input.tag_names ?? [])
 
     const existing = await store.findBySha256(db, organizationId, sha256)
     if (existing) return this.duplicate(existing, collectionId)
@@ -102,12 +107,14 @@ export class AssetService {
           sha256,
           blob_key: files.original,
           thumbnail_key: files.thumbnail,
+          tag_text: tagText(tags),
         })
         if (!id) return null
-        await store.setTags(tx, organizationId, id, normaliseTags(input.tag_names ?? []))
-        await store.refreshSearchText(tx, id)
+        await store.setTags(tx, organizationId, id, tags)
         if (collectionId) await store.addToCollection(tx, collectionId, id)
-        await emit(tx, organizationId, 'asset.created', await this.recordIn(tx, organizationId, id))
+        const record = await this.recordIn(tx, organizationId, id)
+        await this.deps.onTextChanged(tx, organizationId, record)
+        await emit(tx, organizationId, 'asset.created', record)
         return id
       })
     } catch (error) {
@@ -115,7 +122,10 @@ export class AssetService {
       await this.removeUnreferenced(sha256, files).catch((cleanup: unknown) => this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed push'))
       throw error
     }
-    if (assetId) return { asset_id: assetId, duplicate: false }
+    if (assetId) {
+      this.deps.afterTextCommitted()
+      return { asset_id: assetId, duplicate: false }
+    }
     // A concurrent push of the same bytes won: this one is its duplicate (unless that asset is already gone).
     const winner = await store.findBySha256(db, organizationId, sha256)
     if (!winner) throw problems.conflict('push_conflict', 'A concurrent change to the same image interfered; push again.')
@@ -162,15 +172,18 @@ export class AssetService {
   async update(organizationId: string, id: string, changes: AssetChanges): Promise<AssetRecord> {
     const { tag_names: tagNames, ...fields } = changes
     if (fields.asset_type) fields.asset_type = await this.deps.catalog.assetType(organizationId, fields.asset_type)
-    return inTransaction(this.deps.db, async (tx) => {
-      const trimmed = { ...fields, ...trimNames(fields) }
+    const tags = tagNames && normaliseTags(tagNames)
+    const record = await inTransaction(this.deps.db, async (tx) => {
+      const trimmed = { ...fields, ...trimNames(fields), ...(tags && { tag_text: tagText(tags) }) }
       if (!(await store.updateAsset(tx, organizationId, id, trimmed))) throw problems.notFound('Asset')
-      if (tagNames) await store.setTags(tx, organizationId, id, normaliseTags(tagNames))
-      await store.refreshSearchText(tx, id)
-      const record = await this.recordIn(tx, organizationId, id)
-      await emit(tx, organizationId, 'asset.updated', record)
-      return record
+      if (tags) await store.setTags(tx, organizationId, id, tags)
+      const updated = await this.recordIn(tx, organizationId, id)
+      await this.deps.onTextChanged(tx, organizationId, updated)
+      await emit(tx, organizationId, 'asset.updated', updated)
+      return updated
     })
+    this.deps.afterTextCommitted()
+    return record
   }
 
   /** Removes the asset from its collections and deletes its files once no asset refers to them. */
@@ -319,6 +332,11 @@ function normaliseTags(names: string[]): string[] {
   const seen = new Map<string, string>()
   for (const name of names.map((n) => n.trim()).filter(Boolean)) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name)
   return [...seen.values()]
+}
+
+/** What the full-text column reads of the tags; case and spelling do not matter to it. */
+function tagText(tags: string[]): string {
+  return tags.join(' ')
 }
 
 function trimNames(fields: Omit<AssetChanges, 'tag_names'>) {

@@ -1,7 +1,8 @@
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { uuidv7 } from '../../platform/ids.js'
+import { textQuery } from './full-text.js'
 
 /**
  * The filters of GET /api/v1/assets; smart collections store exactly this object and are evaluated
@@ -61,7 +62,7 @@ export interface AssetWithRelations extends AssetRow {
 }
 
 /** Tags and manual collections as JSON columns of the same row, so a page costs one statement. */
-const RELATIONS = [
+export const RELATIONS = [
   sql<string[]>`coalesce((
     select json_agg(tags.name order by lower(tags.name)) from asset_tags join tags on tags.id = asset_tags.tag_id
     where asset_tags.asset_id = assets.id), '[]')`.as('tags'),
@@ -90,8 +91,14 @@ export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, fil
       ),
     )
   }
-  if (filter.q !== undefined) q = q.where(sql<boolean>`assets.search @@ websearch_to_tsquery('simple', ${filter.q})`)
+  if (filter.q !== undefined) q = q.where(matchesText(filter.q))
   return q
+}
+
+/** Full-text match of `query` (see full-text.ts); the tsquery is an InitPlan, built once per statement. */
+export function matchesText(query: string): RawBuilder<boolean> {
+  const tsquery = textQuery(query)
+  return tsquery ? sql<boolean>`assets.search @@ (select ${tsquery})` : sql<boolean>`false`
 }
 
 /** `inCollection` narrows the list to a manual collection's members. */
@@ -147,13 +154,13 @@ export async function findBySha256(db: Db, organizationId: string, sha256: strin
 }
 
 /** A row to insert: everything the database does not fill in itself. */
-export type NewAsset = Omit<AssetRow, 'id' | 'byte_size' | 'created_at' | 'updated_at'> & { organization_id: string; byte_size: number }
+export type NewAsset = Omit<AssetRow, 'id' | 'byte_size' | 'created_at' | 'updated_at'> & { organization_id: string; byte_size: number; tag_text: string }
 
 /** Undefined when the organization already has these bytes (the unique index decides, race-free). */
 export async function insertAsset(db: Db, asset: NewAsset): Promise<string | undefined> {
   const row = await db
     .insertInto('assets')
-    .values({ ...asset, id: uuidv7(), search_text: '', updated_at: sql<Date>`now()` })
+    .values({ ...asset, id: uuidv7(), updated_at: sql<Date>`now()` })
     .onConflict((oc) => oc.columns(['organization_id', 'sha256']).doNothing())
     .returning('id')
     .executeTakeFirst()
@@ -164,7 +171,7 @@ export async function updateAsset(
   db: Db,
   organizationId: string,
   id: string,
-  changes: Partial<Pick<NewAsset, 'title' | 'asset_type' | 'client' | 'product' | 'source_url' | 'created_by_ai'>>,
+  changes: Partial<Pick<NewAsset, 'title' | 'asset_type' | 'client' | 'product' | 'source_url' | 'created_by_ai' | 'tag_text'>>,
 ): Promise<boolean> {
   const result = await db
     .updateTable('assets')
@@ -173,15 +180,6 @@ export async function updateAsset(
     .where('id', '=', id)
     .executeTakeFirst()
   return result.numUpdatedRows > 0n
-}
-
-/** Rebuilds the text `q` searches: title, tags, type, client and product. */
-export async function refreshSearchText(db: Db, id: string): Promise<void> {
-  await sql`
-    update assets set search_text = concat_ws(' ', title, asset_type, client, product,
-      (select string_agg(tags.name, ' ') from asset_tags join tags on tags.id = asset_tags.tag_id where asset_tags.asset_id = assets.id))
-    where id = ${id}
-  `.execute(db)
 }
 
 export async function deleteAsset(db: Db, organizationId: string, id: string): Promise<AssetRow | undefined> {

@@ -2,9 +2,14 @@ import { sql } from 'kysely'
 import type { App } from '../../platform/http/app-type.js'
 import type { DatabaseHandle } from '../../platform/db/index.js'
 import { hasVector, pendingMigrations } from '../../platform/db/migrate.js'
+import type { Embeddings } from '../search/embeddings.js'
 
-/** GET /health (the process is up) and GET /ready (it can serve: database reachable and migrated). */
-export function healthRoutes(app: App, deps: { database: DatabaseHandle }): void {
+/**
+ * GET /health (the process is up) and GET /ready (it can serve: database reachable and migrated). Search
+ * in text mode, or a failing embedding provider, is reported but does not make the service unready:
+ * search still answers, by full text.
+ */
+export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings }): void {
   app.get('/health', async () => ({ status: 'ok' }))
 
   app.get('/ready', async (request, reply) => {
@@ -19,6 +24,7 @@ export function healthRoutes(app: App, deps: { database: DatabaseHandle }): void
         database: { kind, reachable: true },
         migrations: { pending },
         pgvector: vector,
+        search: await deps.embeddings.readiness(),
       })
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed')

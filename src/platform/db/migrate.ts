@@ -3,12 +3,14 @@ import type { Db } from './index.js'
 import * as foundation from './migrations/0001_foundation.js'
 import * as assets from './migrations/0002_assets.js'
 import * as collectionSharing from './migrations/0003_collection_sharing.js'
+import * as search from './migrations/0004_search.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_assets': assets,
   '0003_collection_sharing': collectionSharing,
+  '0004_search': search,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
@@ -26,6 +28,7 @@ export async function migrate(db: Db): Promise<MigrationOutcome> {
   const vector = await enableVector(db)
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
   if (error) throw error instanceof Error ? error : new Error(String(error))
+  if (vector) await addVectorColumn(db)
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName), vector }
 }
 
@@ -60,6 +63,14 @@ async function enableVector(db: Db): Promise<boolean> {
     // Another process creating it at the same moment, or a role without the right: what counts is whether it is there.
   }
   return hasVector(db)
+}
+
+/**
+ * The embedding column needs pgvector's type, so it exists only where pgvector does; checked on every
+ * start, so a server that gains pgvector later gets the column without a new migration.
+ */
+async function addVectorColumn(db: Db): Promise<void> {
+  await sql`alter table asset_embeddings add column if not exists embedding vector`.execute(db)
 }
 
 export async function hasVector(db: Db): Promise<boolean> {

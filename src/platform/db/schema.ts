@@ -104,10 +104,29 @@ export interface AssetsTable {
   sha256: string
   blob_key: string
   thumbnail_key: string
-  search_text: Generated<string>
+  /** The tag names, space-separated, for the generated full-text column `search`. */
+  tag_text: Generated<string>
   search: ColumnType<string, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
+}
+
+export interface AssetEmbeddingsTable {
+  asset_id: string
+  organization_id: string
+  source_text: string
+  text_hash: string
+  embedded_hash: string | null
+  model: string | null
+  dimensions: number | null
+  /** pgvector's `vector`; present only where pgvector is. Written as a binary parameter, never read into JS. */
+  embedding: ColumnType<string | null, Buffer | null, Buffer | null>
+  embedded_at: NullableTimestamp
+  next_attempt_at: NullableTimestamp
+  attempts: Generated<number>
+  locked_by: string | null
+  locked_until: NullableTimestamp
+  last_error: string | null
 }
 
 export interface AssetTagsTable {
@@ -149,6 +168,7 @@ export interface Database {
   tags: CatalogTable
   assets: AssetsTable
   asset_tags: AssetTagsTable
+  asset_embeddings: AssetEmbeddingsTable
   collections: CollectionsTable
   collection_assets: CollectionAssetsTable
 }

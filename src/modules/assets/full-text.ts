@@ -1,0 +1,72 @@
+import { sql, type RawBuilder } from 'kysely'
+
+/**
+ * The query side of the assets' full-text column. The column (migration 0004) holds every word of an
+ * asset twice, English-stemmed and exact, accent- and case-folded; a query term matches either form, so
+ * "banners" finds "Banner" and "Acme-2" finds itself. Web-search syntax: "quoted phrases", `-word`,
+ * `or`; the last word as typed also matches as a prefix ("spri" finds "spring").
+ */
+
+/** Mirrors the SQL function asset_library_fold: NFKD, combining marks dropped, letters NFKD keeps whole spelled out. */
+export function foldText(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[ßæœøłđðþ]/g, (letter) => LETTERS[letter]!)
+}
+
+const LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th' }
+
+interface Term {
+  text: string
+  phrase: boolean
+  negated: boolean
+  prefix: boolean
+}
+
+/** Shorter prefixes match too much of a library to help anyone. */
+const MIN_PREFIX_LENGTH = 2
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u
+
+/** The terms of `query` as OR-groups of AND-ed terms, as websearch_to_tsquery reads them. */
+export function parseQuery(query: string): Term[][] {
+  const groups: Term[][] = [[]]
+  const tokens = tokenize(foldText(query))
+  tokens.forEach((token, index) => {
+    if (!token.phrase && !token.negated && token.text === 'or') {
+      if (groups.at(-1)!.length > 0 && index < tokens.length - 1) groups.push([])
+      return
+    }
+    groups.at(-1)!.push(token)
+  })
+  const last = tokens.at(-1)
+  const typedOn = !/[\s"]$/.test(query)
+  if (last && typedOn && !last.phrase && !last.negated && last.text.length >= MIN_PREFIX_LENGTH && PLAIN_WORD.test(last.text)) last.prefix = true
+  return groups.filter((group) => group.length > 0)
+}
+
+function tokenize(text: string): Term[] {
+  const tokens: Term[] = []
+  const pattern = /(-?)(?:"([^"]*)"?|([^\s"]+))/g
+  for (const match of text.matchAll(pattern)) {
+    const [, minus, phrase, word] = match
+    const value = (phrase ?? word ?? '').trim()
+    if (value && value !== '-') tokens.push({ text: value, phrase: phrase !== undefined, negated: minus === '-', prefix: false })
+  }
+  return tokens
+}
+
+/** A tsquery for `query`, or undefined when it has no terms; matched against `assets.search`. */
+export function textQuery(query: string): RawBuilder<string> | undefined {
+  const groups = parseQuery(query)
+  if (groups.length === 0) return undefined
+  const group = (terms: Term[]) => sql.join(terms.map(termQuery), sql` && `)
+  return sql<string>`(${sql.join(groups.map((terms) => sql`(${group(terms)})`), sql` || `)})`
+}
+
+function termQuery(term: Term): RawBuilder<string> {
+  const exact = term.prefix ? sql`to_tsquery('simple', ${`${term.text}:*`})` : sql`phraseto_tsquery('simple', ${term.text})`
+  const either = sql<string>`(phraseto_tsquery('english', ${term.text}) || ${exact})`
+  return term.negated ? sql<string>`!!${either}` : either
+}

@@ -1,0 +1,57 @@
+import type { App } from '../../platform/http/app-type.js'
+import { MAX_LIMIT } from '../../platform/http/pagination.js'
+import { AUTHENTICATED_PROBLEMS, okResponse, problemResponse, problemResponses } from '../../platform/http/schemas.js'
+import { AssetParams } from '../assets/schemas.js'
+import { DEFAULT_SEARCH_LIMIT, SEARCH_EXAMPLE, SearchBody, SearchResponse, SIMILAR_EXAMPLE, SimilarQuery, SimilarResponse } from './schemas.js'
+import type { SearchService } from './service.js'
+
+const limitOf = (limit: number | undefined) => Math.min(limit ?? DEFAULT_SEARCH_LIMIT, MAX_LIMIT)
+
+/** POST /api/v1/search and GET /api/v1/assets/{id}/similar. */
+export function publicSearchRoutes(app: App, deps: { search: SearchService }): void {
+  const { search } = deps
+
+  app.post(
+    '/api/v1/search',
+    {
+      config: { scope: 'assets:read', bucket: 'expensive' },
+      schema: {
+        operationId: 'searchAssets',
+        tags: ['search'],
+        summary: 'Hybrid search: full text plus meaning',
+        description:
+          'Candidates come from full text and from embedding similarity (the top of each, under the same filters as `GET /api/v1/assets`), ranked by `score = 0.4 × text_score + 0.6 × semantic_score`. Each call makes exactly one request to the embedding provider (which is why it shares the `expensive` bucket with pushes); `mode` says whether it was used. With AI off for the organization, no provider or pgvector configured, or the provider failing or slow, the answer is full-text ranking in `text` mode, never an error. An `assets:read` key may call it.',
+        body: SearchBody,
+        response: {
+          200: okResponse('Hits, best first.', SearchResponse, SEARCH_EXAMPLE),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+        },
+      },
+    },
+    async (request) => {
+      const { limit, ...rest } = request.body
+      return search.search(request.apiKey!.organizationId, { ...rest, limit: limitOf(limit) })
+    },
+  )
+
+  app.get(
+    '/api/v1/assets/:id/similar',
+    {
+      schema: {
+        operationId: 'similarAssets',
+        tags: ['search'],
+        summary: 'Assets nearest to one asset by meaning',
+        description:
+          'The organization\u2019s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.',
+        params: AssetParams,
+        querystring: SimilarQuery,
+        response: {
+          200: okResponse('The nearest assets.', SimilarResponse, SIMILAR_EXAMPLE),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          404: problemResponse(404, 'No asset with this id in your organization.'),
+        },
+      },
+    },
+    async (request) => search.similar(request.apiKey!.organizationId, request.params.id, limitOf(request.query.limit)),
+  )
+}

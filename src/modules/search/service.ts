@@ -1,0 +1,102 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Db } from '../../platform/db/index.js'
+import { EmbeddingError } from '../../platform/embeddings/provider.js'
+import { vectorParam } from '../../platform/embeddings/vector.js'
+import { parseQuery, textQuery } from '../assets/full-text.js'
+import type { AssetService } from '../assets/service.js'
+import type { AssetFilter } from '../assets/store.js'
+import type { OrgService } from '../orgs/service.js'
+import type { Embeddings } from './embeddings.js'
+import * as store from './store.js'
+
+export interface SearchInput extends Omit<AssetFilter, 'q'> {
+  q: string
+  limit: number
+}
+
+/** Fewer candidates of each kind than this would let a strong match of one kind crowd out the mix. */
+const MIN_CANDIDATES = 40
+
+export interface SearchServiceDeps {
+  db: Db
+  logger: FastifyBaseLogger
+  assets: AssetService
+  orgs: OrgService
+  embeddings: Embeddings
+  /** HNSW candidates examined per vector scan; raised to the candidate count when that is larger. */
+  efSearch: number
+}
+
+/** Hybrid search (full text plus semantic similarity) and similar assets. */
+export class SearchService {
+  constructor(private readonly deps: SearchServiceDeps) {}
+
+  /**
+   * Text mode, never an error, when the organization has AI off, no provider or no pgvector is there, or
+   * the provider fails or runs out of time for this call. Otherwise one provider request: the query's.
+   */
+  async search(organizationId: string, input: SearchInput) {
+    const { q, limit, ...filter } = input
+    const tsquery = textQuery(q)
+    const candidates = Math.max(MIN_CANDIDATES, 2 * limit)
+    const vector = await this.queryVector(organizationId, q)
+    const request = { organizationId, filter, tsquery, vector, candidates, limit }
+    const rows = vector
+      ? await store.withVectorScan(this.deps.db, Math.max(this.deps.efSearch, candidates), (tx) => store.searchAssets(tx, request))
+      : await store.searchAssets(this.deps.db, request)
+    return {
+      mode: vector ? ('hybrid' as const) : ('text' as const),
+      data: rows.map((row) => ({
+        ...this.deps.assets.record(row),
+        score: row.score,
+        text_score: row.text_score,
+        semantic_score: row.semantic_score,
+      })),
+    }
+  }
+
+  /** Nearest assets by stored vector; no provider call. Empty with AI off or before the asset has a vector. */
+  async similar(organizationId: string, assetId: string, limit: number) {
+    await this.deps.assets.get(organizationId, assetId)
+    const page = { data: [] as Array<ReturnType<AssetService['record']> & { semantic_score: number }>, total: 0, limit, offset: 0 }
+    if (!(await this.deps.embeddings.vectorAvailable()) || !(await this.aiEnabled(organizationId))) return page
+    const request = { organizationId, assetId, limit, indexedDimensions: this.deps.embeddings.indexedDimensions }
+    const rows = await store.withVectorScan(this.deps.db, Math.max(this.deps.efSearch, limit), (tx) => store.similarAssets(tx, request))
+    page.data = rows.map((row) => ({ ...this.deps.assets.record(row), semantic_score: row.semantic_score }))
+    page.total = page.data.length
+    return page
+  }
+
+  /** The query's embedding, or undefined for text mode. */
+  private async queryVector(organizationId: string, q: string): Promise<store.QueryVector | undefined> {
+    const { embeddings } = this.deps
+    const provider = embeddings.provider
+    if (!provider || !(await embeddings.enabled()) || !(await this.aiEnabled(organizationId))) return undefined
+    const text = semanticText(q)
+    if (!text) return undefined
+    try {
+      const [values] = await provider.embed([text], { timeoutMs: embeddings.searchTimeoutMs })
+      embeddings.recordSuccess()
+      const dimensions = values!.length
+      return { value: vectorParam(values!), model: provider.model, dimensions, indexed: dimensions === embeddings.indexedDimensions }
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error
+      embeddings.recordFailure(error, 'a search fell back to text mode')
+      this.deps.logger.warn({ kind: error.kind }, 'search fell back to text mode: the embedding provider failed')
+      return undefined
+    }
+  }
+
+  private async aiEnabled(organizationId: string): Promise<boolean> {
+    return (await this.deps.orgs.organizationById(organizationId)).ai_enabled
+  }
+}
+
+/** What the query means, for the embedding model: its wanted words, without operators or excluded words. */
+export function semanticText(q: string): string {
+  return parseQuery(q)
+    .flat()
+    .filter((term) => !term.negated)
+    .map((term) => term.text)
+    .join(' ')
+}

@@ -1,0 +1,258 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { Db } from '../../platform/db/index.js'
+import { claimDue, releaseClaims } from '../../platform/background/claims.js'
+import { notify } from '../../platform/background/listener.js'
+import { ASSET_COLUMNS, RELATIONS, whereFilter, type AssetFilter, type AssetWithRelations } from '../assets/store.js'
+
+export const EMBEDDINGS_CHANNEL = 'asset_library_embeddings'
+
+/** The query's vector and how to compare with stored ones. */
+export interface QueryVector {
+  value: Buffer
+  model: string
+  dimensions: number
+  /** The HNSW index covers this dimension (fixed by configuration): compare as vector(N) so it is used. */
+  indexed: boolean
+}
+
+export interface SearchRequest {
+  organizationId: string
+  filter: Omit<AssetFilter, 'q'>
+  /** The full-text query, or undefined when the text has no terms. */
+  tsquery: RawBuilder<string> | undefined
+  vector: QueryVector | undefined
+  /** Top N of each kind of candidate. */
+  candidates: number
+  limit: number
+}
+
+export type ScoredRow = AssetWithRelations & { score: number; text_score: number; semantic_score: number }
+
+/**
+ * Top N by text rank united with top N by vector distance, both under the list filters, each scored on
+ * both counts: text_score is ts_rank_cd normalised into [0, 1) (flag 32), semantic_score the cosine
+ * similarity clamped to [0, 1]. One statement.
+ */
+export async function searchAssets(db: Db, request: SearchRequest): Promise<ScoredRow[]> {
+  const { tsquery, vector } = request
+  const filtered = whereFilter(db.selectFrom('assets'), request.organizationId, request.filter)
+  const parts: RawBuilder<unknown>[] = []
+  if (tsquery) {
+    const rank = sql`ts_rank_cd(assets.search, (select tsq from q), 32)`
+    const textHits = filtered
+      .select(['assets.id', rank.as('rank')])
+      .where(sql<boolean>`assets.search @@ (select tsq from q)`)
+      .orderBy(sql`2`, 'desc')
+      .orderBy('assets.id', 'desc')
+      .limit(request.candidates)
+    parts.push(sql`select id from (${textHits}) text_hits`)
+  }
+  if (vector) {
+    const inFilter = hasFilter(request.filter) ? sql`and e.asset_id in (${filtered.select('assets.id')})` : sql``
+    parts.push(sql`select id from (
+      select e.asset_id as id from asset_embeddings e
+      where e.organization_id = ${request.organizationId} and e.model = ${vector.model} and e.dimensions = ${vector.dimensions}
+        and e.embedded_hash is not null ${inFilter}
+      order by ${typed(sql`e.embedding`, vector)} <=> (select v from qv) limit ${request.candidates}) vector_hits`)
+  }
+  if (parts.length === 0) return []
+  const textScore = tsquery ? sql`case when assets.search @@ (select tsq from q) then ts_rank_cd(assets.search, (select tsq from q), 32) else 0 end` : sql`0`
+  const semanticScore = vector ? sql`coalesce(greatest(0, least(1, 1 - (${typed(sql`e.embedding`, vector)} <=> (select v from qv)))), 0)` : sql`0`
+  const embeddingJoin = vector
+    ? sql`left join asset_embeddings e on e.asset_id = assets.id and e.model = ${vector.model} and e.dimensions = ${vector.dimensions} and e.embedded_hash is not null`
+    : sql``
+  // Text mode ranks by text alone; a candidate scoring 0 (no text match, an orthogonal vector) is no hit.
+  const score = vector ? sql`(0.4 * scored.text_score + 0.6 * scored.semantic_score)` : sql`scored.text_score`
+  const result = await sql<ScoredRow>`
+    with q as materialized (select ${tsquery ?? sql`null::tsquery`} as tsq),
+    qv as materialized (select ${vector ? typed(sql`${vector.value}::vector`, vector) : sql`null`} as v),
+    candidates as (${sql.join(parts, sql` union `)}),
+    scored as (
+      select assets.id, ${textScore}::float8 as text_score, ${semanticScore}::float8 as semantic_score
+      from candidates join assets on assets.id = candidates.id ${embeddingJoin}
+    )
+    select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...RELATIONS])}, scored.text_score, scored.semantic_score, ${score} as score
+    from scored join assets on assets.id = scored.id
+    where ${score} > 0
+    order by score desc, assets.id desc
+    limit ${request.limit}
+  `.execute(db)
+  return result.rows
+}
+
+/** The nearest assets to one asset's stored vector, among vectors of the same model; none if it has none. */
+export async function similarAssets(
+  db: Db,
+  request: { organizationId: string; assetId: string; limit: number; indexedDimensions: number | undefined },
+): Promise<Array<AssetWithRelations & { semantic_score: number }>> {
+  const target = await db
+    .selectFrom('asset_embeddings')
+    .select(['model', 'dimensions'])
+    .where('asset_id', '=', request.assetId)
+    .where('organization_id', '=', request.organizationId)
+    .where('embedded_hash', 'is not', null)
+    .executeTakeFirst()
+  if (!target?.model || !target.dimensions) return []
+  const vector = { model: target.model, dimensions: target.dimensions, indexed: target.dimensions === request.indexedDimensions }
+  const stored = typed(sql`e.embedding`, vector)
+  const result = await sql<AssetWithRelations & { semantic_score: number }>`
+    with qv as materialized (select ${typed(sql`embedding`, vector)} as v from asset_embeddings where asset_id = ${request.assetId}),
+    nearest as (
+      select e.asset_id, ${stored} <=> (select v from qv) as distance from asset_embeddings e
+      where e.organization_id = ${request.organizationId} and e.model = ${vector.model} and e.dimensions = ${vector.dimensions}
+        and e.asset_id <> ${request.assetId}
+      order by ${stored} <=> (select v from qv) limit ${request.limit}
+    )
+    select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...RELATIONS])}, greatest(0, least(1, 1 - nearest.distance))::float8 as semantic_score
+    from nearest join assets on assets.id = nearest.asset_id
+    order by nearest.distance, assets.id
+  `.execute(db)
+  return result.rows
+}
+
+/** `vector(N)` where the HNSW index is (an expression index on that cast), the bare type elsewhere. */
+function typed(expression: RawBuilder<unknown>, vector: { dimensions: number; indexed: boolean }): RawBuilder<unknown> {
+  return vector.indexed ? sql`${expression}::vector(${sql.raw(String(vector.dimensions))})` : expression
+}
+
+function hasFilter(filter: Omit<AssetFilter, 'q'>): boolean {
+  return Object.values(filter).some((value) => value !== undefined)
+}
+
+/** Runs `work` with the HNSW scan settings it needs, for this transaction only. */
+export async function withVectorScan<T>(db: Db, efSearch: number, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (tx) => {
+    // relaxed_order keeps scanning past ef_search until filtered queries (one organization of many) fill their limit.
+    await sql`select set_config('hnsw.ef_search', ${String(efSearch)}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(tx)
+    return work(tx)
+  })
+}
+
+/**
+ * Records the text an asset's embedding should be made from. A new text (or a first one) makes the row
+ * due and tells listening processes; the same text again changes nothing, so edits that do not touch the
+ * text never re-embed.
+ */
+export async function setEmbeddingText(db: Db, row: { organizationId: string; assetId: string; text: string; hash: string }): Promise<void> {
+  await sql`
+    with changed as (
+      insert into asset_embeddings (asset_id, organization_id, source_text, text_hash, next_attempt_at)
+      values (${row.assetId}, ${row.organizationId}, ${row.text}, ${row.hash}, ${row.text === '' ? null : sql`now()`})
+      on conflict (asset_id) do update
+        set source_text = excluded.source_text, text_hash = excluded.text_hash, next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = null,
+          -- An asset left with no text keeps no meaning: its old vector stops being used.
+          embedded_hash = case when excluded.source_text = '' then null else asset_embeddings.embedded_hash end
+        where asset_embeddings.text_hash <> excluded.text_hash
+      returning next_attempt_at
+    )
+    select ${notify(EMBEDDINGS_CHANNEL)} from changed where next_attempt_at is not null
+  `.execute(db)
+}
+
+export interface EmbeddingJob {
+  id: string
+  source_text: string
+  text_hash: string
+  attempts: number
+  locked_by: string
+}
+
+/** Due texts of organizations with AI on (and of one organization, for a backfill). */
+export async function claimEmbeddings(
+  db: Db,
+  request: { owner: string; limit: number; leaseMs: number; organizationId?: string | undefined },
+): Promise<EmbeddingJob[]> {
+  const organization = request.organizationId ? sql`and asset_embeddings.organization_id = ${request.organizationId}` : sql``
+  const rows = await claimDue<Omit<EmbeddingJob, 'id'> & { asset_id: string }>(db, {
+    table: 'asset_embeddings',
+    idColumn: 'asset_id',
+    owner: request.owner,
+    limit: request.limit,
+    leaseMs: request.leaseMs,
+    where: sql<boolean>`exists (select 1 from organizations o where o.id = asset_embeddings.organization_id and o.ai_enabled) ${organization}`,
+    returning: ['asset_id', 'source_text', 'text_hash', 'attempts', 'locked_by'],
+  })
+  return rows.map(({ asset_id: id, ...job }) => ({ id, ...job }))
+}
+
+/**
+ * Stores vectors made by `owner` from the texts with these hashes, in one statement. A row whose claim
+ * has passed to another runner is left to it; one whose text changed meanwhile stays due.
+ */
+export async function saveEmbeddings(
+  db: Db,
+  owner: string,
+  model: string,
+  rows: Array<{ assetId: string; hash: string; vector: Buffer; dimensions: number }>,
+): Promise<number> {
+  const values = rows.map((row) => sql`(${row.assetId}::uuid, ${row.hash}, ${row.vector}::vector, ${row.dimensions}::int)`)
+  const result = await sql`
+    update asset_embeddings e set
+      embedding = made.vector, embedded_hash = made.hash, model = ${model}, dimensions = made.dimensions, embedded_at = now(),
+      next_attempt_at = case when e.text_hash = made.hash then null else now() end,
+      attempts = 0, last_error = null, locked_by = null, locked_until = null
+    from (values ${sql.join(values)}) as made(asset_id, hash, vector, dimensions)
+    where e.asset_id = made.asset_id and e.locked_by = ${owner}
+  `.execute(db)
+  return Number(result.numAffectedRows ?? 0)
+}
+
+/** A failed attempt: each row waits its own delay before it is due again. */
+export async function retryEmbeddings(db: Db, owner: string, rows: Array<{ assetId: string; delayMs: number }>, error: string): Promise<void> {
+  await sql`
+    update asset_embeddings e set
+      attempts = e.attempts + 1, last_error = ${error}, locked_by = null, locked_until = null,
+      next_attempt_at = now() + make_interval(secs => retry.delay_ms / 1000.0)
+    from (select unnest(${rows.map((r) => r.assetId)}::uuid[]) as asset_id, unnest(${rows.map((r) => r.delayMs)}::int[]) as delay_ms) retry
+    where e.asset_id = retry.asset_id and e.locked_by = ${owner}
+  `.execute(db)
+}
+
+export function releaseEmbeddings(db: Db, owner: string, ids: string[]): Promise<void> {
+  return releaseClaims(db, { table: 'asset_embeddings', idColumn: 'asset_id', owner, ids })
+}
+
+/** Vectors of another model are due again (a model change re-embeds); search uses only the current model's meanwhile. */
+export async function markOtherModelsDue(db: Db, model: string): Promise<number> {
+  const result = await db
+    .updateTable('asset_embeddings')
+    .set({ next_attempt_at: sql`now()`, attempts: 0 })
+    .where('embedded_hash', 'is not', null)
+    .where('model', 'is distinct from', model)
+    .where('next_attempt_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+export interface EmbeddingCounts {
+  current: number
+  stale: number
+  missing: number
+  failing: number
+  ai_disabled: number
+}
+
+/** How many texts have a vector of `model` made from their current text (current), an outdated one (stale), or none (missing). */
+export async function embeddingCounts(db: Db, model: string | undefined, organizationId?: string): Promise<EmbeddingCounts> {
+  let query = db
+    .selectFrom('asset_embeddings as e')
+    .innerJoin('organizations as o', 'o.id', 'e.organization_id')
+    .where('e.source_text', '<>', '')
+    .select([
+      sql<number>`count(*) filter (where e.embedded_hash = e.text_hash and e.model is not distinct from ${model ?? sql`e.model`})::int`.as('current'),
+      sql<number>`count(*) filter (where e.embedded_hash is not null and (e.embedded_hash <> e.text_hash or e.model is distinct from ${model ?? sql`e.model`}))::int`.as('stale'),
+      sql<number>`count(*) filter (where e.embedded_hash is null)::int`.as('missing'),
+      sql<number>`count(*) filter (where e.last_error is not null)::int`.as('failing'),
+      sql<number>`count(*) filter (where not o.ai_enabled and e.embedded_hash is distinct from e.text_hash)::int`.as('ai_disabled'),
+    ])
+  if (organizationId) query = query.where('e.organization_id', '=', organizationId)
+  return query.executeTakeFirstOrThrow()
+}
+
+export async function hasEmbeddingIndex(db: Db, name: string): Promise<'valid' | 'invalid' | 'absent'> {
+  const row = await sql<{ valid: boolean }>`
+    select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${name}
+  `.execute(db)
+  if (row.rows.length === 0) return 'absent'
+  return row.rows[0]!.valid ? 'valid' : 'invalid'
+}

@@ -1,0 +1,83 @@
+import { sql, type Expression, type SqlBool } from 'kysely'
+import type { Db } from '../db/index.js'
+
+/*
+ * SQL for tables that keep their own background state in these columns:
+ *
+ *   next_attempt_at timestamptz null      -- when the row is next due; null: nothing to do
+ *   attempts        integer not null default 0
+ *   locked_by       text null             -- the runner holding the row ...
+ *   locked_until    timestamptz null      -- ... until then; a lease that runs out gives the row back
+ *   last_error      text null
+ *
+ * with `create index ... (next_attempt_at) where next_attempt_at is not null`, so a claim reads only
+ * the rows that have something to do, oldest first. Every helper is one statement: on the embedded
+ * database all statements share the API's one connection.
+ */
+
+export interface ClaimRequest<Row> {
+  table: string
+  idColumn: string
+  owner: string
+  limit: number
+  leaseMs: number
+  /** An extra condition on the due rows, e.g. skipping busy keys; it may name the table. */
+  where?: Expression<SqlBool>
+  returning: readonly (keyof Row & string)[]
+}
+
+/**
+ * Leases up to `limit` due rows to `owner`, oldest first. `skip locked` lets concurrent runners
+ * claim disjoint rows without waiting on each other.
+ */
+export async function claimDue<Row extends object>(db: Db, request: ClaimRequest<Row>): Promise<Row[]> {
+  const table = sql.table(request.table)
+  const id = sql.ref(request.idColumn)
+  const extra = request.where ? sql`and (${request.where})` : sql``
+  const result = await sql<Row>`
+    update ${table}
+    set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000})
+    where ${id} in (
+      select ${id} from ${table}
+      where next_attempt_at <= now() and (locked_until is null or locked_until < now()) ${extra}
+      order by next_attempt_at
+      limit ${request.limit}
+      for update skip locked
+    )
+    returning ${sql.join(request.returning.map((column) => sql.ref(column)))}
+  `.execute(db)
+  return result.rows
+}
+
+export interface ReleaseRequest {
+  table: string
+  idColumn: string
+  owner: string
+  ids: readonly string[]
+}
+
+/** Makes claimed rows due again at once, leaving alone any whose lease has since passed to another runner. */
+export async function releaseClaims(db: Db, request: ReleaseRequest): Promise<void> {
+  if (request.ids.length === 0) return
+  await sql`
+    update ${sql.table(request.table)}
+    set locked_by = null, locked_until = null
+    where ${sql.ref(request.idColumn)} = any(${request.ids}) and locked_by = ${request.owner}
+  `.execute(db)
+}
+
+export interface Backoff {
+  baseMs: number
+  factor: number
+  maxMs: number
+}
+
+/**
+ * How long to wait after failed attempt number `attempt` (from 1): `baseMs`, times `factor` for each
+ * further attempt, at most `maxMs`. The ±20% jitter keeps rows that failed together (an outage) from
+ * all coming back in the same instant.
+ */
+export function backoffMs(attempt: number, { baseMs, factor, maxMs }: Backoff): number {
+  const delay = Math.min(maxMs, baseMs * factor ** Math.max(0, attempt - 1))
+  return Math.round(delay * (0.8 + Math.random() * 0.4))
+}

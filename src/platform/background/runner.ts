@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { FastifyBaseLogger } from 'fastify'
+
+/**
+ * A source of background work kept in a table of its own (see claims.ts for the columns).
+ *
+ * The runner never opens a transaction: `claim` and `release` are one statement each, and `work`
+ * writes each outcome with a statement of its own, so no transaction is held across network I/O.
+ */
+export interface WorkQueue<T extends { id: string }> {
+  readonly name: string
+  /** Claims up to `limit` due items for `owner` with a lease, skipping items whose key is in `busyKeys`. One statement. */
+  claim(request: { owner: string; limit: number; leaseMs: number; busyKeys: string[] }): Promise<T[]>
+  /**
+   * Works a batch of claimed items and records every outcome itself: done, or due again later with
+   * a backoff. Each write should be guarded by `locked_by = <the claiming owner>` so that a runner
+   * whose lease ran out cannot overwrite the runner that took the item over. If `work` throws, the
+   * runner only logs it: the items stay claimed until their lease runs out, which is their backoff.
+   * It should stop soon after `signal` aborts (shutdown).
+   */
+  work(items: T[], signal: AbortSignal): Promise<void>
+  /** Gives claimed items back unworked. */
+  release(owner: string, ids: string[]): Promise<void>
+  /** Items with the same key share a per-key concurrency limit (webhooks: one endpoint). */
+  keyOf?(item: T): string
+}
+
+export interface RunnerOptions {
+  logger: FastifyBaseLogger
+  /** Items per work() call (embeddings: 64; webhooks: 1). */
+  batchSize: number
+  /** work() calls in flight at once. */
+  concurrency: number
+  /** Items of one key in flight at once. */
+  perKeyConcurrency?: number
+  leaseMs: number
+  /** Fallback poll; a wake() claims at once. */
+  pollIntervalMs: number
+  /** Names this runner in `locked_by`. Default: `${hostname}:${pid}:${random}`. */
+  owner?: string
+}
+
+/**
+ * Claims due items of one queue and works them with bounded concurrency, overall and per key.
+ * Claims are serialised within a runner and sized to the free slots, so nothing claimed waits here
+ * while its lease runs.
+ */
+export class Runner<T extends { id: string }> {
+  private readonly owner: string
+  private readonly aborter = new AbortController()
+  private readonly inFlight = new Set<Promise<void>>()
+  private readonly keysInFlight = new Map<string, number>()
+  /** The latest claim; the next one starts after it. Never rejects. */
+  private claimTurn: Promise<unknown> = Promise.resolve()
+  private started = false
+  private stopped = false
+  private pumping = false
+  private pumpAgain = false
+  private pollTimer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly queue: WorkQueue<T>,
+    private readonly options: RunnerOptions,
+  ) {
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return
+    this.started = true
+    this.pump()
+  }
+
+  /**
+   * Claims at once instead of at the next poll: call it after a commit that made work, or on NOTIFY.
+   * Does nothing before start() or after stop().
+   */
+  wake(): void {
+    this.pump()
+  }
+
+  /**
+   * Claims and works until a claim finds nothing and nothing is in flight (a backfill, tests). Items
+   * whose work() threw stay claimed, so they end the drain instead of coming back. Rejects when a
+   * claim fails, so a backfill does not report success with the database down.
+   */
+  async drain(): Promise<void> {
+    while (!this.stopped) {
+      const started = await this.claimInTurn()
+      if (started === 0 && this.inFlight.size === 0) return
+      if (started === 0 || this.freeSlots() === 0) await Promise.race(this.inFlight)
+    }
+  }
+
+  /**
+   * Stops claiming and lets work in flight finish within `timeoutMs`; after that its signal aborts
+   * and its items stay claimed until their lease runs out. A claim that returns after the stop is
+   * given back unworked.
+   */
+  async stop(timeoutMs: number): Promise<void> {
+    this.stopped = true
+    clearTimeout(this.pollTimer)
+    const settled = Promise.all([this.claimTurn, ...this.inFlight])
+    if (await settlesWithin(settled, timeoutMs)) return
+    this.options.logger.warn(
+      { queue: this.queue.name, batches: this.inFlight.size },
+      'background work still running at the end of the shutdown budget; aborting it',
+    )
+    this.aborter.abort()
+  }
+
+  /** Claims in the background; many wake-ups during one claim make one more claim, not many. */
+  private pump(): void {
+    if (!this.started || this.stopped) return
+    if (this.pumping) {
+      this.pumpAgain = true
+      return
+    }
+    this.pumping = true
+    clearTimeout(this.pollTimer)
+    void this.claimInTurn()
+      .catch((error: unknown) =>
+        this.options.logger.warn({ err: error, queue: this.queue.name }, 'claiming background work failed; retrying at the next poll'),
+      )
+      .then(() => {
+        this.pumping = false
+        if (this.pumpAgain) {
+          this.pumpAgain = false
+          this.pump()
+        } else {
+          this.schedulePoll()
+        }
+      })
+  }
+
+  private schedulePoll(): void {
+    clearTimeout(this.pollTimer)
+    if (this.stopped) return
+    this.pollTimer = setTimeout(() => this.pump(), this.options.pollIntervalMs)
+    this.pollTimer.unref()
+  }
+
+  /** Two claims at once would both size themselves to the same free slots. */
+  private claimInTurn(): Promise<number> {
+    const claimed = this.claimTurn.then(() => this.claimAndStart())
+    this.claimTurn = claimed.catch(() => undefined)
+    return claimed
+  }
+
+  /**
+   * Claims for the free slots and starts the work; returns how many items it started. Items that
+   * came back over their key's limit were given back, and that key is now busy, so it claims again
+   * for the slots they left: otherwise one key with the oldest backlog would hold the other keys off.
+   */
+  private async claimAndStart(): Promise<number> {
+    let started = 0
+    while (!this.stopped && this.freeSlots() > 0) {
+      const claimed = await this.queue.claim({
+        owner: this.owner,
+        limit: this.freeSlots() * this.options.batchSize,
+        leaseMs: this.options.leaseMs,
+        busyKeys: this.busyKeys(),
+      })
+      if (this.stopped) {
+        await this.release(claimed)
+        break
+      }
+      const { accepted, overLimit } = this.splitByKeyLimit(claimed)
+      for (let i = 0; i < accepted.length; i += this.options.batchSize) {
+        this.startWork(accepted.slice(i, i + this.options.batchSize))
+      }
+      started += accepted.length
+      await this.release(overLimit)
+      if (overLimit.length === 0 || accepted.length === 0) break
+    }
+    return started
+  }
+
+  private startWork(items: T[]): void {
+    const keys = this.perKeyLimit() === undefined ? [] : items.map((item) => this.queue.keyOf!(item))
+    for (const key of keys) this.keysInFlight.set(key, (this.keysInFlight.get(key) ?? 0) + 1)
+    const done = this.work(items).finally(() => {
+      this.inFlight.delete(done)
+      for (const key of keys) {
+        const left = this.keysInFlight.get(key)! - 1
+        if (left === 0) this.keysInFlight.delete(key)
+        else this.keysInFlight.set(key, left)
+      }
+      this.pump()
+    })
+    this.inFlight.add(done)
+  }
+
+  private async work(items: T[]): Promise<void> {
+    try {
+      await this.queue.work(items, this.aborter.signal)
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error, queue: this.queue.name, items: items.length },
+        'background work failed; its items come back when their lease runs out',
+      )
+    }
+  }
+
+  private async release(items: T[]): Promise<void> {
+    if (items.length === 0) return
+    try {
+      await this.queue.release(
+        this.owner,
+        items.map((item) => item.id),
+      )
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error, queue: this.queue.name, items: items.length },
+        'giving back claimed work failed; it comes back when its lease runs out',
+      )
+    }
+  }
+
+  private freeSlots(): number {
+    return Math.max(0, this.options.concurrency - this.inFlight.size)
+  }
+
+  private perKeyLimit(): number | undefined {
+    return this.queue.keyOf ? this.options.perKeyConcurrency : undefined
+  }
+
+  private busyKeys(): string[] {
+    const limit = this.perKeyLimit()
+    if (limit === undefined) return []
+    return [...this.keysInFlight].filter(([, count]) => count >= limit).map(([key]) => key)
+  }
+
+  /** A claim can return more items of one key than the key has room for; those go back. */
+  private splitByKeyLimit(items: T[]): { accepted: T[]; overLimit: T[] } {
+    const limit = this.perKeyLimit()
+    if (limit === undefined) return { accepted: items, overLimit: [] }
+    const counts = new Map(this.keysInFlight)
+    const accepted: T[] = []
+    const overLimit: T[] = []
+    for (const item of items) {
+      const key = this.queue.keyOf!(item)
+      const count = counts.get(key) ?? 0
+      if (count < limit) {
+        counts.set(key, count + 1)
+        accepted.push(item)
+      } else {
+        overLimit.push(item)
+      }
+    }
+    return { accepted, overLimit }
+  }
+}
+
+/** Whether `promise` (which must not reject) settles within `ms`. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms)
+    timer.unref()
+    void promise.then(() => {
+      clearTimeout(timer)
+      resolve(true)
+    })
+  })
+}

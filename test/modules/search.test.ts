@@ -1,0 +1,321 @@
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { DIMENSIONS, startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
+import { expectInvalid, expectProblem, signedInMember } from '../support/sessions.js'
+import { waitFor } from '../support/wait.js'
+
+let t: TestApp
+let provider: EmbeddingServer
+let acme: Seeded
+let globex: Seeded
+/** Debian's PostgreSQL 15 has no pgvector: there search is text mode whatever the configuration. */
+let vector: boolean
+
+const LIMITS = { RATE_LIMIT_EXPENSIVE: '5000', RATE_LIMIT_CHEAP: '5000', RATE_LIMIT_STANDARD: '5000' }
+let colour = 0
+const uniquePng = () => sharp({ create: { width: 8, height: 8, channels: 3, background: `#${(++colour).toString(16).padStart(6, '0')}` } }).png().toBuffer()
+
+async function push(fields: object, seeded = acme): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/assets',
+    headers: bearer(seeded.writeKey),
+    payload: { image_base64: (await uniquePng()).toString('base64'), ...fields },
+  })
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json().asset_id
+}
+
+const search = (body: object, key = acme.readKey) => t.app.inject({ method: 'POST', url: '/api/v1/search', headers: bearer(key), payload: body })
+const list = (query: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: `/api/v1/assets?${query}`, headers: bearer(key) })
+const titles = (res: { json(): { data: Array<{ title: string }> } }) => res.json().data.map((hit) => hit.title)
+const db = () => t.database.handle.db
+
+/** Every text of the organization has a vector made from it. */
+async function embedded(organizationId = acme.org.id) {
+  return waitFor('the background embeddings', async () => {
+    const pending = await db()
+      .selectFrom('asset_embeddings')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('organization_id', '=', organizationId)
+      .where('source_text', '<>', '')
+      .where((eb) => eb.or([eb('embedded_hash', 'is', null), eb('embedded_hash', '<>', eb.ref('text_hash'))]))
+      .executeTakeFirstOrThrow()
+    return pending.n === 0
+  })
+}
+
+async function setAi(seeded: Seeded, enabled: boolean) {
+  const owner = await signedInMember(t.app, seeded.org.id, 'owner')
+  expect((await owner.patch(`/app/api/orgs/${seeded.org.slug}`, { ai_enabled: enabled })).statusCode).toBe(200)
+}
+
+let ids: Record<string, string>
+
+beforeAll(async () => {
+  provider = await startEmbeddingServer()
+  t = await startTestApp({
+    env: { EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: String(DIMENSIONS), EMBEDDING_TIMEOUT_MS: '400', ...LIMITS },
+  })
+  vector = await t.app.services.embeddings.vectorAvailable()
+  await t.app.services.embeddings.prepare()
+  await t.app.services.embeddings.start()
+  acme = await seedOrganization(t.app, 'Acme')
+  globex = await seedOrganization(t.app, 'Globex')
+  ids = {
+    springBanner: await push({ title: 'Banner for the spring sale', client: 'Acme-2', tag_names: ['promo'] }),
+    blueBanner: await push({ title: 'Blue banner', client: 'Initech' }),
+    creme: await push({ title: 'Crème brûlée close-up', asset_type: 'Photo' }),
+    car: await push({ title: 'Red sports car', tag_names: ['red'] }),
+    truck: await push({ title: 'Delivery truck at dawn' }),
+    initechTitle: await push({ title: 'Initech headquarters' }),
+    kitten: await push({ title: 'Sleeping kitten', tag_names: ['cute'] }),
+  }
+  await push({ title: 'Red sports car' }, globex)
+  if (vector) await embedded()
+})
+afterAll(async () => {
+  await t?.close()
+  await provider?.close()
+})
+
+describe('full text, shared by GET /api/v1/assets?q= and search', () => {
+  it.each([
+    ['stemming: a plural finds the singular', 'banners', ['Banner for the spring sale', 'Blue banner']],
+    ['exact words survive stemming', 'Acme-2', ['Banner for the spring sale']],
+    ['accents and case are ignored', 'CREME brulee', ['Crème brûlée close-up']],
+    ['a quoted phrase keeps its order', '"spring sale"', ['Banner for the spring sale']],
+    ['a phrase out of order does not match', '"sale spring"', []],
+    ['-word excludes', 'banner -blue', ['Banner for the spring sale']],
+    ['the last word matches as a prefix', 'spri', ['Banner for the spring sale']],
+    ['a finished word is not a prefix', 'spri ', []],
+    ['or widens', 'kitten or truck', ['Sleeping kitten', 'Delivery truck at dawn']],
+    ['tags are searched', 'cute', ['Sleeping kitten']],
+    ['type, client and product are searched', 'photo', ['Crème brûlée close-up']],
+  ])('%s (%s)', async (_name, q, expected) => {
+    const listed = await list(`q=${encodeURIComponent(q)}`)
+    expect(listed.statusCode).toBe(200)
+    expect(titles(listed).sort()).toEqual([...expected].sort())
+    const searched = await t.app.inject({ method: 'POST', url: '/api/v1/search', headers: bearer(acme.readKey), payload: { q } })
+    const textHits = searched.json().data.filter((hit: { text_score: number }) => hit.text_score > 0)
+    expect(textHits.map((hit: { title: string }) => hit.title).sort()).toEqual([...expected].sort())
+  })
+
+  it('finds an accented title from a plain query and the other way round', async () => {
+    const id = await push({ title: 'Creme fraiche jar' })
+    expect(titles(await list('q=cr%C3%A8me%20fra%C3%AEche'))).toEqual(['Creme fraiche jar'])
+    expect((await list(`q=creme`)).json().data.map((a: { id: string }) => a.id)).toContain(id)
+  })
+
+  it('ranks a match in the title above the same word as client, with text_score in [0, 1)', async () => {
+    const res = await search({ q: 'initech' })
+    const hits = res.json().data as Array<{ id: string; text_score: number }>
+    const byId = Object.fromEntries(hits.map((hit) => [hit.id, hit.text_score]))
+    expect(byId[ids.blueBanner!]).toBeGreaterThan(0)
+    expect(byId[ids.initechTitle!]).toBeGreaterThan(byId[ids.blueBanner!]!)
+    expect(byId[ids.initechTitle!]).toBeLessThan(1)
+  })
+})
+
+describe('POST /api/v1/search', () => {
+  it.each([
+    ['a missing q', {}, ['/q']],
+    ['a blank q', { q: '   ' }, ['/q']],
+    ['a zero limit', { q: 'car', limit: 0 }, ['/limit']],
+    ['an unknown field', { q: 'car', colour: 'red' }, ['/colour']],
+    ['a q that is not a string', { q: 7 }, ['/q']],
+  ])('refuses %s with 400', async (_name, body, pointers) => {
+    expectInvalid(await search(body), ...pointers)
+  })
+
+  it('caps limit at 100 and defaults it to 20', async () => {
+    expect((await search({ q: 'banner', limit: 1000 })).statusCode).toBe(200)
+    for (let i = 0; i < 22; i++) await push({ title: `Poster ${i}` }, globex)
+    expect((await search({ q: 'poster' }, globex.readKey)).json().data).toHaveLength(20)
+  })
+
+  it('may be called with an assets:read key, in the expensive bucket shared with pushes', async () => {
+    const first = await search({ q: 'banner' })
+    expect(first.statusCode).toBe(200)
+    expect(first.headers['x-ratelimit-limit']).toBe(LIMITS.RATE_LIMIT_EXPENSIVE)
+    const before = Number((await search({ q: 'banner' }, acme.writeKey)).headers['x-ratelimit-remaining'])
+    await push({ title: 'Counted' })
+    const after = Number((await search({ q: 'banner' }, acme.writeKey)).headers['x-ratelimit-remaining'])
+    expect(after).toBe(before - 2)
+  })
+
+  it('applies the list filters and never shows another organization\u2019s assets', async () => {
+    const res = await search({ q: 'banner', client: 'initech' })
+    expect(titles(res)).toEqual(['Blue banner'])
+    const car = await search({ q: 'car' }, globex.readKey)
+    expect(car.json().data.every((hit: { id: string }) => !Object.values(ids).includes(hit.id))).toBe(true)
+  })
+
+  it('answers in text mode, ranked by text alone, when the organization has AI off, and asks the provider nothing', async () => {
+    const other = await seedOrganization(t.app, 'Textco')
+    await push({ title: 'Banner one' }, other)
+    await push({ title: 'Banner banner banner' }, other)
+    await setAi(other, false)
+    const requests = provider.requests()
+    const res = await search({ q: 'banner' }, other.readKey)
+    expect(res.json().mode).toBe('text')
+    const hits = res.json().data as Array<{ title: string; score: number; text_score: number; semantic_score: number }>
+    expect(hits.map((hit) => hit.title)).toEqual(['Banner banner banner', 'Banner one'])
+    for (const hit of hits) expect(hit).toMatchObject({ score: hit.text_score, semantic_score: 0 })
+    expect(provider.requests()).toBe(requests)
+  })
+})
+
+describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the embedded database)', () => {
+  it('has pgvector, and says so at /ready', async () => {
+    expect(vector).toBe(true)
+    const ready = (await t.app.inject({ method: 'GET', url: '/ready' })).json()
+    expect(ready.search).toMatchObject({ mode: 'hybrid', model: 'concepts-v1', dimensions: DIMENSIONS, index: 'ready', provider: { status: 'ok' } })
+  })
+
+  it('finds by meaning with no word in common, making exactly one provider request: the query', async () => {
+    const requests = provider.requests()
+    const inputs = provider.inputs.length
+    const res = await search({ q: 'automobile' })
+    expect(provider.requests()).toBe(requests + 1)
+    expect(provider.inputs.slice(inputs)).toEqual(['automobile'])
+    const body = res.json()
+    expect(body.mode).toBe('hybrid')
+    // Both vehicles, and nothing else: the rest of the library is unrelated, by text and by meaning.
+    expect(titles(res).sort()).toEqual(['Delivery truck at dawn', 'Red sports car'])
+    const car = body.data.find((hit: { id: string }) => hit.id === ids.car)
+    expect(car).toMatchObject({ text_score: 0 })
+    expect(car.semantic_score).toBeGreaterThan(0.3)
+    expect(car.score).toBeCloseTo(0.6 * car.semantic_score, 9)
+  })
+
+  it('scores every hit as 0.4 × text_score + 0.6 × semantic_score, best first', async () => {
+    const hits = (await search({ q: 'red car' })).json().data as Array<{ title: string; score: number; text_score: number; semantic_score: number }>
+    expect(hits[0]!.title).toBe('Red sports car')
+    expect(hits[0]!.text_score).toBeGreaterThan(0)
+    expect(hits[0]!.semantic_score).toBeGreaterThan(0)
+    for (const hit of hits) {
+      expect(hit.score).toBeCloseTo(0.4 * hit.text_score + 0.6 * hit.semantic_score, 9)
+      for (const value of [hit.score, hit.text_score, hit.semantic_score]) {
+        expect(value).toBeGreaterThanOrEqual(0)
+        expect(value).toBeLessThanOrEqual(1)
+      }
+    }
+    expect(hits.map((hit) => hit.score)).toEqual([...hits.map((hit) => hit.score)].sort((a, b) => b - a))
+  })
+
+  it('filters semantic candidates too', async () => {
+    expect(titles(await search({ q: 'automobile', tag: 'red' }))).toEqual(['Red sports car'])
+    expect(titles(await search({ q: 'automobile', client: 'Initech' }))).toEqual([])
+  })
+
+  it.each([
+    ['fails', 503],
+    ['hangs past EMBEDDING_TIMEOUT_MS', 'hang' as const],
+  ])('falls back to text mode, never an error, when the provider %s', async (_name, failure) => {
+    provider.fail(failure)
+    try {
+      const started = Date.now()
+      const res = await search({ q: 'banner' })
+      expect(res.statusCode).toBe(200)
+      expect(res.json().mode).toBe('text')
+      expect(titles(res).sort()).toEqual(['Banner for the spring sale', 'Blue banner'])
+      expect(Date.now() - started).toBeLessThan(2_000)
+    } finally {
+      provider.fail(null)
+    }
+  })
+
+  it('re-embeds after a PATCH changes the text, and not after one that leaves it alone', async () => {
+    const id = await push({ title: 'Calm sea at noon' })
+    await embedded()
+    const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${id}`, headers: bearer(acme.writeKey), payload })
+    const requests = provider.requests()
+    expect((await patch({ source_url: 'https://example.com/sea' })).statusCode).toBe(200)
+    expect((await patch({ title: 'Playful puppy' })).statusCode).toBe(200)
+    await embedded()
+    expect(provider.inputs.at(-1)).toBe('Playful puppy')
+    expect(provider.requests()).toBe(requests + 1)
+    const hits = (await search({ q: 'dog' })).json().data as Array<{ id: string; semantic_score: number }>
+    expect(hits[0]).toMatchObject({ id })
+  })
+
+  describe('GET /api/v1/assets/{id}/similar', () => {
+    const similar = (id: string, key = acme.readKey, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/assets/${id}/similar${query}`, headers: bearer(key) })
+
+    it('lists the nearest assets by stored vector, without itself, asking the provider nothing', async () => {
+      const requests = provider.requests()
+      const res = await similar(ids.car!, acme.readKey, '?limit=3')
+      expect(res.statusCode).toBe(200)
+      const body = res.json()
+      expect(body).toMatchObject({ total: 3, limit: 3, offset: 0 })
+      expect(body.data[0]).toMatchObject({ id: ids.truck, title: 'Delivery truck at dawn' })
+      expect(body.data.map((a: { id: string }) => a.id)).not.toContain(ids.car)
+      const scores = body.data.map((a: { semantic_score: number }) => a.semantic_score)
+      expect(scores).toEqual([...scores].sort((a, b) => b - a))
+      expect(provider.requests()).toBe(requests)
+    })
+
+    it('is empty for an asset without an embedding yet', async () => {
+      provider.fail(500)
+      try {
+        const id = await push({ title: 'Not embedded yet' })
+        expect((await similar(id)).json()).toMatchObject({ data: [], total: 0 })
+      } finally {
+        provider.fail(null)
+      }
+    })
+
+    it('answers 404 for an unknown asset and for another organization\u2019s', async () => {
+      expectProblem(await similar('0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55'), 404, 'not_found')
+      expectProblem(await similar(ids.car!, globex.readKey), 404, 'not_found')
+    })
+  })
+
+  it('with AI off sends no text of the organization to the provider, and similar is empty; back on, it catches up', async () => {
+    const other = await seedOrganization(t.app, 'Quiet')
+    const first = await push({ title: 'Green sedan' }, other)
+    await embedded(other.org.id)
+    await setAi(other, false)
+    const requests = provider.requests()
+    const second = await push({ title: 'Secret vehicle prototype' }, other)
+    expect((await search({ q: 'vehicle' }, other.readKey)).json().mode).toBe('text')
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/assets/${first}/similar`, headers: bearer(other.readKey) })).json().data).toEqual([])
+    expect((await t.app.services.embeddings.backfill({ organizationId: other.org.id })).embedded).toBe(0)
+    expect(provider.requests()).toBe(requests)
+    expect(provider.inputs.some((text) => text.includes('Secret vehicle'))).toBe(false)
+
+    await setAi(other, true)
+    await embedded(other.org.id)
+    expect(provider.inputs.some((text) => text.includes('Secret vehicle'))).toBe(true)
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/assets/${first}/similar`, headers: bearer(other.readKey) })
+    expect(res.json().data.map((a: { id: string }) => a.id)).toEqual([second])
+  })
+})
+
+describe('text mode by configuration', () => {
+  it('without EMBEDDING_BASE_URL: text mode in search and /ready', async () => {
+    const plain = await startTestApp({ env: LIMITS })
+    try {
+      const org = await seedOrganization(plain.app, 'Plain')
+      const res = await plain.app.inject({ method: 'POST', url: '/api/v1/search', headers: bearer(org.readKey), payload: { q: 'anything' } })
+      expect(res.json()).toEqual({ mode: 'text', data: [] })
+      expect((await plain.app.inject({ method: 'GET', url: '/ready' })).json().search).toEqual({ mode: 'text', reason: 'no_provider' })
+    } finally {
+      await plain.close()
+    }
+  })
+
+  it.runIf(process.env.TEST_DATABASE_URL)('without pgvector (PostgreSQL 15 here): text mode with a provider configured, and no request', async () => {
+    expect(vector).toBe(false)
+    const requests = provider.requests()
+    const res = await search({ q: 'banner' })
+    expect(res.json().mode).toBe('text')
+    expect(titles(res).sort()).toEqual(['Banner for the spring sale', 'Blue banner'])
+    expect(provider.requests()).toBe(requests)
+    expect((await t.app.inject({ method: 'GET', url: '/ready' })).json().search).toMatchObject({ mode: 'text', reason: 'no_pgvector' })
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/assets/${ids.car}/similar`, headers: bearer(acme.readKey) })).json().data).toEqual([])
+  })
+})
