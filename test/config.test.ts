@@ -89,6 +89,25 @@ describe('loadConfig', () => {
     expect(problems).toContainEqual(expect.stringContaining('PLAN_LIMITS must be JSON like'))
   })
 
+  it('reads the embedding provider, and without a base URL means text mode', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() })).toMatchObject({ embeddings: undefined, vectorEfSearch: 100, serveBackgroundWork: true })
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      EMBEDDING_BASE_URL: 'http://localhost:11434/v1/',
+      EMBEDDING_MODEL: 'nomic-embed-text',
+      EMBEDDING_DIMENSIONS: '768',
+      EMBEDDING_API_KEY: 'sk-test',
+      SERVE_BACKGROUND_WORK: 'false',
+    })
+    expect(config.embeddings).toEqual({ baseUrl: 'http://localhost:11434/v1', model: 'nomic-embed-text', dimensions: 768, apiKey: 'sk-test', timeoutMs: 2000 })
+    expect(config.serveBackgroundWork).toBe(false)
+    const problems = problemsOf({ EMBEDDING_BASE_URL: 'ftp://models', EMBEDDING_DIMENSIONS: 'many', EMBEDDING_TIMEOUT_MS: '0' })
+    expect(problems).toContainEqual(expect.stringContaining('EMBEDDING_BASE_URL must start with http:// or https://'))
+    expect(problems).toContainEqual(expect.stringContaining('EMBEDDING_DIMENSIONS must be a whole number'))
+    expect(problems).toContainEqual(expect.stringContaining('EMBEDDING_TIMEOUT_MS must be a whole number'))
+    expect(problemsOf({ EMBEDDING_BASE_URL: 'http://localhost:11434/v1' })).toEqual([expect.stringContaining('EMBEDDING_MODEL is required')])
+  })
+
   it('never echoes a URL that may hold a password', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/app' })
     expect(problems.join(' ')).not.toContain('hunter2')

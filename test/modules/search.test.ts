@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream'
+import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
@@ -272,6 +274,42 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
       expectProblem(await similar('0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55'), 404, 'not_found')
       expectProblem(await similar(ids.car!, globex.readKey), 404, 'not_found')
     })
+  })
+
+  it('embeds in the background 64 texts to a request', async () => {
+    const other = await seedOrganization(t.app, 'Bulk')
+    await setAi(other, false)
+    await Promise.all(Array.from({ length: 70 }, (_, i) => push({ title: `Bulk item ${i}` }, other)))
+    const batches = provider.batches.length
+    await setAi(other, true)
+    t.app.services.embeddings.afterCommit()
+    await embedded(other.org.id)
+    expect(provider.batches.slice(batches).sort((a, b) => b - a)).toEqual([64, 6])
+  })
+
+  it('reports a provider whose vectors do not have EMBEDDING_DIMENSIONS in the log and /ready, and searches by text', async () => {
+    const lines: string[] = []
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => done(void lines.push(String(chunk))) }))
+    const wrong = await startTestApp({
+      env: { EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: '384', ...LIMITS },
+      logger,
+    })
+    try {
+      await wrong.app.services.embeddings.start()
+      const org = await seedOrganization(wrong.app, 'Wrong')
+      const ready = await waitFor('the start-up check', async () => {
+        const body = (await wrong.app.inject({ method: 'GET', url: '/ready' })).json()
+        return body.search.provider.status === 'failing' && body
+      })
+      expect(ready.status).toBe('ready')
+      expect(ready.search.provider.error).toContain(`returned ${DIMENSIONS} dimensions where EMBEDDING_DIMENSIONS is 384`)
+      expect(lines.some((line) => line.includes('"level":50') && line.includes('EMBEDDING_DIMENSIONS is 384'))).toBe(true)
+      const res = await wrong.app.inject({ method: 'POST', url: '/api/v1/search', headers: bearer(org.readKey), payload: { q: 'car' } })
+      expect(res.statusCode).toBe(200)
+      expect(res.json().mode).toBe('text')
+    } finally {
+      await wrong.close()
+    }
   })
 
   it('with AI off sends no text of the organization to the provider, and similar is empty; back on, it catches up', async () => {

@@ -23,6 +23,8 @@ export interface EmbeddingServer extends TestServer {
   baseUrl: string
   /** Every text sent, in order, across requests. */
   inputs: string[]
+  /** How many texts each request carried. */
+  batches: number[]
   requests(): number
   /** Answer every request with this status, or hang (never answer) until reset. */
   fail(status: number | 'hang' | null): void
@@ -50,6 +52,7 @@ function hash(word: string): number {
 /** A real HTTP server on 127.0.0.1 speaking the OpenAI embeddings protocol, counting what it is sent. */
 export async function startEmbeddingServer(): Promise<EmbeddingServer> {
   const inputs: string[] = []
+  const batches: number[] = []
   let requests = 0
   let failure: number | 'hang' | null = null
   let dimensions: number | null = null
@@ -61,6 +64,7 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
       requests += 1
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; input: string[] }
       inputs.push(...body.input)
+      batches.push(body.input.length)
       if (failure === 'hang') return
       if (failure !== null) return void res.writeHead(failure, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}')
       const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text, dimensions ?? DIMENSIONS) }))
@@ -71,6 +75,7 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
     ...server,
     baseUrl: `${server.url}/v1`,
     inputs,
+    batches,
     requests: () => requests,
     fail: (status) => {
       failure = status
