@@ -132,6 +132,10 @@ describe('POST /api/v1/search', () => {
     expectInvalid(await search(body), ...pointers)
   })
 
+  it('says a blank q must not be blank, in words', async () => {
+    expect(expectProblem(await search({ q: ' \t' }), 400, 'validation_failed').errors).toEqual([{ pointer: '/q', detail: 'must not be blank' }])
+  })
+
   it('caps limit at 100 and defaults it to 20', async () => {
     expect((await search({ q: 'banner', limit: 1000 })).statusCode).toBe(200)
     for (let i = 0; i < 22; i++) await push({ title: `Poster ${i}` }, globex)

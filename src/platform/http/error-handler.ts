@@ -9,6 +9,9 @@ interface AjvError {
   params: Record<string, unknown>
 }
 
+/** The schemas' way of saying "not only whitespace"; its message should not make clients read a regex. */
+const NOT_BLANK = '\\S'
+
 const URL_PARTS: Record<string, string> = { querystring: '/query', params: '/params', headers: '/headers' }
 
 /** One place turns every failure into problem+json, so clients see a single error shape. */
@@ -69,6 +72,8 @@ function fieldProblem(error: AjvError, context: string | undefined): FieldProble
   } else if (error.keyword === 'required') {
     pointer += `/${escapePointer(String(error.params.missingProperty))}`
     detail = 'is required'
+  } else if (error.keyword === 'pattern' && error.params.pattern === NOT_BLANK) {
+    detail = 'must not be blank'
   }
   return { pointer: pointer || '/', detail }
 }
