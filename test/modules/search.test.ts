@@ -36,7 +36,7 @@ const titles = (res: { json(): { data: Array<{ title: string }> } }) => res.json
 const db = () => t.database.handle.db
 
 /** Every text of the organization has a vector made from it. */
-async function embedded(organizationId = acme.org.id) {
+async function embedded(organizationId = acme.org.id, timeoutMs = 10_000) {
   return waitFor('the background embeddings', async () => {
     const pending = await db()
       .selectFrom('asset_embeddings')
@@ -46,7 +46,7 @@ async function embedded(organizationId = acme.org.id) {
       .where((eb) => eb.or([eb('embedded_hash', 'is', null), eb('embedded_hash', '<>', eb.ref('text_hash'))]))
       .executeTakeFirstOrThrow()
     return pending.n === 0
-  })
+  }, timeoutMs)
 }
 
 async function setAi(seeded: Seeded, enabled: boolean) {
@@ -278,6 +278,23 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
       expectProblem(await similar('0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55'), 404, 'not_found')
       expectProblem(await similar(ids.car!, globex.readKey), 404, 'not_found')
     })
+  })
+
+  it('records a failed background attempt, backs off, and retries it to success', async () => {
+    const other = await seedOrganization(t.app, 'Flaky')
+    provider.fail(503)
+    const id = await push({ title: 'Vintage automobile' }, other)
+    const row = () => db().selectFrom('asset_embeddings').selectAll().where('asset_id', '=', id).executeTakeFirstOrThrow()
+    const failed = await waitFor('the failed attempt', async () => ((await row()).attempts === 1 ? row() : undefined))
+    provider.fail(null)
+    expect(failed).toMatchObject({ embedded_hash: null, locked_by: null, last_error: expect.stringContaining('answered 503') })
+    const wait = failed.next_attempt_at!.getTime() - Date.now()
+    expect(wait).toBeGreaterThan(2_500)
+    expect(wait).toBeLessThanOrEqual(6_000)
+    // Due after the backoff, then claimed by the next poll (every 5 s).
+    await embedded(other.org.id, 20_000)
+    expect(await row()).toMatchObject({ attempts: 0, last_error: null, next_attempt_at: null })
+    expect((await t.app.inject({ method: 'GET', url: '/ready' })).json().search.provider.status).toBe('ok')
   })
 
   it('embeds in the background 64 texts to a request', async () => {
