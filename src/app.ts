@@ -34,6 +34,7 @@ import { Embeddings } from './modules/search/embeddings.js'
 import { publicSearchRoutes } from './modules/search/routes.js'
 import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
 import { SearchService } from './modules/search/service.js'
+import { setAiParking } from './modules/search/store.js'
 import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 import { SessionGuard } from './modules/orgs/session-guard.js'
@@ -61,12 +62,19 @@ export interface Services {
   catalog: CatalogService
 }
 
-/** The modules' services over one database; shared by the HTTP app and the operator commands. */
-export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtlMs: number): Services {
+/**
+ * The modules' services over one database; shared by the HTTP app and the operator commands. `wake`
+ * starts background work that a committed change made due (the HTTP app's runner; none in a CLI).
+ */
+export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtlMs: number, wake: () => void = () => undefined): Services {
   const catalog = new CatalogService(db)
   return {
     catalog,
-    orgs: new OrgService(db, (organizationId, tx) => catalog.seedDefaults(organizationId, tx)),
+    orgs: new OrgService(db, {
+      organizationCreated: (organizationId, tx) => catalog.seedDefaults(organizationId, tx),
+      aiChanged: (organizationId, enabled, tx) => setAiParking(tx, organizationId, enabled),
+      afterAiChanged: wake,
+    }),
     keys: new ApiKeyService(db, logger, apiKeyCacheTtlMs),
   }
 }
@@ -135,14 +143,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     config.rateLimits.windowMs,
   )
   app.addHook('onClose', async () => limiter.close())
-  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs)
-  const { orgs, keys, catalog } = services
   const embeddings = createEmbeddings(config, database, app.log)
-  // Background work a caller started stops before the database it uses is closed.
+  // Background work a caller started stops before the database it uses is closed, within half the
+  // shutdown budget (the HTTP side and the database need the rest).
   app.addHook('onClose', async () => {
-    await embeddings.stop(config.shutdownTimeoutMs)
+    await embeddings.stop(Math.floor(config.shutdownTimeoutMs / 2))
     await embeddings.close()
   })
+  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, () => embeddings.afterCommit())
+  const { orgs, keys, catalog } = services
   const assetPipeline = createAssetService(config, database.db, catalog, embeddings, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)

@@ -56,6 +56,16 @@ async function setAi(seeded: Seeded, enabled: boolean) {
 
 let ids: Record<string, string>
 
+/** Rows written straight to the table, for volume: as pushes would leave them, without the images. */
+async function insertAssets(organizationId: string, count: number, title: string) {
+  const { uuidv7 } = await import('../../src/platform/ids.js')
+  const rows = Array.from({ length: count }, (_, i) => {
+    const id = uuidv7()
+    return { id, organization_id: organizationId, title: `${title} ${i}`, mime_type: 'image/png', width: 1, height: 1, byte_size: 1, sha256: id, blob_key: id, thumbnail_key: id }
+  })
+  await db().insertInto('assets').values(rows).execute()
+}
+
 beforeAll(async () => {
   provider = await startEmbeddingServer()
   t = await startTestApp({
@@ -90,6 +100,7 @@ describe('full text, shared by GET /api/v1/assets?q= and search', () => {
     ['accents and case are ignored', 'CREME brulee', ['Crème brûlée close-up']],
     ['a quoted phrase keeps its order', '"spring sale"', ['Banner for the spring sale']],
     ['a phrase out of order does not match', '"sale spring"', []],
+    ['a phrase never spans the end of the title and its repeat', '"sale banner"', []],
     ['-word excludes', 'banner -blue', ['Banner for the spring sale']],
     ['the last word matches as a prefix', 'spri', ['Banner for the spring sale']],
     ['a finished word is not a prefix', 'spri ', []],
@@ -137,9 +148,12 @@ describe('POST /api/v1/search', () => {
   })
 
   it('caps limit at 100 and defaults it to 20', async () => {
-    expect((await search({ q: 'banner', limit: 1000 })).statusCode).toBe(200)
-    for (let i = 0; i < 22; i++) await push({ title: `Poster ${i}` }, globex)
-    expect((await search({ q: 'poster' }, globex.readKey)).json().data).toHaveLength(20)
+    const other = await seedOrganization(t.app, 'Posters')
+    await insertAssets(other.org.id, 105, 'Poster')
+    const hits = async (body: object) => (await search(body, other.readKey)).json().data.length
+    expect(await hits({ q: 'poster', limit: 1000 })).toBe(100)
+    expect(await hits({ q: 'poster' })).toBe(20)
+    expect(await hits({ q: 'poster', limit: 7 })).toBe(7)
   })
 
   it('may be called with an assets:read key, in the expensive bucket shared with pushes', async () => {
@@ -197,6 +211,11 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
     expect(car.score).toBeCloseTo(0.6 * car.semantic_score, 9)
   })
 
+  it('sends the query to the model as typed, without operators or excluded words', async () => {
+    await search({ q: 'Crème "brûlée tart" -blue or 한국어' })
+    expect(provider.inputs.at(-1)).toBe('Crème brûlée tart 한국어')
+  })
+
   it('scores every hit as 0.4 × text_score + 0.6 × semantic_score, best first', async () => {
     const hits = (await search({ q: 'red car' })).json().data as Array<{ title: string; score: number; text_score: number; semantic_score: number }>
     expect(hits[0]!.title).toBe('Red sports car')
@@ -239,7 +258,10 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
     await embedded()
     const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${id}`, headers: bearer(acme.writeKey), payload })
     const requests = provider.requests()
+    const row = () => db().selectFrom('asset_embeddings').select(['text_hash', 'next_attempt_at']).where('asset_id', '=', id).executeTakeFirstOrThrow()
+    const before = await row()
     expect((await patch({ source_url: 'https://example.com/sea' })).statusCode).toBe(200)
+    expect(await row()).toEqual({ ...before, next_attempt_at: null })
     expect((await patch({ title: 'Playful puppy' })).statusCode).toBe(200)
     await embedded()
     expect(provider.inputs.at(-1)).toBe('Playful puppy')
@@ -253,24 +275,29 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
 
     it('lists the nearest assets by stored vector, without itself, asking the provider nothing', async () => {
       const requests = provider.requests()
-      const res = await similar(ids.car!, acme.readKey, '?limit=3')
+      const res = await similar(ids.kitten!, acme.readKey, '?limit=3')
       expect(res.statusCode).toBe(200)
       const body = res.json()
-      expect(body).toMatchObject({ total: 3, limit: 3, offset: 0 })
-      expect(body.data[0]).toMatchObject({ id: ids.truck, title: 'Delivery truck at dawn' })
-      expect(body.data.map((a: { id: string }) => a.id)).not.toContain(ids.car)
-      const scores = body.data.map((a: { semantic_score: number }) => a.semantic_score)
-      expect(scores).toEqual([...scores].sort((a, b) => b - a))
+      // Only neighbours with something in common: the puppy (a pet), not the unrelated rest.
+      expect(body).toMatchObject({ total: 1, limit: 3, offset: 0, data: [{ title: 'Playful puppy' }] })
+      expect(body.data[0].semantic_score).toBeGreaterThan(0)
+      const car = (await similar(ids.car!)).json()
+      expect(car.data.map((a: { id: string }) => a.id)).toEqual([ids.truck])
       expect(provider.requests()).toBe(requests)
     })
 
+    it('caps limit at 100', async () => {
+      expect((await similar(ids.car!, acme.readKey, '?limit=1000')).json().limit).toBe(100)
+    })
+
     it('is empty for an asset without an embedding yet', async () => {
-      provider.fail(500)
+      provider.refuseTextsWith('Not embedded')
       try {
         const id = await push({ title: 'Not embedded yet' })
+        await waitFor('the refused attempt', async () => (await db().selectFrom('asset_embeddings').select('attempts').where('asset_id', '=', id).executeTakeFirstOrThrow()).attempts > 0)
         expect((await similar(id)).json()).toMatchObject({ data: [], total: 0 })
       } finally {
-        provider.fail(null)
+        provider.refuseTextsWith(null)
       }
     })
 
@@ -283,18 +310,43 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
   it('records a failed background attempt, backs off, and retries it to success', async () => {
     const other = await seedOrganization(t.app, 'Flaky')
     provider.fail(503)
+    let failed
+    const row = (id: string) => db().selectFrom('asset_embeddings').selectAll().where('asset_id', '=', id).executeTakeFirstOrThrow()
     const id = await push({ title: 'Vintage automobile' }, other)
-    const row = () => db().selectFrom('asset_embeddings').selectAll().where('asset_id', '=', id).executeTakeFirstOrThrow()
-    const failed = await waitFor('the failed attempt', async () => ((await row()).attempts === 1 ? row() : undefined))
-    provider.fail(null)
-    expect(failed).toMatchObject({ embedded_hash: null, locked_by: null, last_error: expect.stringContaining('answered 503') })
+    try {
+      failed = await waitFor('the failed attempt', async () => ((await row(id)).attempts === 1 ? row(id) : undefined))
+    } finally {
+      provider.fail(null)
+    }
+    expect(failed).toMatchObject({ embedded_hash: null, locked_by: null, last_error: 'the embedding provider answered 503' })
     const wait = failed.next_attempt_at!.getTime() - Date.now()
     expect(wait).toBeGreaterThan(2_500)
     expect(wait).toBeLessThanOrEqual(6_000)
     // Due after the backoff, then claimed by the next poll (every 5 s).
     await embedded(other.org.id, 20_000)
-    expect(await row()).toMatchObject({ attempts: 0, last_error: null, next_attempt_at: null })
+    expect(await row(id)).toMatchObject({ attempts: 0, last_error: null, next_attempt_at: null })
     expect((await t.app.inject({ method: 'GET', url: '/ready' })).json().search.provider.status).toBe('ok')
+  })
+
+  it('splits a batch the provider refuses until the refused text is alone, so the others go through', async () => {
+    const other = await seedOrganization(t.app, 'Picky')
+    await setAi(other, false)
+    const good = [await push({ title: 'Green sedan at noon' }, other), await push({ title: 'Orange kitten' }, other)]
+    const poisoned = await push({ title: 'Poisoned text' }, other)
+    provider.refuseTextsWith('Poisoned')
+    try {
+      await setAi(other, true)
+      const rows = () => db().selectFrom('asset_embeddings').select(['asset_id', 'embedded_hash', 'attempts', 'last_error']).where('organization_id', '=', other.org.id).execute()
+      const settled = await waitFor('the batch to settle', async () => {
+        const all = await rows()
+        return all.every((row) => row.embedded_hash !== null || row.attempts > 0) && all
+      })
+      const byId = new Map(settled.map((row) => [row.asset_id, row]))
+      for (const id of good) expect(byId.get(id)!.embedded_hash).not.toBeNull()
+      expect(byId.get(poisoned)).toMatchObject({ embedded_hash: null, attempts: 1, last_error: 'the embedding provider answered 400' })
+    } finally {
+      provider.refuseTextsWith(null)
+    }
   })
 
   it('embeds in the background 64 texts to a request', async () => {
@@ -340,6 +392,8 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
     await setAi(other, false)
     const requests = provider.requests()
     const second = await push({ title: 'Secret vehicle prototype' }, other)
+    const parked = await db().selectFrom('asset_embeddings').select('next_attempt_at').where('organization_id', '=', other.org.id).execute()
+    expect(parked.map((row) => row.next_attempt_at)).toEqual([null, null])
     expect((await search({ q: 'vehicle' }, other.readKey)).json().mode).toBe('text')
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/assets/${first}/similar`, headers: bearer(other.readKey) })).json().data).toEqual([])
     expect((await t.app.services.embeddings.backfill({ organizationId: other.org.id })).embedded).toBe(0)

@@ -62,18 +62,27 @@ describe('the OpenAI-compatible embedding provider', () => {
   })
 
   it.each([
-    ['a 4xx is rejected', () => ({ status: 400, body: '{"error":"input too long"}' }), 'rejected', /answered 400: \{"error":"input too long"\}/],
+    ['a 4xx is rejected', () => ({ status: 400, body: '{"error":"input too long"}' }), 'rejected', /answered 400$/],
     ['a 429 is unavailable, for retry', () => ({ status: 429, body: '' }), 'unavailable', /answered 429/],
     ['a 5xx is unavailable', () => ({ status: 502, body: 'bad gateway' }), 'unavailable', /answered 502/],
     ['not JSON', () => ({ status: 200, body: '<html>' }), 'bad_response', /not JSON/],
     ['too few vectors', ok([{ embedding: [1] }]), 'bad_response', /returned 1 vectors for 2 texts/],
     ['a vector of strings', ok([{ embedding: ['1'] }, { embedding: [1] }]), 'bad_response', /not a list of numbers/],
     ['vectors of different lengths', ok([{ embedding: [1, 2] }, { embedding: [1] }]), 'dimension_mismatch', /returned 1 dimensions/],
+    ['a zero vector', ok([{ embedding: [0, 0] }, { embedding: [1, 0] }]), 'bad_response', /zero vector/],
   ] as const)('fails clearly when %s', async (_name, reply, kind, message) => {
     answer = reply
     const error = await failure(provider().embed(['a', 'b'], { timeoutMs: 1000 }))
     expect(error.kind).toBe(kind)
     expect(error.message).toMatch(message)
+  })
+
+  it('keeps what the provider said out of the message, and the API key out of the excerpt kept for the log', async () => {
+    answer = (body) => ({ status: 401, body: JSON.stringify({ error: `Invalid token: Bearer sk-live-SECRET for ${body.input[0]}` }) })
+    const error = await failure(provider({ apiKey: 'sk-live-SECRET' }).embed(['private text'], { timeoutMs: 1000 }))
+    expect(error.message).toBe('the embedding provider answered 401')
+    expect(error.providerSaid).toContain('Invalid token: Bearer [redacted]')
+    expect(error.providerSaid).not.toContain('sk-live-SECRET')
   })
 
   it('checks the configured dimension and says what to set', async () => {

@@ -30,6 +30,8 @@ export interface EmbeddingServer extends TestServer {
   fail(status: number | 'hang' | null): void
   /** Answer vectors of this length instead (a provider whose model differs from the configuration). */
   answerDimensions(dimensions: number | null): void
+  /** Refuse (400) any request carrying a text that contains this, as a provider refuses an over-long input. */
+  refuseTextsWith(fragment: string | null): void
 }
 
 /** The test provider's vector for a text: deterministic, normalised. */
@@ -56,6 +58,7 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
   let requests = 0
   let failure: number | 'hang' | null = null
   let dimensions: number | null = null
+  let refused: string | null = null
   const server = await startServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -67,6 +70,9 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
       batches.push(body.input.length)
       if (failure === 'hang') return
       if (failure !== null) return void res.writeHead(failure, { 'content-type': 'application/json' }).end('{"error":{"message":"overloaded"}}')
+      if (refused !== null && body.input.some((text) => text.includes(refused!))) {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":{"message":"input too long"}}')
+      }
       const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text, dimensions ?? DIMENSIONS) }))
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', model: body.model, data }))
     })
@@ -82,6 +88,9 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
     },
     answerDimensions: (value) => {
       dimensions = value
+    },
+    refuseTextsWith: (fragment) => {
+      refused = fragment
     },
   }
 }

@@ -7,18 +7,23 @@ import { sql, type RawBuilder } from 'kysely'
  * `or`; the last word as typed also matches as a prefix ("spri" finds "spring").
  */
 
-/** Mirrors the SQL function asset_library_fold: NFKD, combining marks dropped, letters NFKD keeps whole spelled out. */
+/**
+ * Mirrors the SQL function asset_library_fold: NFKD, combining marks dropped, letters NFKD keeps whole
+ * spelled out, then NFC again (Hangul syllables, for one, come back together).
+ */
 export function foldText(text: string): string {
   return text
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[ßæœøłđðþ]/g, (letter) => LETTERS[letter]!)
+    .normalize('NFC')
 }
 
 const LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th' }
 
 interface Term {
+  /** As the user typed it; folded when matched against the column. */
   text: string
   phrase: boolean
   negated: boolean
@@ -32,9 +37,9 @@ const PLAIN_WORD = /^[\p{L}\p{N}]+$/u
 /** The terms of `query` as OR-groups of AND-ed terms, as websearch_to_tsquery reads them. */
 export function parseQuery(query: string): Term[][] {
   const groups: Term[][] = [[]]
-  const tokens = tokenize(foldText(query))
+  const tokens = tokenize(query)
   tokens.forEach((token, index) => {
-    if (!token.phrase && !token.negated && token.text === 'or') {
+    if (!token.phrase && !token.negated && token.text.toLowerCase() === 'or') {
       if (groups.at(-1)!.length > 0 && index < tokens.length - 1) groups.push([])
       return
     }
@@ -42,7 +47,8 @@ export function parseQuery(query: string): Term[][] {
   })
   const last = tokens.at(-1)
   const typedOn = !/[\s"]$/.test(query)
-  if (last && typedOn && !last.phrase && !last.negated && last.text.length >= MIN_PREFIX_LENGTH && PLAIN_WORD.test(last.text)) last.prefix = true
+  const folded = last && foldText(last.text)
+  if (last && folded && typedOn && !last.phrase && !last.negated && folded.length >= MIN_PREFIX_LENGTH && PLAIN_WORD.test(folded)) last.prefix = true
   return groups.filter((group) => group.length > 0)
 }
 
@@ -66,7 +72,8 @@ export function textQuery(query: string): RawBuilder<string> | undefined {
 }
 
 function termQuery(term: Term): RawBuilder<string> {
-  const exact = term.prefix ? sql`to_tsquery('simple', ${`${term.text}:*`})` : sql`phraseto_tsquery('simple', ${term.text})`
-  const either = sql<string>`(phraseto_tsquery('english', ${term.text}) || ${exact})`
+  const text = foldText(term.text)
+  const exact = term.prefix ? sql`to_tsquery('simple', ${`${text}:*`})` : sql`phraseto_tsquery('simple', ${text})`
+  const either = sql<string>`(phraseto_tsquery('english', ${text}) || ${exact})`
   return term.negated ? sql<string>`!!${either}` : either
 }

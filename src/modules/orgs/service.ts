@@ -27,12 +27,21 @@ const invalidCredentials = () =>
 const invitationUnusable = () =>
   new AppError(404, 'invitation_not_found', 'Not Found', 'The invitation is unknown, expired, revoked or already used.')
 
+/** What other modules do when an organization changes, in the transaction that changes it. */
+export interface OrgHooks {
+  /** Sets up what a new organization starts with (its catalogue). */
+  organizationCreated(organizationId: string, tx: Db): Promise<void>
+  /** AI was turned on or off: background work that sends its texts out follows. */
+  aiChanged(organizationId: string, enabled: boolean, tx: Db): Promise<void>
+  /** After the commit of such a change. */
+  afterAiChanged(): void
+}
+
 /** Organizations, the people in them, their sessions and invitations. */
 export class OrgService {
   constructor(
     private readonly db: Db,
-    /** Sets up what a new organization starts with (its catalogue), in the creating transaction. */
-    private readonly onOrganizationCreated: (organizationId: string, tx: Db) => Promise<void>,
+    private readonly hooks: OrgHooks,
   ) {}
 
   async createOrganization(input: { name: string; slug?: string; plan?: string }, db: Db = this.db): Promise<Organization> {
@@ -43,7 +52,7 @@ export class OrgService {
     return inTransaction(db, async (tx) => {
       const inserted = await store.insertOrganizationIfSlugFree(tx, { id: uuidv7(), name: input.name, slug, plan: input.plan ?? 'free' })
       if (!inserted) throw problems.unprocessable('slug_taken', `An organization with the slug "${slug}" already exists.`)
-      await this.onOrganizationCreated(inserted.id, tx)
+      await this.hooks.organizationCreated(inserted.id, tx)
       return inserted
     })
   }
@@ -64,8 +73,15 @@ export class OrgService {
     return store.listOrganizations(this.db)
   }
 
-  updateSettings(organizationId: string, changes: { name?: string; ai_enabled?: boolean }): Promise<Organization> {
-    return store.updateOrganization(this.db, organizationId, { ...changes, ...(changes.name !== undefined && { name: changes.name.trim() }) })
+  async updateSettings(organizationId: string, changes: { name?: string; ai_enabled?: boolean }): Promise<Organization> {
+    const updated = await inTransaction(this.db, async (tx) => {
+      const before = await store.findOrganizationById(tx, organizationId)
+      const after = await store.updateOrganization(tx, organizationId, { ...changes, ...(changes.name !== undefined && { name: changes.name.trim() }) })
+      if (before && before.ai_enabled !== after.ai_enabled) await this.hooks.aiChanged(organizationId, after.ai_enabled, tx)
+      return { after, aiChanged: before?.ai_enabled !== after.ai_enabled }
+    })
+    if (updated.aiChanged) this.hooks.afterAiChanged()
+    return updated.after
   }
 
   /**

@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { sql } from 'kysely'
 import type { EmbeddingConfig } from '../../config.js'
 import { backoffMs } from '../../platform/background/claims.js'
 import { listen } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { DatabaseHandle, Db } from '../../platform/db/index.js'
-import { hasVector } from '../../platform/db/migrate.js'
+import { vectorVersion } from '../../platform/db/migrate.js'
 import { createEmbeddingProvider, EMBEDDING_BATCH_SIZE, EmbeddingError, type EmbeddingProvider } from '../../platform/embeddings/provider.js'
 import { vectorParam } from '../../platform/embeddings/vector.js'
 import type { AssetRecord } from '../assets/service.js'
@@ -21,6 +20,11 @@ const LEASE_MS = 2 * BATCH_TIMEOUT_MS
 const POLL_INTERVAL_MS = 5_000
 const BATCHES_IN_FLIGHT = 2
 const RETRY = { baseMs: 5_000, factor: 4, maxMs: 60 * 60 * 1000 }
+/** A provider that is down or rate limiting pauses the whole queue, not only the rows it failed. */
+const PAUSE = { baseMs: 5_000, factor: 2, maxMs: 5 * 60 * 1000 }
+const INDEX_LOCK_POLL_MS = 1_000
+/** pgvector's HNSW limits: `vector` up to 2,000 dimensions, `halfvec` (pgvector 0.7+) up to 4,000. */
+const HNSW_MAX = { vector: 2_000, halfvec: 4_000 }
 /** How often a process re-checks for vectors of another model (a rolling model change). */
 const MODEL_CHECK_INTERVAL_MS = 10 * 60 * 1000
 const PROBE_TEXT = 'asset library'
@@ -39,6 +43,15 @@ export function embeddingText(record: Pick<AssetRecord, 'title' | 'asset_type' |
 
 export type SearchModeReason = 'no_provider' | 'no_pgvector'
 
+/** What the installed pgvector can do; undefined fields mean it is not installed. */
+interface VectorSupport {
+  installed: boolean
+  /** hnsw.iterative_scan exists (0.8+). */
+  iterativeScan: boolean
+  /** halfvec exists (0.7+). */
+  halfvec: boolean
+}
+
 /** What /ready and the start-up log say about semantic search. */
 export interface EmbeddingReadiness {
   mode: 'hybrid' | 'text'
@@ -46,7 +59,7 @@ export interface EmbeddingReadiness {
   model?: string
   dimensions?: number | null
   provider?: { status: 'unknown' | 'ok' | 'failing'; error?: string; checked_at?: string }
-  index?: 'ready' | 'building' | 'none'
+  index?: 'ready' | 'building' | 'failed' | 'none'
 }
 
 export interface EmbeddingsDeps {
@@ -65,7 +78,7 @@ export class Embeddings {
   readonly provider: EmbeddingProvider | undefined
   private readonly db: Db
   private runner: Runner<EmbeddingJob> | undefined
-  private vector: Promise<boolean> | undefined
+  private support: Promise<VectorSupport> | undefined
   private providerState: NonNullable<EmbeddingReadiness['provider']> = { status: 'unknown' }
   private indexState: NonNullable<EmbeddingReadiness['index']> = 'none'
   private stopListening: (() => Promise<void>) | undefined
@@ -87,9 +100,22 @@ export class Embeddings {
   }
 
   /** Whether pgvector is installed; asked once per process. */
-  vectorAvailable(): Promise<boolean> {
-    this.vector ??= hasVector(this.db)
-    return this.vector
+  async vectorAvailable(): Promise<boolean> {
+    return (await this.vectorSupport()).installed
+  }
+
+  private vectorSupport(): Promise<VectorSupport> {
+    this.support ??= vectorVersion(this.db).then((version) => ({
+      installed: version !== undefined,
+      iterativeScan: version !== undefined && atLeast(version, [0, 8]),
+      halfvec: version !== undefined && atLeast(version, [0, 7]),
+    }))
+    return this.support
+  }
+
+  /** The settings of a statement that scans the HNSW index for `candidates` neighbours. */
+  async scanSettings(candidates: number, efSearch: number): Promise<{ efSearch: number; iterativeScan: boolean }> {
+    return { efSearch: Math.max(efSearch, candidates), iterativeScan: (await this.vectorSupport()).iterativeScan }
   }
 
   /** Hybrid search is possible: a provider is configured and pgvector is there. */
@@ -102,9 +128,13 @@ export class Embeddings {
     return this.deps.config?.timeoutMs ?? 0
   }
 
-  /** The dimension the HNSW index is built for, when the operator fixed one. */
-  get indexedDimensions(): number | undefined {
-    return this.deps.config?.dimensions
+  /** The HNSW index of the configured dimension and the type it stores, when there can be one. */
+  async index(): Promise<{ dimensions: number; type: store.IndexType } | undefined> {
+    const dimensions = this.deps.config?.dimensions
+    if (dimensions === undefined) return undefined
+    if (dimensions <= HNSW_MAX.vector) return { dimensions, type: 'vector' }
+    if (dimensions <= HNSW_MAX.halfvec && (await this.vectorSupport()).halfvec) return { dimensions, type: 'halfvec' }
+    return undefined
   }
 
   recordSuccess(): void {
@@ -117,7 +147,7 @@ export class Embeddings {
     this.providerState = { status: 'failing', error: error.message, checked_at: new Date().toISOString() }
     if (repeated) return
     const level = error.kind === 'dimension_mismatch' ? 'error' : 'warn'
-    this.deps.logger[level]({ kind: error.kind, detail: error.message }, `embedding provider: ${context}`)
+    this.deps.logger[level]({ kind: error.kind, detail: error.message, provider_said: error.providerSaid }, `embedding provider: ${context}`)
   }
 
   async readiness(): Promise<EmbeddingReadiness> {
@@ -139,8 +169,11 @@ export class Embeddings {
   async prepare(): Promise<void> {
     if (!(await this.enabled())) return
     await this.requeueOtherModels()
-    const dimensions = this.indexedDimensions
-    if (dimensions !== undefined) await this.ensureIndex(dimensions)
+    const index = await this.index()
+    if (index) await this.ensureIndex(index.dimensions, index.type)
+    else if (this.deps.config?.dimensions) {
+      this.deps.logger.warn({ dimensions: this.deps.config.dimensions }, 'pgvector cannot index this many dimensions: vectors are compared exactly')
+    }
   }
 
   /** Runs the background work in this process until stop(). */
@@ -217,34 +250,43 @@ export class Embeddings {
     if (requeued > 0) this.deps.logger.info({ requeued, model: this.provider!.model }, 'embeddings of another model will be made again')
   }
 
-  /** Under an advisory lock, so processes starting together build it once; CONCURRENTLY on PostgreSQL, so writes go on. */
-  private async ensureIndex(dimensions: number): Promise<void> {
+  /**
+   * Under an advisory lock, so processes starting together build it once; CONCURRENTLY on PostgreSQL, so
+   * writes go on. The lock is tried, not waited for: a session blocked on it would hold a snapshot that
+   * CREATE INDEX CONCURRENTLY waits out, and the two would deadlock. A failed build is logged and search
+   * goes on comparing exactly.
+   */
+  private async ensureIndex(dimensions: number, type: store.IndexType): Promise<void> {
     const name = `asset_embeddings_hnsw_${dimensions}`
-    await this.db.connection().execute(async (connection) => {
-      await sql`select pg_advisory_lock(hashtext(${name}))`.execute(connection)
-      try {
-        const state = await store.hasEmbeddingIndex(connection, name)
-        if (state === 'valid') {
-          this.indexState = 'ready'
-          return
+    try {
+      await this.db.connection().execute(async (connection) => {
+        while (!(await store.tryIndexLock(connection, name))) await sleep(INDEX_LOCK_POLL_MS)
+        try {
+          await this.buildIndex(connection, name, dimensions, type)
+        } finally {
+          await store.indexUnlock(connection, name)
         }
-        this.indexState = 'building'
-        const concurrently = sql.raw(this.deps.database.kind === 'postgres' ? 'concurrently' : '')
-        if (state === 'invalid') await sql`drop index ${concurrently} ${sql.id(name)}`.execute(connection)
-        this.deps.logger.info({ index: name }, 'building the vector index (once per dimension; large libraries take a while)')
-        const started = Date.now()
-        await sql`set maintenance_work_mem = '512MB'`.execute(connection)
-        await sql`
-          create index ${concurrently} ${sql.id(name)} on asset_embeddings
-          using hnsw ((embedding::vector(${sql.raw(String(dimensions))})) vector_cosine_ops) where dimensions = ${sql.raw(String(dimensions))}
-        `.execute(connection)
-        await sql`reset maintenance_work_mem`.execute(connection)
-        this.indexState = 'ready'
-        this.deps.logger.info({ index: name, ms: Date.now() - started }, 'vector index built')
-      } finally {
-        await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(connection)
-      }
-    })
+      })
+    } catch (error) {
+      this.indexState = 'failed'
+      this.deps.logger.error({ err: error, index: name }, 'building the vector index failed; search compares vectors exactly meanwhile')
+    }
+  }
+
+  private async buildIndex(connection: Db, name: string, dimensions: number, type: store.IndexType): Promise<void> {
+    const state = await store.indexState(connection, name)
+    if (state === 'valid') {
+      this.indexState = 'ready'
+      return
+    }
+    this.indexState = 'building'
+    const concurrently = this.deps.database.kind === 'postgres'
+    if (state === 'invalid') await store.dropIndex(connection, name, concurrently)
+    this.deps.logger.info({ index: name, type }, 'building the vector index (once per dimension; large libraries take a while)')
+    const started = Date.now()
+    await store.createIndex(connection, { name, dimensions, type, concurrently })
+    this.indexState = 'ready'
+    this.deps.logger.info({ index: name, ms: Date.now() - started }, 'vector index built')
   }
 }
 
@@ -253,9 +295,16 @@ interface QueueOptions {
   onBatch?: (saved: number, failed: number) => void
 }
 
-/** Claims due texts, embeds a batch in one provider request, and stores the vectors in one statement. */
+/**
+ * Claims due texts, embeds a batch in one provider request, and stores the vectors in one statement. A
+ * provider that is down or rate limiting pauses the queue (with backoff) beside each row's own retry; a
+ * batch the provider refuses is split in halves until the text it refuses is alone, so one bad text
+ * never holds back the others.
+ */
 class EmbeddingQueue implements WorkQueue<EmbeddingJob> {
   readonly name = 'embeddings'
+  private pausedUntil = 0
+  private outages = 0
 
   constructor(
     private readonly db: Db,
@@ -264,12 +313,22 @@ class EmbeddingQueue implements WorkQueue<EmbeddingJob> {
     private readonly options: QueueOptions,
   ) {}
 
-  claim(request: { owner: string; limit: number; leaseMs: number }): Promise<EmbeddingJob[]> {
+  async claim(request: { owner: string; limit: number; leaseMs: number }): Promise<EmbeddingJob[]> {
+    if (Date.now() < this.pausedUntil) return []
     return store.claimEmbeddings(this.db, { ...request, organizationId: this.options.organizationId })
   }
 
   async work(jobs: EmbeddingJob[], signal: AbortSignal): Promise<void> {
-    const owner = jobs[0]!.locked_by
+    try {
+      await this.embed(jobs, signal)
+    } catch (error) {
+      // Stopping: what was not stored goes back at once rather than after the lease.
+      if (signal.aborted) return this.release(jobs[0]!.locked_by, jobs.map((job) => job.id))
+      throw error
+    }
+  }
+
+  private async embed(jobs: EmbeddingJob[], signal: AbortSignal): Promise<void> {
     let vectors: number[][]
     try {
       vectors = await this.provider.embed(
@@ -278,19 +337,40 @@ class EmbeddingQueue implements WorkQueue<EmbeddingJob> {
       )
     } catch (error) {
       if (!(error instanceof EmbeddingError)) throw error
-      this.embeddings.recordFailure(error, 'background embedding failed; it will be retried')
-      const retries = jobs.map((job) => ({ assetId: job.id, delayMs: backoffMs(job.attempts + 1, RETRY) }))
-      await store.retryEmbeddings(this.db, owner, retries, error.message)
-      this.options.onBatch?.(0, jobs.length)
-      return
+      if (error.kind === 'rejected' && jobs.length > 1) {
+        const half = Math.ceil(jobs.length / 2)
+        await this.embed(jobs.slice(0, half), signal)
+        return this.embed(jobs.slice(half), signal)
+      }
+      return this.failed(jobs, error)
     }
+    this.outages = 0
     this.embeddings.recordSuccess()
     const rows = jobs.map((job, i) => ({ assetId: job.id, hash: job.text_hash, vector: vectorParam(vectors[i]!), dimensions: vectors[i]!.length }))
-    const saved = await store.saveEmbeddings(this.db, owner, this.provider.model, rows)
+    const saved = await store.saveEmbeddings(this.db, jobs[0]!.locked_by, this.provider.model, rows)
     this.options.onBatch?.(saved, 0)
+  }
+
+  private async failed(jobs: EmbeddingJob[], error: EmbeddingError): Promise<void> {
+    this.embeddings.recordFailure(error, 'background embedding failed; it will be retried')
+    if (error.kind === 'unavailable' || error.kind === 'timeout') {
+      this.outages += 1
+      this.pausedUntil = Date.now() + backoffMs(this.outages, PAUSE)
+    }
+    const retries = jobs.map((job) => ({ assetId: job.id, delayMs: backoffMs(job.attempts + 1, RETRY) }))
+    await store.retryEmbeddings(this.db, jobs[0]!.locked_by, retries, error.message)
+    this.options.onBatch?.(0, jobs.length)
   }
 
   release(owner: string, ids: string[]): Promise<void> {
     return store.releaseEmbeddings(this.db, owner, ids)
   }
+}
+
+function atLeast(version: [number, number], minimum: [number, number]): boolean {
+  return version[0] > minimum[0] || (version[0] === minimum[0] && version[1] >= minimum[1])
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }

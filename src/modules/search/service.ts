@@ -41,8 +41,9 @@ export class SearchService {
     const candidates = Math.max(MIN_CANDIDATES, 2 * limit)
     const vector = await this.queryVector(organizationId, q)
     const request = { organizationId, filter, tsquery, vector, candidates, limit }
-    const rows = vector
-      ? await store.withVectorScan(this.deps.db, Math.max(this.deps.efSearch, candidates), (tx) => store.searchAssets(tx, request))
+    const settings = vector && (await this.deps.embeddings.scanSettings(candidates, this.deps.efSearch))
+    const rows = settings
+      ? await store.withVectorScan(this.deps.db, settings, (tx) => store.searchAssets(tx, request))
       : await store.searchAssets(this.deps.db, request)
     return {
       mode: vector ? ('hybrid' as const) : ('text' as const),
@@ -60,8 +61,9 @@ export class SearchService {
     await this.deps.assets.get(organizationId, assetId)
     const page = { data: [] as Array<ReturnType<AssetService['record']> & { semantic_score: number }>, total: 0, limit, offset: 0 }
     if (!(await this.deps.embeddings.vectorAvailable()) || !(await this.aiEnabled(organizationId))) return page
-    const request = { organizationId, assetId, limit, indexedDimensions: this.deps.embeddings.indexedDimensions }
-    const rows = await store.withVectorScan(this.deps.db, Math.max(this.deps.efSearch, limit), (tx) => store.similarAssets(tx, request))
+    const request = { organizationId, assetId, limit, index: await this.deps.embeddings.index() }
+    const settings = await this.deps.embeddings.scanSettings(limit, this.deps.efSearch)
+    const rows = await store.withVectorScan(this.deps.db, settings, (tx) => store.similarAssets(tx, request))
     page.data = rows.map((row) => ({ ...this.deps.assets.record(row), semantic_score: row.semantic_score }))
     page.total = page.data.length
     return page
@@ -78,7 +80,8 @@ export class SearchService {
       const [values] = await provider.embed([text], { timeoutMs: embeddings.searchTimeoutMs })
       embeddings.recordSuccess()
       const dimensions = values!.length
-      return { value: vectorParam(values!), model: provider.model, dimensions, indexed: dimensions === embeddings.indexedDimensions }
+      const index = await embeddings.index()
+      return { value: vectorParam(values!), model: provider.model, dimensions, index: index?.dimensions === dimensions ? index.type : undefined }
     } catch (error) {
       if (!(error instanceof EmbeddingError)) throw error
       embeddings.recordFailure(error, 'a search fell back to text mode')
@@ -92,7 +95,7 @@ export class SearchService {
   }
 }
 
-/** What the query means, for the embedding model: its wanted words, without operators or excluded words. */
+/** What the query means, for the embedding model: its wanted words as typed, without operators or excluded words. */
 export function semanticText(q: string): string {
   return parseQuery(q)
     .flat()

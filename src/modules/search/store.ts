@@ -6,13 +6,19 @@ import { ASSET_COLUMNS, RELATIONS, whereFilter, type AssetFilter, type AssetWith
 
 export const EMBEDDINGS_CHANNEL = 'asset_library_embeddings'
 
+/**
+ * How the HNSW index stores vectors of the configured dimension: pgvector indexes `vector` up to 2,000
+ * dimensions and `halfvec` up to 4,000; past that there is no index and comparisons are exact.
+ */
+export type IndexType = 'vector' | 'halfvec'
+
 /** The query's vector and how to compare with stored ones. */
 export interface QueryVector {
   value: Buffer
   model: string
   dimensions: number
-  /** The HNSW index covers this dimension (fixed by configuration): compare as vector(N) so it is used. */
-  indexed: boolean
+  /** The HNSW index covers this dimension: compare as vector(N) or halfvec(N) so it is used. */
+  index: IndexType | undefined
 }
 
 export interface SearchRequest {
@@ -57,7 +63,8 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
   }
   if (parts.length === 0) return []
   const textScore = tsquery ? sql`case when assets.search @@ (select tsq from q) then ts_rank_cd(assets.search, (select tsq from q), 32) else 0 end` : sql`0`
-  const semanticScore = vector ? sql`coalesce(greatest(0, least(1, 1 - (${typed(sql`e.embedding`, vector)} <=> (select v from qv)))), 0)` : sql`0`
+  // coalesce before clamping: least() skips NULLs, so least(1, NULL) would give an asset without a vector 1.
+  const semanticScore = vector ? sql`greatest(0, least(1, coalesce(1 - (${typed(sql`e.embedding`, vector)} <=> (select v from qv)), 0)))` : sql`0`
   const embeddingJoin = vector
     ? sql`left join asset_embeddings e on e.asset_id = assets.id and e.model = ${vector.model} and e.dimensions = ${vector.dimensions} and e.embedded_hash is not null`
     : sql``
@@ -80,10 +87,13 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
   return result.rows
 }
 
-/** The nearest assets to one asset's stored vector, among vectors of the same model; none if it has none. */
+/**
+ * The nearest assets to one asset's stored vector, among current vectors of the same model; none if it
+ * has none. An orthogonal (or opposite) neighbour is no neighbour.
+ */
 export async function similarAssets(
   db: Db,
-  request: { organizationId: string; assetId: string; limit: number; indexedDimensions: number | undefined },
+  request: { organizationId: string; assetId: string; limit: number; index: { dimensions: number; type: IndexType } | undefined },
 ): Promise<Array<AssetWithRelations & { semantic_score: number }>> {
   const target = await db
     .selectFrom('asset_embeddings')
@@ -93,51 +103,64 @@ export async function similarAssets(
     .where('embedded_hash', 'is not', null)
     .executeTakeFirst()
   if (!target?.model || !target.dimensions) return []
-  const vector = { model: target.model, dimensions: target.dimensions, indexed: target.dimensions === request.indexedDimensions }
+  const index = request.index?.dimensions === target.dimensions ? request.index.type : undefined
+  const vector = { model: target.model, dimensions: target.dimensions, index }
   const stored = typed(sql`e.embedding`, vector)
   const result = await sql<AssetWithRelations & { semantic_score: number }>`
     with qv as materialized (select ${typed(sql`embedding`, vector)} as v from asset_embeddings where asset_id = ${request.assetId}),
     nearest as (
       select e.asset_id, ${stored} <=> (select v from qv) as distance from asset_embeddings e
       where e.organization_id = ${request.organizationId} and e.model = ${vector.model} and e.dimensions = ${vector.dimensions}
-        and e.asset_id <> ${request.assetId}
+        and e.embedded_hash is not null and e.asset_id <> ${request.assetId}
       order by ${stored} <=> (select v from qv) limit ${request.limit}
     )
     select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...RELATIONS])}, greatest(0, least(1, 1 - nearest.distance))::float8 as semantic_score
     from nearest join assets on assets.id = nearest.asset_id
+    where nearest.distance < 1
     order by nearest.distance, assets.id
   `.execute(db)
   return result.rows
 }
 
-/** `vector(N)` where the HNSW index is (an expression index on that cast), the bare type elsewhere. */
-function typed(expression: RawBuilder<unknown>, vector: { dimensions: number; indexed: boolean }): RawBuilder<unknown> {
-  return vector.indexed ? sql`${expression}::vector(${sql.raw(String(vector.dimensions))})` : expression
+/** `vector(N)` or `halfvec(N)` where the HNSW index is (an expression index on that cast), the bare type elsewhere. */
+function typed(expression: RawBuilder<unknown>, vector: { dimensions: number; index: IndexType | undefined }): RawBuilder<unknown> {
+  return vector.index ? sql`${expression}::${sql.raw(`${vector.index}(${vector.dimensions})`)}` : expression
+}
+
+/** The expression the HNSW index of this dimension is built on, and its operator class. */
+export function indexExpression(dimensions: number, type: IndexType): { expression: RawBuilder<unknown>; operators: RawBuilder<unknown> } {
+  return { expression: typed(sql`embedding`, { dimensions, index: type }), operators: sql.raw(`${type}_cosine_ops`) }
 }
 
 function hasFilter(filter: Omit<AssetFilter, 'q'>): boolean {
   return Object.values(filter).some((value) => value !== undefined)
 }
 
-/** Runs `work` with the HNSW scan settings it needs, for this transaction only. */
-export async function withVectorScan<T>(db: Db, efSearch: number, work: (tx: Db) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` with the HNSW scan settings it needs, for this transaction only. Iterative scans
+ * (pgvector 0.8+) keep scanning past ef_search until a filtered query (one organization of many)
+ * fills its limit.
+ */
+export async function withVectorScan<T>(db: Db, settings: { efSearch: number; iterativeScan: boolean }, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
-    // relaxed_order keeps scanning past ef_search until filtered queries (one organization of many) fill their limit.
-    await sql`select set_config('hnsw.ef_search', ${String(efSearch)}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`.execute(tx)
+    const iterative = settings.iterativeScan ? sql`, set_config('hnsw.iterative_scan', 'relaxed_order', true)` : sql``
+    await sql`select set_config('hnsw.ef_search', ${String(settings.efSearch)}, true)${iterative}`.execute(tx)
     return work(tx)
   })
 }
 
 /**
  * Records the text an asset's embedding should be made from. A new text (or a first one) makes the row
- * due and tells listening processes; the same text again changes nothing, so edits that do not touch the
- * text never re-embed.
+ * due and tells listening processes, unless the organization has AI off (then it waits, parked, for
+ * AI to come back on); the same text again changes nothing, so edits that do not touch the text never
+ * re-embed.
  */
 export async function setEmbeddingText(db: Db, row: { organizationId: string; assetId: string; text: string; hash: string }): Promise<void> {
   await sql`
     with changed as (
       insert into asset_embeddings (asset_id, organization_id, source_text, text_hash, next_attempt_at)
-      values (${row.assetId}, ${row.organizationId}, ${row.text}, ${row.hash}, ${row.text === '' ? null : sql`now()`})
+      values (${row.assetId}, ${row.organizationId}, ${row.text}, ${row.hash},
+        ${row.text === '' ? null : sql`(select case when ai_enabled then now() end from organizations where id = ${row.organizationId})`})
       on conflict (asset_id) do update
         set source_text = excluded.source_text, text_hash = excluded.text_hash, next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = null,
           -- An asset left with no text keeps no meaning: its old vector stops being used.
@@ -169,7 +192,8 @@ export async function claimEmbeddings(
     owner: request.owner,
     limit: request.limit,
     leaseMs: request.leaseMs,
-    where: sql<boolean>`exists (select 1 from organizations o where o.id = asset_embeddings.organization_id and o.ai_enabled) ${organization}`,
+    where: sql<boolean>`asset_embeddings.source_text <> '' ${organization}
+      and exists (select 1 from organizations o where o.id = asset_embeddings.organization_id and o.ai_enabled)`,
     returning: ['asset_id', 'source_text', 'text_hash', 'attempts', 'locked_by'],
   })
   return rows.map(({ asset_id: id, ...job }) => ({ id, ...job }))
@@ -189,7 +213,7 @@ export async function saveEmbeddings(
   const result = await sql`
     update asset_embeddings e set
       embedding = made.vector, embedded_hash = made.hash, model = ${model}, dimensions = made.dimensions, embedded_at = now(),
-      next_attempt_at = case when e.text_hash = made.hash then null else now() end,
+      next_attempt_at = case when e.text_hash = made.hash or e.source_text = '' then null else now() end,
       attempts = 0, last_error = null, locked_by = null, locked_until = null
     from (values ${sql.join(values)}) as made(asset_id, hash, vector, dimensions)
     where e.asset_id = made.asset_id and e.locked_by = ${owner}
@@ -212,6 +236,26 @@ export function releaseEmbeddings(db: Db, owner: string, ids: string[]): Promise
   return releaseClaims(db, { table: 'asset_embeddings', idColumn: 'asset_id', owner, ids })
 }
 
+/**
+ * AI off parks the organization's due rows (so claims never walk past them); AI on makes every row
+ * whose vector is missing or older than its text due again. Vectors of another model follow through
+ * markOtherModelsDue.
+ */
+export async function setAiParking(db: Db, organizationId: string, enabled: boolean): Promise<void> {
+  if (!enabled) {
+    await db.updateTable('asset_embeddings').set({ next_attempt_at: null }).where('organization_id', '=', organizationId).where('next_attempt_at', 'is not', null).execute()
+    return
+  }
+  await sql`
+    with due as (
+      update asset_embeddings set next_attempt_at = now(), attempts = 0
+      where organization_id = ${organizationId} and source_text <> '' and embedded_hash is distinct from text_hash and next_attempt_at is null
+      returning 1
+    )
+    select ${notify(EMBEDDINGS_CHANNEL)} from due limit 1
+  `.execute(db)
+}
+
 /** Vectors of another model are due again (a model change re-embeds); search uses only the current model's meanwhile. */
 export async function markOtherModelsDue(db: Db, model: string): Promise<number> {
   const result = await db
@@ -220,6 +264,9 @@ export async function markOtherModelsDue(db: Db, model: string): Promise<number>
     .where('embedded_hash', 'is not', null)
     .where('model', 'is distinct from', model)
     .where('next_attempt_at', 'is', null)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('organizations').select('organizations.id').whereRef('organizations.id', '=', 'asset_embeddings.organization_id').where('ai_enabled', '=', true)),
+    )
     .executeTakeFirst()
   return Number(result.numUpdatedRows)
 }
@@ -249,10 +296,38 @@ export async function embeddingCounts(db: Db, model: string | undefined, organiz
   return query.executeTakeFirstOrThrow()
 }
 
-export async function hasEmbeddingIndex(db: Db, name: string): Promise<'valid' | 'invalid' | 'absent'> {
+export async function indexState(db: Db, name: string): Promise<'valid' | 'invalid' | 'absent'> {
   const row = await sql<{ valid: boolean }>`
     select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${name}
   `.execute(db)
   if (row.rows.length === 0) return 'absent'
   return row.rows[0]!.valid ? 'valid' : 'invalid'
+}
+
+export async function tryIndexLock(db: Db, name: string): Promise<boolean> {
+  const row = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${name})) as locked`.execute(db)
+  return row.rows[0]!.locked
+}
+
+export async function indexUnlock(db: Db, name: string): Promise<void> {
+  await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(db)
+}
+
+export async function dropIndex(db: Db, name: string, concurrently: boolean): Promise<void> {
+  await sql`drop index ${sql.raw(concurrently ? 'concurrently' : '')} if exists ${sql.id(name)}`.execute(db)
+}
+
+/** The HNSW cosine index of one dimension: an expression index on the cast, partial on that dimension. */
+export async function createIndex(db: Db, index: { name: string; dimensions: number; type: IndexType; concurrently: boolean }): Promise<void> {
+  const { expression, operators } = indexExpression(index.dimensions, index.type)
+  // The graph of 100,000 vectors of 384 dimensions needs ~200 MB to build without spilling.
+  await sql`set maintenance_work_mem = '512MB'`.execute(db)
+  try {
+    await sql`
+      create index ${sql.raw(index.concurrently ? 'concurrently' : '')} ${sql.id(index.name)} on asset_embeddings
+      using hnsw ((${expression}) ${operators}) where dimensions = ${sql.raw(String(index.dimensions))}
+    `.execute(db)
+  } finally {
+    await sql`reset maintenance_work_mem`.execute(db)
+  }
 }

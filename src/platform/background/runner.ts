@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 
+/** How long aborted work gets to give its items back before stop() returns. */
+const ABORT_GRACE_MS = 500
+
 /**
  * A source of background work kept in a table of its own (see claims.ts for the columns).
  *
@@ -94,9 +97,9 @@ export class Runner<T extends { id: string }> {
   }
 
   /**
-   * Stops claiming and lets work in flight finish within `timeoutMs`; after that its signal aborts
-   * and its items stay claimed until their lease runs out. A claim that returns after the stop is
-   * given back unworked.
+   * Stops claiming and lets work in flight finish within `timeoutMs`; after that its signal aborts,
+   * and work that reacts within a short grace can give its items back (what does not keeps them until
+   * the lease runs out). A claim that returns after the stop is given back unworked.
    */
   async stop(timeoutMs: number): Promise<void> {
     this.stopped = true
@@ -108,6 +111,7 @@ export class Runner<T extends { id: string }> {
       'background work still running at the end of the shutdown budget; aborting it',
     )
     this.aborter.abort()
+    await settlesWithin(settled, ABORT_GRACE_MS)
   }
 
   /** Claims in the background; many wake-ups during one claim make one more claim, not many. */

@@ -70,10 +70,20 @@ async function enableVector(db: Db): Promise<boolean> {
  * start, so a server that gains pgvector later gets the column without a new migration.
  */
 async function addVectorColumn(db: Db): Promise<void> {
-  await sql`alter table asset_embeddings add column if not exists embedding vector`.execute(db)
+  // Looked up first: ALTER TABLE takes an exclusive lock even when the column is there already.
+  const existing = await sql`
+    select 1 from pg_attribute where attrelid = 'asset_embeddings'::regclass and attname = 'embedding' and not attisdropped
+  `.execute(db)
+  if (existing.rows.length === 0) await sql`alter table asset_embeddings add column if not exists embedding vector`.execute(db)
 }
 
 export async function hasVector(db: Db): Promise<boolean> {
-  const result = await sql`select 1 from pg_extension where extname = 'vector'`.execute(db)
-  return result.rows.length > 0
+  return (await vectorVersion(db)) !== undefined
+}
+
+/** pgvector's [major, minor], or undefined when it is not installed. */
+export async function vectorVersion(db: Db): Promise<[number, number] | undefined> {
+  const result = await sql<{ version: string }>`select extversion as version from pg_extension where extname = 'vector'`.execute(db)
+  const [major = 0, minor = 0] = (result.rows[0]?.version ?? '').split('.').map(Number)
+  return result.rows.length > 0 ? [major, minor] : undefined
 }

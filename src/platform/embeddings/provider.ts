@@ -3,11 +3,16 @@ import type { EmbeddingConfig } from '../../config.js'
 
 export type EmbeddingErrorKind = 'timeout' | 'unavailable' | 'rejected' | 'bad_response' | 'dimension_mismatch'
 
-/** A provider call that produced no usable vectors. The message never holds the API key or the texts. */
+/**
+ * A provider call that produced no usable vectors. `message` is ours alone, safe for /ready and the
+ * database; `providerSaid` is the start of the provider's answer, for the log only (with the API key
+ * cut out: some proxies echo the Authorization header back).
+ */
 export class EmbeddingError extends Error {
   constructor(
     readonly kind: EmbeddingErrorKind,
     message: string,
+    readonly providerSaid?: string,
   ) {
     super(message)
     this.name = 'EmbeddingError'
@@ -61,7 +66,7 @@ export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvi
           bodyTimeout: timeoutMs,
         })
         const text = await readText(response.body, response.headers['content-length'])
-        if (response.statusCode < 200 || response.statusCode >= 300) throw statusError(response.statusCode, text)
+        if (response.statusCode < 200 || response.statusCode >= 300) throw statusError(response.statusCode, redact(text, config.apiKey))
         body = parseJson(text)
       } catch (error) {
         if (error instanceof EmbeddingError) throw error
@@ -71,7 +76,8 @@ export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvi
       }
       return vectorsOf(body, texts.length, config.dimensions)
     },
-    close: () => agent.close(),
+    // destroy, not close: a request hanging on a stuck provider must not hold the shutdown.
+    close: () => agent.destroy(),
   }
 }
 
@@ -88,9 +94,14 @@ async function readText(body: AsyncIterable<Buffer>, declared: string | string[]
 }
 
 function statusError(status: number, text: string): EmbeddingError {
-  const excerpt = text.replace(/\s+/g, ' ').slice(0, ERROR_EXCERPT_CHARS)
+  const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, ERROR_EXCERPT_CHARS)
   const kind = status >= 400 && status < 500 && status !== 408 && status !== 429 ? 'rejected' : 'unavailable'
-  return new EmbeddingError(kind, `the embedding provider answered ${status}${excerpt ? `: ${excerpt}` : ''}`)
+  return new EmbeddingError(kind, `the embedding provider answered ${status}`, excerpt || undefined)
+}
+
+function redact(text: string, apiKey: string | undefined): string {
+  const withoutKey = apiKey ? text.split(apiKey).join('[redacted]') : text
+  return withoutKey.replace(/(bearer\s+)\S+/gi, '$1[redacted]')
 }
 
 function parseJson(text: string): unknown {
@@ -113,6 +124,9 @@ function vectorsOf(body: unknown, count: number, dimensions: number | undefined)
   for (const vector of vectors) {
     if (!Array.isArray(vector) || vector.length === 0 || !vector.every((v) => typeof v === 'number' && Number.isFinite(v))) {
       throw new EmbeddingError('bad_response', 'the embedding provider returned a vector that is not a list of numbers')
+    }
+    if (vector.every((v) => v === 0)) {
+      throw new EmbeddingError('bad_response', 'the embedding provider returned a zero vector, which has no direction to compare')
     }
     if (vector.length !== length) {
       throw new EmbeddingError(

@@ -5,28 +5,37 @@ import { sql, type Kysely } from 'kysely'
  *
  * `search` becomes weighted (title and tags A, type/client/product B), holds every word twice, English-
  * stemmed and exact, so "banners" finds "Banner" and "Acme-2" still finds itself, and is accent- and
- * case-folded by `asset_library_fold`, which the query side mirrors in `modules/assets/full-text.ts`.
+ * case-folded by `asset_library_fold`, which the query side mirrors in `modules/assets/full-text.ts`
+ * (NFKD, marks dropped, then NFC again so that scripts such as Hangul keep their syllables).
  * Adding the generated column computes it for every existing row.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function asset_library_fold(text) returns text
       language sql immutable parallel safe strict
-      return replace(replace(replace(replace(replace(replace(replace(replace(
+      return normalize(replace(replace(replace(replace(replace(replace(replace(replace(
         regexp_replace(normalize(lower($1), NFKD), '[\u0300-\u036f]', '', 'g'),
-        'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'), 'ø', 'o'), 'ł', 'l'), 'đ', 'd'), 'ð', 'd'), 'þ', 'th');
+        'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'), 'ø', 'o'), 'ł', 'l'), 'đ', 'd'), 'ð', 'd'), 'þ', 'th'), NFC);
+
+    -- Each group of words twice, stemmed then exact, with a gap between the copies: a lexeme no query
+    -- can produce (a space) at the next position, so a phrase never spans the end of one copy and the
+    -- start of the next ("sale banner" must not match "banner … sale").
+    create function asset_library_search_vector(main text, extra text) returns tsvector
+      language sql immutable parallel safe
+      return setweight(to_tsvector('english', asset_library_fold(main)), 'A') || ''' '':1'::tsvector
+        || setweight(to_tsvector('simple', asset_library_fold(main)), 'A') || ''' '':1'::tsvector
+        || setweight(to_tsvector('english', asset_library_fold(extra)), 'B') || ''' '':1'::tsvector
+        || setweight(to_tsvector('simple', asset_library_fold(extra)), 'B');
 
     alter table assets add column tag_text text not null default '';
     update assets set tag_text = coalesce((
       select string_agg(tags.name, ' ' order by lower(tags.name)) from asset_tags join tags on tags.id = asset_tags.tag_id
       where asset_tags.asset_id = assets.id), '');
     alter table assets drop column search, drop column search_text;
-    alter table assets add column search tsvector generated always as (
-      setweight(to_tsvector('english', asset_library_fold(title || ' ' || tag_text)), 'A') ||
-      setweight(to_tsvector('simple', asset_library_fold(title || ' ' || tag_text)), 'A') ||
-      setweight(to_tsvector('english', asset_library_fold(coalesce(asset_type, '') || ' ' || coalesce(client, '') || ' ' || coalesce(product, ''))), 'B') ||
-      setweight(to_tsvector('simple', asset_library_fold(coalesce(asset_type, '') || ' ' || coalesce(client, '') || ' ' || coalesce(product, ''))), 'B')
-    ) stored;
+    alter table assets add column search tsvector generated always as (asset_library_search_vector(
+      title || ' ' || tag_text,
+      coalesce(asset_type, '') || ' ' || coalesce(client, '') || ' ' || coalesce(product, '')
+    )) stored;
     create index assets_search_idx on assets using gin (search);
 
     -- One row per asset: the text to embed, and the vector made from it (the embedding column is added
@@ -74,6 +83,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     alter table assets drop column tag_text;
     alter table assets add column search tsvector generated always as (to_tsvector('simple', search_text)) stored;
     create index assets_search_idx on assets using gin (search);
+    drop function asset_library_search_vector(text, text);
     drop function asset_library_fold(text);
   `.execute(db)
 }
