@@ -6,7 +6,7 @@
  *
  * The assets are inserted directly with Kysely in batches (no images are pushed): plausible types,
  * clients, products and titles, 0 to 3 tags each, a few manual collections, distinct sha256 and blob
- * keys, and `search_text` rebuilt with the same SQL as store.refreshSearchText. Then `vacuum analyze`,
+ * keys, and `tag_text` (the tags, for the generated full-text column) as pushes write it. Then `vacuum analyze`,
  * as the app's hourly job does on the embedded database (it has no autovacuum).
  *
  * Then, in this process and one request at a time, where a list request's time goes: each SQL
@@ -152,7 +152,7 @@ function mulberry32(seed: number): () => number {
   }
 }
 
-/** `count` assets, one a minute up to now, with tags, some in collections; search_text as the service keeps it. */
+/** `count` assets, one a minute up to now, with tags, some in collections; tag_text as the service keeps it. */
 async function seed(db: Db, organizationId: string, count: number): Promise<{ assetTags: number; collectionAssets: number }> {
   const random = mulberry32(42)
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!
@@ -205,10 +205,10 @@ async function seed(db: Db, organizationId: string, count: number): Promise<{ as
     assetTags += tagRows.length
     collectionAssets += collectionRows.length
   }
-  // The statement of store.refreshSearchText, for the whole organization at once.
+  // What a push writes into tag_text, for the whole organization at once; the full-text column follows.
   await sql`
-    update assets set search_text = concat_ws(' ', title, asset_type, client, product,
-      (select string_agg(tags.name, ' ') from asset_tags join tags on tags.id = asset_tags.tag_id where asset_tags.asset_id = assets.id))
+    update assets set tag_text = coalesce((select string_agg(tags.name, ' ') from asset_tags join tags on tags.id = asset_tags.tag_id
+      where asset_tags.asset_id = assets.id), '')
     where organization_id = ${organizationId}
   `.execute(db)
   return { assetTags, collectionAssets }
