@@ -119,7 +119,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('background embeddings (pgvector,
       const db = t.database.handle.db
       await db
         .insertInto('assets')
-        .values(ids.map((id, i) => ({ id, organization_id: org.org.id, title: `Item ${i}`, mime_type: 'image/png', width: 1, height: 1, byte_size: 1, sha256: id, blob_key: id, thumbnail_key: id, tag_text: '' })))
+        .values(ids.map((id, i) => ({ id, organization_id: org.org.id, title: `Item ${i}`, mime_type: 'image/png', width: 1, height: 1, byte_size: 1, sha256: id, blob_key: id, thumbnail_key: id, tag_text: '', updated_at: new Date() })))
         .execute()
       await db
         .insertInto('asset_embeddings')

@@ -61,7 +61,7 @@ async function insertAssets(organizationId: string, count: number, title: string
   const { uuidv7 } = await import('../../src/platform/ids.js')
   const rows = Array.from({ length: count }, (_, i) => {
     const id = uuidv7()
-    return { id, organization_id: organizationId, title: `${title} ${i}`, mime_type: 'image/png', width: 1, height: 1, byte_size: 1, sha256: id, blob_key: id, thumbnail_key: id }
+    return { id, organization_id: organizationId, title: `${title} ${i}`, mime_type: 'image/png', width: 1, height: 1, byte_size: 1, sha256: id, blob_key: id, thumbnail_key: id, updated_at: new Date() }
   })
   await db().insertInto('assets').values(rows).execute()
 }
