@@ -98,6 +98,10 @@ describe('asset-library serve on a fresh data directory', () => {
     expect(login.headers.get('set-cookie')).toMatch(/al_session=.*HttpOnly/)
   })
 
+  it('says at start-up that search runs in text mode without an embedding provider', () => {
+    expect(server.output()).toContain('search: text mode (no EMBEDDING_BASE_URL: full-text ranking only)')
+  })
+
   it('never logs the key or the password', () => {
     const logLines = server.output().split('\n').filter((line) => line.startsWith('{'))
     expect(logLines.length).toBeGreaterThan(0)
