@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../../platform/db/index.js'
 import { EmbeddingError } from '../../platform/embeddings/provider.js'
 import { vectorParam } from '../../platform/embeddings/vector.js'
+import { problems } from '../../platform/http/errors.js'
 import { parseQuery, textQuery } from '../assets/full-text.js'
 import type { AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
@@ -58,9 +59,10 @@ export class SearchService {
 
   /** Nearest assets by stored vector; no provider call. Empty with AI off or before the asset has a vector. */
   async similar(organizationId: string, assetId: string, limit: number) {
-    await this.deps.assets.get(organizationId, assetId)
+    const asset = await store.assetAi(this.deps.db, organizationId, assetId)
+    if (!asset) throw problems.notFound('Asset')
     const page = { data: [] as Array<ReturnType<AssetService['record']> & { semantic_score: number }>, total: 0, limit, offset: 0 }
-    if (!(await this.deps.embeddings.vectorAvailable()) || !(await this.aiEnabled(organizationId))) return page
+    if (!asset.ai_enabled || !(await this.deps.embeddings.vectorAvailable())) return page
     const request = { organizationId, assetId, limit, index: await this.deps.embeddings.index() }
     const settings = await this.deps.embeddings.scanSettings(limit, this.deps.efSearch)
     const rows = await store.withVectorScan(this.deps.db, settings, (tx) => store.similarAssets(tx, request))

@@ -34,6 +34,9 @@ export interface SearchRequest {
 
 export type ScoredRow = AssetWithRelations & { score: number; text_score: number; semantic_score: number }
 
+/** How many times the candidate count the cheap text rank pre-selects for the exact one. */
+const TEXT_POOL_FACTOR = 5
+
 /**
  * Top N by text rank united with top N by vector distance, both under the list filters, each scored on
  * both counts: text_score is ts_rank_cd normalised into [0, 1) (flag 32), semantic_score the cosine
@@ -44,14 +47,16 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
   const filtered = whereFilter(db.selectFrom('assets'), request.organizationId, request.filter)
   const parts: RawBuilder<unknown>[] = []
   if (tsquery) {
-    const rank = sql`ts_rank_cd(assets.search, (select tsq from q), 32)`
-    const textHits = filtered
-      .select(['assets.id', rank.as('rank')])
+    // Cover density over every match of a broad word costs ~2 µs a row (40 ms at 19,000 matches): the
+    // cheap ts_rank picks a pool, ts_rank_cd orders only that. Measured: the same top 40 on every query.
+    const pool = filtered
+      .select(['assets.id', 'assets.search'])
       .where(sql<boolean>`assets.search @@ (select tsq from q)`)
-      .orderBy(sql`2`, 'desc')
+      .orderBy(sql`ts_rank(assets.search, (select tsq from q), 32)`, 'desc')
       .orderBy('assets.id', 'desc')
-      .limit(request.candidates)
-    parts.push(sql`select id from (${textHits}) text_hits`)
+      .limit(request.candidates * TEXT_POOL_FACTOR)
+    parts.push(sql`select id from (
+      select id from (${pool}) pool order by ts_rank_cd(search, (select tsq from q), 32) desc, id desc limit ${request.candidates}) text_hits`)
   }
   if (vector) {
     const inFilter = hasFilter(request.filter) ? sql`and e.asset_id in (${filtered.select('assets.id')})` : sql``
@@ -85,6 +90,17 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
     limit ${request.limit}
   `.execute(db)
   return result.rows
+}
+
+/** Whether the asset is the organization's, and whether the organization has AI on; undefined when it is not. */
+export async function assetAi(db: Db, organizationId: string, assetId: string): Promise<{ ai_enabled: boolean } | undefined> {
+  return db
+    .selectFrom('assets')
+    .innerJoin('organizations', 'organizations.id', 'assets.organization_id')
+    .select('organizations.ai_enabled')
+    .where('assets.organization_id', '=', organizationId)
+    .where('assets.id', '=', assetId)
+    .executeTakeFirst()
 }
 
 /**
