@@ -186,7 +186,9 @@ export class Embeddings {
       const listener = await listen(this.deps.databaseUrl, [store.EMBEDDINGS_CHANNEL], () => this.runner?.wake(), this.deps.logger)
       this.stopListening = () => listener.close()
     }
-    this.modelCheck = setInterval(() => void this.requeueOtherModels().catch(() => undefined), MODEL_CHECK_INTERVAL_MS).unref()
+    const checkModels = () =>
+      this.requeueOtherModels().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'checking for vectors of another model failed'))
+    this.modelCheck = setInterval(() => void checkModels(), MODEL_CHECK_INTERVAL_MS).unref()
   }
 
   async stop(timeoutMs: number): Promise<void> {
