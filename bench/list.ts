@@ -32,6 +32,7 @@ import { type Db } from '../src/platform/db/index.js'
 import { ListSchema } from '../src/platform/http/pagination.js'
 import { ref } from '../src/platform/http/schemas.js'
 import { uuidv7 } from '../src/platform/ids.js'
+import { mulberry32, syntheticFile } from './support/synthetic.js'
 
 const ASSETS = envNumber('BENCH_ASSETS', 10_000)
 const DURATION_S = envNumber('BENCH_DURATION', 10)
@@ -141,17 +142,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** Deterministic pseudo-random numbers, so every run seeds the same library. */
-function mulberry32(seed: number): () => number {
-  let state = seed
-  return () => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** `count` assets, one a minute up to now, with tags, some in collections; tag_text as the service keeps it. */
 async function seed(db: Db, organizationId: string, count: number): Promise<{ assetTags: number; collectionAssets: number }> {
   const random = mulberry32(42)
@@ -186,12 +176,7 @@ async function seed(db: Db, organizationId: string, count: number): Promise<{ as
         source_url: random() < 0.5 ? `https://www.figma.com/file/${sha256.slice(0, 12)}` : null,
         created_by_ai: random() < 0.6,
         mime_type: mime,
-        width: 400 + Math.floor(random() * 3600),
-        height: 400 + Math.floor(random() * 3600),
-        byte_size: 20_000 + Math.floor(random() * 5_000_000),
-        sha256,
-        blob_key: sha256,
-        thumbnail_key: `${sha256}.thumb.webp`,
+        ...syntheticFile(random, sha256),
         created_at: new Date(createdAt),
         updated_at: new Date(createdAt),
       })

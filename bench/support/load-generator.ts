@@ -2,7 +2,7 @@
  * A forked autocannon client (see child.ts): one run per message, every response's time kept so the
  * percentiles are exact (autocannon's own histogram has whole milliseconds and no p95).
  */
-import autocannon, { type Options } from 'autocannon'
+import autocannon, { type Options, type Result } from 'autocannon'
 import { answerParent, forkChild, percentile, type Child } from './child.js'
 
 export type LoadOptions = Pick<Options, 'url' | 'headers' | 'connections' | 'duration'>
@@ -33,8 +33,12 @@ async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const times: number[] = []
   const instance = autocannon(options)
   instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime))
-  const result = await instance
-  const failures = Object.entries({ errors: result.errors, timeouts: result.timeouts, 'non-2xx responses': result.non2xx })
+  return summarise(await instance, times)
+}
+
+/** Rate, exact percentiles from every response's time, and what went wrong (`extra` counts more kinds of failure). */
+export function summarise(result: Result, times: number[], extra: Record<string, number> = {}): LoadResult {
+  const failures = Object.entries({ errors: result.errors, timeouts: result.timeouts, 'non-2xx responses': result.non2xx, ...extra })
     .filter(([, count]) => count > 0)
     .map(([what, count]) => `${count} ${what}`)
     .join(', ')

@@ -1,0 +1,607 @@
+/**
+ * Search: hybrid search (`POST /api/v1/search`), its text mode, and `GET /api/v1/assets/{id}/similar` on
+ * the real app over a library of 100,000 assets with 384-dimension embeddings in one organization, each
+ * beside the same SQL run in this process through the driver (store.searchAssets / store.similarAssets
+ * with the request the service builds), and the recall of the HNSW index against exact search.
+ *
+ * The library comes from support/search-corpus.ts (seeded, so every run is the same): titles, types,
+ * clients, products and tags from a small vocabulary, and vectors with cluster structure tied to each
+ * asset's words. Assets, tags and asset_embeddings rows (as the app writes them once embedded, vectors as
+ * binary parameters) are inserted directly in batches; the HNSW index is then built by the app's own
+ * Embeddings.prepare(), and `vacuum analyze` runs. The embedding provider is a real HTTP server in a
+ * forked child that answers at once with the vector of the query's words; autocannon runs in another.
+ *
+ * BENCH_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) runs on a throwaway database on
+ * that PostgreSQL server instead of the embedded one. Without pgvector there, only text mode runs.
+ *
+ *   npx tsx bench/search.ts
+ *   BENCH_ASSETS=20000 BENCH_DURATION=5 npx tsx bench/search.ts
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/search.ts
+ */
+import { sql } from 'kysely'
+import { cpus, loadavg } from 'node:os'
+import { performance } from 'node:perf_hooks'
+import { benchKey } from './support/app.js'
+import { percentile } from './support/child.js'
+import { startBenchAppOn, type BenchAppOn } from './support/database.js'
+import { startEmbeddingProvider, type EmbeddingProvider } from './support/embedding-provider.js'
+import { explainRaw, scansOf } from './support/explain.js'
+import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
+import { assetGenerator, DIMENSIONS, MODEL, QUERIES, randomQueries, seededUuidv7, TAGS, textVector } from './support/search-corpus.js'
+import { textQuery } from '../src/modules/assets/full-text.js'
+import { embeddingText } from '../src/modules/search/embeddings.js'
+import { semanticText } from '../src/modules/search/service.js'
+import * as store from '../src/modules/search/store.js'
+import { sha256Hex } from '../src/platform/crypto.js'
+import type { Db } from '../src/platform/db/index.js'
+import { vectorParam } from '../src/platform/embeddings/vector.js'
+import { mulberry32, syntheticFile } from './support/synthetic.js'
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
+const ASSETS = envNumber('BENCH_ASSETS', 100_000)
+const DURATION_S = envNumber('BENCH_DURATION', 10)
+const WARMUP_S = envNumber('BENCH_WARMUP', 2)
+const CONNECTION_LEVELS = envList('BENCH_CONNECTIONS', '1,4')
+const RAW_ROUNDS = envNumber('BENCH_RAW', 300)
+const RECALL_QUERIES = envNumber('BENCH_RECALL_QUERIES', 200)
+const EF_LEVELS = envList('BENCH_EF', '40,64,100,200,400,800')
+const SHOW_PLANS = process.env.BENCH_EXPLAIN === '1'
+const BATCH = 1000
+const LIMIT = 20
+/** As SearchService: fewer candidates of each kind than this would let one kind crowd out the mix. */
+const CANDIDATES = Math.max(40, 2 * LIMIT)
+const SIMILAR_ASSETS = 50
+const TARGET_P95_MS = 30
+const TARGET_RATIO = 1.5
+const TARGET_RECALL = 0.95
+
+type Kind = 'hybrid' | 'text' | 'similar'
+
+interface Row {
+  kind: Kind
+  where: string
+  connections: number | undefined
+  reqPerSec: number
+  p50Ms: number
+  p95Ms: number
+  p99Ms: number
+  meanMs: number
+  cpuUsPerRequest: number | undefined
+}
+
+type ScanSettings = Parameters<typeof store.withVectorScan>[1]
+
+type Timing = Pick<RotatingLoadResult, 'reqPerSec' | 'p50Ms' | 'p95Ms' | 'p99Ms' | 'meanMs'>
+
+interface RecallRow {
+  ef: number
+  /** Mean over all queries, and over the queries of 1, 2 and 3 words. */
+  recall: number
+  byWords: number[]
+  worst: number
+  /** Mean of (distance of the k-th hit found / distance of the exact k-th - 1): how far off the misses are. */
+  gap: number
+  meanMs: number
+}
+
+await main()
+
+async function main(): Promise<void> {
+  let provider: EmbeddingProvider | undefined
+  let bench: BenchAppOn | undefined
+  let load: RotatingLoad | undefined
+  try {
+    provider = await startEmbeddingProvider()
+    bench = await startBenchAppOn('search', SERVER_URL, {
+      EMBEDDING_BASE_URL: provider.baseUrl,
+      EMBEDDING_MODEL: MODEL,
+      EMBEDDING_DIMENSIONS: String(DIMENSIONS),
+      // Thousands of searches on one key per minute: this measures search, not 429s.
+      RATE_LIMIT_EXPENSIVE: '1000000',
+      RATE_LIMIT_CHEAP: '1000000',
+      RATE_LIMIT_STANDARD: '1000000',
+      SERVE_BACKGROUND_WORK: 'false',
+    })
+    const { app, config, database, baseUrl } = bench
+    const db = database.db
+    const vector = bench.migration.vector
+    const embeddings = app.services.embeddings
+    // As SearchService asks them: the HNSW index of the configured dimension, and the scan settings.
+    const index = await embeddings.index()
+    const hybridScan = await embeddings.scanSettings(CANDIDATES, config.vectorEfSearch)
+    const similarScan = await embeddings.scanSettings(LIMIT, config.vectorEfSearch)
+
+    const version = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db)).rows[0]!.v
+    const pgvector = vector ? (await sql<{ v: string }>`select extversion as v from pg_extension where extname = 'vector'`.execute(db)).rows[0]!.v : undefined
+    console.log(
+      `Database: ${database.kind === 'embedded' ? `embedded (PGlite, PostgreSQL ${version})` : `PostgreSQL ${version} at ${redacted(SERVER_URL!)}, throwaway database ${bench.databaseName}`}; ` +
+        `pgvector ${pgvector ?? 'not installed'}`,
+    )
+    console.log(`Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+    console.log(
+      `Library: ${ASSETS} assets in one organization, model ${MODEL}, ${DIMENSIONS} dimensions; search limit ${LIMIT}, ${CANDIDATES} candidates of each kind` +
+        (vector ? `, VECTOR_EF_SEARCH ${config.vectorEfSearch} (hybrid scans at ef_search ${hybridScan.efSearch}, iterative scan ${hybridScan.iterativeScan ? 'on' : 'off'})` : ''),
+    )
+    if (!vector) {
+      console.log(
+        '\nThis PostgreSQL server has no pgvector: only text mode runs here (API and raw). Hybrid search, similar assets ' +
+          'and recall need pgvector; the embedded database has it (run without BENCH_DATABASE_URL).',
+      )
+    }
+
+    const { organizationId, token } = await benchKey(app, 'assets:read')
+    const headers = { authorization: `Bearer ${token}` }
+
+    const seeded = await seed(db, organizationId, ASSETS, vector)
+    console.log(
+      `\nSeeded ${ASSETS} assets, ${seeded.assetTags} asset tags, ${ASSETS} asset_embeddings rows${vector ? '' : ' (pending: no pgvector)'}: ` +
+        `generating ${secs(seeded.generateMs)}, inserting ${secs(seeded.insertMs)} (batches of ${BATCH})`,
+    )
+    if (vector) {
+      const started = performance.now()
+      await embeddings.prepare()
+      const indexName = `asset_embeddings_hnsw_${DIMENSIONS}`
+      const valid = await sql<{ valid: boolean }>`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${indexName}`.execute(db)
+      if (!index || !valid.rows[0]?.valid) throw new Error(`Embeddings.prepare() did not build ${indexName}`)
+      const size = (await sql<{ size: string }>`select pg_size_pretty(pg_relation_size(${indexName}::regclass)) as size`.execute(db)).rows[0]!.size
+      console.log(`HNSW index ${indexName} built by Embeddings.prepare() in ${secs(performance.now() - started)} (${size})`)
+    }
+    const started = performance.now()
+    await sql`vacuum analyze`.execute(db)
+    console.log(`vacuum analyze ${secs(performance.now() - started)}`)
+    const readiness = await app.services.embeddings.readiness()
+    console.log(`Search mode: ${readiness.mode}${readiness.reason ? ` (${readiness.reason})` : ''}`)
+
+    console.log(`\nQueries (rotated in every run), assets whose text matches:`)
+    const matches = await Promise.all(QUERIES.map((q) => textMatches(db, organizationId, q)))
+    console.log(`  ${QUERIES.map((q, i) => `${q} ${matches[i]}`).join(', ')}`)
+
+    // The request SearchService builds for q; `withVector` false is its text mode.
+    const searchRequest = (q: string, withVector: boolean): store.SearchRequest => ({
+      organizationId,
+      filter: {},
+      tsquery: textQuery(q),
+      vector: withVector
+        ? { value: vectorParam(textVector(semanticText(q))), model: MODEL, dimensions: DIMENSIONS, index: index?.dimensions === DIMENSIONS ? index.type : undefined }
+        : undefined,
+      candidates: CANDIDATES,
+      limit: LIMIT,
+    })
+    const raw: Record<Kind, (i: number) => Promise<Array<{ id: string }>>> = {
+      hybrid: (i) => store.withVectorScan(db, hybridScan, (tx) => store.searchAssets(tx, searchRequest(QUERIES[i % QUERIES.length]!, true))),
+      text: (i) => store.searchAssets(db, searchRequest(QUERIES[i % QUERIES.length]!, false)),
+      similar: (i) =>
+        store.withVectorScan(db, similarScan, (tx) =>
+          store.similarAssets(tx, { organizationId, assetId: seeded.sampleIds[i % seeded.sampleIds.length]!, limit: LIMIT, index }),
+        ),
+    }
+    // The same through SearchService in this process: what the service adds to the SQL, without HTTP.
+    const search = app.services.search
+    const service: Record<Kind, (i: number) => Promise<unknown>> = {
+      hybrid: (i) => search.search(organizationId, { q: QUERIES[i % QUERIES.length]!, limit: LIMIT }),
+      text: (i) => search.search(organizationId, { q: QUERIES[i % QUERIES.length]!, limit: LIMIT }),
+      similar: (i) => search.similar(organizationId, seeded.sampleIds[i % seeded.sampleIds.length]!, LIMIT),
+    }
+    const searchBodies: RotatingRequest[] = QUERIES.map((q) => ({ method: 'POST', path: '/api/v1/search', body: JSON.stringify({ q, limit: LIMIT }) }))
+    const similarPaths: RotatingRequest[] = seeded.sampleIds.map((id) => ({ method: 'GET', path: `/api/v1/assets/${id}/similar?limit=${LIMIT}` }))
+
+    load = await startRotatingLoad()
+    const rows: Row[] = []
+    const measure = async (kind: Kind, requests: RotatingRequest[], expect: string) => {
+      console.log(`\n${kind}: ${WARMUP_S} s warm-up, then ${DURATION_S} s per connection count`)
+      for (const connections of CONNECTION_LEVELS) {
+        const options = { url: baseUrl, headers, connections, requests, expect }
+        await load!.run({ ...options, duration: WARMUP_S })
+        const cpuBefore = process.cpuUsage()
+        const result = await load!.run({ ...options, duration: DURATION_S })
+        const cpu = process.cpuUsage(cpuBefore)
+        if (result.failures) throw new Error(`${kind} at ${connections} connections: ${result.failures}`)
+        const row = { kind, where: 'API', connections, ...result, cpuUsPerRequest: (cpu.user + cpu.system) / result.completed }
+        rows.push(row)
+        console.log(`  API, ${connections} conn.: ${Math.round(row.reqPerSec)} req/s, p50 ${fmt(row.p50Ms)} ms, p95 ${fmt(row.p95Ms)} ms`)
+      }
+      const inService = (await timeRaw(service[kind])).timing
+      rows.push({ kind, where: 'service (in process)', connections: undefined, ...inService, cpuUsPerRequest: undefined })
+      console.log(`  service, one at a time: ${Math.round(inService.reqPerSec)} /s, p50 ${fmt(inService.p50Ms)} ms, p95 ${fmt(inService.p95Ms)} ms`)
+      const { timing, times } = await timeRaw(raw[kind])
+      rows.push({ kind, where: 'raw SQL (in process)', connections: undefined, ...timing, cpuUsPerRequest: undefined })
+      console.log(`  raw, one at a time: ${Math.round(timing.reqPerSec)} /s, p50 ${fmt(timing.p50Ms)} ms, p95 ${fmt(timing.p95Ms)} ms`)
+      if (kind !== 'similar') perQuery.set(kind, QUERIES.map((_, q) => mean(times.filter((_, i) => i % QUERIES.length === q))))
+    }
+    const perQuery = new Map<Kind, number[]>()
+
+    const plans: Array<[string, string[]]> = []
+    if (vector) {
+      await checkAgainstRaw(baseUrl, headers, 'hybrid', (i) => raw.hybrid(i))
+      plans.push(['hybrid, "summer"', await withPlan(db, hybridScan, (tx) => store.searchAssets(tx, searchRequest('summer', true)))])
+      plans.push(['hybrid, "zeppelin"', await withPlan(db, hybridScan, (tx) => store.searchAssets(tx, searchRequest('zeppelin', true)))])
+      await measure('hybrid', searchBodies, '"mode":"hybrid"')
+
+      const similar = await getJson<{ data: Array<{ id: string }> }>(`${baseUrl}${similarPaths[0]!.path}`, headers)
+      const similarRaw = await raw.similar(0)
+      if (similar.data.length !== LIMIT || !sameIds(similar.data, similarRaw)) throw new Error('similar: the API and store.similarAssets disagree, or fewer than the limit')
+      plans.push([
+        'similar',
+        await withPlan(db, similarScan, (tx) =>
+          store.similarAssets(tx, { organizationId, assetId: seeded.sampleIds[0]!, limit: LIMIT, index }),
+        ),
+      ])
+      await measure('similar', similarPaths, '"semantic_score"')
+
+      // Text mode as an organization with AI off gets it (the same library; the service checks the setting per search).
+      await app.services.orgs.updateSettings(organizationId, { ai_enabled: false })
+    }
+    await checkAgainstRaw(baseUrl, headers, 'text', (i) => raw.text(i))
+    plans.push(['text, "summer"', await explainRaw(db, (explained) => store.searchAssets(explained, searchRequest('summer', false)))])
+    await measure('text', searchBodies, '"mode":"text"')
+    if (vector) await app.services.orgs.updateSettings(organizationId, { ai_enabled: true })
+
+    const recall = vector && index ? await measureRecall(db, organizationId, config.vectorEfSearch, { type: index.type, iterativeScan: hybridScan.iterativeScan }) : undefined
+
+    console.log(`\nRaw SQL per query (mean ms, one at a time), by how many assets the text matches:`)
+    const kinds = [...perQuery.keys()]
+    console.log(`  ${'query'.padEnd(20)}${'matches'.padStart(9)}${kinds.map((k) => k.padStart(9)).join('')}`)
+    for (const [q, query] of QUERIES.entries()) {
+      console.log(`  ${query.padEnd(20)}${String(matches[q]).padStart(9)}${kinds.map((k) => fmt(perQuery.get(k)![q]!).padStart(9)).join('')}`)
+    }
+
+    console.log('\nPlans of the statements the store functions run (EXPLAIN ANALYZE; BENCH_EXPLAIN=1 prints them whole):')
+    for (const [name, plan] of plans) {
+      const time = plan.find((line) => line.startsWith('Execution Time'))
+      console.log(`  ${name.padEnd(20)} ${scansOf(plan).join('; ')}${time ? `; ${time}` : ''}`)
+      if (SHOW_PLANS) console.log(plan.map((line) => `      ${line}`).join('\n'))
+    }
+
+    report(rows, recall, database.kind)
+  } finally {
+    load?.stop()
+    await bench?.close()
+    provider?.stop()
+  }
+}
+
+interface SeedResult {
+  generateMs: number
+  insertMs: number
+  assetTags: number
+  /** Assets spread over the library, for /similar. */
+  sampleIds: string[]
+}
+
+/**
+ * `count` assets with their tags and embeddings rows as the app leaves them once embedded: source_text
+ * from embeddingText(), text_hash and embedded_hash its SHA-256, the bench model, 384 dimensions, nothing
+ * due. Without pgvector the rows are as the app writes them there: the text, due, no vector.
+ */
+async function seed(db: Db, organizationId: string, count: number, withVectors: boolean): Promise<SeedResult> {
+  const generator = assetGenerator(42)
+  const ids = mulberry32(7)
+  const firstTime = Date.UTC(2025, 0, 1)
+  const tagIds = new Map(TAGS.map((name, i) => [name, seededUuidv7(firstTime - 1000 + i, ids)]))
+  await db.insertInto('tags').values(TAGS.map((name) => ({ id: tagIds.get(name)!, organization_id: organizationId, name }))).execute()
+  const sampleEvery = Math.max(1, Math.floor(count / SIMILAR_ASSETS))
+  const result: SeedResult = { generateMs: 0, insertMs: 0, assetTags: 0, sampleIds: [] }
+  for (let first = 0; first < count; first += BATCH) {
+    let started = performance.now()
+    const assets = []
+    const assetTags: Array<{ asset_id: string; tag_id: string }> = []
+    const embeddings = []
+    for (let i = first; i < Math.min(first + BATCH, count); i++) {
+      const asset = generator.next()
+      const createdAt = new Date(firstTime + i * 60_000)
+      const id = seededUuidv7(createdAt.getTime(), ids)
+      const sha256 = sha256Hex(`bench search asset ${i}`)
+      const random = generator.random
+      assets.push({
+        id,
+        organization_id: organizationId,
+        title: asset.title,
+        asset_type: asset.asset_type,
+        client: asset.client,
+        product: asset.product,
+        source_url: null,
+        created_by_ai: random() < 0.6,
+        mime_type: random() < 0.5 ? 'image/png' : 'image/jpeg',
+        ...syntheticFile(random, sha256),
+        tag_text: asset.tags.join(' '),
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      for (const tag of asset.tags) assetTags.push({ asset_id: id, tag_id: tagIds.get(tag)! })
+      const text = embeddingText(asset)
+      const hash = sha256Hex(text)
+      embeddings.push(
+        withVectors
+          ? {
+              asset_id: id,
+              organization_id: organizationId,
+              source_text: text,
+              text_hash: hash,
+              embedded_hash: hash,
+              model: MODEL,
+              dimensions: DIMENSIONS,
+              embedding: sql<Buffer>`${vectorParam(asset.vector)}::vector`,
+              embedded_at: createdAt,
+              next_attempt_at: null,
+            }
+          : { asset_id: id, organization_id: organizationId, source_text: text, text_hash: hash, next_attempt_at: createdAt },
+      )
+      if (i % sampleEvery === 0 && result.sampleIds.length < SIMILAR_ASSETS) result.sampleIds.push(id)
+    }
+    result.generateMs += performance.now() - started
+    started = performance.now()
+    await db.insertInto('assets').values(assets).execute()
+    if (assetTags.length > 0) await db.insertInto('asset_tags').values(assetTags).execute()
+    await db.insertInto('asset_embeddings').values(embeddings).execute()
+    result.insertMs += performance.now() - started
+    result.assetTags += assetTags.length
+  }
+  return result
+}
+
+async function textMatches(db: Db, organizationId: string, q: string): Promise<number> {
+  const tsquery = textQuery(q)!
+  const row = await sql<{ n: number }>`select count(*)::int as n from assets where organization_id = ${organizationId} and search @@ ${tsquery}`.execute(db)
+  return row.rows[0]!.n
+}
+
+/** Every query once through the API and once raw: the same ids in the same order, or the comparison is off. */
+async function checkAgainstRaw(
+  baseUrl: string,
+  headers: Record<string, string>,
+  mode: 'hybrid' | 'text',
+  raw: (i: number) => Promise<Array<{ id: string }>>,
+): Promise<void> {
+  let same = 0
+  for (const [i, q] of QUERIES.entries()) {
+    const answer = await postJson<{ mode: string; data: Array<{ id: string }> }>(`${baseUrl}/api/v1/search`, headers, { q, limit: LIMIT })
+    if (answer.mode !== mode) throw new Error(`search for "${q}" answered in ${answer.mode} mode, expected ${mode}`)
+    if (mode === 'hybrid' && answer.data.length !== LIMIT) throw new Error(`search for "${q}" answered ${answer.data.length} hits, expected ${LIMIT}`)
+    if (sameIds(answer.data, await raw(i))) same += 1
+  }
+  console.log(`\n${mode}: API and raw SQL return the same ids in the same order for ${same} of ${QUERIES.length} queries`)
+  if (same < QUERIES.length) throw new Error(`${mode}: the raw request differs from the service's`)
+}
+
+/** `RAW_ROUNDS` calls one at a time (after a few to warm up), rotating like the API runs. */
+async function timeRaw(call: (i: number) => Promise<unknown>): Promise<{ timing: Timing; times: number[] }> {
+  for (let i = 0; i < 20; i++) await call(i)
+  const times: number[] = []
+  const started = performance.now()
+  for (let i = 0; i < RAW_ROUNDS; i++) {
+    const t = performance.now()
+    await call(i)
+    times.push(performance.now() - t)
+  }
+  const timing = {
+    reqPerSec: (RAW_ROUNDS * 1000) / (performance.now() - started),
+    p50Ms: percentile(times, 50),
+    p95Ms: percentile(times, 95),
+    p99Ms: percentile(times, 99),
+    meanMs: mean(times),
+  }
+  return { timing, times }
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length
+}
+
+function withPlan(db: Db, settings: ScanSettings, run: (tx: Db) => Promise<unknown>): Promise<string[]> {
+  return store.withVectorScan(db, settings, (tx) => explainRaw(tx, run))
+}
+
+interface RecallQuery {
+  label: string
+  /** A query's vector, as hybrid search sends it; or, for /similar, the asset whose stored vector is the query (itself excluded). */
+  vector?: Buffer
+  assetId?: string
+  words?: number
+}
+
+interface RecallSet {
+  name: string
+  rows: RecallRow[]
+  /** The app's own candidate scan, where it differs from the rows: hybrid's top CANDIDATES at its ef_search. */
+  app: RecallRow | undefined
+  exactMs: number
+  worstQueries: string[]
+}
+
+/**
+ * Recall@20 of the HNSW index (`embedding::vector(384) <=> q`, under withVectorScan's settings) against
+ * exact search (the same ORDER BY on the bare column, which no index covers), for two kinds of query:
+ * random texts of one to three words (the vectors hybrid search gets from the provider), and stored
+ * vectors of random assets (what /similar searches with).
+ */
+async function measureRecall(
+  db: Db,
+  organizationId: string,
+  configuredEf: number,
+  scan: { type: store.IndexType; iterativeScan: boolean },
+): Promise<RecallSet[]> {
+  // The expression the HNSW index is built on (embedding::vector(384)), as the store casts it.
+  const cast = sql.raw(`${scan.type}(${DIMENSIONS})`)
+  const settings = (efSearch: number): ScanSettings => ({ efSearch, iterativeScan: scan.iterativeScan })
+  const nearest = (executor: Db, query: RecallQuery, k: number, indexed: boolean) => {
+    const q = query.vector ? sql`${query.vector}::vector` : sql`(select embedding from asset_embeddings where asset_id = ${query.assetId!})`
+    const distance = indexed ? sql`e.embedding::${cast} <=> ${q}::${cast}` : sql`e.embedding <=> ${q}`
+    return sql<{ asset_id: string; distance: number }>`
+      select e.asset_id, ${distance} as distance from asset_embeddings e
+      where e.organization_id = ${organizationId} and e.model = ${MODEL} and e.dimensions = ${DIMENSIONS} and e.embedded_hash is not null
+        ${query.assetId ? sql`and e.asset_id <> ${query.assetId}` : sql``}
+      order by ${distance} limit ${k}
+    `.execute(executor)
+  }
+
+  const texts = randomQueries(99, RECALL_QUERIES)
+  const textQueries: RecallQuery[] = texts.map((q) => ({ label: q, vector: vectorParam(textVector(q)), words: q.split(' ').length }))
+  const stored = await sql<{ asset_id: string }>`
+    select asset_id from asset_embeddings where organization_id = ${organizationId} order by md5(asset_id::text) limit ${Math.ceil(RECALL_QUERIES / 2)}
+  `.execute(db)
+  const storedQueries: RecallQuery[] = stored.rows.map((row) => ({ label: row.asset_id, assetId: row.asset_id }))
+
+  console.log(`\nRecall@${LIMIT} of the HNSW index against exact search`)
+  for (const query of [textQueries[0]!, storedQueries[0]!]) {
+    const indexPlan = await store.withVectorScan(db, settings(40), (tx) => explainRaw(tx, (explained) => nearest(explained, query, LIMIT, true)))
+    const exactPlan = await explainRaw(db, (explained) => nearest(explained, query, LIMIT, false))
+    const kind = query.vector ? 'text query' : 'stored vector'
+    console.log(`  ${kind}, index: ${scansOf(indexPlan).join('; ')}`)
+    console.log(`  ${kind}, exact: ${scansOf(exactPlan).join('; ')}`)
+    if (!scansOf(indexPlan).some((scan) => scan.includes('hnsw'))) throw new Error(`the index query does not use the HNSW index:\n${indexPlan.join('\n')}`)
+    if (scansOf(exactPlan).some((scan) => scan.includes('hnsw'))) throw new Error(`the exact query uses the HNSW index:\n${exactPlan.join('\n')}`)
+    if (SHOW_PLANS) console.log([...indexPlan, '', ...exactPlan].map((line) => `      ${line}`).join('\n'))
+  }
+
+  const measureSet = async (name: string, queries: RecallQuery[], app: { ef: number; k: number } | undefined): Promise<RecallSet> => {
+    const k = Math.max(LIMIT, app?.k ?? 0)
+    const exact: Array<Array<{ asset_id: string; distance: number }>> = []
+    const started = performance.now()
+    for (const query of queries) exact.push((await nearest(db, query, k, false)).rows)
+    const exactMs = (performance.now() - started) / queries.length
+    console.log(`  ${name}: exact search ${fmt(exactMs)} ms per query`)
+    const perQuery: number[] = []
+    const measureAt = async (ef: number, limit: number): Promise<RecallRow> => {
+      const recalls: number[] = []
+      const gaps: number[] = []
+      const begun = performance.now()
+      for (const [i, query] of queries.entries()) {
+        const found = (await store.withVectorScan(db, settings(ef), (tx) => nearest(tx, query, limit, true))).rows
+        const truth = exact[i]!.slice(0, limit)
+        const ids = new Set(truth.map((row) => row.asset_id))
+        recalls.push(found.filter((row) => ids.has(row.asset_id)).length / limit)
+        // relaxed_order may return the hits slightly out of order: the farthest of them is the k-th.
+        gaps.push(Math.max(...found.map((row) => row.distance)) / truth.at(-1)!.distance - 1)
+      }
+      if (ef === configuredEf && limit === LIMIT) perQuery.push(...recalls)
+      const byWords = [1, 2, 3].map((words) => mean(recalls.filter((_, i) => queries[i]!.words === words)))
+      return { ef, recall: mean(recalls), byWords, worst: Math.min(...recalls), gap: mean(gaps), meanMs: (performance.now() - begun) / queries.length }
+    }
+    const rows: RecallRow[] = []
+    for (const ef of EF_LEVELS) {
+      const row = await measureAt(ef, LIMIT)
+      rows.push(row)
+      console.log(`  ${name}, ef_search ${String(ef).padStart(4)}: recall@${LIMIT} ${row.recall.toFixed(3)} (worst ${row.worst.toFixed(2)}), ${fmt(row.meanMs)} ms per query`)
+    }
+    const appRow = app && (await measureAt(app.ef, app.k))
+    if (appRow) console.log(`  ${name}, the app's candidate scan (top ${app!.k} at ef_search ${app!.ef}): recall@${app!.k} ${appRow.recall.toFixed(3)}`)
+    // Stored vectors are named by asset id, which says nothing: only text queries are listed.
+    const worstQueries = queries[0]?.vector
+      ? perQuery
+          .map((recall, i) => ({ recall, label: queries[i]!.label }))
+          .sort((a, b) => a.recall - b.recall)
+          .slice(0, 5)
+          .map((q) => `"${q.label}" ${q.recall.toFixed(2)}`)
+      : []
+    return { name, rows, app: appRow, exactMs, worstQueries }
+  }
+
+  return [
+    await measureSet(`text queries (${textQueries.length})`, textQueries, { ef: Math.max(configuredEf, CANDIDATES), k: CANDIDATES }),
+    await measureSet(`stored vectors (${storedQueries.length})`, storedQueries, undefined),
+  ]
+}
+
+function report(rows: Row[], recall: RecallSet[] | undefined, kind: 'embedded' | 'postgres'): void {
+  const headings = ['conn.', 'req/s', 'mean ms', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU µs/req', 'mean/raw', 'p50/raw']
+  console.log(`\nSummary (${kind === 'embedded' ? 'embedded database' : 'PostgreSQL'}, ${ASSETS} assets, limit ${LIMIT}; CPU is this process's${kind === 'embedded' ? ', the database worker included' : ', PostgreSQL not included'})`)
+  console.log(`  ${'kind'.padEnd(8)}${'where'.padEnd(22)}${headings.map((h) => h.padStart(11)).join('')}`)
+  for (const row of rows) {
+    const rawRow = rows.find((r) => r.kind === row.kind && r.where.startsWith('raw'))!
+    const cells = [
+      row.connections ?? '1 (seq.)',
+      Math.round(row.reqPerSec),
+      fmt(row.meanMs),
+      fmt(row.p50Ms),
+      fmt(row.p95Ms),
+      fmt(row.p99Ms),
+      row.cpuUsPerRequest === undefined ? '' : Math.round(row.cpuUsPerRequest),
+      row === rawRow ? '' : `${(row.meanMs / rawRow.meanMs).toFixed(2)}x`,
+      row === rawRow ? '' : `${(row.p50Ms / rawRow.p50Ms).toFixed(2)}x`,
+    ]
+    console.log(`  ${row.kind.padEnd(8)}${row.where.padEnd(22)}${cells.map((c) => String(c).padStart(11)).join('')}`)
+  }
+  for (const set of recall ?? []) {
+    const cells = (values: Array<string | number>) => values.map((v) => String(v).padStart(11)).join('')
+    const words = set.rows[0]!.byWords.some((r) => !Number.isNaN(r))
+    console.log(`\n  ${set.name.padEnd(30)}${cells([`recall@${LIMIT}`, ...(words ? ['1 word', '2 words', '3 words'] : []), 'worst', '20th dist.', 'ms/query'])}`)
+    for (const row of [...set.rows, ...(set.app ? [set.app] : [])]) {
+      const name = row === set.app ? `ef_search ${row.ef}, top ${CANDIDATES} (app)` : `ef_search ${row.ef}`
+      const byWords = words ? row.byWords.map((r) => r.toFixed(3)) : []
+      console.log(`  ${name.padEnd(30)}${cells([row.recall.toFixed(3), ...byWords, row.worst.toFixed(2), `+${(row.gap * 100).toFixed(2)}%`, fmt(row.meanMs)])}`)
+    }
+    console.log(`  ${'exact'.padEnd(30)}${cells(['1.000', ...(words ? ['1.000', '1.000', '1.000'] : []), '1.00', '+0.00%', fmt(set.exactMs)])}`)
+    if (set.worstQueries.length > 0) console.log(`  worst at VECTOR_EF_SEARCH: ${set.worstQueries.join(', ')}`)
+  }
+
+  console.log('')
+  for (const row of rows) {
+    if (row.connections === undefined || row.kind === 'similar') continue
+    const verdict = row.p95Ms < TARGET_P95_MS ? 'PASS' : 'MISS'
+    console.log(`${verdict}: ${row.kind} search through the API at ${row.connections} connection${row.connections === 1 ? '' : 's'}: p95 ${fmt(row.p95Ms)} ms (target < ${TARGET_P95_MS})`)
+  }
+  for (const kindName of ['hybrid', 'text', 'similar'] as const) {
+    const api = rows.find((r) => r.kind === kindName && r.connections === 1)
+    const rawRow = rows.find((r) => r.kind === kindName && r.where.startsWith('raw'))
+    if (!api || !rawRow) continue
+    const ratio = api.meanMs / rawRow.meanMs
+    console.log(
+      `${ratio <= TARGET_RATIO ? 'PASS' : 'MISS'}: ${kindName} API within ${TARGET_RATIO}x of raw SQL: mean ${fmt(api.meanMs)} ms at 1 connection vs ${fmt(rawRow.meanMs)} ms raw = ${ratio.toFixed(2)}x ` +
+        `(p50 ${(api.p50Ms / rawRow.p50Ms).toFixed(2)}x, p95 ${(api.p95Ms / rawRow.p95Ms).toFixed(2)}x)`,
+    )
+  }
+  for (const set of recall ?? []) {
+    const enough = set.rows.find((row) => row.recall >= TARGET_RECALL)
+    console.log(
+      enough
+        ? `PASS: recall@${LIMIT} of ${set.name} >= ${TARGET_RECALL} from ef_search ${enough.ef} (${enough.recall.toFixed(3)}) among ${EF_LEVELS.join(', ')}`
+        : `MISS: recall@${LIMIT} of ${set.name} stays below ${TARGET_RECALL} at every ef_search tried (${EF_LEVELS.join(', ')}); best ${Math.max(...set.rows.map((r) => r.recall)).toFixed(3)}`,
+    )
+  }
+  if (!recall) {
+    console.log('(hybrid, similar and recall not run: no pgvector on this database)')
+  }
+}
+
+function sameIds(a: Array<{ id: string }>, b: Array<{ id: string }>): boolean {
+  return a.length === b.length && a.every((row, i) => row.id === b[i]!.id)
+}
+
+async function postJson<T>(url: string, headers: Record<string, string>, body: unknown): Promise<T> {
+  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+async function getJson<T>(url: string, headers: Record<string, string>): Promise<T> {
+  const response = await fetch(url, { headers })
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+function redacted(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password) parsed.password = '***'
+  return parsed.toString()
+}
+
+function secs(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`
+}
+
+function fmt(value: number, digits = 1): string {
+  return value.toFixed(digits)
+}
+
+function envNumber(name: string, fallback: number): number {
+  return positive(name, Number(process.env[name] ?? fallback))
+}
+
+function envList(name: string, fallback: string): number[] {
+  return (process.env[name] ?? fallback).split(',').map((value) => positive(name, Number(value)))
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number (or a comma-separated list of them)`)
+  return value
+}
