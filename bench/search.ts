@@ -28,7 +28,7 @@ import { startEmbeddingProvider, type EmbeddingProvider } from './support/embedd
 import { explainRaw, scansOf } from './support/explain.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
 import { assetGenerator, DIMENSIONS, MODEL, QUERIES, randomQueries, seededUuidv7, TAGS, textVector } from './support/search-corpus.js'
-import { textQuery } from '../src/modules/assets/full-text.js'
+import { parseQuery, textQuery } from '../src/modules/assets/full-text.js'
 import { embeddingText } from '../src/modules/search/embeddings.js'
 import { semanticText } from '../src/modules/search/service.js'
 import * as store from '../src/modules/search/store.js'
@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       filter: {},
       tsquery: textQuery(q),
       vector: withVector
-        ? { value: vectorParam(textVector(semanticText(q))), model: MODEL, dimensions: DIMENSIONS, index: index?.dimensions === DIMENSIONS ? index.type : undefined }
+        ? { value: vectorParam(textVector(semanticText(parseQuery(q)))), model: MODEL, dimensions: DIMENSIONS, index: index?.dimensions === DIMENSIONS ? index.type : undefined }
         : undefined,
       candidates: CANDIDATES,
       limit: LIMIT,

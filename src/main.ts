@@ -248,6 +248,7 @@ async function worker(config: Config): Promise<number> {
     logger.info('stopped')
     process.exitCode = exitCode
   }
+  // The runner's timers are unref'd (they must not hold a CLI or a test open): this is what keeps the worker up.
   const keepAlive = setInterval(() => undefined, 1 << 30)
   const onSignal = (signal: string) => void stop(signal, 0).finally(() => clearInterval(keepAlive))
   process.once('SIGTERM', () => onSignal('SIGTERM'))

@@ -3,6 +3,7 @@ import pino from 'pino'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
+import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { DIMENSIONS, startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
 import { expectInvalid, expectProblem, signedInMember } from '../support/sessions.js'
@@ -58,7 +59,6 @@ let ids: Record<string, string>
 
 /** Rows written straight to the table, for volume: as pushes would leave them, without the images. */
 async function insertAssets(organizationId: string, count: number, title: string) {
-  const { uuidv7 } = await import('../../src/platform/ids.js')
   const rows = Array.from({ length: count }, (_, i) => {
     const id = uuidv7()
     return { id, organization_id: organizationId, title: `${title} ${i}`, mime_type: 'image/png', width: 1, height: 1, byte_size: 1, sha256: id, blob_key: id, thumbnail_key: id, updated_at: new Date() }

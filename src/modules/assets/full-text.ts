@@ -22,7 +22,7 @@ export function foldText(text: string): string {
 
 const LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th' }
 
-interface Term {
+export interface Term {
   /** As the user typed it; folded when matched against the column. */
   text: string
   phrase: boolean
@@ -65,7 +65,11 @@ function tokenize(text: string): Term[] {
 
 /** A tsquery for `query`, or undefined when it has no terms; matched against `assets.search`. */
 export function textQuery(query: string): RawBuilder<string> | undefined {
-  const groups = parseQuery(query)
+  return tsqueryOf(parseQuery(query))
+}
+
+/** The tsquery of parsed terms (see parseQuery), or undefined when there are none. */
+export function tsqueryOf(groups: Term[][]): RawBuilder<string> | undefined {
   if (groups.length === 0) return undefined
   const group = (terms: Term[]) => sql.join(terms.map(termQuery), sql` && `)
   return sql<string>`(${sql.join(groups.map((terms) => sql`(${group(terms)})`), sql` || `)})`

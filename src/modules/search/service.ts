@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/index.js'
 import { EmbeddingError } from '../../platform/embeddings/provider.js'
 import { vectorParam } from '../../platform/embeddings/vector.js'
 import { problems } from '../../platform/http/errors.js'
-import { parseQuery, textQuery } from '../assets/full-text.js'
+import { parseQuery, tsqueryOf, type Term } from '../assets/full-text.js'
 import type { AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import type { OrgService } from '../orgs/service.js'
@@ -38,9 +38,10 @@ export class SearchService {
    */
   async search(organizationId: string, input: SearchInput) {
     const { q, limit, ...filter } = input
-    const tsquery = textQuery(q)
+    const terms = parseQuery(q)
+    const tsquery = tsqueryOf(terms)
     const candidates = Math.max(MIN_CANDIDATES, 2 * limit)
-    const vector = await this.queryVector(organizationId, q)
+    const vector = await this.queryVector(organizationId, semanticText(terms))
     const request = { organizationId, filter, tsquery, vector, candidates, limit }
     const settings = vector && (await this.deps.embeddings.scanSettings(candidates, this.deps.efSearch))
     const rows = settings
@@ -61,23 +62,22 @@ export class SearchService {
   async similar(organizationId: string, assetId: string, limit: number) {
     const asset = await store.assetAi(this.deps.db, organizationId, assetId)
     if (!asset) throw problems.notFound('Asset')
-    const page = { data: [] as Array<ReturnType<AssetService['record']> & { semantic_score: number }>, total: 0, limit, offset: 0 }
-    if (!asset.ai_enabled || !(await this.deps.embeddings.vectorAvailable())) return page
-    const request = { organizationId, assetId, limit, index: await this.deps.embeddings.index() }
-    const settings = await this.deps.embeddings.scanSettings(limit, this.deps.efSearch)
-    const rows = await store.withVectorScan(this.deps.db, settings, (tx) => store.similarAssets(tx, request))
-    page.data = rows.map((row) => ({ ...this.deps.assets.record(row), semantic_score: row.semantic_score }))
-    page.total = page.data.length
-    return page
+    const rows = asset.ai_enabled && (await this.deps.embeddings.vectorAvailable()) ? await this.nearest(organizationId, assetId, limit) : []
+    const data = rows.map((row) => ({ ...this.deps.assets.record(row), semantic_score: row.semantic_score }))
+    return { data, total: data.length, limit, offset: 0 }
   }
 
-  /** The query's embedding, or undefined for text mode. */
-  private async queryVector(organizationId: string, q: string): Promise<store.QueryVector | undefined> {
+  private async nearest(organizationId: string, assetId: string, limit: number) {
+    const request = { organizationId, assetId, limit, index: await this.deps.embeddings.index() }
+    const settings = await this.deps.embeddings.scanSettings(limit, this.deps.efSearch)
+    return store.withVectorScan(this.deps.db, settings, (tx) => store.similarAssets(tx, request))
+  }
+
+  /** The embedding of `text` (the query's meaning), or undefined for text mode. */
+  private async queryVector(organizationId: string, text: string): Promise<store.QueryVector | undefined> {
     const { embeddings } = this.deps
     const provider = embeddings.provider
-    if (!provider || !(await embeddings.enabled()) || !(await this.aiEnabled(organizationId))) return undefined
-    const text = semanticText(q)
-    if (!text) return undefined
+    if (!text || !provider || !(await embeddings.enabled()) || !(await this.aiEnabled(organizationId))) return undefined
     try {
       const [values] = await provider.embed([text], { timeoutMs: embeddings.searchTimeoutMs })
       embeddings.recordSuccess()
@@ -98,8 +98,8 @@ export class SearchService {
 }
 
 /** What the query means, for the embedding model: its wanted words as typed, without operators or excluded words. */
-export function semanticText(q: string): string {
-  return parseQuery(q)
+export function semanticText(terms: Term[][]): string {
+  return terms
     .flat()
     .filter((term) => !term.negated)
     .map((term) => term.text)

@@ -144,7 +144,7 @@ function typed(expression: RawBuilder<unknown>, vector: { dimensions: number; in
 }
 
 /** The expression the HNSW index of this dimension is built on, and its operator class. */
-export function indexExpression(dimensions: number, type: IndexType): { expression: RawBuilder<unknown>; operators: RawBuilder<unknown> } {
+function indexExpression(dimensions: number, type: IndexType): { expression: RawBuilder<unknown>; operators: RawBuilder<unknown> } {
   return { expression: typed(sql`embedding`, { dimensions, index: type }), operators: sql.raw(`${type}_cosine_ops`) }
 }
 
