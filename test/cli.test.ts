@@ -40,8 +40,8 @@ interface Server {
   exited: Promise<number | null>
 }
 
-async function startServer(): Promise<Server> {
-  const child = spawn(CLI[0]!, [...CLI.slice(1), 'serve'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] })
+async function startServer(extra: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(CLI[0]!, [...CLI.slice(1), 'serve'], { env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] })
   running.push(child)
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
@@ -233,6 +233,31 @@ describe('embeddings from the command line, and the worker', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ mode: 'hybrid', current: 3, stale: 0, missing: 0 })
   })
 
+  it('serve with SERVE_BACKGROUND_WORK=false leaves the background work to workers: no provider request at all', async () => {
+    const created = await runCli(['key', 'create', '--org', 'acme', '--scope', 'assets:write', '--json'], providerEnv)
+    const { token } = JSON.parse(created.stdout)
+    const requests = provider.requests()
+    const server = await startServer({ ...providerEnv, SERVE_BACKGROUND_WORK: 'false' })
+    try {
+      const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } }).png().toBuffer()
+      const pushed = await fetch(`${server.url}/api/v1/assets`, {
+        method: 'POST',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        body: JSON.stringify({ image_base64: image.toString('base64'), title: 'Left for the worker' }),
+      })
+      expect(pushed.status).toBe(201)
+      expect(((await (await fetch(`${server.url}/ready`)).json()) as { search: { mode: string } }).search.mode).toBe('hybrid')
+      // What a running background runner would have done by now: the probe at once, the new text within ms.
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      expect(provider.requests()).toBe(requests)
+    } finally {
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toBe(0)
+    }
+    const status = await runCli(['embeddings', 'status', '--json'], providerEnv)
+    expect(JSON.parse(status.stdout)).toMatchObject({ current: 3, missing: 1 })
+  })
+
   it('the worker embeds a changed text in the background and stops cleanly on SIGTERM', async () => {
     await withApp(async (app, key) => {
       const [asset] = (await app.inject({ method: 'GET', url: '/api/v1/assets?q=kitten', headers: bearer(key) })).json().data
@@ -244,12 +269,12 @@ describe('embeddings from the command line, and the worker', () => {
     worker.stdout!.on('data', (chunk: Buffer) => (output += chunk))
     worker.stderr!.on('data', (chunk: Buffer) => (output += chunk))
     const exited = new Promise<number | null>((resolve) => worker.once('exit', resolve))
-    await waitFor('the worker to embed the new title', () => provider.inputs.includes('Playful puppy'), 20_000)
+    await waitFor('the worker to embed the new titles', () => provider.inputs.includes('Playful puppy') && provider.inputs.includes('Left for the worker'), 20_000)
     await waitFor('the worker to store it', () => output.includes('worker started'), 5_000)
     worker.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(output).toContain('"msg":"stopped"')
     const status = await runCli(['embeddings', 'status', '--json'], providerEnv)
-    expect(JSON.parse(status.stdout)).toMatchObject({ current: 3, stale: 0, missing: 0 })
+    expect(JSON.parse(status.stdout)).toMatchObject({ current: 4, stale: 0, missing: 0 })
   })
 })
