@@ -31,7 +31,7 @@ import { sha256Hex } from '../src/platform/crypto.js'
 import { type Db } from '../src/platform/db/index.js'
 import { ListSchema } from '../src/platform/http/pagination.js'
 import { ref } from '../src/platform/http/schemas.js'
-import { uuidv7 } from '../src/platform/ids.js'
+import { uuidv7, uuidv7At } from '../src/platform/ids.js'
 import { mulberry32, syntheticFile } from './support/synthetic.js'
 
 const ASSETS = envNumber('BENCH_ASSETS', 10_000)
@@ -163,7 +163,7 @@ async function seed(db: Db, organizationId: string, count: number): Promise<{ as
     const collectionRows: Array<{ collection_id: string; asset_id: string }> = []
     for (let i = first; i < Math.min(first + BATCH, count); i++) {
       const createdAt = now - (count - i) * 60_000
-      const id = uuidv7(createdAt)
+      const id = uuidv7At(createdAt)
       const sha256 = sha256Hex(`bench asset ${i}`)
       const mime = pick(MIME_TYPES)
       assets.push({
