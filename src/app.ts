@@ -35,6 +35,10 @@ import { publicSearchRoutes } from './modules/search/routes.js'
 import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
 import { SearchService } from './modules/search/service.js'
 import { setAiParking } from './modules/search/store.js'
+import { WebhookDelivery } from './modules/webhooks/delivery.js'
+import { webhookRoutes } from './modules/webhooks/routes.js'
+import { WebhookService } from './modules/webhooks/service.js'
+import { SERVICE_VERSION } from './platform/version.js'
 import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 import { SessionGuard } from './modules/orgs/session-guard.js'
@@ -62,26 +66,32 @@ export interface Services {
   catalog: CatalogService
 }
 
-/**
- * The modules' services over one database; shared by the HTTP app and the operator commands. `wake`
- * starts background work that a committed change made due (the HTTP app's runner; none in a CLI).
- */
-export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtlMs: number, wake: () => void = () => undefined): Services {
+/** Starts background work that a committed change made due (the HTTP app's runners; none in a CLI). */
+export interface BackgroundWake {
+  textChanged(): void
+  eventsCommitted(): void
+}
+
+const NO_BACKGROUND: BackgroundWake = { textChanged: () => undefined, eventsCommitted: () => undefined }
+
+/** The modules' services over one database; shared by the HTTP app and the operator commands. */
+export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtlMs: number, wake: BackgroundWake = NO_BACKGROUND): Services {
   const catalog = new CatalogService(db)
   return {
     catalog,
     orgs: new OrgService(db, {
       organizationCreated: (organizationId, tx) => catalog.seedDefaults(organizationId, tx),
       aiChanged: (organizationId, enabled, tx) => setAiParking(tx, organizationId, enabled),
-      afterAiChanged: wake,
+      afterAiChanged: () => wake.textChanged(),
+      afterEventsCommitted: () => wake.eventsCommitted(),
     }),
     keys: new ApiKeyService(db, logger, apiKeyCacheTtlMs),
   }
 }
 
 /** The asset pipeline: files, image decoding and the guarded outbound client, from the configuration. */
-function createAssetService(config: Config, db: Db, catalog: CatalogService, embeddings: Embeddings, logger: FastifyBaseLogger) {
-  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist })
+function createAssetService(config: Config, db: Db, catalog: CatalogService, wake: BackgroundWake, embeddings: Embeddings, logger: FastifyBaseLogger) {
+  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const assets = new AssetService({
     db,
@@ -94,18 +104,43 @@ function createAssetService(config: Config, db: Db, catalog: CatalogService, emb
     planLimits: config.planLimits,
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
     onTextChanged: (tx, organizationId, record) => embeddings.enqueue(tx, organizationId, record),
-    afterTextCommitted: () => embeddings.afterCommit(),
+    afterTextCommitted: () => wake.textChanged(),
+    afterEventsCommitted: () => wake.eventsCommitted(),
   })
   return { assets, signer, close: () => fetcher.close() }
 }
 
 export type BuiltApp = App & {
-  services: Services & { assets: AssetService; collections: CollectionService; search: SearchService; embeddings: Embeddings }
+  services: Services & {
+    assets: AssetService
+    collections: CollectionService
+    search: SearchService
+    embeddings: Embeddings
+    webhooks: WebhookService
+    webhookDelivery: WebhookDelivery
+  }
 }
 
 /** Asset embeddings for this configuration; the same for the HTTP app and the worker. */
 export function createEmbeddings(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger): Embeddings {
   return new Embeddings({ database, config: config.embeddings, logger, databaseUrl: config.databaseUrl })
+}
+
+/**
+ * Webhook sending for this configuration, with its own guarded client (closed by `close`); the same for
+ * the HTTP app and the worker.
+ */
+export function createWebhookDelivery(config: Config, db: Db, logger: FastifyBaseLogger) {
+  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa, userAgent: `AssetLibrary-Webhooks/${SERVICE_VERSION}` })
+  const delivery = new WebhookDelivery({
+    db,
+    config: config.webhooks,
+    appSecret: config.appSecret,
+    fetcher,
+    logger,
+    databaseUrl: config.databaseUrl,
+  })
+  return { delivery, fetcher, close: () => fetcher.close() }
 }
 
 /** Platform plugins and module routes, wired from the dependencies given; nothing global. */
@@ -144,19 +179,29 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   )
   app.addHook('onClose', async () => limiter.close())
   const embeddings = createEmbeddings(config, database, app.log)
+  const webhookSending = createWebhookDelivery(config, database.db, app.log)
+  const webhookDelivery = webhookSending.delivery
   // Background work a caller started stops before the database it uses is closed, within half the
   // shutdown budget (the HTTP side and the database need the rest).
   app.addHook('onClose', async () => {
-    await embeddings.stop(Math.floor(config.shutdownTimeoutMs / 2))
-    await embeddings.close()
+    const budget = Math.floor(config.shutdownTimeoutMs / 2)
+    await Promise.all([embeddings.stop(budget), webhookDelivery.stop(budget)])
+    await Promise.all([embeddings.close(), webhookSending.close()])
   })
-  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, () => embeddings.afterCommit())
+  const wake: BackgroundWake = { textChanged: () => embeddings.afterCommit(), eventsCommitted: () => webhookDelivery.eventsCommitted() }
+  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, wake)
   const { orgs, keys, catalog } = services
-  const assetPipeline = createAssetService(config, database.db, catalog, embeddings, app.log)
+  const assetPipeline = createAssetService(config, database.db, catalog, wake, embeddings, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
-  const collections = new CollectionService(database.db, assets, config.publicBaseUrl)
+  const collections = new CollectionService(database.db, assets, config.publicBaseUrl, wake.eventsCommitted)
+  const webhooks = new WebhookService({
+    db: database.db,
+    appSecret: config.appSecret,
+    fetcher: webhookSending.fetcher,
+    deliveriesDue: () => webhookDelivery.deliveriesDue(),
+  })
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
   healthRoutes(app, { database, embeddings })
@@ -170,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   fileRoutes(app, { assets, signer })
   shareRoutes(app, { collections })
   appCollectionRoutes(app, { collections, guard })
+  webhookRoutes(app, { webhooks, guard })
   await app.register(async (v1) => {
     guardPublicApi(v1, { authenticate: (header) => keys.authenticate(header), limiter, rateLimits: config.rateLimits })
     publicKeyRoutes(v1 as App, { keys, orgs })
@@ -179,5 +225,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     publicSearchRoutes(v1 as App, { search })
   })
 
-  return Object.assign(app, { services: { ...services, assets, collections, search, embeddings } })
+  return Object.assign(app, { services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery } })
 }

@@ -36,8 +36,10 @@ export interface Config {
   firstRunOwnerEmail: string
   /** Where image files are kept. */
   blobDir: string
-  /** Hosts and CIDRs that image_url (and later webhooks) may reach although not public. Empty by default. */
+  /** Hosts and CIDRs that image_url and webhooks may reach although not public. Empty by default. */
   outboundAllowlist: string[]
+  /** Extra certificate authorities (PEM) trusted by image_url fetches and webhook sends. */
+  outboundCa: string | undefined
   imageFetchTimeoutMs: number
   /** Images decoded at once by this process. */
   imageConcurrency: number
@@ -47,8 +49,23 @@ export interface Config {
   embeddings: EmbeddingConfig | undefined
   /** HNSW candidates examined per vector search (pgvector's hnsw.ef_search). */
   vectorEfSearch: number
-  /** Whether `serve` also runs the background work (embeddings); `worker` always does. */
+  /** Whether `serve` also runs the background work (embeddings, webhooks); `worker` always does. */
   serveBackgroundWork: boolean
+  webhooks: WebhookConfig
+}
+
+export interface WebhookConfig {
+  /** Covers the whole answer: connect, headers and body. */
+  timeoutMs: number
+  /** The wait after failed attempt n is `retryScheduleMs[n-1]` (the last step repeats). */
+  retryScheduleMs: number[]
+  /** Attempts per series (the first send, or a replay); then the delivery is failed. */
+  maxAttempts: number
+  retentionDays: number
+  /** Sends in flight in one process. */
+  concurrency: number
+  /** Sends in flight to one subscription in one process, so one slow endpoint cannot take every slot. */
+  perEndpointConcurrency: number
 }
 
 export interface EmbeddingConfig {
@@ -67,6 +84,15 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   }
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+function parseDurations(text: string): number[] | undefined {
+  const matches = text.split(',').map((item) => DURATION.exec(item.trim()))
+  if (matches.some((match) => match === null || Number(match[1]) <= 0)) return undefined
+  return matches.map((match) => Math.round(Number(match![1]) * DURATION_UNITS[match![2]!]!))
 }
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -94,12 +120,21 @@ export function loadConfig(env: Env = process.env): Config {
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
   const outboundAllowlist = read.list('OUTBOUND_ALLOWLIST', (entry) => createAddressPolicy([entry]))
+  const outboundCa = read.file('OUTBOUND_CA_FILE')
   const imageFetchTimeoutMs = read.integer('IMAGE_FETCH_TIMEOUT_MS', 15_000, 100, 600_000)
   const imageConcurrency = read.integer('IMAGE_CONCURRENCY', 2, 1, 64)
   const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
   const embeddings = readEmbeddingConfig(read, problems)
   const vectorEfSearch = read.integer('VECTOR_EF_SEARCH', DEFAULT_EF_SEARCH, 10, 1000)
   const serveBackgroundWork = read.boolean('SERVE_BACKGROUND_WORK', true)
+  const webhooks: WebhookConfig = {
+    timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    retryScheduleMs: read.durations('WEBHOOK_RETRY_SCHEDULE', '5s,30s,5m,30m,2h'),
+    maxAttempts: read.integer('WEBHOOK_MAX_ATTEMPTS', 5, 1, 50),
+    retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+    concurrency: read.integer('WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    perEndpointConcurrency: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8, 1, 1000),
+  }
   const rateLimits: RateLimitConfig = {
     windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     expensive: read.integer('RATE_LIMIT_EXPENSIVE', 30, 1, 1_000_000),
@@ -143,12 +178,14 @@ export function loadConfig(env: Env = process.env): Config {
     firstRunOwnerEmail,
     blobDir,
     outboundAllowlist,
+    outboundCa,
     imageFetchTimeoutMs,
     imageConcurrency,
     planLimits,
     embeddings,
     vectorEfSearch,
     serveBackgroundWork,
+    webhooks,
   }
 }
 
@@ -262,6 +299,27 @@ class EnvReader {
       }
     }
     return entries
+  }
+
+  /** The content of the file the variable names (certificates and the like). */
+  file(name: string): string | undefined {
+    const path = this.raw(name)
+    if (path === undefined) return undefined
+    try {
+      return readFileSync(path, 'utf8')
+    } catch (error) {
+      this.problems.push(`${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+      return undefined
+    }
+  }
+
+  /** Comma-separated durations such as `250ms,5s,30s,5m,2h`. */
+  durations(name: string, fallback: string): number[] {
+    const value = this.raw(name)
+    const parsed = parseDurations(value ?? fallback)
+    if (parsed) return parsed
+    this.problems.push(`${name} must be a comma-separated list of durations such as 5s,30s,5m,30m,2h (units ms, s, m, h), got "${value}"`)
+    return parseDurations(fallback)!
   }
 
   /** JSON such as {"free":{"max_assets":10000,"max_bytes":10737418240},"team":{}}. */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import pino from 'pino'
-import { buildApp, createEmbeddings, createServices, type BuiltApp, type Services } from './app.js'
+import { buildApp, createEmbeddings, createServices, createWebhookDelivery, type BuiltApp, type Services } from './app.js'
 import { describeFirstRun, firstRun } from './bootstrap.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { openDatabase } from './platform/db/index.js'
@@ -19,7 +19,7 @@ const USAGE = `Usage: asset-library <command> [options]
 
 Commands:
   serve                      Start the HTTP API and the background work (the default)
-  worker                     Run the background work only (embeddings); run several for scale
+  worker                     Run the background work only (webhook deliveries, embeddings); run several for scale
   migrate                    Bring the database schema up to date
   embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
   embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
@@ -181,7 +181,7 @@ async function serve(config: Config): Promise<number> {
     const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })
-    if (config.serveBackgroundWork) await app.services.embeddings.start()
+    if (config.serveBackgroundWork) await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
   } catch (error) {
     await release()
     throw error
@@ -225,26 +225,29 @@ async function worker(config: Config): Promise<number> {
   let stop: (reason: string, exitCode: number) => Promise<void> = async () => undefined
   const database = await openServingDatabase(config, logger, () => void stop('embedded database crashed', 1))
   const embeddings = createEmbeddings(config, database, logger)
+  const webhooks = createWebhookDelivery(config, database.db, logger)
+  const close = async () => {
+    await Promise.all([embeddings.close(), webhooks.close()])
+    await database.close()
+  }
   try {
     await migrate(database.db)
     await logSearchMode(embeddings, logger)
     await embeddings.prepare()
-    await embeddings.start()
+    await Promise.all([embeddings.start(), webhooks.delivery.start()])
   } catch (error) {
-    await embeddings.close()
-    await database.close()
+    await close()
     throw error
   }
-  if (!(await embeddings.enabled())) logger.warn('no background work is configured (embeddings need EMBEDDING_BASE_URL and pgvector); idling')
+  if (!(await embeddings.enabled())) logger.info('embeddings are off (they need EMBEDDING_BASE_URL and pgvector); delivering webhooks only')
   logger.info('worker started')
   let stopping = false
   stop = async (reason, exitCode) => {
     if (stopping) return
     stopping = true
     logger.info({ reason }, 'worker stopping: no new claims, finishing work in flight')
-    await embeddings.stop(config.shutdownTimeoutMs)
-    await embeddings.close()
-    await database.close()
+    await Promise.all([embeddings.stop(config.shutdownTimeoutMs), webhooks.delivery.stop(config.shutdownTimeoutMs)])
+    await close()
     logger.info('stopped')
     process.exitCode = exitCode
   }

@@ -1,4 +1,4 @@
-import { createHmac, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, hash, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 
 const scryptAsync = promisify(scrypt) as (
@@ -52,4 +52,31 @@ export const DECOY_PASSWORD_HASH = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$$
 
 function derive(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   return scryptAsync(password.normalize('NFKC'), salt, SCRYPT.keylen, { N, r, p, maxmem: 64 * 1024 * 1024 })
+}
+
+const SEAL_VERSION = 'v1'
+
+/**
+ * Encrypts a secret the service must read back (a webhook signing secret) with AES-256-GCM, under a key
+ * derived from the app secret for `purpose`: a copy of the database alone does not reveal it.
+ * Format: `v1.<iv>.<ciphertext>.<tag>`, base64url.
+ */
+export function seal(appSecret: string, purpose: string, plaintext: string): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', sealKey(appSecret, purpose), iv)
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
+  return [SEAL_VERSION, iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.')
+}
+
+/** The plaintext of `seal`; throws when the value was sealed under another app secret or altered. */
+export function unseal(appSecret: string, purpose: string, sealed: string): string {
+  const [version, iv, ciphertext, tag] = sealed.split('.')
+  if (version !== SEAL_VERSION || !iv || ciphertext === undefined || !tag) throw new Error('not a sealed value')
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(appSecret, purpose), Buffer.from(iv, 'base64url'))
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'))
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8')
+}
+
+function sealKey(appSecret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', appSecret, 'asset-library', `seal:${purpose}`, 32))
 }

@@ -180,7 +180,9 @@ describe('sharing by public link', () => {
     const shareUrl: string = shared.json().share_url
     expect(shareUrl).toMatch(/^http:\/\/assets\.test\/s\/[A-Za-z0-9_-]{32}$/)
     const event = (await outboxEvents(t.database.handle.db, acme.org.id, 'collection.shared')).at(-1)
-    expect(event).toMatchObject({ share_url: shareUrl, collection: { id: collection.id, shared: true } })
+    const sharedAt = (await call('GET', `/api/v1/collections/${collection.id}`)).json().shared_at
+    expect(sharedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+    expect(event).toMatchObject({ share_url: shareUrl, collection: { id: collection.id, shared: true, shared_at: sharedAt } })
 
     const path = shareUrl.replace('http://assets.test', '')
     const json = await t.app.inject({ method: 'GET', url: `${path}.json` })

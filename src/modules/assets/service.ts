@@ -36,6 +36,8 @@ export interface AssetServiceDeps {
   onTextChanged: (tx: Db, organizationId: string, record: AssetRecord) => Promise<void>
   /** After the commit of such a change: wakes the background work that follows it. */
   afterTextCommitted: () => void
+  /** After the commit of a change that emitted events: wakes their delivery. */
+  afterEventsCommitted: () => void
 }
 
 export interface PushInput {
@@ -124,6 +126,7 @@ export class AssetService {
     }
     if (assetId) {
       this.deps.afterTextCommitted()
+      this.deps.afterEventsCommitted()
       return { asset_id: assetId, duplicate: false }
     }
     // A concurrent push of the same bytes won: this one is its duplicate (unless that asset is already gone).
@@ -183,6 +186,7 @@ export class AssetService {
       return updated
     })
     this.deps.afterTextCommitted()
+    this.deps.afterEventsCommitted()
     return record
   }
 
@@ -195,6 +199,7 @@ export class AssetService {
       await emit(tx, organizationId, 'asset.deleted', { id })
       return found
     })
+    this.deps.afterEventsCommitted()
     // Only after the commit: a failed delete must keep its files.
     await this.removeUnreferenced(asset.sha256, { original: asset.blob_key, thumbnail: asset.thumbnail_key })
   }

@@ -34,6 +34,8 @@ export class CollectionService {
     private readonly db: Db,
     private readonly assets: AssetService,
     private readonly publicBaseUrl: string,
+    /** After the commit of a change that emitted events: wakes their delivery. */
+    private readonly afterEventsCommitted: () => void,
   ) {}
 
   async create(organizationId: string, input: NewCollection) {
@@ -42,13 +44,15 @@ export class CollectionService {
     const name = input.name.trim()
     // Counted before the transaction: on the embedded database it holds the only connection.
     const assetCount = input.query ? await this.assets.count(organizationId, input.query) : 0
-    return inTransaction(this.db, async (tx) => {
+    const record = await inTransaction(this.db, async (tx) => {
       const row = await store.insertCollection(tx, organizationId, { name, description: input.description?.trim() ?? '', kind, query: input.query ?? null })
       if (!row) throw nameTaken(name)
-      const record = recordOf(row, assetCount)
-      await emit(tx, organizationId, 'collection.created', record)
-      return record
+      const created = recordOf(row, assetCount)
+      await emit(tx, organizationId, 'collection.created', created)
+      return created
     })
+    this.afterEventsCommitted()
+    return record
   }
 
   async list(organizationId: string, filter: { kind?: 'manual' | 'smart'; q?: string }, page: Page) {
@@ -104,14 +108,16 @@ export class CollectionService {
     const shareUrl = `${this.publicBaseUrl}/s/${token}`
     const collection = await this.record(organizationId, await this.find(organizationId, id))
     await inTransaction(this.db, async (tx) => {
-      if (!(await store.setShareToken(tx, organizationId, id, sha256Hex(token)))) throw notFound()
-      await emit(tx, organizationId, 'collection.shared', { collection: { ...collection, shared: true }, share_url: shareUrl })
+      const sharedAt = await store.setShareToken(tx, organizationId, id, sha256Hex(token))
+      if (!sharedAt) throw notFound()
+      await emit(tx, organizationId, 'collection.shared', { collection: { ...collection, shared: true, shared_at: sharedAt.toISOString() }, share_url: shareUrl })
     })
+    this.afterEventsCommitted()
     return { share_url: shareUrl }
   }
 
   async unshare(organizationId: string, id: string): Promise<void> {
-    if (!(await store.setShareToken(this.db, organizationId, id, null))) throw notFound()
+    if ((await store.setShareToken(this.db, organizationId, id, null)) === undefined) throw notFound()
   }
 
   /** What a public link shows: the collection's name and description, and its assets' pictures. */

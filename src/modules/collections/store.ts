@@ -110,12 +110,14 @@ export async function removeMembers(db: Db, collectionId: string, assetIds: stri
   return Number(result.numDeletedRows)
 }
 
-export async function setShareToken(db: Db, organizationId: string, id: string, tokenHash: string | null): Promise<boolean> {
-  const result = await db
+/** The new `shared_at` (null when unshared), or undefined when there is no such collection. */
+export async function setShareToken(db: Db, organizationId: string, id: string, tokenHash: string | null): Promise<Date | null | undefined> {
+  const row = await db
     .updateTable('collections')
     .set({ share_token_hash: tokenHash, shared_at: tokenHash ? sql<Date>`now()` : null })
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
+    .returning('shared_at')
     .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+  return row?.shared_at
 }

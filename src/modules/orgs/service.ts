@@ -35,6 +35,8 @@ export interface OrgHooks {
   aiChanged(organizationId: string, enabled: boolean, tx: Db): Promise<void>
   /** After the commit of such a change. */
   afterAiChanged(): void
+  /** After the commit of a change that emitted events: wakes their delivery. */
+  afterEventsCommitted(): void
 }
 
 /** Organizations, the people in them, their sessions and invitations. */
@@ -163,6 +165,7 @@ export class OrgService {
       })
       return created
     })
+    this.hooks.afterEventsCommitted()
     return { invitation, token }
   }
 
@@ -192,6 +195,7 @@ export class OrgService {
       }
       return { user, organizationId: invitation.organization_id, role: invitation.role }
     })
+    this.hooks.afterEventsCommitted()
     return { ...result, session: await this.startSession(result.user.id) }
   }
 

@@ -24,6 +24,8 @@ export interface ClaimRequest<Row> {
   /** An extra condition on the due rows, e.g. skipping busy keys; it may name the table. */
   where?: Expression<SqlBool>
   returning: readonly (keyof Row & string)[]
+  /** Columns among `returning` read as their text (json kept exactly as written). */
+  asText?: readonly (keyof Row & string)[]
 }
 
 /**
@@ -44,7 +46,7 @@ export async function claimDue<Row extends object>(db: Db, request: ClaimRequest
       limit ${request.limit}
       for update skip locked
     )
-    returning ${sql.join(request.returning.map((column) => sql.ref(column)))}
+    returning ${sql.join(request.returning.map((column) => (request.asText?.includes(column) ? sql`${sql.ref(column)}::text as ${sql.ref(column)}` : sql.ref(column))))}
   `.execute(db)
   return result.rows
 }

@@ -4,6 +4,7 @@ import * as foundation from './migrations/0001_foundation.js'
 import * as assets from './migrations/0002_assets.js'
 import * as collectionSharing from './migrations/0003_collection_sharing.js'
 import * as search from './migrations/0004_search.js'
+import * as webhooks from './migrations/0005_webhooks.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_assets': assets,
   '0003_collection_sharing': collectionSharing,
   '0004_search': search,
+  '0005_webhooks': webhooks,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

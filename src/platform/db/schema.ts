@@ -1,3 +1,4 @@
+import type { EventName } from '../events/outbox.js'
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
@@ -73,6 +74,60 @@ export interface OutboxEventsTable {
   event: string
   payload: ColumnType<unknown, string, never>
   created_at: CreatedAt
+  next_attempt_at: NullableTimestamp
+  attempts: Generated<number>
+  locked_by: string | null
+  locked_until: NullableTimestamp
+  last_error: string | null
+}
+
+export interface WebhookSubscriptionsTable {
+  id: string
+  organization_id: string
+  url: string
+  description: Generated<string>
+  events: EventName[]
+  enabled: Generated<boolean>
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: NullableTimestamp
+  created_by: string | null
+  created_at: CreatedAt
+  updated_at: Timestamp
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
+export type AttemptTrigger = 'automatic' | 'replay' | 'ping'
+
+export interface WebhookDeliveriesTable {
+  id: string
+  organization_id: string
+  subscription_id: string
+  event_id: string | null
+  event: EventName
+  body: string
+  status: Generated<DeliveryStatus>
+  series_trigger: Generated<AttemptTrigger>
+  attempt_count: Generated<number>
+  last_status_code: number | null
+  created_at: CreatedAt
+  updated_at: Timestamp
+  next_attempt_at: NullableTimestamp
+  attempts: Generated<number>
+  locked_by: string | null
+  locked_until: NullableTimestamp
+  last_error: string | null
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string
+  number: number
+  attempted_at: ColumnType<Date, Date | string, never>
+  trigger: AttemptTrigger
+  status_code: number
+  error: string | null
+  duration_ms: number
+  response_body: string
 }
 
 export interface InstanceStateTable {
@@ -161,6 +216,9 @@ export interface Database {
   sessions: SessionsTable
   api_keys: ApiKeysTable
   outbox_events: OutboxEventsTable
+  webhook_subscriptions: WebhookSubscriptionsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
   instance_state: InstanceStateTable
   asset_types: CatalogTable
   clients: CatalogTable

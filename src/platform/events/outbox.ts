@@ -1,15 +1,19 @@
 import type { Db } from '../db/index.js'
 import { uuidv7 } from '../ids.js'
 
-export type EventName =
-  | 'ping'
-  | 'asset.created'
-  | 'asset.updated'
-  | 'asset.deleted'
-  | 'collection.created'
-  | 'collection.shared'
-  | 'member.invited'
-  | 'member.joined'
+/** The spec's event kinds, in its order. */
+export const EVENT_NAMES = [
+  'ping',
+  'asset.created',
+  'asset.updated',
+  'asset.deleted',
+  'collection.created',
+  'collection.shared',
+  'member.invited',
+  'member.joined',
+] as const
+
+export type EventName = (typeof EVENT_NAMES)[number]
 
 /**
  * Records an event in the outbox. Call it with the transaction that makes the change, so the event

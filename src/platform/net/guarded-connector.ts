@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction, type Socket } from 'node:net'
+import { rootCertificates } from 'node:tls'
 import { buildConnector } from 'undici'
 import type { AddressPolicy } from './address-policy.js'
 import { fetchErrors } from './errors.js'
@@ -32,8 +33,14 @@ export function guardedConnector(
   policy: AddressPolicy,
   resolver: HostResolver,
   connectTimeoutMs: number,
+  extraCa?: string,
 ): buildConnector.connector {
-  const connect = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(policy, resolver) })
+  const connect = buildConnector({
+    timeout: connectTimeoutMs,
+    lookup: guardedLookup(policy, resolver),
+    // Setting `ca` replaces Node's bundle, so the bundle is named too.
+    ...(extraCa !== undefined && { ca: [...rootCertificates, extraCa] }),
+  })
 
   return (options, callback) => {
     const { hostname } = options
@@ -70,7 +77,8 @@ function guardedLookup(policy: AddressPolicy, resolver: HostResolver): LookupFun
   }
 }
 
-async function resolveAllowed(policy: AddressPolicy, resolver: HostResolver, hostname: string): Promise<ResolvedAddress[]> {
+/** Every address of `hostname`, or a `blocked` error when any one of them is not allowed. */
+export async function resolveAllowed(policy: AddressPolicy, resolver: HostResolver, hostname: string): Promise<ResolvedAddress[]> {
   const addresses = await resolver(hostname)
   if (addresses.length === 0) throw notFound(hostname)
   if (!policy.allowsHost(hostname) && !addresses.every(({ address }) => policy.allowsAddress(address))) {

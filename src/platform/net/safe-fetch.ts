@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http'
+import { isIP } from 'node:net'
 import { Agent, request, type Dispatcher } from 'undici'
 import { createAddressPolicy } from './address-policy.js'
 import { fetchErrors, toSafeFetchError } from './errors.js'
-import { guardedConnector, systemResolver, type HostResolver } from './guarded-connector.js'
+import { guardedConnector, resolveAllowed, systemResolver, type HostResolver } from './guarded-connector.js'
 
 export { SafeFetchError, type SafeFetchErrorKind } from './errors.js'
 export type { HostResolver, ResolvedAddress } from './guarded-connector.js'
@@ -21,6 +22,8 @@ export interface SafeFetcherOptions {
   userAgent?: string
   /** Replaces the system resolver (tests). */
   resolver?: HostResolver
+  /** Extra trusted certificate authorities (PEM), beside Node's bundled ones. */
+  ca?: string
 }
 
 export interface SafeFetchRequest {
@@ -34,6 +37,10 @@ export interface SafeFetchRequest {
   maxRedirects?: number
   /** When false a 3xx answer fails with `bad_status` (webhooks). */
   followRedirects?: boolean
+  /** Resolve with the final answer whatever its status, instead of failing with `bad_status` (webhooks record it). */
+  anyStatus?: boolean
+  /** Cut a body longer than maxBytes there, instead of failing with `too_large`. */
+  truncateBody?: boolean
   /** Aborting it rejects with its reason, unchanged. */
   signal?: AbortSignal
 }
@@ -48,8 +55,14 @@ export interface SafeFetchResponse {
 }
 
 export interface SafeFetcher {
-  /** Resolves for a 2xx answer only; every failure is a SafeFetchError with a stable `kind`. */
+  /** Resolves for a 2xx answer only (any status with `anyStatus`); every failure is a SafeFetchError with a stable `kind`. */
   fetch(url: string | URL, request?: SafeFetchRequest): Promise<SafeFetchResponse>
+  /**
+   * Checks now what a fetch checks at connect time: the URL, and that its host resolves only to
+   * allowed addresses (for a URL stored to be fetched later). Throws a SafeFetchError: `blocked`, or
+   * `unreachable` for a name that does not resolve.
+   */
+  assertAllowed(url: string | URL): Promise<void>
   close(): Promise<void>
 }
 
@@ -59,10 +72,12 @@ export const SAFE_FETCH_DEFAULTS = {
   maxBytes: 25 * 1024 * 1024,
   maxRedirects: 5,
   followRedirects: true,
+  anyStatus: false,
+  truncateBody: false,
   userAgent: 'asset-library',
 } as const
 
-type Limits = Required<Pick<SafeFetchRequest, 'totalTimeoutMs' | 'maxBytes' | 'maxRedirects' | 'followRedirects'>>
+type Limits = Required<Pick<SafeFetchRequest, 'totalTimeoutMs' | 'maxBytes' | 'maxRedirects' | 'followRedirects' | 'anyStatus' | 'truncateBody'>>
 
 interface Hop {
   url: URL
@@ -81,7 +96,8 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
   const userAgent = options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent
   const policy = createAddressPolicy(options.allowlist)
   const connectTimeoutMs = options.connectTimeoutMs ?? SAFE_FETCH_DEFAULTS.connectTimeoutMs
-  const agent = new Agent({ connect: guardedConnector(policy, options.resolver ?? systemResolver, connectTimeoutMs) })
+  const resolver = options.resolver ?? systemResolver
+  const agent = new Agent({ connect: guardedConnector(policy, resolver, connectTimeoutMs, options.ca) })
 
   return {
     async fetch(url, call = {}) {
@@ -98,6 +114,18 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
         deadline.clear()
       }
     },
+    async assertAllowed(url) {
+      const host = parseTarget(url).hostname.replace(/^\[(.*)\]$/, '$1')
+      if (isIP(host) !== 0) {
+        if (!policy.allowsAddress(host)) throw fetchErrors.blocked()
+        return
+      }
+      try {
+        await resolveAllowed(policy, resolver, host)
+      } catch (error) {
+        throw toSafeFetchError(error, false)
+      }
+    },
     close: () => agent.close(),
   }
 }
@@ -107,7 +135,7 @@ async function followHops(agent: Agent, first: Hop, limits: Limits, signal: Abor
   for (let redirects = 0; ; redirects++) {
     const response = await send(agent, hop, limits, signal)
     const location = redirectLocation(response, hop.url)
-    if (location === undefined) return readAnswer(response, hop.url, redirects, limits.maxBytes)
+    if (location === undefined || (!limits.followRedirects && limits.anyStatus)) return readAnswer(response, hop.url, redirects, limits)
     await discard(response.body)
     if (!limits.followRedirects) throw fetchErrors.badStatus(response.statusCode)
     if (redirects >= limits.maxRedirects) throw fetchErrors.tooManyRedirects(limits.maxRedirects)
@@ -128,29 +156,31 @@ function send(agent: Agent, hop: Hop, limits: Limits, signal: AbortSignal): Prom
   })
 }
 
-async function readAnswer(response: Dispatcher.ResponseData, url: URL, redirects: number, maxBytes: number): Promise<SafeFetchResponse> {
+async function readAnswer(response: Dispatcher.ResponseData, url: URL, redirects: number, limits: Limits): Promise<SafeFetchResponse> {
   const { statusCode: status, headers, body } = response
-  if (status < 200 || status > 299) {
+  if ((status < 200 || status > 299) && !limits.anyStatus) {
     await discard(body)
     throw fetchErrors.badStatus(status)
   }
-  if (Number(headers['content-length']) > maxBytes) {
+  if (Number(headers['content-length']) > limits.maxBytes && !limits.truncateBody) {
     body.destroy()
-    throw fetchErrors.tooLarge(maxBytes)
+    throw fetchErrors.tooLarge(limits.maxBytes)
   }
-  return { status, headers, body: await readCapped(body, maxBytes), url: url.href, redirects }
+  return { status, headers, body: await readCapped(body, limits), url: url.href, redirects }
 }
 
 /** Stops reading, and drops the connection, the moment the body passes the cap. */
-async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<Buffer> {
+async function readCapped(body: Dispatcher.ResponseData['body'], { maxBytes, truncateBody }: Limits): Promise<Buffer> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > maxBytes) {
+    if (size + chunk.length > maxBytes) {
       body.destroy()
-      throw fetchErrors.tooLarge(maxBytes)
+      if (!truncateBody) throw fetchErrors.tooLarge(maxBytes)
+      chunks.push(chunk.subarray(0, maxBytes - size))
+      return Buffer.concat(chunks, maxBytes)
     }
+    size += chunk.length
     chunks.push(chunk)
   }
   return Buffer.concat(chunks, size)
@@ -217,6 +247,8 @@ function withOverrides(base: Limits, overrides: Partial<Limits>): Limits {
     maxBytes: overrides.maxBytes ?? base.maxBytes,
     maxRedirects: overrides.maxRedirects ?? base.maxRedirects,
     followRedirects: overrides.followRedirects ?? base.followRedirects,
+    anyStatus: overrides.anyStatus ?? base.anyStatus,
+    truncateBody: overrides.truncateBody ?? base.truncateBody,
   }
 }
 

@@ -1,0 +1,395 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { WebhookConfig } from '../../config.js'
+import { listen } from '../../platform/background/listener.js'
+import { Runner, type WorkQueue } from '../../platform/background/runner.js'
+import { unseal } from '../../platform/crypto.js'
+import type { Db } from '../../platform/db/index.js'
+import { uuidv7 } from '../../platform/ids.js'
+import { SafeFetchError, type SafeFetcher, type SafeFetchResponse } from '../../platform/net/safe-fetch.js'
+import { envelope } from './envelope.js'
+import { signatureHeader } from './signature.js'
+import * as store from './store.js'
+import type { AttemptOutcome, DeliveryJob, Endpoint, OutboxJob } from './store.js'
+
+/** Seal purpose of subscription secrets (see platform/crypto.ts). */
+export const SECRET_PURPOSE = 'webhook-secret'
+/** The first bytes of a receiver's answer kept in the history. */
+export const RESPONSE_BODY_BYTES = 4096
+const FAN_OUT_BATCH = 200
+/** Node timers may fire a millisecond early; a claim then finds the retry not yet due and waits for the poll. */
+const TIMER_MARGIN_MS = 20
+const WAKE_BUCKET_MS = 25
+const POLL_INTERVAL_MS = 5_000
+const RETENTION_INTERVAL_MS = 10 * 60 * 1000
+const PRUNE_BATCH = 1000
+/** Outcomes written together: one statement records up to this many attempts. */
+const MAX_OUTCOMES_PER_WRITE = 200
+
+export interface WebhookDeliveryDeps {
+  db: Db
+  config: WebhookConfig
+  appSecret: string
+  /** The guarded client, which names the service and its version in User-Agent. */
+  fetcher: SafeFetcher
+  logger: FastifyBaseLogger
+  /** Set for PostgreSQL: other processes' events and deliveries wake this one through LISTEN/NOTIFY. */
+  databaseUrl?: string | undefined
+}
+
+/**
+ * The background side of webhooks: a dispatcher that turns outbox events into deliveries, and a sender
+ * that makes their attempts, both on the platform runner; plus the retention sweep.
+ */
+export class WebhookDelivery {
+  private dispatcher: Runner<OutboxJob> | undefined
+  private sender: Runner<SendJob> | undefined
+  private stopListening: (() => Promise<void>) | undefined
+  private retention: NodeJS.Timeout | undefined
+  private readonly retryWakes = new Map<number, NodeJS.Timeout>()
+
+  constructor(private readonly deps: WebhookDeliveryDeps) {}
+
+  /** After the commit of a change that emitted events. */
+  eventsCommitted(): void {
+    this.dispatcher?.wake()
+  }
+
+  /** After the commit of a new due delivery (a ping, a replay). */
+  deliveriesDue(): void {
+    this.sender?.wake()
+  }
+
+  /** Runs fan-out, sending and retention in this process until stop(). */
+  async start(): Promise<void> {
+    if (this.dispatcher) return
+    const { config, db, logger } = this.deps
+    this.dispatcher = new Runner(new FanOutQueue(db, () => this.deliveriesDue()), {
+      logger,
+      batchSize: FAN_OUT_BATCH,
+      concurrency: 1,
+      leaseMs: 60_000,
+      pollIntervalMs: POLL_INTERVAL_MS,
+    })
+    this.sender = new Runner(new SendQueue(this.deps, (at) => this.wakeSenderAt(at)), {
+      logger,
+      batchSize: 1,
+      concurrency: config.concurrency,
+      perKeyConcurrency: config.perEndpointConcurrency,
+      // Longer than any one send can take, so no other runner takes a delivery over while it is being sent.
+      leaseMs: 2 * config.timeoutMs + 5_000,
+      pollIntervalMs: POLL_INTERVAL_MS,
+    })
+    this.dispatcher.start()
+    this.sender.start()
+    this.retention = setInterval(() => void this.prune(), RETENTION_INTERVAL_MS).unref()
+    void this.prune()
+    if (this.deps.databaseUrl) {
+      const listener = await listen(
+        this.deps.databaseUrl,
+        [store.OUTBOX_CHANNEL, store.DELIVERIES_CHANNEL],
+        (channel) => (channel === store.OUTBOX_CHANNEL ? this.dispatcher : this.sender)?.wake(),
+        logger,
+      )
+      this.stopListening = () => listener.close()
+    }
+  }
+
+  /** Stops claiming; sends in flight finish within `timeoutMs` or are given back. */
+  async stop(timeoutMs: number): Promise<void> {
+    clearInterval(this.retention)
+    for (const timer of this.retryWakes.values()) clearTimeout(timer)
+    this.retryWakes.clear()
+    await this.stopListening?.()
+    this.stopListening = undefined
+    await Promise.all([this.dispatcher?.stop(timeoutMs), this.sender?.stop(timeoutMs)])
+    this.dispatcher = undefined
+    this.sender = undefined
+  }
+
+  /** Deletes deliveries past the retention period, a batch at a time. */
+  async prune(): Promise<number> {
+    let pruned = 0
+    try {
+      for (let batch = PRUNE_BATCH; batch === PRUNE_BATCH; pruned += batch) {
+        batch = await store.pruneDeliveries(this.deps.db, this.deps.config.retentionDays, PRUNE_BATCH)
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'pruning old webhook deliveries failed; retrying later')
+    }
+    if (pruned > 0) this.deps.logger.info({ pruned, retention_days: this.deps.config.retentionDays }, 'pruned old webhook deliveries')
+    return pruned
+  }
+
+  /**
+   * Wakes the sender when a retry this process scheduled is due; retries due within one bucket share a
+   * timer. Other processes' retries come with the poll.
+   */
+  private wakeSenderAt(at: number): void {
+    const bucket = Math.ceil(at / WAKE_BUCKET_MS) * WAKE_BUCKET_MS
+    if (!this.sender || this.retryWakes.has(bucket)) return
+    const timer = setTimeout(
+      () => {
+        this.retryWakes.delete(bucket)
+        this.sender?.wake()
+      },
+      Math.max(0, bucket - Date.now()) + TIMER_MARGIN_MS,
+    )
+    timer.unref()
+    this.retryWakes.set(bucket, timer)
+  }
+}
+
+/** Turns a batch of outbox events into their deliveries: three statements however many there are. */
+class FanOutQueue implements WorkQueue<OutboxJob> {
+  readonly name = 'webhook fan-out'
+
+  constructor(
+    private readonly db: Db,
+    private readonly deliveriesMade: () => void,
+  ) {}
+
+  claim(request: { owner: string; limit: number; leaseMs: number }): Promise<OutboxJob[]> {
+    return store.claimEvents(this.db, request)
+  }
+
+  async work(events: OutboxJob[]): Promise<void> {
+    const subscribers = await store.subscribersOf(this.db, [...new Set(events.map((event) => event.organization_id))])
+    const deliveries = events.flatMap((event) =>
+      subscribers
+        // A subscription gets the events of changes made after it existed, as with Stripe.
+        .filter((s) => s.organization_id === event.organization_id && s.events.includes(event.event) && s.created_at <= event.created_at)
+        .map((subscription): store.NewDelivery => {
+          const id = uuidv7()
+          return {
+            id,
+            organization_id: event.organization_id,
+            subscription_id: subscription.id,
+            event_id: event.id,
+            event: event.event,
+            body: envelope(id, event.event, event.organization_id, event.created_at, event.payload),
+            series_trigger: 'automatic',
+          }
+        }),
+    )
+    const ids = events.map((event) => event.id)
+    const made = await store.fanOut(this.db, events[0]!.locked_by, ids, deliveries)
+    if (made > 0) this.deliveriesMade()
+  }
+
+  release(owner: string, ids: string[]): Promise<void> {
+    return store.releaseEvents(this.db, owner, ids)
+  }
+}
+
+type SendJob = DeliveryJob & { endpoint: Endpoint | undefined }
+
+/**
+ * Sends each claimed delivery once and records the attempt. Attempts finished together are written in
+ * one statement (on the embedded database every statement shares the API's one connection).
+ */
+class SendQueue implements WorkQueue<SendJob> {
+  readonly name = 'webhook deliveries'
+  private readonly writer: OutcomeWriter
+
+  constructor(
+    private readonly deps: WebhookDeliveryDeps,
+    private readonly retryAt: (at: number) => void,
+  ) {
+    this.writer = new OutcomeWriter(deps.db)
+  }
+
+  keyOf(job: SendJob): string {
+    return job.subscription_id
+  }
+
+  async claim(request: { owner: string; limit: number; leaseMs: number; busyKeys: string[] }): Promise<SendJob[]> {
+    const jobs = await store.claimDeliveries(this.deps.db, request)
+    if (jobs.length === 0) return []
+    try {
+      const endpoints = await store.endpointsOf(this.deps.db, [...new Set(jobs.map((job) => job.subscription_id))])
+      return jobs.map((job) => ({ ...job, endpoint: endpoints.find((endpoint) => endpoint.id === job.subscription_id) }))
+    } catch (error) {
+      await this.release(request.owner, jobs.map((job) => job.id)).catch(() => undefined)
+      throw error
+    }
+  }
+
+  async work([job]: SendJob[], signal: AbortSignal): Promise<void> {
+    let outcome: AttemptOutcome
+    try {
+      outcome = await this.attempt(job!, signal)
+    } catch (error) {
+      // Stopping: the send was cut off, so it goes back at once rather than after the lease.
+      if (signal.aborted) return this.release(job!.locked_by, [job!.id])
+      throw error
+    }
+    await this.writer.record(job!.locked_by, outcome)
+    if (outcome.retryInMs !== null) this.retryAt(Date.now() + outcome.retryInMs)
+  }
+
+  release(owner: string, ids: string[]): Promise<void> {
+    return store.releaseDeliveries(this.deps.db, owner, ids)
+  }
+
+  private async attempt(job: SendJob, signal: AbortSignal): Promise<AttemptOutcome> {
+    const attemptedAt = new Date()
+    const started = performance.now()
+    const result = await this.send(job, signal)
+    return {
+      deliveryId: job.id,
+      ...nextStep(job.attempts + 1, result, this.deps.config),
+      attemptedAt,
+      trigger: job.series_trigger,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: Math.round(performance.now() - started),
+      responseBody: result.body,
+    }
+  }
+
+  private async send(job: SendJob, signal: AbortSignal): Promise<SendResult> {
+    if (!job.endpoint) return failure('subscription_deleted')
+    let secrets: string[]
+    try {
+      secrets = this.secretsOf(job.endpoint)
+    } catch (error) {
+      this.deps.logger.error({ err: error, subscription_id: job.subscription_id }, 'a webhook secret cannot be read (was APP_SECRET changed?); rotate the secret')
+      return failure('secret_unreadable')
+    }
+    const timestamp = Math.floor(Date.now() / 1000)
+    let response: SafeFetchResponse
+    try {
+      response = await this.deps.fetcher.fetch(job.endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-service-event': job.event,
+          'x-service-delivery-id': job.id,
+          'x-service-timestamp': String(timestamp),
+          'x-service-signature': signatureHeader(secrets, timestamp, job.body),
+        },
+        body: job.body,
+        totalTimeoutMs: this.deps.config.timeoutMs,
+        followRedirects: false,
+        anyStatus: true,
+        maxBytes: RESPONSE_BODY_BYTES,
+        truncateBody: true,
+        signal,
+      })
+    } catch (error) {
+      if (signal.aborted || !(error instanceof SafeFetchError)) throw error
+      return failure(errorClass(error))
+    }
+    const { status } = response
+    return {
+      statusCode: status,
+      error: status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? 'redirect_not_followed' : 'http_error',
+      body: response.body.toString('utf8').replaceAll('\u0000', ''),
+      retryAfterMs: status === 429 || status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined,
+    }
+  }
+
+  /** The current secret, and the previous one while its rotation overlap lasts. */
+  private secretsOf(endpoint: Endpoint): string[] {
+    const open = (sealed: string) => unseal(this.deps.appSecret, SECRET_PURPOSE, sealed)
+    const previousValid = endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at.getTime() > Date.now()
+    return previousValid ? [open(endpoint.secret), open(endpoint.previous_secret!)] : [open(endpoint.secret)]
+  }
+}
+
+interface SendResult {
+  /** 0 when no HTTP answer came. */
+  statusCode: number
+  error: string | null
+  body: string
+  retryAfterMs?: number | undefined
+}
+
+function failure(error: string): SendResult {
+  return { statusCode: 0, error, body: '' }
+}
+
+/**
+ * What a delivery becomes after attempt number `attempt` of its series: succeeded on a 2xx, failed when
+ * no attempt is left, else due again after the schedule's step. A longer Retry-After (429, 503) is
+ * honoured up to the step after it.
+ */
+export function nextStep(attempt: number, result: Pick<SendResult, 'error' | 'retryAfterMs'>, config: Pick<WebhookConfig, 'maxAttempts' | 'retryScheduleMs'>) {
+  if (result.error === null) return { status: 'succeeded' as const, retryInMs: null }
+  if (attempt >= config.maxAttempts) return { status: 'failed' as const, retryInMs: null }
+  const schedule = config.retryScheduleMs
+  const step = schedule[Math.min(attempt - 1, schedule.length - 1)]!
+  const nextStepMs = schedule[Math.min(attempt, schedule.length - 1)]!
+  const asked = result.retryAfterMs
+  return { status: 'pending' as const, retryInMs: asked !== undefined && asked > step ? Math.min(asked, Math.max(step, nextStepMs)) : step }
+}
+
+/** Retry-After as delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header
+  if (value === undefined || value.trim() === '') return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/
+
+/** The error class recorded with a failed attempt that got no HTTP answer. */
+function errorClass(error: SafeFetchError): string {
+  if (error.kind === 'timeout') return 'timeout'
+  if (error.kind === 'blocked') return 'blocked'
+  const codes = causeCodes(error)
+  if (codes.some((code) => TLS_CODE.test(code))) return 'tls_error'
+  if (codes.includes('ECONNREFUSED')) return 'connection_refused'
+  if (codes.some((code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN')) return 'dns_error'
+  if (codes.some((code) => code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')) return 'connection_reset'
+  return 'network_error'
+}
+
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = []
+  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++, current = current.cause) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string') codes.push(code)
+  }
+  return codes
+}
+
+/**
+ * Group commit for attempt outcomes: outcomes that arrive while a write is under way go together in the
+ * next one. Each record() resolves when its outcome is stored.
+ */
+class OutcomeWriter {
+  private queue: Array<{ owner: string; outcome: AttemptOutcome; done: (error?: unknown) => void }> = []
+  private writing = false
+
+  constructor(private readonly db: Db) {}
+
+  record(owner: string, outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ owner, outcome, done: (error) => (error === undefined ? resolve() : reject(error)) })
+      if (!this.writing) void this.writeAll()
+    })
+  }
+
+  private async writeAll(): Promise<void> {
+    this.writing = true
+    while (this.queue.length > 0) {
+      const owner = this.queue[0]!.owner
+      const batch = this.queue.filter((entry) => entry.owner === owner).slice(0, MAX_OUTCOMES_PER_WRITE)
+      this.queue = this.queue.filter((entry) => !batch.includes(entry))
+      try {
+        await store.recordAttempts(
+          this.db,
+          owner,
+          batch.map((entry) => entry.outcome),
+        )
+        for (const entry of batch) entry.done()
+      } catch (error) {
+        for (const entry of batch) entry.done(error)
+      }
+    }
+    this.writing = false
+  }
+}

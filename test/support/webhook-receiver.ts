@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
+import { createServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { waitFor } from './wait.js'
+
+const tlsFile = (name: string) => fileURLToPath(new URL(`./tls/${name}`, import.meta.url))
+
+/** The receivers' self-signed certificate; apps under test trust it through OUTBOUND_CA_FILE. */
+export const RECEIVER_CA_FILE = tlsFile('receiver.crt')
+
+export interface Received {
+  path: string
+  headers: IncomingHttpHeaders
+  body: string
+  /** performance.now() when the request had arrived in full. */
+  at: number
+}
+
+export interface Answer {
+  status?: number
+  headers?: Record<string, string>
+  body?: string
+  /** Waits this long before answering (a slow receiver). */
+  delayMs?: number
+  /** Never answers (until the receiver closes). */
+  hang?: boolean
+}
+
+export interface WebhookReceiver {
+  /** `https://127.0.0.1:<port>/hooks` */
+  url: string
+  received: Received[]
+  /** How the receiver answers from now on; the default is 200 "ok". */
+  answer(respond: (request: Received) => Answer): void
+  /** Resolves with the first `count` requests once that many have arrived. */
+  waitForCount(count: number, timeoutMs?: number): Promise<Received[]>
+  close(): Promise<void>
+}
+
+/**
+ * A real HTTPS server on 127.0.0.1 with a port chosen by the OS. `untrusted` serves a certificate the
+ * apps do not trust (a TLS failure).
+ */
+export async function startReceiver(options: { untrusted?: boolean } = {}): Promise<WebhookReceiver> {
+  const name = options.untrusted ? 'untrusted' : 'receiver'
+  const received: Received[] = []
+  let respond: (request: Received) => Answer = () => ({})
+  const hanging = new Set<ServerResponse>()
+  const server = createServer({ key: readFileSync(tlsFile(`${name}.key`)), cert: readFileSync(tlsFile(`${name}.crt`)) }, (req, res) => {
+    void readBody(req).then((body) => {
+      const request: Received = { path: req.url ?? '', headers: req.headers, body, at: performance.now() }
+      received.push(request)
+      const answer = respond(request)
+      if (answer.hang) {
+        hanging.add(res)
+        return
+      }
+      const send = () => res.writeHead(answer.status ?? 200, answer.headers ?? { 'content-type': 'text/plain' }).end(answer.body ?? 'ok')
+      if (answer.delayMs) setTimeout(send, answer.delayMs)
+      else send()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `https://127.0.0.1:${port}/hooks`,
+    received,
+    answer: (next) => {
+      respond = next
+    },
+    async waitForCount(count, timeoutMs = 10_000) {
+      await waitFor(`${count} webhook requests`, () => received.length >= count, timeoutMs)
+      return received.slice(0, count)
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
