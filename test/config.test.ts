@@ -108,6 +108,29 @@ describe('loadConfig', () => {
     expect(problemsOf({ EMBEDDING_BASE_URL: 'http://localhost:11434/v1' })).toEqual([expect.stringContaining('EMBEDDING_MODEL is required')])
   })
 
+  it('reads the webhook settings: the spec\'s schedule by default, durations with units, an extra CA file', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).webhooks).toEqual({
+      timeoutMs: 10_000,
+      retryScheduleMs: [5_000, 30_000, 300_000, 1_800_000, 7_200_000],
+      maxAttempts: 5,
+      retentionDays: 30,
+      concurrency: 32,
+      perEndpointConcurrency: 8,
+    })
+    const dir = dataDir()
+    writeFileSync(join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\n')
+    const config = loadConfig({ DATA_DIR: dir, WEBHOOK_RETRY_SCHEDULE: '250ms, 1.5s,2m,1h', WEBHOOK_MAX_ATTEMPTS: '8', OUTBOUND_CA_FILE: join(dir, 'ca.pem') })
+    expect(config.webhooks).toMatchObject({ retryScheduleMs: [250, 1_500, 120_000, 3_600_000], maxAttempts: 8 })
+    expect(config.outboundCa).toBe('-----BEGIN CERTIFICATE-----\n')
+    for (const schedule of ['5', '5s,,30s', '0s', '5d', 'soon']) {
+      expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: schedule }), schedule).toEqual([expect.stringContaining('WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of durations')])
+    }
+    expect(problemsOf({ OUTBOUND_CA_FILE: '/no/such/ca.pem', WEBHOOK_MAX_ATTEMPTS: '0' })).toEqual([
+      'OUTBOUND_CA_FILE: cannot read /no/such/ca.pem (ENOENT)',
+      'WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 50, got "0"',
+    ])
+  })
+
   it('never echoes a URL that may hold a password', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/app' })
     expect(problems.join(' ')).not.toContain('hunter2')

@@ -9,21 +9,11 @@ import { verifyWebhook, type WebhookEvent } from '../../src/webhooks.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
-import { RECEIVER_CA_FILE, startReceiver, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { RECEIVER_CA_FILE, SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
 
 const ALL_EVENTS = ['ping', 'asset.created', 'asset.updated', 'asset.deleted', 'collection.created', 'collection.shared', 'member.invited', 'member.joined']
-const SCHEDULE_MS = [100, 200, 300, 400]
-const TIMEOUT_MS = 1000
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
-
-/** Receivers on 127.0.0.1 with a test certificate: allowed and trusted on purpose; a short schedule. */
-export const WEBHOOK_TEST_ENV = {
-  OUTBOUND_ALLOWLIST: '127.0.0.1',
-  OUTBOUND_CA_FILE: RECEIVER_CA_FILE,
-  WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(','),
-  WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-}
 
 const stripe = new Stripe('sk_test_unused')
 

@@ -10,6 +10,18 @@ const tlsFile = (name: string) => fileURLToPath(new URL(`./tls/${name}`, import.
 /** The receivers' self-signed certificate; apps under test trust it through OUTBOUND_CA_FILE. */
 export const RECEIVER_CA_FILE = tlsFile('receiver.crt')
 
+/** The retry schedule and timeout that apps under test use, short so retries run in a test's time. */
+export const SCHEDULE_MS = [100, 200, 300, 400]
+export const TIMEOUT_MS = 1000
+
+/** Receivers on 127.0.0.1 with the test certificate: allowed and trusted on purpose. */
+export const WEBHOOK_TEST_ENV = {
+  OUTBOUND_ALLOWLIST: '127.0.0.1',
+  OUTBOUND_CA_FILE: RECEIVER_CA_FILE,
+  WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(','),
+  WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+}
+
 export interface Received {
   path: string
   headers: IncomingHttpHeaders

@@ -1,0 +1,176 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config.js'
+import { WebhookDelivery } from '../../src/modules/webhooks/delivery.js'
+import { openDatabase, inTransaction, type DatabaseHandle } from '../../src/platform/db/index.js'
+import { emit } from '../../src/platform/events/outbox.js'
+import { createSafeFetcher } from '../../src/platform/net/safe-fetch.js'
+import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
+import { silentLogger } from '../support/database.js'
+import { waitFor } from '../support/wait.js'
+import { startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type WebhookReceiver } from '../support/webhook-receiver.js'
+
+const postgres = Boolean(process.env.TEST_DATABASE_URL)
+
+let t: TestApp
+let acme: Seeded
+let receiver: WebhookReceiver
+let subscriptionId: string
+
+beforeAll(async () => {
+  t = await startTestApp({ env: WEBHOOK_TEST_ENV })
+  acme = await seedOrganization(t.app, 'Acme')
+  receiver = await startReceiver()
+  const { subscription } = await t.app.services.webhooks.create(acme.org.id, { url: receiver.url, events: ['asset.deleted'], createdBy: null })
+  subscriptionId = subscription.id
+})
+afterAll(async () => {
+  await t.close()
+  await receiver.close()
+})
+
+const deliveryRow = (id: string) => t.database.handle.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+const deliveryIdOf = (request: { headers: Record<string, unknown> }) => request.headers['x-service-delivery-id'] as string
+
+/** A sender of its own (own database connections, own client) that names itself in User-Agent. */
+function runner(database: DatabaseHandle, name: string, env: Record<string, string> = {}) {
+  const config = loadConfig({ DATA_DIR: t.database.dataDir, APP_SECRET: TEST_SECRET, ...WEBHOOK_TEST_ENV, ...env })
+  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa, userAgent: name })
+  const delivery = new WebhookDelivery({ db: database.db, config: config.webhooks, appSecret: config.appSecret, fetcher, logger: silentLogger })
+  return { delivery, close: () => fetcher.close() }
+}
+
+async function emitDeletes(count: number): Promise<void> {
+  for (let done = 0; done < count; done += 100) {
+    await inTransaction(t.database.handle.db, async (tx) => {
+      for (let i = done; i < Math.min(count, done + 100); i++) await emit(tx, acme.org.id, 'asset.deleted', { id: `asset-${i}` })
+    })
+  }
+}
+
+describe('stopping', () => {
+  it('lets a send in flight finish within the budget', async () => {
+    const { delivery, close } = runner(t.database.handle, 'stopping-a')
+    receiver.answer(() => ({ delayMs: 300 }))
+    try {
+      await delivery.start()
+      const { delivery_id: id } = await t.app.services.webhooks.ping(acme.org.id, subscriptionId)
+      delivery.deliveriesDue()
+      await receiver.waitForCount(1)
+      await delivery.stop(2_000)
+      expect(await deliveryRow(id)).toMatchObject({ status: 'succeeded', attempt_count: 1, locked_by: null })
+    } finally {
+      await close()
+      receiver.received.length = 0
+    }
+  })
+
+  it('gives a send that outlives the budget back at once, and another runner sends it', async () => {
+    const first = runner(t.database.handle, 'stopping-b')
+    receiver.answer(() => ({ hang: true }))
+    await first.delivery.start()
+    const { delivery_id: id } = await t.app.services.webhooks.ping(acme.org.id, subscriptionId)
+    first.delivery.deliveriesDue()
+    await receiver.waitForCount(1)
+    await first.delivery.stop(200)
+    await first.close()
+    const released = await deliveryRow(id)
+    expect(released).toMatchObject({ status: 'pending', attempt_count: 0, locked_by: null, locked_until: null })
+    expect(released.next_attempt_at!.getTime()).toBeLessThanOrEqual(Date.now())
+
+    receiver.answer(() => ({}))
+    const second = runner(t.database.handle, 'stopping-c')
+    try {
+      await second.delivery.start()
+      const [, again] = await receiver.waitForCount(2, 3_000)
+      expect(deliveryIdOf(again!)).toBe(id)
+      await waitFor('the delivery to succeed', async () => (await deliveryRow(id)).status === 'succeeded')
+    } finally {
+      await second.delivery.stop(1_000)
+      await second.close()
+      receiver.received.length = 0
+    }
+  })
+})
+
+describe.runIf(postgres)('several runners on one PostgreSQL', () => {
+  it('two runners deliver 500 events, each exactly once, none sent twice at once', async () => {
+    const handles = await Promise.all([0, 1].map(() => openDatabase({ databaseUrl: t.database.url, dataDir: '', logger: silentLogger, poolSize: 4 })))
+    const runners = handles.map((handle, i) => runner(handle, `runner-${i}`, { WEBHOOK_CONCURRENCY_PER_ENDPOINT: '16' }))
+    const inFlight = new Set<string>()
+    const overlaps: string[] = []
+    receiver.answer((request) => {
+      const id = deliveryIdOf(request)
+      if (inFlight.has(id)) overlaps.push(id)
+      inFlight.add(id)
+      setTimeout(() => inFlight.delete(id), 10)
+      return { delayMs: 10 }
+    })
+    try {
+      await Promise.all(runners.map((r) => r.delivery.start()))
+      await emitDeletes(500)
+      for (const r of runners) r.delivery.eventsCommitted()
+      const requests = await receiver.waitForCount(500, 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(overlaps).toEqual([])
+      expect(receiver.received).toHaveLength(500)
+      expect(new Set(requests.map(deliveryIdOf)).size).toBe(500)
+      expect(new Set(requests.map((r) => JSON.parse(r.body).data.id)).size).toBe(500)
+      const byRunner = (name: string) => requests.filter((r) => r.headers['user-agent'] === name).length
+      expect(byRunner('runner-0')).toBeGreaterThan(0)
+      expect(byRunner('runner-1')).toBeGreaterThan(0)
+      await waitFor('every delivery recorded', async () => {
+        const pending = await t.database.handle.db.selectFrom('webhook_deliveries').select('id').where('status', '<>', 'succeeded').execute()
+        return pending.length === 0
+      })
+    } finally {
+      await Promise.all(runners.map((r) => r.delivery.stop(1_000)))
+      await Promise.all([...runners.map((r) => r.close()), ...handles.map((h) => h.close())])
+      receiver.received.length = 0
+    }
+  })
+
+  it('a worker killed mid-send loses nothing: another runner sends it after the lease', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'al-worker-'))
+    const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env
+    const env = { ...inherited, ...WEBHOOK_TEST_ENV, DATA_DIR: dataDir, DATABASE_URL: t.database.url!, APP_SECRET: TEST_SECRET, LOG_LEVEL: 'info' }
+    const worker = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    worker.stdout.on('data', (chunk: Buffer) => (output += chunk))
+    worker.stderr.on('data', (chunk: Buffer) => (output += chunk))
+    const exited = new Promise((resolve) => worker.once('exit', resolve))
+    const survivor = runner(t.database.handle, 'survivor')
+    receiver.answer((request) => (request.headers['user-agent'] === 'survivor' ? {} : { hang: true }))
+    try {
+      await waitFor('the worker to start', () => output.includes('worker started'), 20_000)
+      const { delivery_id: id } = await t.app.services.webhooks.ping(acme.org.id, subscriptionId)
+      const [first] = await receiver.waitForCount(1)
+      expect(deliveryIdOf(first!)).toBe(id)
+      worker.kill('SIGKILL')
+      await exited
+      const killedAt = performance.now()
+      const held = await deliveryRow(id)
+      expect(held).toMatchObject({ status: 'pending', attempt_count: 0 })
+      expect(held.locked_by).not.toBeNull()
+
+      await survivor.delivery.start()
+      const [, second] = await receiver.waitForCount(2, 15_000)
+      expect(deliveryIdOf(second!)).toBe(id)
+      expect(second!.body).toBe(first!.body)
+      // The lease (2 x WEBHOOK_TIMEOUT_MS + 5 s) kept the delivery from the survivor until it ran out.
+      expect(second!.at - first!.at).toBeGreaterThan(2 * TIMEOUT_MS + 4_000)
+      expect(second!.at).toBeGreaterThan(killedAt)
+      await waitFor('the delivery to succeed', async () => (await deliveryRow(id)).status === 'succeeded')
+      expect(await deliveryRow(id)).toMatchObject({ attempt_count: 1, last_status_code: 200 })
+    } finally {
+      worker.kill('SIGKILL')
+      await survivor.delivery.stop(1_000)
+      await survivor.close()
+      rmSync(dataDir, { recursive: true, force: true })
+      receiver.received.length = 0
+    }
+  }, 40_000)
+})
