@@ -73,7 +73,7 @@ describe('verifyWebhook', () => {
 
   it('ships as the package export asset-library/webhooks, compiled from src/webhooks.ts', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
-    expect(pkg.exports['./webhooks']).toEqual({ types: './dist/webhooks.d.ts', default: './dist/webhooks.js' })
+    expect(pkg.exports['./webhooks']).toEqual({ types: './dist/webhooks.d.ts', 'asset-library-source': './src/webhooks.ts', default: './dist/webhooks.js' })
     expect(readFileSync(new URL('../../src/webhooks.ts', import.meta.url), 'utf8')).toContain('verifyWebhook')
   })
 })

@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { request as httpsRequest } from 'node:https'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import Stripe from 'stripe'
@@ -9,7 +12,7 @@ import { verifyWebhook, type WebhookEvent } from '../../src/webhooks.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
-import { RECEIVER_CA_FILE, SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { RECEIVER_CA_FILE, RECEIVER_KEY_FILE, SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
 
 const ALL_EVENTS = ['ping', 'asset.created', 'asset.updated', 'asset.deleted', 'collection.created', 'collection.shared', 'member.invited', 'member.joined']
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
@@ -485,3 +488,42 @@ describe('delivery history', () => {
     })
   })
 })
+
+describe('the receiver example in docs/examples', () => {
+  it('verifies a real delivery through the package export and refuses a forged one', async () => {
+    const subscription = await subscribe({ events: ['ping'] })
+    // The source condition resolves `asset-library/webhooks` to src/webhooks.ts, so no build is needed.
+    const example = spawn(process.execPath, ['--conditions=asset-library-source', '--import', 'tsx', 'docs/examples/webhook-receiver.mjs'], {
+      env: { ...process.env, ASSET_LIBRARY_WEBHOOK_SECRET: subscription.secret, TLS_KEY: RECEIVER_KEY_FILE, TLS_CERT: RECEIVER_CA_FILE, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    example.stdout.on('data', (chunk: Buffer) => (output += chunk))
+    example.stderr.on('data', (chunk: Buffer) => (output += chunk))
+    try {
+      const port = (await waitFor('the example to listen', () => /listening on (\d+)/.exec(output), 20_000))[1]
+      const url = `https://127.0.0.1:${port}/`
+      expect((await owner.patch(`${hooksUrl}/${subscription.id}`, { url })).statusCode).toBe(200)
+      const deliveryId = await ping(subscription.id)
+      await settled(subscription.id, deliveryId)
+      await waitFor('the example to log the ping', () => output.includes(`ping { subscription_id: '${subscription.id}' }`))
+
+      const forged = await postTo(url, '{"id":"x","event":"ping"}', { 'x-service-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` })
+      expect(forged).toEqual({ status: 400, body: 'signature_mismatch' })
+    } finally {
+      example.kill()
+    }
+  })
+})
+
+function postTo(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method: 'POST', headers, ca: readFileSync(RECEIVER_CA_FILE) }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}

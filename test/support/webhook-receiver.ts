@@ -9,6 +9,7 @@ const tlsFile = (name: string) => fileURLToPath(new URL(`./tls/${name}`, import.
 
 /** The receivers' self-signed certificate; apps under test trust it through OUTBOUND_CA_FILE. */
 export const RECEIVER_CA_FILE = tlsFile('receiver.crt')
+export const RECEIVER_KEY_FILE = tlsFile('receiver.key')
 
 /** The retry schedule and timeout that apps under test use, short so retries run in a test's time. */
 export const SCHEDULE_MS = [100, 200, 300, 400]
