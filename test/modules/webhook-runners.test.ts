@@ -96,6 +96,29 @@ describe('stopping', () => {
   })
 })
 
+describe('concurrency', () => {
+  it('a slow endpoint holds at most its own share of the sends; the others go out meanwhile', async () => {
+    const slow = await startReceiver()
+    slow.answer(() => ({ hang: true }))
+    const { subscription: slowSubscription } = await t.app.services.webhooks.create(acme.org.id, { url: slow.url, events: ['asset.deleted'], createdBy: null })
+    const { delivery, close } = runner(t.database.handle, 'fairness', { WEBHOOK_CONCURRENCY: '4', WEBHOOK_CONCURRENCY_PER_ENDPOINT: '2' })
+    try {
+      await delivery.start()
+      await emitDeletes(6)
+      delivery.eventsCommitted()
+      // Every event goes to both subscriptions: the fast receiver gets all six while the slow one holds two.
+      await receiver.waitForCount(6, 5_000)
+      expect(slow.received).toHaveLength(2)
+    } finally {
+      await t.app.services.webhooks.delete(acme.org.id, slowSubscription.id)
+      await delivery.stop(200)
+      await close()
+      await slow.close()
+      receiver.received.length = 0
+    }
+  })
+})
+
 describe.runIf(postgres)('several runners on one PostgreSQL', () => {
   it('two runners deliver 500 events, each exactly once, none sent twice at once', async () => {
     const handles = await Promise.all([0, 1].map(() => openDatabase({ databaseUrl: t.database.url, dataDir: '', logger: silentLogger, poolSize: 4 })))
