@@ -23,7 +23,7 @@ import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { benchKey } from './support/app.js'
 import { percentile } from './support/child.js'
-import { startBenchAppOn, type BenchAppOn } from './support/database.js'
+import { startBenchAppOn, type BenchAppOn, redactedUrl } from './support/database.js'
 import { startEmbeddingProvider, type EmbeddingProvider } from './support/embedding-provider.js'
 import { explainRaw, scansOf } from './support/explain.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     const version = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db)).rows[0]!.v
     const pgvector = vector ? (await sql<{ v: string }>`select extversion as v from pg_extension where extname = 'vector'`.execute(db)).rows[0]!.v : undefined
     console.log(
-      `Database: ${database.kind === 'embedded' ? `embedded (PGlite, PostgreSQL ${version})` : `PostgreSQL ${version} at ${redacted(SERVER_URL!)}, throwaway database ${bench.databaseName}`}; ` +
+      `Database: ${database.kind === 'embedded' ? `embedded (PGlite, PostgreSQL ${version})` : `PostgreSQL ${version} at ${redactedUrl(SERVER_URL!)}, throwaway database ${bench.databaseName}`}; ` +
         `pgvector ${pgvector ?? 'not installed'}`,
     )
     console.log(`Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
@@ -577,12 +577,6 @@ async function getJson<T>(url: string, headers: Record<string, string>): Promise
   const response = await fetch(url, { headers })
   if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`)
   return (await response.json()) as T
-}
-
-function redacted(url: string): string {
-  const parsed = new URL(url)
-  if (parsed.password) parsed.password = '***'
-  return parsed.toString()
 }
 
 function secs(ms: number): string {

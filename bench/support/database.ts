@@ -81,3 +81,10 @@ async function adminQuery(serverUrl: string, text: string): Promise<void> {
     await client.end()
   }
 }
+
+/** A database URL fit to print: its password masked. */
+export function redactedUrl(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password) parsed.password = '***'
+  return parsed.toString()
+}

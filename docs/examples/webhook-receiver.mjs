@@ -22,6 +22,6 @@ const server = createServer(tls, async (req, res) => {
   res.writeHead(200).end('ok') // answer first, work later
   if (seen.has(event.id)) return
   seen.add(event.id)
-  queueMicrotask(() => console.log(event.event, event.data))
+  setImmediate(() => console.log(event.event, event.data))
 })
 server.listen(Number(process.env.PORT ?? 8443), () => console.log(`listening on ${server.address().port}`))

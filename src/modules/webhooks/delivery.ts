@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { WebhookConfig } from '../../config.js'
 import { listen } from '../../platform/background/listener.js'
-import { Runner, type WorkQueue } from '../../platform/background/runner.js'
+import { Runner, type ClaimRequest, type WorkQueue } from '../../platform/background/runner.js'
 import { unseal } from '../../platform/crypto.js'
 import type { Db } from '../../platform/db/index.js'
 import { uuidv7 } from '../../platform/ids.js'
@@ -9,7 +9,7 @@ import { SafeFetchError, type SafeFetcher, type SafeFetchResponse } from '../../
 import { envelope } from './envelope.js'
 import { signatureHeader } from './signature.js'
 import * as store from './store.js'
-import type { AttemptOutcome, DeliveryJob, Endpoint, OutboxJob } from './store.js'
+import type { AttemptOutcome, DeliveryJob, OutboxJob } from './store.js'
 
 /** Seal purpose of subscription secrets (see platform/crypto.ts). */
 export const SECRET_PURPOSE = 'webhook-secret'
@@ -42,7 +42,8 @@ export interface WebhookDeliveryDeps {
  */
 export class WebhookDelivery {
   private dispatcher: Runner<OutboxJob> | undefined
-  private sender: Runner<SendJob> | undefined
+  private sender: Runner<DeliveryJob> | undefined
+  private sendQueue: SendQueue | undefined
   private stopListening: (() => Promise<void>) | undefined
   private retention: NodeJS.Timeout | undefined
   private readonly retryWakes = new Map<number, NodeJS.Timeout>()
@@ -70,7 +71,8 @@ export class WebhookDelivery {
       leaseMs: 60_000,
       pollIntervalMs: POLL_INTERVAL_MS,
     })
-    this.sender = new Runner(new SendQueue(this.deps, (at) => this.wakeSenderAt(at)), {
+    this.sendQueue = new SendQueue(this.deps, (at) => this.wakeSenderAt(at))
+    this.sender = new Runner(this.sendQueue, {
       logger,
       batchSize: 1,
       concurrency: config.concurrency,
@@ -102,6 +104,8 @@ export class WebhookDelivery {
     await this.stopListening?.()
     this.stopListening = undefined
     await Promise.all([this.dispatcher?.stop(timeoutMs), this.sender?.stop(timeoutMs)])
+    await this.sendQueue?.writer.flushed()
+    this.sendQueue = undefined
     this.dispatcher = undefined
     this.sender = undefined
   }
@@ -181,40 +185,32 @@ class FanOutQueue implements WorkQueue<OutboxJob> {
   }
 }
 
-type SendJob = DeliveryJob & { endpoint: Endpoint | undefined }
-
 /**
- * Sends each claimed delivery once and records the attempt. Attempts finished together are written in
- * one statement (on the embedded database every statement shares the API's one connection).
+ * Sends each claimed delivery once and records the attempt. A send frees its slot as soon as the answer
+ * is in; attempts finished together are then written in one statement (on the embedded database every
+ * statement shares the API's one connection). Until its outcome is written a delivery stays claimed,
+ * so nothing takes it meanwhile.
  */
-class SendQueue implements WorkQueue<SendJob> {
+class SendQueue implements WorkQueue<DeliveryJob> {
   readonly name = 'webhook deliveries'
-  private readonly writer: OutcomeWriter
+  readonly writer: OutcomeWriter
 
   constructor(
     private readonly deps: WebhookDeliveryDeps,
     private readonly retryAt: (at: number) => void,
   ) {
-    this.writer = new OutcomeWriter(deps.db)
+    this.writer = new OutcomeWriter(deps.db, deps.logger)
   }
 
-  keyOf(job: SendJob): string {
+  keyOf(job: DeliveryJob): string {
     return job.subscription_id
   }
 
-  async claim(request: { owner: string; limit: number; leaseMs: number; busyKeys: string[] }): Promise<SendJob[]> {
-    const jobs = await store.claimDeliveries(this.deps.db, request)
-    if (jobs.length === 0) return []
-    try {
-      const endpoints = await store.endpointsOf(this.deps.db, [...new Set(jobs.map((job) => job.subscription_id))])
-      return jobs.map((job) => ({ ...job, endpoint: endpoints.find((endpoint) => endpoint.id === job.subscription_id) }))
-    } catch (error) {
-      await this.release(request.owner, jobs.map((job) => job.id)).catch(() => undefined)
-      throw error
-    }
+  claim(request: ClaimRequest): Promise<DeliveryJob[]> {
+    return store.claimDeliveries(this.deps.db, request)
   }
 
-  async work([job]: SendJob[], signal: AbortSignal): Promise<void> {
+  async work([job]: DeliveryJob[], signal: AbortSignal): Promise<void> {
     let outcome: AttemptOutcome
     try {
       outcome = await this.attempt(job!, signal)
@@ -223,15 +219,16 @@ class SendQueue implements WorkQueue<SendJob> {
       if (signal.aborted) return this.release(job!.locked_by, [job!.id])
       throw error
     }
-    await this.writer.record(job!.locked_by, outcome)
-    if (outcome.retryInMs !== null) this.retryAt(Date.now() + outcome.retryInMs)
+    this.writer.record(job!.locked_by, outcome, () => {
+      if (outcome.retryInMs !== null) this.retryAt(Date.now() + outcome.retryInMs)
+    })
   }
 
   release(owner: string, ids: string[]): Promise<void> {
     return store.releaseDeliveries(this.deps.db, owner, ids)
   }
 
-  private async attempt(job: SendJob, signal: AbortSignal): Promise<AttemptOutcome> {
+  private async attempt(job: DeliveryJob, signal: AbortSignal): Promise<AttemptOutcome> {
     const attemptedAt = new Date()
     const started = performance.now()
     const result = await this.send(job, signal)
@@ -247,11 +244,10 @@ class SendQueue implements WorkQueue<SendJob> {
     }
   }
 
-  private async send(job: SendJob, signal: AbortSignal): Promise<SendResult> {
-    if (!job.endpoint) return failure('subscription_deleted')
+  private async send(job: DeliveryJob, signal: AbortSignal): Promise<SendResult> {
     let secrets: string[]
     try {
-      secrets = this.secretsOf(job.endpoint)
+      secrets = this.secretsOf(job)
     } catch (error) {
       this.deps.logger.error({ err: error, subscription_id: job.subscription_id }, 'a webhook secret cannot be read (was APP_SECRET changed?); rotate the secret')
       return failure('secret_unreadable')
@@ -259,7 +255,7 @@ class SendQueue implements WorkQueue<SendJob> {
     const timestamp = Math.floor(Date.now() / 1000)
     let response: SafeFetchResponse
     try {
-      response = await this.deps.fetcher.fetch(job.endpoint.url, {
+      response = await this.deps.fetcher.fetch(job.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -290,7 +286,7 @@ class SendQueue implements WorkQueue<SendJob> {
   }
 
   /** The current secret, and the previous one while its rotation overlap lasts. */
-  private secretsOf(endpoint: Endpoint): string[] {
+  private secretsOf(endpoint: Pick<DeliveryJob, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>): string[] {
     const open = (sealed: string) => unseal(this.deps.appSecret, SECRET_PURPOSE, sealed)
     const previousValid = endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at.getTime() > Date.now()
     return previousValid ? [open(endpoint.secret), open(endpoint.previous_secret!)] : [open(endpoint.secret)]
@@ -358,23 +354,29 @@ function causeCodes(error: unknown): string[] {
 
 /**
  * Group commit for attempt outcomes: outcomes that arrive while a write is under way go together in the
- * next one. Each record() resolves when its outcome is stored.
+ * next one. A failed write is logged: those deliveries stay claimed until their lease runs out, and are
+ * then sent again (delivery is at least once).
  */
 class OutcomeWriter {
-  private queue: Array<{ owner: string; outcome: AttemptOutcome; done: (error?: unknown) => void }> = []
-  private writing = false
+  private queue: Array<{ owner: string; outcome: AttemptOutcome; written: () => void }> = []
+  private writing: Promise<void> | undefined
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly logger: FastifyBaseLogger,
+  ) {}
 
-  record(owner: string, outcome: AttemptOutcome): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ owner, outcome, done: (error) => (error === undefined ? resolve() : reject(error)) })
-      if (!this.writing) void this.writeAll()
-    })
+  record(owner: string, outcome: AttemptOutcome, written: () => void): void {
+    this.queue.push({ owner, outcome, written })
+    this.writing ??= this.writeAll().finally(() => (this.writing = undefined))
+  }
+
+  /** Resolves when every outcome recorded so far is written (or its write failed). */
+  async flushed(): Promise<void> {
+    while (this.writing) await this.writing
   }
 
   private async writeAll(): Promise<void> {
-    this.writing = true
     while (this.queue.length > 0) {
       const owner = this.queue[0]!.owner
       const batch = this.queue.filter((entry) => entry.owner === owner).slice(0, MAX_OUTCOMES_PER_WRITE)
@@ -385,11 +387,10 @@ class OutcomeWriter {
           owner,
           batch.map((entry) => entry.outcome),
         )
-        for (const entry of batch) entry.done()
+        for (const entry of batch) entry.written()
       } catch (error) {
-        for (const entry of batch) entry.done(error)
+        this.logger.warn({ err: error, attempts: batch.length }, 'recording webhook attempts failed; those deliveries are sent again after their lease')
       }
     }
-    this.writing = false
   }
 }

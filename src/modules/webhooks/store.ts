@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import { claimDue, releaseClaims } from '../../platform/background/claims.js'
+import type { ClaimRequest } from '../../platform/background/runner.js'
 import { notify } from '../../platform/background/listener.js'
 import type { Db } from '../../platform/db/index.js'
 import type { AttemptTrigger, DeliveryStatus, WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../../platform/db/schema.js'
@@ -173,46 +174,56 @@ export interface DeliveryJob {
   attempts: number
   series_trigger: AttemptTrigger
   locked_by: string
-}
-
-/**
- * Due deliveries of enabled subscriptions (a ping goes to a disabled one too: it was asked for), skipping
- * the subscriptions this runner already has enough sends in flight to.
- */
-export function claimDeliveries(db: Db, request: { owner: string; limit: number; leaseMs: number; busyKeys: string[] }): Promise<DeliveryJob[]> {
-  const busy = request.busyKeys.length > 0 ? sql`and webhook_deliveries.subscription_id <> all(${request.busyKeys}::uuid[])` : sql``
-  return claimDue<DeliveryJob>(db, {
-    table: 'webhook_deliveries',
-    idColumn: 'id',
-    owner: request.owner,
-    limit: request.limit,
-    leaseMs: request.leaseMs,
-    where: sql<boolean>`exists (
-      select 1 from webhook_subscriptions s
-      where s.id = webhook_deliveries.subscription_id and (s.enabled or webhook_deliveries.series_trigger = 'ping')
-    ) ${busy}`,
-    returning: ['id', 'subscription_id', 'event', 'body', 'attempts', 'series_trigger', 'locked_by'],
-  })
-}
-
-export function releaseDeliveries(db: Db, owner: string, ids: string[]): Promise<void> {
-  return releaseClaims(db, { table: 'webhook_deliveries', idColumn: 'id', owner, ids })
-}
-
-export interface Endpoint {
-  id: string
+  /** The subscription as it is now: a changed URL or secret applies from the next attempt. */
   url: string
   secret: string
   previous_secret: string | null
   previous_secret_expires_at: Date | null
 }
 
-export function endpointsOf(db: Db, subscriptionIds: string[]): Promise<Endpoint[]> {
-  return db
-    .selectFrom('webhook_subscriptions')
-    .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at'])
-    .where('id', '=', sql<string>`any(${subscriptionIds}::uuid[])`)
-    .execute()
+/** Oldest due deliveries looked at per claimed one: room for the per-subscription limit to pass some over. */
+const CANDIDATES_PER_CLAIM = 4
+
+/**
+ * Claims due deliveries of enabled subscriptions (a ping goes to a disabled one too: it was asked for),
+ * taking from each subscription no more than the room it has left under `perKeyLimit` in this runner,
+ * and returns them with their subscription's URL and secrets: one statement.
+ */
+export async function claimDeliveries(db: Db, request: ClaimRequest): Promise<DeliveryJob[]> {
+  const perKey = request.perKeyLimit ?? request.limit
+  const busy = request.busyKeys.length > 0 ? sql`and d.subscription_id <> all(${request.busyKeys}::uuid[])` : sql``
+  const result = await sql<DeliveryJob>`
+    with claimed as (
+      update webhook_deliveries
+      set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000})
+      where id in (
+        select ranked.id from (
+          select c.id, c.subscription_id, row_number() over (partition by c.subscription_id order by c.next_attempt_at, c.id) as rank
+          from (
+            select d.id, d.subscription_id, d.next_attempt_at from webhook_deliveries d
+            where d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now()) ${busy}
+              and exists (select 1 from webhook_subscriptions s where s.id = d.subscription_id and (s.enabled or d.series_trigger = 'ping'))
+            order by d.next_attempt_at
+            limit ${request.limit * CANDIDATES_PER_CLAIM}
+            for update skip locked
+          ) c
+        ) ranked
+        left join unnest(${[...request.keysInFlight.keys()]}::uuid[], ${[...request.keysInFlight.values()]}::int[])
+          as in_flight(subscription_id, count) on in_flight.subscription_id = ranked.subscription_id
+        where ranked.rank <= ${perKey} - coalesce(in_flight.count, 0)
+        order by ranked.rank
+        limit ${request.limit}
+      )
+      returning id, subscription_id, event, body, attempts, series_trigger, locked_by
+    )
+    select claimed.*, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at
+    from claimed join webhook_subscriptions s on s.id = claimed.subscription_id
+  `.execute(db)
+  return result.rows
+}
+
+export function releaseDeliveries(db: Db, owner: string, ids: string[]): Promise<void> {
+  return releaseClaims(db, { table: 'webhook_deliveries', idColumn: 'id', owner, ids })
 }
 
 export interface AttemptOutcome {

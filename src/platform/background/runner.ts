@@ -11,10 +11,24 @@ const ABORT_GRACE_MS = 500
  * The runner never opens a transaction: `claim` and `release` are one statement each, and `work`
  * writes each outcome with a statement of its own, so no transaction is held across network I/O.
  */
+export interface ClaimRequest {
+  owner: string
+  limit: number
+  leaseMs: number
+  /** Keys with no room left: skip their items. */
+  busyKeys: string[]
+  /**
+   * Items in flight per key, and the per-key limit: a queue that claims at most the room each key has
+   * left saves the runner giving the rest back. Items over the room are given back otherwise.
+   */
+  keysInFlight: ReadonlyMap<string, number>
+  perKeyLimit: number | undefined
+}
+
 export interface WorkQueue<T extends { id: string }> {
   readonly name: string
   /** Claims up to `limit` due items for `owner` with a lease, skipping items whose key is in `busyKeys`. One statement. */
-  claim(request: { owner: string; limit: number; leaseMs: number; busyKeys: string[] }): Promise<T[]>
+  claim(request: ClaimRequest): Promise<T[]>
   /**
    * Works a batch of claimed items and records every outcome itself: done, or due again later with
    * a backoff. Each write should be guarded by `locked_by = <the claiming owner>` so that a runner
@@ -165,6 +179,8 @@ export class Runner<T extends { id: string }> {
         limit: this.freeSlots() * this.options.batchSize,
         leaseMs: this.options.leaseMs,
         busyKeys: this.busyKeys(),
+        keysInFlight: new Map(this.keysInFlight),
+        perKeyLimit: this.perKeyLimit(),
       })
       if (this.stopped) {
         await this.release(claimed)
