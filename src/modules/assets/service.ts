@@ -190,18 +190,24 @@ export class AssetService {
     return record
   }
 
-  /** Removes the asset from its collections and deletes its files once no asset refers to them. */
+  /**
+   * Removes the asset from its collections and deletes its files once no asset refers to them. Of
+   * concurrent deletes only the one whose statement removed the row succeeds (and emits); the others
+   * find nothing to delete and answer 404.
+   */
   async delete(organizationId: string, id: string): Promise<void> {
     const asset = await inTransaction(this.deps.db, async (tx) => {
-      const found = await store.findAsset(tx, organizationId, id)
-      if (!found) throw problems.notFound('Asset')
-      await store.deleteAsset(tx, organizationId, id)
+      const deleted = await store.deleteAsset(tx, organizationId, id)
+      if (!deleted) throw problems.notFound('Asset')
       await emit(tx, organizationId, 'asset.deleted', { id })
-      return found
+      return deleted
     })
     this.deps.afterEventsCommitted()
-    // Only after the commit: a failed delete must keep its files.
-    await this.removeUnreferenced(asset.sha256, { original: asset.blob_key, thumbnail: asset.thumbnail_key })
+    // Only after the commit: a failed delete must keep its files. The delete is done whatever happens to
+    // them: files left behind are found by the sweep.
+    await this.removeUnreferenced(asset.sha256, { original: asset.blob_key, thumbnail: asset.thumbnail_key }).catch((error: unknown) =>
+      this.deps.logger.warn({ err: error, asset_id: id }, 'the files of a deleted asset could not be removed; the blob sweep will'),
+    )
   }
 
   /** The bytes and type of a file behind a signed URL. */

@@ -17,6 +17,12 @@ const URL_PARTS: Record<string, string> = { querystring: '/query', params: '/par
 /** One place turns every failure into problem+json, so clients see a single error shape. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const constraint = constraintProblem(error)
+    if (constraint) {
+      // A race our code did not foresee: the client gets a fair answer, we get a warning to fix it.
+      request.log.warn({ constraint: (error as { constraint?: string }).constraint, code: error.code }, 'a concurrent change broke a constraint')
+      return sendProblem(reply, constraint)
+    }
     const appError = toAppError(error)
     if (appError.status >= 500) {
       request.log.error({ err: error }, 'unexpected error')
@@ -31,6 +37,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'invalid_api_key') reply.header('www-authenticate', 'Bearer realm="asset-library"')
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problemBody(error))
+}
+
+/**
+ * PostgreSQL's foreign-key and unique violations, which only a concurrent change can cause once the
+ * services have checked their input: a referenced object deleted meanwhile is a 404, a duplicate made
+ * meanwhile a 409.
+ */
+function constraintProblem(error: FastifyError): AppError | undefined {
+  if (error.code === '23503') return problems.notFound('An object this request refers to (deleted meanwhile)')
+  if (error.code === '23505') return problems.conflict('concurrent_change', 'A concurrent request made the same change; read the current state and retry.')
+  return undefined
 }
 
 function toAppError(error: FastifyError): AppError {

@@ -1,0 +1,115 @@
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { expectProblem, outboxEvents } from '../support/sessions.js'
+import { waitFor } from '../support/wait.js'
+
+const postgres = Boolean(process.env.TEST_DATABASE_URL)
+
+let t: TestApp
+let acme: Seeded
+
+beforeAll(async () => {
+  t = await startTestApp()
+  acme = await seedOrganization(t.app, 'Acme')
+})
+afterAll(() => t.close())
+
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(acme.writeKey), ...(payload && { payload }) })
+
+let colour = 0
+async function image(): Promise<string> {
+  return (await sharp({ create: { width: 16, height: 16, channels: 3, background: `#${(++colour * 104729).toString(16).padStart(6, '0').slice(-6)}` } }).png().toBuffer()).toString('base64')
+}
+
+async function pushAsset(fields: object = {}): Promise<{ id: string; sha256: string }> {
+  const res = await call('POST', '/api/v1/assets', { image_base64: await image(), title: 'Race', ...fields })
+  expect(res.statusCode, res.body).toBe(201)
+  const id = res.json().asset_id
+  return { id, sha256: (await call('GET', `/api/v1/assets/${id}`)).json().sha256 }
+}
+
+async function manualCollection(): Promise<string> {
+  const res = await call('POST', '/api/v1/collections', { name: `Race ${++colour}` })
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json().id
+}
+
+describe('deleting an asset', () => {
+  it('answers 204 once and emits one event when many deletes race', async () => {
+    const { id } = await pushAsset()
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call('DELETE', `/api/v1/assets/${id}`)))
+    const statuses = answers.map((res) => res.statusCode).sort()
+    expect(statuses).toEqual([204, ...Array(19).fill(404)])
+    for (const res of answers.filter((r) => r.statusCode === 404)) expectProblem(res, 404, 'not_found')
+    const events = (await outboxEvents(t.database.handle.db, acme.org.id, 'asset.deleted')).filter((event) => event.id === id)
+    expect(events).toHaveLength(1)
+  })
+
+  it('answers 204 when the row is gone but its file could not be removed, and leaves the file', async () => {
+    const { id, sha256 } = await pushAsset()
+    // A directory where the original should be: unlink fails (EISDIR), as a full or read-only disk would.
+    const original = join(t.config.blobDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256)
+    rmSync(original)
+    mkdirSync(original)
+    try {
+      expect((await call('DELETE', `/api/v1/assets/${id}`)).statusCode).toBe(204)
+      expectProblem(await call('GET', `/api/v1/assets/${id}`), 404, 'not_found')
+    } finally {
+      rmSync(original, { recursive: true, force: true })
+    }
+  })
+})
+
+/**
+ * Widens a race on PostgreSQL: another session deletes a row and holds its transaction open, the request
+ * runs until it waits on that row's lock, then the delete commits under it.
+ */
+describe.runIf(postgres)('a referenced object deleted while a request uses it (PostgreSQL)', () => {
+  async function whileDeleting(table: 'collections' | 'assets', id: string, request: () => Promise<{ statusCode: number; body: string; json(): { code: string } }>) {
+    const other = new pg.Client({ connectionString: t.database.url })
+    await other.connect()
+    try {
+      await other.query('begin')
+      await other.query(`delete from ${table} where id = $1`, [id])
+      const answer = request()
+      await waitFor('the request to wait on the deleted row', async () => {
+        const { rows } = await other.query("select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")
+        return rows[0].waiting > 0
+      })
+      await other.query('commit')
+      return await answer
+    } finally {
+      await other.end()
+    }
+  }
+
+  it('adding assets to a collection deleted meanwhile is a 404, not a 500', async () => {
+    const collection = await manualCollection()
+    const { id } = await pushAsset()
+    const res = await whileDeleting('collections', collection, () => call('POST', `/api/v1/collections/${collection}/assets`, { asset_id: id }))
+    expect(expectProblem(res as never, 404, 'not_found').detail).toContain('deleted meanwhile')
+  })
+
+  it('adding an asset deleted meanwhile to a collection is a 404, not a 500', async () => {
+    const collection = await manualCollection()
+    const { id } = await pushAsset()
+    const res = await whileDeleting('assets', id, () => call('POST', `/api/v1/collections/${collection}/assets`, { asset_id: id }))
+    expectProblem(res as never, 404, 'not_found')
+  })
+
+  it('a push into a collection deleted meanwhile is a 404 and leaves no asset', async () => {
+    const collection = await manualCollection()
+    const name = (await call('GET', `/api/v1/collections/${collection}`)).json().name
+    const before = (await call('GET', '/api/v1/assets?limit=1')).json().total
+    const res = await whileDeleting('collections', collection, async () =>
+      call('POST', '/api/v1/assets', { image_base64: await image(), title: 'Into a vanishing collection', collection_name: name }),
+    )
+    expectProblem(res as never, 404, 'not_found')
+    expect((await call('GET', '/api/v1/assets?limit=1')).json().total).toBe(before)
+  })
+})
