@@ -1,0 +1,72 @@
+import { Writable } from 'node:stream'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger, redactUrl } from '../../src/platform/logger.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { login } from '../support/sessions.js'
+
+/** Everything the service logs at the default level, as written. */
+let written = ''
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    written += chunk.toString()
+    done()
+  },
+})
+
+let t: TestApp
+let acme: Seeded
+
+beforeAll(async () => {
+  t = await startTestApp({ logger: createLogger('info', capture) })
+  acme = await seedOrganization(t.app, 'Acme')
+})
+afterAll(() => t.close())
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers })
+
+describe('request logs at the default level', () => {
+  it('never hold a file URL\'s signature, a share token, an invitation token or a key put in a query string', async () => {
+    const image = (await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } }).png().toBuffer()).toString('base64')
+    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image } })
+    const asset = (await get(`/api/v1/assets/${pushed.json().asset_id}`, bearer(acme.writeKey))).json()
+    const collection = await t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(acme.writeKey), payload: { name: 'Logged' } })
+    const shareUrl: string = (await t.app.inject({ method: 'POST', url: `/api/v1/collections/${collection.json().id}/share`, headers: bearer(acme.writeKey) })).json().share_url
+    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const invitation = (await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: 'logged@example.com', role: 'member' })).json().token
+
+    const thumbnail = new URL(asset.thumbnail_url)
+    const secrets = {
+      sig: thumbnail.searchParams.get('sig')!,
+      share: shareUrl.split('/s/')[1]!,
+      invitation,
+      apiKey: acme.readKey,
+    }
+    written = ''
+    expect((await get(`${thumbnail.pathname}${thumbnail.search}`)).statusCode).toBe(200)
+    expect((await get(`/s/${secrets.share}`)).statusCode).toBe(200)
+    expect((await get(`/s/${secrets.share}.json`)).statusCode).toBe(200)
+    await get(`/invite/${secrets.invitation}`)
+    await get(`/api/v1/assets?api_key=${secrets.apiKey}&limit=1`)
+    await get(`/api/v1/assets?limit=1&key=${secrets.apiKey}`)
+    await get(`/api/v1/assets?token=${secrets.apiKey}`)
+
+    const urls = written.split('\n').filter(Boolean).map((line) => JSON.parse(line).req?.url).filter(Boolean)
+    expect(urls).toEqual([
+      `${thumbnail.pathname}?expires=${thumbnail.searchParams.get('expires')}&sig=[redacted]`,
+      '/s/[redacted]',
+      '/s/[redacted]',
+      '/invite/[redacted]',
+      '/api/v1/assets?api_key=[redacted]&limit=1',
+      '/api/v1/assets?limit=1&key=[redacted]',
+      '/api/v1/assets?token=[redacted]',
+    ])
+    for (const [name, secret] of Object.entries(secrets)) expect(written, name).not.toContain(secret)
+  })
+
+  it('keeps the rest of the URL as it was', () => {
+    expect(redactUrl('/api/v1/assets?tag=brand&limit=5')).toBe('/api/v1/assets?tag=brand&limit=5')
+    expect(redactUrl('/api/v1/assets?monkey=1&SIG=abc#x')).toBe('/api/v1/assets?monkey=1&SIG=[redacted]#x')
+    expect(redactUrl('/sessions/abc')).toBe('/sessions/abc')
+  })
+})
