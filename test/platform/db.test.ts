@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
@@ -71,6 +71,46 @@ describe('embedded data directory', () => {
     await expect(second).rejects.toBeInstanceOf(DataDirectoryLockedError)
     await expect(second).rejects.toThrow(/already in use by process \d+/)
     expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]!.one).toBe(1)
+  })
+
+  it.each([
+    ['emptied', (lock: string) => writeFileSync(lock, '')],
+    ['filled with garbage', (lock: string) => writeFileSync(lock, 'not a pid \u0000\u0001')],
+    ['deleted', (lock: string) => rmSync(lock)],
+    ['naming a dead process', (lock: string) => writeFileSync(lock, '999999999')],
+  ])('refuses a second opener while the first runs, with its lock file %s', async (_, tamper) => {
+    const lock = join(dataDir, 'asset-library.lock')
+    tamper(lock)
+    const second = openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+    await expect(second).rejects.toThrow(/already in use by (another process|process \d+)/)
+    // The first keeps serving: the refusal neither took the directory nor disturbed its database.
+    expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]!.one).toBe(1)
+    await sql`create table if not exists tampered (v int)`.execute(handle.db)
+    await sql`insert into tampered values (1)`.execute(handle.db)
+    // Put a proper lock back for the next case: close and reopen.
+    await handle.close()
+    rmSync(lock, { force: true })
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+  })
+
+  it('removes on close only a lock it still owns', async () => {
+    const lock = join(dataDir, 'asset-library.lock')
+    const theirs = JSON.stringify({ pid: 999999999, token: 'someone-else' })
+    writeFileSync(lock, theirs)
+    await handle.close()
+    expect(readFileSync(lock, 'utf8')).toBe(theirs)
+    rmSync(lock)
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid, token: expect.stringMatching(/^[0-9a-f]{32}$/) })
+  })
+
+  it('refuses a lock file that names no process when nothing serves the directory, and says what to do', async () => {
+    await handle.close()
+    const lock = join(dataDir, 'asset-library.lock')
+    writeFileSync(lock, 'garbage')
+    await expect(openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })).rejects.toThrow(/names no process.*delete that file/)
+    rmSync(lock)
+    handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
   })
 
   it('takes over a lock left by a dead process and a stale socket file', async () => {
