@@ -7,7 +7,8 @@ import type { Redis } from 'ioredis'
 import type { Config } from './config.js'
 import type { DatabaseHandle, Db } from './platform/db/index.js'
 import type { App } from './platform/http/app-type.js'
-import { registerErrorHandling } from './platform/http/error-handler.js'
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js'
+import { registerJsonParsing } from './platform/http/json-body.js'
 import { registerOpenApi } from './platform/http/openapi.js'
 import { guardPublicApi } from './platform/http/public-api.js'
 import { limitEveryRoute, MemoryStore, RateLimiter, RedisStore } from './platform/http/rate-limit.js'
@@ -152,12 +153,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     requestIdHeader: false,
     genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: false },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
   for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema]) {
     app.addSchema(schema)
   }
   registerValidation(app)
+  registerJsonParsing(app)
   registerErrorHandling(app)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
   let closing = false

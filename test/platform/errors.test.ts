@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestApp, type TestApp } from '../support/app.js'
+import { request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { bearer, seedOrganization, startTestApp, type TestApp } from '../support/app.js'
 
 let t: TestApp
 
@@ -31,8 +33,49 @@ describe('every error is problem+json', () => {
     expect(body.detail).not.toMatch(/Unexpected|position/)
   })
 
-  it('an empty JSON body is 400 malformed_json', async () => {
-    expectProblem(await login(''), 400, 'malformed_json')
+  it('an empty JSON body is no body: 400 where one is required, accepted where none is', async () => {
+    expectProblem(await login(''), 400, 'validation_failed')
+    const acme = await seedOrganization(t.app, 'Acme')
+    const revoke = await t.app.inject({ method: 'POST', url: '/api/v1/auth/revoke', headers: { ...bearer(acme.readKey), 'content-type': 'application/json' }, payload: '' })
+    expect(revoke.statusCode, revoke.body).toBe(200)
+    const collection = await t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(acme.writeKey), payload: { name: 'Shared' } })
+    const share = await t.app.inject({ method: 'POST', url: `/api/v1/collections/${collection.json().id}/share`, headers: { ...bearer(acme.writeKey), 'content-type': 'application/json' }, payload: '' })
+    expect(share.statusCode, share.body).toBe(201)
+  })
+
+  it('a JSON body declared in another charset than UTF-8 is 415 unsupported_charset', async () => {
+    const body = JSON.stringify({ email: 'a@example.com', password: 'x' })
+    expectProblem(await login(body, 'application/json; charset=iso-8859-1'), 415, 'unsupported_charset')
+    expectProblem(await login(body, 'application/json;charset="utf-16"'), 415, 'unsupported_charset')
+    expect((await login(body, 'application/json; charset=UTF-8')).statusCode).toBe(401)
+    expect((await login(body, 'application/json; charset=utf8')).statusCode).toBe(401)
+  })
+
+  it('a path part over the router\'s limit is 414 and an unreadable URL 400, both problem+json', async () => {
+    expectProblem(await t.app.inject({ method: 'GET', url: `/api/v1/assets/${'a'.repeat(300)}` }), 414, 'uri_too_long')
+    expectProblem(await t.app.inject({ method: 'GET', url: '/api/v1/assets/%E0%A4%A' }), 400, 'bad_url')
+  })
+
+  it('headers too large for the HTTP parser are 431 problem+json, on a real socket', async () => {
+    const server = await startTestApp({ database: t.database })
+    try {
+      await server.app.listen({ host: '127.0.0.1', port: 0 })
+      const { port } = server.app.server.address() as AddressInfo
+      const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/health', headers: { 'x-big': 'a'.repeat(20_000) } }, (res) => {
+          let body = ''
+          res.on('data', (chunk: Buffer) => (body += chunk))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }))
+        })
+        req.on('error', reject)
+        req.end()
+      })
+      expect(answer.status).toBe(431)
+      expect(answer.type).toBe('application/problem+json')
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 431, code: 'headers_too_large' })
+    } finally {
+      await server.close()
+    }
   })
 
   it('a body that is not JSON is 415 unsupported_media_type', async () => {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http'
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
+import type { Duplex } from 'node:stream'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
 
 interface AjvError {
@@ -31,6 +32,39 @@ export function registerErrorHandling(app: FastifyInstance): void {
   })
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, new AppError(404, 'not_found', 'Not Found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  )
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL its router cannot read, or a path parameter over its length limit,
+ * answered like every other error.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void sendProblem(reply, new AppError(414, 'uri_too_long', 'URI Too Long', 'A part of the path is longer than any id or name this API uses.'))
+  } else {
+    void sendProblem(reply, new AppError(400, 'bad_url', 'Bad Request', 'The URL cannot be read (a bad percent-encoding?).'))
+  }
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'The request headers are larger than the server accepts.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time.'],
+}
+
+/**
+ * Node's `clientError`: a request its HTTP parser refused before Fastify saw it (headers too large, a
+ * malformed request line) gets a problem+json answer on the raw socket, then the connection closes.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [status, code, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP.']
+  const body = JSON.stringify(problemBody(new AppError(status, code, STATUS_CODES[status] ?? 'Bad Request', detail)))
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   )
 }
 

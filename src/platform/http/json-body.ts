@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import { AppError } from './errors.js'
+
+const UTF8 = /^utf-?8$/i
+
+/**
+ * Fastify's JSON parser (prototype poisoning refused), with two differences: a body that declares a
+ * charset other than UTF-8 is a 415 (JSON is UTF-8, RFC 8259), and an empty body is no body, because
+ * clients and no-code tools send `Content-Type: application/json` on POSTs that take none (revoke,
+ * share, ping). A route that needs a body still refuses a missing one in validation.
+ */
+export function registerJsonParsing(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]
+    if (charset !== undefined && !UTF8.test(charset)) {
+      return done(new AppError(415, 'unsupported_charset', 'Unsupported Media Type', `JSON bodies must be UTF-8; this one declares ${charset}.`), undefined)
+    }
+    if (body === '') return done(null, undefined)
+    parse(request, body as string, done)
+  })
+}
