@@ -1,3 +1,4 @@
+import pg from 'pg'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
@@ -168,6 +169,40 @@ describe('PATCH, DELETE and listing', () => {
     const theirs = (await call('GET', '/api/v1/collections', undefined, globex.readKey)).json().data[0]
     expectProblem(await call('GET', `/api/v1/collections/${theirs.id}`), 404, 'not_found')
     expectProblem(await call('PATCH', `/api/v1/collections/${theirs.id}`, { name: 'Mine' }), 404, 'not_found')
+  })
+})
+
+describe('listing cost', () => {
+  /** SQL statements sent through pg while `run` runs (this test file's app is the only user of its pool). */
+  async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
+    const original = pg.Client.prototype.query
+    let count = 0
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      count += 1
+      return (original as (...a: unknown[]) => unknown).apply(this, args)
+    } as typeof original
+    try {
+      await run()
+    } finally {
+      pg.Client.prototype.query = original
+    }
+    return count
+  }
+
+  it('counts every listed collection\'s assets in one statement, however many there are', async () => {
+    const globex = await seedOrganization(t.app, 'Globex')
+    const list = () => t.app.inject({ method: 'GET', url: '/api/v1/collections?limit=100', headers: bearer(globex.readKey) })
+    await call('POST', '/api/v1/collections', { name: 'Manual 1' }, globex.writeKey)
+    await call('POST', '/api/v1/collections', { name: 'Smart 1', query: { tag: 'x' } }, globex.writeKey)
+    await list()
+    const withTwo = await statementsDuring(list)
+    for (let i = 2; i <= 6; i++) {
+      await call('POST', '/api/v1/collections', { name: `Manual ${i}` }, globex.writeKey)
+      await call('POST', '/api/v1/collections', { name: `Smart ${i}`, query: { asset_type: 'Logo' } }, globex.writeKey)
+    }
+    const withTwelve = await statementsDuring(list)
+    expect((await list()).json().data).toHaveLength(12)
+    expect(withTwelve).toBe(withTwo)
   })
 })
 

@@ -7,7 +7,7 @@ import { AppError, problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { variantKey, type BlobStore } from '../../platform/blobs/blob-store.js'
 import { ImageError, type ImageProcessor } from '../../platform/images/images.js'
-import { SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
+import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import * as store from './store.js'
@@ -162,6 +162,11 @@ export class AssetService {
     return { data: rows.map((row) => this.record(row)), total, ...page }
   }
 
+  /** The counts of several scopes (a filter, optionally within a manual collection) in one statement. */
+  countEach(organizationId: string, scopes: Array<{ filter: AssetFilter; inCollection?: string }>): Promise<number[]> {
+    return store.countAssetsEach(this.deps.db, organizationId, scopes)
+  }
+
   count(organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
     return store.countAssets(this.deps.db, organizationId, filter, inCollection)
   }
@@ -274,9 +279,9 @@ export class AssetService {
       if (!(error instanceof SafeFetchError)) throw error
       if (error.kind === 'too_large') throw imageTooLarge()
       if (error.kind === 'blocked' || error.kind === 'invalid_url') {
-        throw new AppError(502, 'image_fetch_blocked', 'Bad Gateway', `image_url was not fetched: ${error.message}`)
+        throw problems.badGateway('image_fetch_blocked', `image_url was not fetched: ${error.message}`, failureClass(error))
       }
-      throw new AppError(502, 'image_fetch_failed', 'Bad Gateway', `image_url could not be fetched: ${error.message}`)
+      throw problems.badGateway('image_fetch_failed', `image_url could not be fetched: ${error.message}`, failureClass(error))
     }
   }
 

@@ -121,6 +121,17 @@ export async function countAssets(db: Db, organizationId: string, filter: AssetF
   return counted.n
 }
 
+/** Several counts in one statement: each scope is a filter, optionally within a manual collection. */
+export async function countAssetsEach(db: Db, organizationId: string, scopes: Array<{ filter: AssetFilter; inCollection?: string }>): Promise<number[]> {
+  if (scopes.length === 0) return []
+  const counts = scopes.map(({ filter, inCollection }, i) => {
+    const count = whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('n')), organizationId, filter)
+    return sql`(${count}) as ${sql.ref(`c${i}`)}`
+  })
+  const { rows } = await sql<Record<string, number>>`select ${sql.join(counts)}`.execute(db)
+  return scopes.map((_, i) => rows[0]![`c${i}`]!)
+}
+
 function scopedAssets(db: Db, inCollection: string | undefined) {
   return inCollection
     ? db.selectFrom('assets').where(({ exists, selectFrom }) =>

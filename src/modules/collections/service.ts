@@ -18,6 +18,9 @@ export interface NewCollection {
 export type CollectionChanges = Partial<{ name: string; description: string; kind: 'manual' | 'smart'; query: AssetFilter }>
 
 const notFound = () => problems.notFound('Collection')
+
+/** What a collection holds: a smart one its query's matches, a manual one its members. */
+const scopeOf = (row: CollectionRow) => (row.kind === 'smart' ? { filter: (row.query ?? {}) as AssetFilter } : { filter: {}, inCollection: row.id })
 const nameTaken = (name: string) =>
   problems.unprocessable('collection_name_taken', `A collection named "${name}" already exists (names are compared without case).`, [
     { pointer: '/name', detail: 'is already used by another collection' },
@@ -57,7 +60,8 @@ export class CollectionService {
 
   async list(organizationId: string, filter: { kind?: 'manual' | 'smart'; q?: string }, page: Page) {
     const { rows, total } = await store.listCollections(this.db, organizationId, filter, page)
-    return { data: await Promise.all(rows.map((row) => this.record(organizationId, row))), total, ...page }
+    const counts = await this.assets.countEach(organizationId, rows.map(scopeOf))
+    return { data: rows.map((row, i) => recordOf(row, counts[i]!)), total, ...page }
   }
 
   async get(organizationId: string, id: string, page: Page) {
@@ -148,8 +152,8 @@ export class CollectionService {
   }
 
   private async record(organizationId: string, row: CollectionRow) {
-    const assetCount = row.kind === 'smart' ? await this.assets.count(organizationId, row.query ?? {}) : await this.assets.count(organizationId, {}, row.id)
-    return recordOf(row, assetCount)
+    const [assetCount] = await this.assets.countEach(organizationId, [scopeOf(row)])
+    return recordOf(row, assetCount!)
   }
 
   private async find(organizationId: string, id: string): Promise<CollectionRow> {

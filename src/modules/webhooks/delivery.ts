@@ -5,7 +5,7 @@ import { Runner, type ClaimRequest, type WorkQueue } from '../../platform/backgr
 import { unseal } from '../../platform/crypto.js'
 import type { Db } from '../../platform/db/index.js'
 import { uuidv7 } from '../../platform/ids.js'
-import { SafeFetchError, type SafeFetcher, type SafeFetchResponse } from '../../platform/net/safe-fetch.js'
+import { failureClass, SafeFetchError, type SafeFetcher, type SafeFetchResponse } from '../../platform/net/safe-fetch.js'
 import { envelope } from './envelope.js'
 import { signatureHeader } from './signature.js'
 import * as store from './store.js'
@@ -274,7 +274,7 @@ class SendQueue implements WorkQueue<DeliveryJob> {
       })
     } catch (error) {
       if (signal.aborted || !(error instanceof SafeFetchError)) throw error
-      return failure(errorClass(error))
+      return failure(failureClass(error))
     }
     const { status } = response
     return {
@@ -327,29 +327,6 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
-}
-
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/
-
-/** The error class recorded with a failed attempt that got no HTTP answer. */
-function errorClass(error: SafeFetchError): string {
-  if (error.kind === 'timeout') return 'timeout'
-  if (error.kind === 'blocked') return 'blocked'
-  const codes = causeCodes(error)
-  if (codes.some((code) => TLS_CODE.test(code))) return 'tls_error'
-  if (codes.includes('ECONNREFUSED')) return 'connection_refused'
-  if (codes.some((code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN')) return 'dns_error'
-  if (codes.some((code) => code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')) return 'connection_reset'
-  return 'network_error'
-}
-
-function causeCodes(error: unknown): string[] {
-  const codes: string[] = []
-  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++, current = current.cause) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === 'string') codes.push(code)
-  }
-  return codes
 }
 
 /**

@@ -25,7 +25,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendProblem(reply, constraint)
     }
     const appError = toAppError(error)
-    if (appError.status >= 500) {
+    if (appError.upstream !== undefined) {
+      request.log.warn({ code: appError.code, upstream: appError.upstream }, 'an upstream request failed')
+    } else if (appError.status >= 500) {
       request.log.error({ err: error }, 'unexpected error')
     }
     return sendProblem(reply, appError)

@@ -6,6 +6,9 @@ export interface FieldProblem {
 
 /** An error whose status, code and message are meant for the client, answered as problem+json. */
 export class AppError extends Error {
+  /** For a 502: what failed upstream, as a class safe to log (never an address). */
+  upstream?: string
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -30,6 +33,7 @@ export const problems = {
   conflict: (code: string, detail: string) => new AppError(409, code, 'Conflict', detail),
   unprocessable: (code: string, detail: string, errors?: FieldProblem[]) =>
     new AppError(422, code, 'Unprocessable Content', detail, errors),
+  badGateway: (code: string, detail: string, upstream: string) => Object.assign(new AppError(502, code, 'Bad Gateway', detail), { upstream }),
 }
 
 export interface ProblemBody {

@@ -71,3 +71,28 @@ function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' ? code : ''
 }
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL)/
+
+/**
+ * A stable name for why a fetch got no usable answer, safe to log and show: it never holds an address
+ * (webhook attempts record it; a failed image_url fetch is logged with it).
+ */
+export function failureClass(error: SafeFetchError): string {
+  if (error.kind !== 'unreachable') return error.kind
+  const codes = causeCodes(error)
+  if (codes.some((code) => TLS_CODE.test(code))) return 'tls_error'
+  if (codes.includes('ECONNREFUSED')) return 'connection_refused'
+  if (codes.some((code) => code === 'ENOTFOUND' || code === 'EAI_AGAIN')) return 'dns_error'
+  if (codes.some((code) => code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')) return 'connection_reset'
+  return 'network_error'
+}
+
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = []
+  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++, current = current.cause) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === 'string') codes.push(code)
+  }
+  return codes
+}

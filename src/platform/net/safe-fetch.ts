@@ -5,7 +5,7 @@ import { createAddressPolicy } from './address-policy.js'
 import { fetchErrors, toSafeFetchError } from './errors.js'
 import { guardedConnector, resolveAllowed, systemResolver, type HostResolver } from './guarded-connector.js'
 
-export { SafeFetchError, type SafeFetchErrorKind } from './errors.js'
+export { failureClass, SafeFetchError, type SafeFetchErrorKind } from './errors.js'
 export type { HostResolver, ResolvedAddress } from './guarded-connector.js'
 
 export interface SafeFetcherOptions {

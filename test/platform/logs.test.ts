@@ -70,3 +70,15 @@ describe('request logs at the default level', () => {
     expect(redactUrl('/sessions/abc')).toBe('/sessions/abc')
   })
 })
+
+describe('a failed image_url fetch', () => {
+  it('is logged at warn with the class of failure, never the address, and not as an unexpected error', async () => {
+    written = ''
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_url: 'http://10.20.30.40:8080/logo.png' } })
+    expect(res.statusCode).toBe(502)
+    const entries = written.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    expect(entries.find((entry) => entry.msg === 'an upstream request failed')).toMatchObject({ level: 40, code: 'image_fetch_blocked', upstream: 'blocked' })
+    expect(entries.some((entry) => entry.msg === 'unexpected error')).toBe(false)
+    expect(written).not.toContain('10.20.30.40')
+  })
+})
