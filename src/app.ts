@@ -216,8 +216,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   appKeyRoutes(app, { keys, guard })
   appCatalogRoutes(app, { catalog, guard })
-  fileRoutes(app, { assets, signer })
-  shareRoutes(app, { collections })
+  await app.register(async (files) => {
+    // One bucket per IP for signed file URLs and public share links: anyone holding a link may call them.
+    limitEveryRoute(files, limiter, (request) => `files:${request.ip}`, config.rateLimits.files)
+    fileRoutes(files as App, { assets, signer })
+    shareRoutes(files as App, { collections })
+  })
   appCollectionRoutes(app, { collections, guard })
   webhookRoutes(app, { webhooks, guard })
   await app.register(async (v1) => {

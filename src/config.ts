@@ -13,6 +13,8 @@ export interface RateLimitConfig {
   anonymous: number
   /** Per IP: password logins and invitation acceptances. */
   signIn: number
+  /** Per IP: signed file downloads (`/files/*`) and public share links (`/s/*`) together. */
+  files: number
 }
 
 export interface Config {
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     standard: read.integer('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
     anonymous: read.integer('RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
     signIn: read.integer('RATE_LIMIT_SIGN_IN', 10, 1, 1_000_000),
+    files: read.integer('RATE_LIMIT_FILES', 600, 1, 1_000_000),
   }
 
   let appSecret = env.APP_SECRET

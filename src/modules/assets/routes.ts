@@ -1,4 +1,8 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import { Readable } from 'node:stream'
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
+import { RangeNotSatisfiableError, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import type { App } from '../../platform/http/app-type.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { ListSchema, pageOf } from '../../platform/http/pagination.js'
@@ -132,7 +136,16 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
 const FileParams = Type.Object({ id: Type.String({ format: 'uuid' }), variant: Type.Union([Type.Literal('thumbnail'), Type.Literal('original')]) })
 const FileQuery = Type.Object({ expires: Type.Integer({ minimum: 0 }), sig: Type.String({ pattern: '^[0-9a-f]{64}$' }) })
 
-/** GET /files/assets/{id}/{thumbnail|original}: signed capability URLs, no API key. */
+/**
+ * GET (and HEAD) /files/assets/{id}/{thumbnail|original}: signed capability URLs, no API key.
+ *
+ * The file is streamed from the blob store, never held in memory. Its ETag is its blob key (the SHA-256
+ * of the bytes, with the variant for a thumbnail): strong, and the same from every server. A matching
+ * `If-None-Match` is 304 without opening the file. One `Range: bytes=a-b`, `a-` or `-n` is 206 with
+ * `Content-Range`; a range that starts past the end is 416, its `Content-Range` giving the file's size.
+ * Several ranges, another unit or a malformed header are answered with the whole file (200), as RFC
+ * 9110 allows; so is a range whose `If-Range` is anything but the current ETag (dates are not compared).
+ */
 export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSigner }): void {
   app.get('/files/assets/:id/:variant', { schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
     const { id, variant } = request.params
@@ -140,11 +153,72 @@ export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSi
     if (remaining === null) throw new AppError(403, 'invalid_signature', 'Forbidden', 'The link is invalid or has expired: read the asset again for a fresh one.')
     const file = await deps.assets.file(id, variant)
     if (!file) throw problems.notFound('File')
-    return reply
+    const etag = `"${file.key}"`
+    const head = request.method === 'HEAD'
+    reply.header('accept-ranges', 'bytes')
+    if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, remaining).code(304).send(head ? emptyBody() : undefined)
+
+    let blob: BlobStream | null
+    try {
+      blob = await file.open(rangeToServe(request.headers, etag))
+    } catch (error) {
+      if (!(error instanceof RangeNotSatisfiableError)) throw error
+      reply.header('content-range', `bytes */${error.size}`)
+      throw new AppError(416, 'range_not_satisfiable', 'Range Not Satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
+    }
+    if (!blob) throw problems.notFound('File')
+    const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
+    fileHeaders(reply, etag, remaining)
       .header('content-type', file.mimeType)
-      .header('cache-control', `private, max-age=${remaining}, immutable`)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .send(file.bytes)
+      .header('content-length', end - start + 1)
+      .header('last-modified', blob.modifiedAt.toUTCString())
+    if (blob.range) reply.code(206).header('content-range', `bytes ${start}-${end}/${blob.size}`)
+    if (head) {
+      // Fastify drains whatever a HEAD route sends; an empty stream keeps our Content-Length.
+      blob.body.destroy()
+      return reply.send(emptyBody())
+    }
+    return reply.send(blob.body)
   })
+}
+
+/** What every answer with the file, or about it (304), carries. */
+function fileHeaders(reply: FastifyReply, etag: string, remaining: number): FastifyReply {
+  return reply
+    .header('etag', etag)
+    .header('cache-control', `private, max-age=${remaining}, immutable`)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+}
+
+function emptyBody(): Readable {
+  return Readable.from([])
+}
+
+/** Whether an `If-None-Match` list holds `etag` (weak comparison, RFC 9110 13.1.2) or is `*`. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim()
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag
+  })
+}
+
+const SINGLE_BYTE_RANGE = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i
+
+/**
+ * The one range of a `Range` header, or undefined for the whole file: no header, several ranges, another
+ * unit, a malformed or backwards range, or an `If-Range` other than the current (strong) ETag.
+ */
+function rangeToServe(headers: IncomingHttpHeaders, etag: string): ByteRange | undefined {
+  const match = SINGLE_BYTE_RANGE.exec(headers.range?.trim() ?? '')
+  if (!match) return undefined
+  const ifRange = headers['if-range']
+  if (ifRange !== undefined && (typeof ifRange !== 'string' || ifRange.trim() !== etag)) return undefined
+  const [, first = '', last = ''] = match
+  if (first === '') return last === '' ? undefined : { suffix: Number(last) }
+  const start = Number(first)
+  if (last === '') return { start }
+  const end = Number(last)
+  return end < start ? undefined : { start, end }
 }

@@ -5,7 +5,7 @@ import { sha256Hex } from '../../platform/crypto.js'
 import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
-import { variantKey, type BlobStore } from '../../platform/blobs/blob-store.js'
+import { variantKey, type BlobStore, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import { ImageError, type ImageProcessor } from '../../platform/images/images.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
@@ -64,6 +64,14 @@ export type AssetChanges = Partial<{
 }>
 
 export type AssetRecord = ReturnType<AssetService['record']>
+
+/** What `AssetService.file` finds: a blob to stream, with the key and type to describe it. */
+export interface AssetFile {
+  key: string
+  mimeType: string
+  /** All the bytes, or `range`; null when the blob is gone. Throws `RangeNotSatisfiableError`. */
+  open(range?: ByteRange): Promise<BlobStream | null>
+}
 
 /** Pushing, reading, filtering, editing and deleting assets, with their files and events. */
 export class AssetService {
@@ -215,12 +223,15 @@ export class AssetService {
     )
   }
 
-  /** The bytes and type of a file behind a signed URL. */
-  async file(id: string, variant: 'original' | 'thumbnail'): Promise<{ bytes: Buffer; mimeType: string } | null> {
+  /**
+   * The file behind a signed URL (an asset's original or thumbnail), not yet opened: its blob key names
+   * exactly these bytes (keys are content-addressed), so a conditional request needs no file access.
+   */
+  async file(id: string, variant: 'original' | 'thumbnail'): Promise<AssetFile | null> {
     const files = await store.findAssetFiles(this.deps.db, id)
     if (!files) return null
-    const bytes = await this.deps.blobs.get(variant === 'original' ? files.blob_key : files.thumbnail_key)
-    return bytes && { bytes, mimeType: variant === 'original' ? files.mime_type : 'image/webp' }
+    const key = variant === 'original' ? files.blob_key : files.thumbnail_key
+    return { key, mimeType: variant === 'original' ? files.mime_type : 'image/webp', open: (range) => this.deps.blobs.stream(key, range) }
   }
 
   record(row: AssetWithRelations) {

@@ -26,12 +26,58 @@ export interface BlobStore {
   put(bytes: Buffer): Promise<PutResult>
   /** Stores a derived blob under a `<sha256>.<variant>` key, unless that key already exists. */
   putAs(key: string, bytes: Buffer): Promise<{ key: string; created: boolean }>
+  /** The whole blob in memory; files are served with `stream`. */
   get(key: string): Promise<Buffer | null>
-  /** For serving large blobs without buffering them; `size` is for Content-Length. */
-  stream(key: string): Promise<{ body: Readable; size: number } | null>
+  /**
+   * Opens a blob for serving without buffering it: all of its bytes, or only `range` (resolved against
+   * the blob's size, as `resolveRange` does; an S3 store can pass it on as a `Range` header). Null when
+   * the blob does not exist; throws `RangeNotSatisfiableError` when `range` lies past its end. The
+   * caller must consume or destroy `body`: that releases the file (or connection) behind it.
+   */
+  stream(key: string, range?: ByteRange): Promise<BlobStream | null>
   exists(key: string): Promise<boolean>
   /** Succeeds when the blob is already gone. */
   delete(key: string): Promise<void>
+}
+
+/**
+ * A byte range as HTTP asks for one (RFC 9110 14.1.2): from `start` to `end`, both included (to the
+ * last byte without `end`), or the last `suffix` bytes.
+ */
+export type ByteRange = { start: number; end?: number } | { suffix: number }
+
+export interface BlobStream {
+  /** The blob's bytes, or those of the range asked for. */
+  body: Readable
+  /** The whole blob's size in bytes, whatever range `body` holds. */
+  size: number
+  /** When the blob was written. */
+  modifiedAt: Date
+  /** Only when a range was asked for: the offsets `body` holds, both included, within `size`. */
+  range?: { start: number; end: number }
+}
+
+/** The range asked for starts past the blob's last byte (or is empty): HTTP's 416. */
+export class RangeNotSatisfiableError extends Error {
+  constructor(readonly size: number) {
+    super(`The range lies outside the blob's ${size} bytes`)
+    this.name = 'RangeNotSatisfiableError'
+  }
+}
+
+/**
+ * The offsets (both included) a range selects from a blob of `size` bytes: an `end` past the last byte
+ * is cut to it, a suffix longer than the blob takes all of it. Throws `RangeNotSatisfiableError` when
+ * no byte is selected: a `start` at or past the end, a zero-length suffix, an empty blob.
+ */
+export function resolveRange(range: ByteRange, size: number): { start: number; end: number } {
+  if ('suffix' in range) {
+    if (range.suffix <= 0 || size === 0) throw new RangeNotSatisfiableError(size)
+    return { start: Math.max(0, size - range.suffix), end: size - 1 }
+  }
+  const end = Math.min(range.end ?? size - 1, size - 1)
+  if (range.start >= size || end < range.start) throw new RangeNotSatisfiableError(size)
+  return { start: range.start, end }
 }
 
 export interface PutResult {
@@ -48,6 +94,7 @@ export class InvalidBlobKeyError extends Error {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/
+const READ_CHUNK_BYTES = 256 * 1024
 /** No separators and no leading dot: a key can only name a file inside its fan-out directory. */
 const KEY = /^[0-9a-f]{64}(?:\.[a-z0-9]{1,16}){0,3}$/
 
@@ -84,13 +131,17 @@ export class FileBlobStore implements BlobStore {
     return ifExists(this.fs.readFile(this.path(key)))
   }
 
-  async stream(key: string): Promise<{ body: Readable; size: number } | null> {
+  async stream(key: string, range?: ByteRange): Promise<BlobStream | null> {
     const handle = await ifExists(this.fs.open(this.path(key), 'r'))
     if (handle === null) return null
     try {
-      const { size } = await handle.stat()
-      // The stream closes the handle when it ends or is destroyed.
-      return { body: handle.createReadStream(), size }
+      // Size and range come from the open file: a delete meanwhile cannot change what is read.
+      const { size, mtime } = await handle.stat()
+      const bounds = range === undefined ? undefined : resolveRange(range, size)
+      // The stream closes the handle when it ends or is destroyed. It reads ahead one chunk at most:
+      // 256 KiB chunks cost ~20% less CPU per download than the default 64 KiB (bench/downloads.ts).
+      const body = handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES, ...(bounds && { start: bounds.start, end: bounds.end }) })
+      return { body, size, modifiedAt: mtime, ...(bounds && { range: bounds }) }
     } catch (error) {
       await handle.close()
       throw error
