@@ -38,6 +38,8 @@ export interface Config {
   firstRunOwnerEmail: string
   /** Where image files are kept. */
   blobDir: string
+  /** Unreferenced image files younger than this are kept by the sweep (pushes under way). */
+  blobSweepGraceMs: number
   /** Hosts and CIDRs that image_url and webhooks may reach although not public. Empty by default. */
   outboundAllowlist: string[]
   /** Extra certificate authorities (PEM) trusted by image_url fetches and webhook sends. */
@@ -121,6 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
+  const blobSweepGraceMs = read.integer('BLOB_SWEEP_GRACE_MS', 3_600_000, 0, 7 * 86_400_000)
   const outboundAllowlist = read.list('OUTBOUND_ALLOWLIST', (entry) => createAddressPolicy([entry]))
   const outboundCa = read.file('OUTBOUND_CA_FILE')
   const imageFetchTimeoutMs = read.integer('IMAGE_FETCH_TIMEOUT_MS', 15_000, 100, 600_000)
@@ -180,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits,
     firstRunOwnerEmail,
     blobDir,
+    blobSweepGraceMs,
     outboundAllowlist,
     outboundCa,
     imageFetchTimeoutMs,

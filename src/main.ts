@@ -14,6 +14,8 @@ import { AppError } from './platform/http/errors.js'
 import { randomToken } from './platform/ids.js'
 import { progressBar } from './platform/progress.js'
 import type { Embeddings } from './modules/search/embeddings.js'
+import { scheduleBlobSweep, sweepBlobs } from './modules/assets/blob-sweep.js'
+import { FileBlobStore } from './platform/blobs/blob-store.js'
 
 const USAGE = `Usage: asset-library <command> [options]
 
@@ -23,6 +25,7 @@ Commands:
   migrate                    Bring the database schema up to date
   embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
   embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
+  blobs sweep                Remove image files no asset refers to (older than BLOB_SWEEP_GRACE_MS)
   org create --name N [--slug S] [--plan P]
   org list
   user create --org SLUG --email E --role owner|admin|member [--password P]
@@ -61,6 +64,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const outcome = await migrate(database.db)
     if (command === 'migrate') return output(values, outcome, `Applied: ${outcome.applied.join(', ') || 'nothing (up to date)'}; pgvector: ${outcome.vector ? 'yes' : 'no'}`)
+    if (command === 'blobs' && action === 'sweep') {
+      const { removed, recent } = await sweepBlobs(database.db, new FileBlobStore(config.blobDir), config.blobSweepGraceMs)
+      return output(values, { removed, recent }, `Removed ${plural(removed, 'image file')} no asset refers to${recent > 0 ? `; kept ${recent} newer than the grace period` : ''}`)
+    }
     const services = createServices(database.db, logger, 0)
     if (command === 'embeddings') {
       const embeddings = createEmbeddings(config, database, logger)
@@ -172,6 +179,7 @@ async function serve(config: Config): Promise<number> {
     await database.close()
   }
   let app: BuiltApp
+  let stopSweep = () => undefined as void
   try {
     const outcome = await migrate(database.db)
     app = await buildApp({ config, database, redis })
@@ -182,6 +190,7 @@ async function serve(config: Config): Promise<number> {
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })
     if (config.serveBackgroundWork) await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
+    stopSweep = scheduleBlobSweep(database.db, new FileBlobStore(config.blobDir), { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
   } catch (error) {
     await release()
     throw error
@@ -192,6 +201,7 @@ async function serve(config: Config): Promise<number> {
     if (stopping) return
     stopping = true
     app.log.info({ reason }, 'shutting down: no new connections, finishing requests in flight')
+    stopSweep()
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting')
       process.exit(1)
@@ -259,6 +269,8 @@ async function worker(config: Config): Promise<number> {
   return SERVING
 }
 
+const BLOB_SWEEP_INTERVAL_MS = 60 * 60 * 1000
+
 /** serve keeps running after main returns; its exit code is set when it stops. */
 const SERVING = -1
 
@@ -278,6 +290,10 @@ function oneOf<T extends string>(values: Options, name: 'role' | 'scope', allowe
 
 function output(values: Options, data: unknown, text: string): number {
   return print(values.json ? JSON.stringify(data, null, 2) : text)
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 function print(text: string): number {

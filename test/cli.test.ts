@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
@@ -165,6 +165,22 @@ describe('asset-library serve on a fresh data directory', () => {
       expect(failed.stderr + failed.stdout).toContain('EADDRINUSE')
       expect(existsSync(join(fresh, 'asset-library.lock'))).toBe(false)
       expect(failed.stdout).not.toContain('shown once')
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+
+  it('blobs sweep removes image files no asset refers to and says how many', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'al-sweep-'))
+    try {
+      const orphan = join(fresh, 'blobs', 'ab', 'cd', `abcd${'0'.repeat(60)}`)
+      mkdirSync(dirname(orphan), { recursive: true })
+      writeFileSync(orphan, 'left by a crash')
+      const kept = await runCli(['blobs', 'sweep', '--json'], { DATA_DIR: fresh })
+      expect(JSON.parse(kept.stdout)).toEqual({ removed: 0, recent: 1 })
+      const swept = await runCli(['blobs', 'sweep'], { DATA_DIR: fresh, BLOB_SWEEP_GRACE_MS: '0' })
+      expect(swept.stdout.trim()).toBe('Removed 1 image file no asset refers to')
+      expect(existsSync(orphan)).toBe(false)
     } finally {
       rmSync(fresh, { recursive: true, force: true })
     }

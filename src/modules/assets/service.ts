@@ -98,7 +98,7 @@ export class AssetService {
         // A concurrent push of these bytes may have committed meanwhile: a duplicate is never over the plan.
         if (await store.findBySha256(tx, organizationId, sha256)) return null
         await this.assertWithinPlan(tx, organizationId, plan, bytes.length)
-        await lockContent(tx, sha256)
+        await store.lockContent(tx, sha256)
         // A delete of the same bytes may have removed the files between their writing and this lock.
         const [hasOriginal, hasThumbnail] = await Promise.all([this.deps.blobs.exists(files.original), this.deps.blobs.exists(files.thumbnail)])
         if (!hasOriginal || !hasThumbnail) await this.storeFiles(sha256, bytes, image.thumbnail)
@@ -155,8 +155,8 @@ export class AssetService {
   /** After a failed push: the files go only if no asset (of any organization) uses these bytes. */
   private async removeUnreferenced(sha256: string, files: { original: string; thumbnail: string }): Promise<void> {
     await inTransaction(this.deps.db, async (tx) => {
-      await lockContent(tx, sha256)
-      if (!(await store.blobInUse(tx, files.original))) await this.removeBlobs([files.original, files.thumbnail])
+      await store.lockContent(tx, sha256)
+      if (!(await store.contentsInUse(tx, [sha256])).has(sha256)) await this.removeBlobs([files.original, files.thumbnail])
     })
   }
 
@@ -324,10 +324,6 @@ export class AssetService {
 }
 
 /** Serialises pushes and deletes of the same bytes, so a file is never deleted while a push reuses it. */
-async function lockContent(tx: Db, sha256: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
-}
-
 /**
  * Accepts an optional data: URL prefix and line breaks; refuses anything else that is not base64.
  * Node's decoder skips characters outside the alphabet, so a decoded length short of what the text's

@@ -202,10 +202,19 @@ export async function deleteAsset(db: Db, organizationId: string, id: string): P
     .executeTakeFirst()) as AssetRow | undefined
 }
 
-/** Whether any asset (of any organization) still stores these blobs. */
-export async function blobInUse(db: Db, blobKey: string): Promise<boolean> {
-  const row = await db.selectFrom('assets').select('id').where('blob_key', '=', blobKey).limit(1).executeTakeFirst()
-  return row !== undefined
+/** Which of these contents (SHA-256) any asset, of any organization, still stores. */
+export async function contentsInUse(db: Db, sha256s: string[]): Promise<Set<string>> {
+  if (sha256s.length === 0) return new Set()
+  const rows = await db.selectFrom('assets').select('sha256').distinct().where('sha256', '=', sql<string>`any(${sha256s}::text[])`).execute()
+  return new Set(rows.map((row) => row.sha256))
+}
+
+/**
+ * Serialises, until the transaction ends, everything that writes or removes the files of one content:
+ * a push of those bytes, a delete, the sweep.
+ */
+export async function lockContent(tx: Db, sha256: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
 }
 
 /** Replaces the asset's tags with `names`, creating tags on first use (matched case-insensitively). */

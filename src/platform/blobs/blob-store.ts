@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import * as nodeFs from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Readable } from 'node:stream'
 
@@ -38,6 +39,13 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>
   /** Succeeds when the blob is already gone. */
   delete(key: string): Promise<void>
+  /** Every stored blob with when it was written, in no particular order (for the sweep of unreferenced ones). */
+  list(): AsyncIterable<StoredBlob>
+}
+
+export interface StoredBlob {
+  key: string
+  modifiedAt: Date
 }
 
 /**
@@ -156,6 +164,19 @@ export class FileBlobStore implements BlobStore {
     await ifExists(this.fs.unlink(this.path(key)))
   }
 
+  /** Walks `ab/cd/<key>`; anything else (temporary files of writes under way) is not a blob. */
+  async *list(): AsyncIterable<StoredBlob> {
+    for (const first of await entries(this.rootDir)) {
+      for (const second of await entries(join(this.rootDir, first))) {
+        for (const key of await entries(join(this.rootDir, first, second))) {
+          if (!KEY.test(key) || key.slice(0, 4) !== `${first}${second}`) continue
+          const stat = await ifExists(this.fs.stat(join(this.rootDir, first, second, key)))
+          if (stat) yield { key, modifiedAt: stat.mtime }
+        }
+      }
+    }
+  }
+
   /**
    * Writes a temporary file in the target directory, flushes it to disk, then hard-links it into
    * place: the final name only ever holds complete bytes, and the link fails if the name exists, so
@@ -210,6 +231,11 @@ export class FileBlobStore implements BlobStore {
     if (!KEY.test(key)) throw new InvalidBlobKeyError(key)
     return join(this.rootDir, key.slice(0, 2), key.slice(2, 4), key)
   }
+}
+
+/** The names in a directory, none when it does not exist. */
+async function entries(dir: string): Promise<string[]> {
+  return (await ifExists(readdir(dir))) ?? []
 }
 
 /** Resolves to null instead of failing when the file does not exist. */

@@ -5,6 +5,7 @@ import * as assets from './migrations/0002_assets.js'
 import * as collectionSharing from './migrations/0003_collection_sharing.js'
 import * as search from './migrations/0004_search.js'
 import * as webhooks from './migrations/0005_webhooks.js'
+import * as blobReferences from './migrations/0006_blob_references.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_collection_sharing': collectionSharing,
   '0004_search': search,
   '0005_webhooks': webhooks,
+  '0006_blob_references': blobReferences,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

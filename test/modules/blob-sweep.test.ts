@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sweepBlobs } from '../../src/modules/assets/blob-sweep.js'
+import { FileBlobStore, variantKey } from '../../src/platform/blobs/blob-store.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+
+const HOUR_MS = 3_600_000
+
+let t: TestApp
+let acme: Seeded
+let blobs: FileBlobStore
+
+beforeAll(async () => {
+  t = await startTestApp()
+  acme = await seedOrganization(t.app, 'Acme')
+  blobs = new FileBlobStore(t.config.blobDir)
+})
+afterAll(() => t.close())
+
+const fileOf = (key: string) => join(t.config.blobDir, key.slice(0, 2), key.slice(2, 4), key)
+const age = (key: string, ms: number) => utimesSync(fileOf(key), new Date(Date.now() - ms), new Date(Date.now() - ms))
+
+/** The files a crash between a push's file writes and its commit leaves: an original and its thumbnail. */
+async function orphan(): Promise<string[]> {
+  const { key } = await blobs.put(randomBytes(64))
+  const thumbnail = (await blobs.putAs(variantKey(key, 'thumb.webp'), randomBytes(32))).key
+  return [key, thumbnail]
+}
+
+describe('the sweep of unreferenced image files', () => {
+  it('removes old files no asset refers to, keeps recent ones and every referenced one', async () => {
+    const image = await sharp({ create: { width: 12, height: 12, channels: 3, background: '#204060' } }).png().toBuffer()
+    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
+    const asset = (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.readKey) })).json()
+    const referenced = [asset.sha256, variantKey(asset.sha256, 'thumb.webp')]
+    for (const key of referenced) age(key, 2 * HOUR_MS)
+
+    const old = await orphan()
+    for (const key of old) age(key, 2 * HOUR_MS)
+    const recent = await orphan()
+
+    expect(await sweepBlobs(t.database.handle.db, blobs, HOUR_MS)).toEqual({ removed: 2, recent: 2 })
+    for (const key of old) expect(existsSync(fileOf(key)), key).toBe(false)
+    for (const key of [...recent, ...referenced]) expect(existsSync(fileOf(key)), key).toBe(true)
+    const original = await t.app.inject({ method: 'GET', url: new URL(asset.original_url).pathname + new URL(asset.original_url).search })
+    expect(original.statusCode).toBe(200)
+
+    // Once past the grace period, the recent orphans go too; a second sweep finds nothing left.
+    expect(await sweepBlobs(t.database.handle.db, blobs, 0)).toEqual({ removed: 2, recent: 0 })
+    expect(await sweepBlobs(t.database.handle.db, blobs, 0)).toEqual({ removed: 0, recent: 0 })
+    for (const key of referenced) expect(existsSync(fileOf(key)), key).toBe(true)
+  })
+
+  it('keeps the files of an asset deleted while their removal failed only until the sweep', async () => {
+    const image = await sharp({ create: { width: 12, height: 12, channels: 3, background: '#604020' } }).png().toBuffer()
+    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
+    const { sha256 } = (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.readKey) })).json()
+    // The row goes; its files stay, as when their removal failed after the commit.
+    await t.database.handle.db.deleteFrom('assets').where('sha256', '=', sha256).execute()
+    expect(existsSync(fileOf(sha256))).toBe(true)
+    expect((await sweepBlobs(t.database.handle.db, blobs, 0)).removed).toBe(2)
+    expect(existsSync(fileOf(sha256))).toBe(false)
+  })
+})
