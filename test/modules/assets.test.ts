@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -249,11 +249,21 @@ describe('plan limits', () => {
       const send = async (image: Buffer) =>
         limited.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(org.writeKey), payload: { image_base64: image.toString('base64') } })
       expect((await send(await uniquePng())).statusCode).toBe(201)
-      const refused = await uniquePng()
+      let refused = await uniquePng()
+      let sha = createHash('sha256').update(refused).digest('hex')
+      while (existsSync(join(limited.config.blobDir, sha.slice(0, 2), sha.slice(2, 4)))) {
+        refused = await uniquePng()
+        sha = createHash('sha256').update(refused).digest('hex')
+      }
+      // A file where the push would make its directory: any write for these bytes fails, so the
+      // refusal must come before the push writes anything.
+      const fanOut = join(limited.config.blobDir, sha.slice(0, 2), sha.slice(2, 4))
+      mkdirSync(dirname(fanOut), { recursive: true })
+      writeFileSync(fanOut, 'not a directory')
       expectProblem(await send(refused), 403, 'plan_limit_reached')
+      rmSync(fanOut)
       expect(await assetCount(org.org.id)).toBe(1)
-      const sha = createHash('sha256').update(refused).digest('hex')
-      expect(existsSync(join(limited.config.blobDir, sha.slice(0, 2), sha.slice(2, 4), sha))).toBe(false)
+      expect(existsSync(join(fanOut, sha))).toBe(false)
     } finally {
       await limited.close()
     }

@@ -87,6 +87,9 @@ export class AssetService {
 
     const existing = await store.findBySha256(db, organizationId, sha256)
     if (existing) return this.duplicate(existing, collectionId)
+    // Before any decoding or file write; checked again under the organization's lock below.
+    const { plan, ...used } = await store.planUsage(db, organizationId)
+    this.assertWithinPlan(plan, used, bytes.length)
 
     const image = await this.process(bytes)
     // Files are written before the transaction, so their writes and fsyncs never hold the database.
@@ -97,7 +100,7 @@ export class AssetService {
         const { plan } = await store.lockOrganization(tx, organizationId)
         // A concurrent push of these bytes may have committed meanwhile: a duplicate is never over the plan.
         if (await store.findBySha256(tx, organizationId, sha256)) return null
-        await this.assertWithinPlan(tx, organizationId, plan, bytes.length)
+        if (this.deps.planLimits[plan]) this.assertWithinPlan(plan, await store.usage(tx, organizationId), bytes.length)
         await store.lockContent(tx, sha256)
         // A delete of the same bytes may have removed the files between their writing and this lock.
         const [hasOriginal, hasThumbnail] = await Promise.all([this.deps.blobs.exists(files.original), this.deps.blobs.exists(files.thumbnail)])
@@ -306,10 +309,9 @@ export class AssetService {
     }
   }
 
-  private async assertWithinPlan(tx: Db, organizationId: string, plan: string, byteSize: number): Promise<void> {
+  private assertWithinPlan(plan: string, used: { assets: number; bytes: number }, byteSize: number): void {
     const limit = this.deps.planLimits[plan]
     if (!limit) return
-    const used = await store.usage(tx, organizationId)
     if (limit.maxAssets !== undefined && used.assets + 1 > limit.maxAssets) {
       throw problems.forbidden('plan_limit_reached', `The ${plan} plan holds at most ${limit.maxAssets} assets.`)
     }

@@ -235,6 +235,20 @@ export async function setTags(db: Db, organizationId: string, assetId: string, n
   await db.insertInto('asset_tags').values(tags.map((tag) => ({ asset_id: assetId, tag_id: tag.id }))).execute()
 }
 
+/** The organization's plan and what it uses, in one statement, without locking anything. */
+export async function planUsage(db: Db, organizationId: string): Promise<{ plan: string; assets: number; bytes: number }> {
+  const row = await db
+    .selectFrom('organizations')
+    .select([
+      'plan',
+      sql<number>`(select count(*)::int from assets where organization_id = organizations.id)`.as('assets'),
+      sql<string>`(select coalesce(sum(byte_size), 0)::text from assets where organization_id = organizations.id)`.as('bytes'),
+    ])
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow()
+  return { plan: row.plan, assets: row.assets, bytes: Number(row.bytes) }
+}
+
 export async function usage(db: Db, organizationId: string): Promise<{ assets: number; bytes: number }> {
   const row = await db
     .selectFrom('assets')
