@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { sql } from 'kysely'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import { emit } from '../../platform/events/outbox.js'
