@@ -199,7 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
-  const collections = new CollectionService(database.db, assets, config.publicBaseUrl, wake.eventsCommitted)
+  const collections = new CollectionService(database.db, assets, signer, config.publicBaseUrl, wake.eventsCommitted)
   const webhooks = new WebhookService({
     db: database.db,
     appSecret: config.appSecret,
@@ -219,7 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await app.register(async (files) => {
     // One bucket per IP for signed file URLs and public share links: anyone holding a link may call them.
     limitEveryRoute(files, limiter, (request) => `files:${request.ip}`, config.rateLimits.files)
-    fileRoutes(files as App, { assets, signer })
+    fileRoutes(files as App, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
     shareRoutes(files as App, { collections })
   })
   appCollectionRoutes(app, { collections, guard })

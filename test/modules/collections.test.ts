@@ -224,7 +224,9 @@ describe('sharing by public link', () => {
     expect(json.statusCode).toBe(200)
     expect(json.json()).toMatchObject({ name: 'Press kit <b>', assets: { total: 1, data: [{ id: asset, title: 'Logo & mark' }] } })
     expect(JSON.stringify(json.json())).not.toMatch(/organization|sha256|client|source_url/)
-    const thumbnail = await t.app.inject({ method: 'GET', url: json.json().assets.data[0].thumbnail_url.replace('http://assets.test', '') })
+    const thumbnailPath: string = json.json().assets.data[0].thumbnail_url.replace('http://assets.test', '')
+    expect(thumbnailPath).toContain(`&share=${collection.id}.`)
+    const thumbnail = await t.app.inject({ method: 'GET', url: thumbnailPath })
     expect(thumbnail.statusCode).toBe(200)
 
     const html = await t.app.inject({ method: 'GET', url: path })
@@ -238,6 +240,8 @@ describe('sharing by public link', () => {
     expect((await call('DELETE', `/api/v1/collections/${collection.id}/share`)).statusCode).toBe(204)
     expect((await t.app.inject({ method: 'GET', url: `${path}.json` })).statusCode).toBe(404)
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404)
+    // The pictures it handed out end with it; the asset's own API links do not (see share-files.test.ts).
+    expectProblem(await t.app.inject({ method: 'GET', url: thumbnailPath }), 404, 'not_found')
   })
 
   it('is 404 for a guessed token and for another organization\u2019s collection', async () => {

@@ -134,7 +134,15 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
 }
 
 const FileParams = Type.Object({ id: Type.String({ format: 'uuid' }), variant: Type.Union([Type.Literal('thumbnail'), Type.Literal('original')]) })
-const FileQuery = Type.Object({ expires: Type.Integer({ minimum: 0 }), sig: Type.String({ pattern: '^[0-9a-f]{64}$' }) })
+const FileQuery = Type.Object({
+  expires: Type.Integer({ minimum: 0 }),
+  sig: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  // Any text: a changed value is a wrong signature (403), like a changed `expires`.
+  share: Type.Optional(Type.String({ maxLength: 200 })),
+})
+
+/** Whether the public share a file link was issued for still shows that asset; checked on every request. */
+export type ShareServes = (share: string, assetId: string) => Promise<boolean>
 
 /**
  * GET (and HEAD) /files/assets/{id}/{thumbnail|original}: signed capability URLs, no API key.
@@ -145,12 +153,21 @@ const FileQuery = Type.Object({ expires: Type.Integer({ minimum: 0 }), sig: Type
  * `Content-Range`; a range that starts past the end is 416, its `Content-Range` giving the file's size.
  * Several ranges, another unit or a malformed header are answered with the whole file (200), as RFC
  * 9110 allows; so is a range whose `If-Range` is anything but the current ETag (dates are not compared).
+ *
+ * A link a public share handed out carries `share=<ref>` under its signature: it is served only while
+ * that share is live and still shows the asset (`shareServes`), else 404 like an unknown file, checked
+ * after the signature and before anything is answered about the file (a 304 included).
  */
-export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSigner }): void {
+export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSigner; shareServes: ShareServes }): void {
   app.get('/files/assets/:id/:variant', { schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
     const { id, variant } = request.params
-    const remaining = deps.signer.verify(`/files/assets/${id}/${variant}`, request.query.expires, request.query.sig)
-    if (remaining === null) throw new AppError(403, 'invalid_signature', 'Forbidden', 'The link is invalid or has expired: read the asset again for a fresh one.')
+    const { share } = request.query
+    const remaining = deps.signer.verify(`/files/assets/${id}/${variant}`, request.query)
+    if (remaining === null) {
+      const fresh = share === undefined ? 'read the asset again for a fresh one' : 'open the shared page again for a fresh one'
+      throw new AppError(403, 'invalid_signature', 'Forbidden', `The link is invalid or has expired: ${fresh}.`)
+    }
+    if (share !== undefined && !(await deps.shareServes(share, id))) throw problems.notFound('File')
     const file = await deps.assets.file(id, variant)
     if (!file) throw problems.notFound('File')
     const etag = `"${file.key}"`

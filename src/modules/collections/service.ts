@@ -4,6 +4,7 @@ import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { randomToken } from '../../platform/ids.js'
+import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
@@ -25,6 +26,17 @@ const nameTaken = (name: string) =>
   problems.unprocessable('collection_name_taken', `A collection named "${name}" already exists (names are compared without case).`, [
     { pointer: '/name', detail: 'is already used by another collection' },
   ])
+/** A share's file links carry `<collection id>.<16 hex>`: see `shareRef`. */
+const SHARE_REF = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.[0-9a-f]{16}$/
+
+/**
+ * Names a collection's current share in its file links without revealing the token: the collection id
+ * and 64 bits of a hash of the stored token hash, so sharing again (a new token) gives another name.
+ */
+function shareRef(collectionId: string, tokenHash: string): string {
+  return `${collectionId}.${sha256Hex(`share-ref\n${tokenHash}`).slice(0, 16)}`
+}
+
 const smartImmutable = () =>
   problems.conflict('smart_collection_immutable', 'A smart collection is defined by its query; its assets cannot be added or removed.')
 
@@ -36,6 +48,8 @@ export class CollectionService {
   constructor(
     private readonly db: Db,
     private readonly assets: AssetService,
+    /** Signs the file links a share hands out, bound to that share. */
+    private readonly signer: UrlSigner,
     private readonly publicBaseUrl: string,
     /** After the commit of a change that emitted events: wakes their delivery. */
     private readonly afterEventsCommitted: () => void,
@@ -124,11 +138,17 @@ export class CollectionService {
     if ((await store.setShareToken(this.db, organizationId, id, null)) === undefined) throw notFound()
   }
 
-  /** What a public link shows: the collection's name and description, and its assets' pictures. */
+  /**
+   * What a public link shows: the collection's name and description, and its assets' pictures. The
+   * picture URLs are bound to this share (see `shareServes`): unsharing or sharing again ends them.
+   */
   async sharedView(token: string, page: Page) {
-    const row = await store.findShared(this.db, sha256Hex(token))
+    const tokenHash = sha256Hex(token)
+    const row = await store.findShared(this.db, tokenHash)
     if (!row) throw new AppError(404, 'not_found', 'Not Found', 'This link is unknown or has been revoked.')
     const assets = await this.assetsOf(row.organization_id, row, page)
+    const share = shareRef(row.id, tokenHash)
+    const fileUrl = (id: string, variant: 'thumbnail' | 'original') => this.signer.signForShare(`/files/assets/${id}/${variant}`, share).url
     return {
       name: row.name,
       description: row.description,
@@ -140,11 +160,25 @@ export class CollectionService {
           width: asset.width,
           height: asset.height,
           mime_type: asset.mime_type,
-          thumbnail_url: asset.thumbnail_url,
-          original_url: asset.original_url,
+          thumbnail_url: fileUrl(asset.id, 'thumbnail'),
+          original_url: fileUrl(asset.id, 'original'),
         })),
       },
     }
+  }
+
+  /**
+   * Whether a file link issued by a share (`share`, the reference signed into it) may still be served
+   * for `assetId`: the collection is still shared with the same token, and the asset is still in what
+   * it shows (a member of a manual collection, a match of a smart one's query). One primary-key
+   * statement, and for a smart collection a second one on the asset's row.
+   */
+  async shareServes(share: string, assetId: string): Promise<boolean> {
+    const collectionId = SHARE_REF.exec(share)?.[1]
+    if (!collectionId) return false
+    const row = await store.findShareForFile(this.db, collectionId, assetId)
+    if (!row?.share_token_hash || shareRef(collectionId, row.share_token_hash) !== share) return false
+    return row.kind === 'manual' ? row.member : store.assetMatches(this.db, row.organization_id, assetId, row.query ?? {})
   }
 
   private assetsOf(organizationId: string, row: CollectionRow, page: Page) {

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { uuidv7 } from '../../platform/ids.js'
-import type { AssetFilter } from '../assets/store.js'
+import { whereFilter, type AssetFilter } from '../assets/store.js'
 
 export interface CollectionRow {
   id: string
@@ -49,6 +49,34 @@ export async function findShared(db: Db, tokenHash: string): Promise<(Collection
   return (await db.selectFrom('collections').select([...COLUMNS, 'organization_id']).where('share_token_hash', '=', tokenHash).executeTakeFirst()) as
     | (CollectionRow & { organization_id: string })
     | undefined
+}
+
+/**
+ * What a share's file link is checked against, by primary key: the collection's current share (its
+ * token hash, null when unshared) and, for a manual collection, whether the asset is a member.
+ */
+export async function findShareForFile(db: Db, collectionId: string, assetId: string) {
+  return (await db
+    .selectFrom('collections')
+    .select(({ exists, selectFrom }) => [
+      'organization_id',
+      'kind',
+      'query',
+      'share_token_hash',
+      exists(
+        selectFrom('collection_assets').select(sql`1`.as('one')).where('collection_id', '=', collectionId).where('asset_id', '=', assetId),
+      ).as('member'),
+    ])
+    .where('id', '=', collectionId)
+    .executeTakeFirst()) as
+    | { organization_id: string; kind: 'manual' | 'smart'; query: AssetFilter | null; share_token_hash: string | null; member: boolean }
+    | undefined
+}
+
+/** Whether one asset matches a smart collection's query: the list's own filter, on one row by primary key. */
+export async function assetMatches(db: Db, organizationId: string, assetId: string, query: AssetFilter): Promise<boolean> {
+  const row = await whereFilter(db.selectFrom('assets').select('assets.id').where('assets.id', '=', assetId), organizationId, query).executeTakeFirst()
+  return row !== undefined
 }
 
 export async function listCollections(db: Db, organizationId: string, filter: { kind?: 'manual' | 'smart'; q?: string }, page: Page) {
