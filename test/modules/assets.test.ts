@@ -186,7 +186,7 @@ describe('POST /api/v1/assets', () => {
       .values({ id: uuidv7(), organization_id: acme.org.id, name: 'Reds', kind: 'smart', query: JSON.stringify({ tag: 'red' }), updated_at: new Date() })
       .execute()
     const before = await assetCount()
-    expectProblem(await pushPng({ collection_name: 'Nope' }), 404, 'collection_not_found')
+    expectProblem(await pushPng({ collection_name: 'Nope' }), 404, 'not_found')
     expectProblem(await pushPng({ collection_name: 'reds' }), 409, 'smart_collection_immutable')
     expect(await assetCount()).toBe(before)
     expect(await db().selectFrom('collections').select('id').where('name', '=', 'Nope').execute()).toEqual([])

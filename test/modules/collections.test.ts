@@ -96,7 +96,7 @@ describe('manual collections', () => {
 
   it('refuse another organization\u2019s asset with 404, changing nothing', async () => {
     const theirs = await pushAsset({}, globex.writeKey)
-    expectProblem(await call('POST', url(), { asset_ids: [assets[1], theirs] }), 404, 'asset_not_found')
+    expectProblem(await call('POST', url(), { asset_ids: [assets[1], theirs] }), 404, 'not_found')
     expect((await call('GET', `/api/v1/collections/${collection.id}`)).json().asset_count).toBe(1)
   })
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { ERROR_CODES } from '../../src/platform/http/error-codes.js'
 import { bearer, seedOrganization, startTestApp, type TestApp } from '../support/app.js'
 
 let t: TestApp
@@ -132,5 +134,14 @@ describe('every error is problem+json', () => {
   it('every response carries a request id', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health' })
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+})
+
+describe('the error catalogue', () => {
+  it('is what docs/api-conventions.md lists: every code with its status, one row each', () => {
+    const docs = readFileSync(new URL('../../docs/api-conventions.md', import.meta.url), 'utf8')
+    const rows = [...docs.matchAll(/^\| (\d{3}) \| `([a-z_]+)` \|/gm)].map(([, status, code]) => `${status} ${code}`)
+    const catalogue = Object.entries(ERROR_CODES).map(([code, { status }]) => `${status} ${code}`)
+    expect(rows).toEqual(catalogue)
   })
 })

@@ -39,7 +39,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
             duplicate: true,
           }),
           ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          404: problemResponse(404, '`collection_name` names no collection (`collection_not_found`); nothing is stored.'),
+          404: problemResponse(404, '`collection_name` names no collection (`not_found`); nothing is stored.'),
           409: problemResponse(409, '`collection_name` is a smart collection (`smart_collection_immutable`); nothing is stored.'),
           413: problemResponse(413, 'The image is over 25 MiB (`image_too_large`), inline or fetched.'),
           422: problemResponse(422, 'Not a supported image, too many pixels, or an unknown `asset_type`.'),
@@ -165,7 +165,7 @@ export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSi
     const remaining = deps.signer.verify(`/files/assets/${id}/${variant}`, request.query)
     if (remaining === null) {
       const fresh = share === undefined ? 'read the asset again for a fresh one' : 'open the shared page again for a fresh one'
-      throw new AppError(403, 'invalid_signature', 'Forbidden', `The link is invalid or has expired: ${fresh}.`)
+      throw new AppError('invalid_signature', `The link is invalid or has expired: ${fresh}.`)
     }
     if (share !== undefined && !(await deps.shareServes(share, id))) throw problems.notFound('File')
     const file = await deps.assets.file(id, variant)
@@ -181,7 +181,7 @@ export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSi
     } catch (error) {
       if (!(error instanceof RangeNotSatisfiableError)) throw error
       reply.header('content-range', `bytes */${error.size}`)
-      throw new AppError(416, 'range_not_satisfiable', 'Range Not Satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
+      throw new AppError('range_not_satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
     }
     if (!blob) throw problems.notFound('File')
     const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }

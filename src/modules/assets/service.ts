@@ -5,7 +5,8 @@ import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { variantKey, type BlobStore, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
-import { ImageError, type ImageProcessor } from '../../platform/images/images.js'
+import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../platform/images/images.js'
+import type { ErrorCode } from '../../platform/http/error-codes.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
@@ -70,6 +71,12 @@ export interface AssetFile {
   mimeType: string
   /** All the bytes, or `range`; null when the blob is gone. Throws `RangeNotSatisfiableError`. */
   open(range?: ByteRange): Promise<BlobStream | null>
+}
+
+const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
+  not_an_image: 'not_an_image',
+  unsupported_format: 'unsupported_image_format',
+  too_many_pixels: 'image_too_many_pixels',
 }
 
 /** Pushing, reading, filtering, editing and deleting assets, with their files and events. */
@@ -276,7 +283,7 @@ export class AssetService {
   /** Rules 6 and 7: the collection must exist (never auto-created) and be manual. */
   private async manualCollection(organizationId: string, name: string): Promise<string> {
     const collection = await store.findCollectionByName(this.deps.db, organizationId, name)
-    if (!collection) throw new AppError(404, 'collection_not_found', 'Not Found', `No collection is named "${name}".`)
+    if (!collection) throw new AppError('not_found', `No collection is named "${name}".`)
     if (collection.kind === 'smart') {
       throw problems.conflict('smart_collection_immutable', `"${name}" is a smart collection: its assets are defined by its query.`)
     }
@@ -303,8 +310,7 @@ export class AssetService {
       return await this.deps.images.process(bytes)
     } catch (error) {
       if (!(error instanceof ImageError)) throw error
-      const code = { not_an_image: 'not_an_image', unsupported_format: 'unsupported_image_format', too_many_pixels: 'image_too_many_pixels' }[error.kind]
-      throw problems.unprocessable(code, error.message)
+      throw problems.unprocessable(IMAGE_ERROR_CODES[error.kind], error.message)
     }
   }
 
@@ -348,7 +354,7 @@ function invalidBase64(): AppError {
 }
 
 function imageTooLarge(): AppError {
-  return new AppError(413, 'image_too_large', 'Content Too Large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
+  return new AppError('image_too_large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
 }
 
 /** Trimmed, without empties, one of each case-insensitively (the first spelling wins). */

@@ -149,7 +149,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         response: {
           200: okResponse('What changed.', MembersResponse, { changed: 1, asset_count: 13 }),
           ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          404: problemResponse(404, 'No such collection (`not_found`) or asset (`asset_not_found`) in your organization.'),
+          404: problemResponse(404, 'No such collection or asset in your organization (`not_found`).'),
           ...SMART_CONFLICT,
         },
       },

@@ -145,7 +145,7 @@ export class CollectionService {
   async sharedView(token: string, page: Page) {
     const tokenHash = sha256Hex(token)
     const row = await store.findShared(this.db, tokenHash)
-    if (!row) throw new AppError(404, 'not_found', 'Not Found', 'This link is unknown or has been revoked.')
+    if (!row) throw new AppError('not_found', 'This link is unknown or has been revoked.')
     const assets = await this.assetsOf(row.organization_id, row, page)
     const share = shareRef(row.id, tokenHash)
     const fileUrl = (id: string, variant: 'thumbnail' | 'original') => this.signer.signForShare(`/files/assets/${id}/${variant}`, share).url
@@ -205,7 +205,7 @@ export class CollectionService {
   private async assertKnown(organizationId: string, assetIds: string[]): Promise<void> {
     const unknown = await this.assets.unknownIds(organizationId, assetIds)
     if (unknown.length > 0) {
-      throw new AppError(404, 'asset_not_found', 'Not Found', `No asset ${unknown.join(', ')} in your organization; nothing was changed.`)
+      throw new AppError('not_found', `No asset ${unknown.join(', ')} in your organization; nothing was changed.`)
     }
   }
 }

@@ -23,9 +23,9 @@ export interface SessionUser {
 }
 
 const invalidCredentials = () =>
-  new AppError(401, 'invalid_credentials', 'Unauthorized', 'The email or password is not correct.')
+  new AppError('invalid_credentials', 'The email or password is not correct.')
 const invitationUnusable = () =>
-  new AppError(404, 'invitation_not_found', 'Not Found', 'The invitation is unknown, expired, revoked or already used.')
+  new AppError('invitation_not_found', 'The invitation is unknown, expired, revoked or already used.')
 
 /** What other modules do when an organization changes, in the transaction that changes it. */
 export interface OrgHooks {

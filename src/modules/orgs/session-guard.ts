@@ -35,7 +35,7 @@ export class SessionGuard {
     if (!SAFE_METHODS.has(request.method)) {
       const sent = request.headers['x-csrf-token']
       if (typeof sent !== 'string' || !safeEqual(sent, this.csrfToken(user.sessionId))) {
-        throw new AppError(403, 'csrf_token_invalid', 'Forbidden', 'Send the X-CSRF-Token header from GET /app/api/session.')
+        throw new AppError('csrf_token_invalid', 'Send the X-CSRF-Token header from GET /app/api/session.')
       }
     }
     return user
@@ -62,7 +62,7 @@ export class SessionGuard {
     if (origin === undefined) return
     const allowed = origin === new URL(this.publicBaseUrl).origin || hostOf(origin) === request.headers.host
     if (!allowed) {
-      throw new AppError(403, 'cross_site_request', 'Forbidden', 'This request must come from the application itself.')
+      throw new AppError('cross_site_request', 'This request must come from the application itself.')
     }
   }
 

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ErrorCode } from './error-codes.js'
 import { AppError, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
 
 interface AjvError {
@@ -33,7 +34,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendProblem(reply, appError)
   })
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new AppError(404, 'not_found', 'Not Found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+    sendProblem(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
   )
 }
 
@@ -43,15 +44,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
  */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    void sendProblem(reply, new AppError(414, 'uri_too_long', 'URI Too Long', 'A part of the path is longer than any id or name this API uses.'))
+    void sendProblem(reply, new AppError('uri_too_long', 'A part of the path is longer than any id or name this API uses.'))
   } else {
-    void sendProblem(reply, new AppError(400, 'bad_url', 'Bad Request', 'The URL cannot be read (a bad percent-encoding?).'))
+    void sendProblem(reply, new AppError('bad_url', 'The URL cannot be read (a bad percent-encoding?).'))
   }
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'headers_too_large', 'The request headers are larger than the server accepts.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request did not arrive in time.'],
+const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ['headers_too_large', 'The request headers are larger than the server accepts.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request did not arrive in time.'],
 }
 
 /**
@@ -63,8 +64,10 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
     socket.destroy()
     return
   }
-  const [status, code, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP.']
-  const body = JSON.stringify(problemBody(new AppError(status, code, STATUS_CODES[status] ?? 'Bad Request', detail)))
+  const [code, detail] = CLIENT_ERRORS[error.code ?? ''] ?? ['bad_request', 'The request is not valid HTTP.']
+  const problem = new AppError(code, detail)
+  const body = JSON.stringify(problemBody(problem))
+  const status = problem.status
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   )
@@ -93,26 +96,26 @@ function toAppError(error: FastifyError): AppError {
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, 'unsupported_media_type', 'Unsupported Media Type', 'Send the body as application/json.')
+      return new AppError('unsupported_media_type', 'Send the body as application/json.')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, 'body_too_large', 'Content Too Large', 'The request body is larger than this endpoint accepts.')
+      return new AppError('body_too_large', 'The request body is larger than this endpoint accepts.')
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError(400, 'malformed_json', 'Bad Request', 'The body is empty but the content type says JSON.')
+      return new AppError('malformed_json', 'The body is empty but the content type says JSON.')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new AppError(400, 'malformed_json', 'Bad Request', 'The body is not valid JSON.')
+      return new AppError('malformed_json', 'The body is not valid JSON.')
   }
   const status = error.statusCode ?? 500
   if (status === 429) {
-    return new AppError(429, 'rate_limited', 'Too Many Requests', error.message)
+    return new AppError('rate_limited', error.message)
   }
   if (status === 400 && error instanceof SyntaxError) {
-    return new AppError(400, 'malformed_json', 'Bad Request', 'The body is not valid JSON.')
+    return new AppError('malformed_json', 'The body is not valid JSON.')
   }
   if (status >= 400 && status < 500) {
-    const title = STATUS_CODES[status] ?? 'Bad Request'
-    return new AppError(status, title.toLowerCase().replace(/[^a-z]+/g, '_'), title, error.message)
+    // A client error from a lower layer that the catalogue has no code for: its message says what.
+    return new AppError('bad_request', error.message)
   }
-  return new AppError(500, 'internal_error', 'Internal Server Error', 'Something went wrong on our side. It has been logged.')
+  return new AppError('internal_error', 'Something went wrong on our side. It has been logged.')
 }
 
 function fieldProblem(error: AjvError, context: string | undefined): FieldProblem {

@@ -1,39 +1,45 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes.js'
+
 export interface FieldProblem {
   /** JSON Pointer into the body, or `/query/<name>` / `/params/<name>` for the URL. */
   pointer: string
   detail: string
 }
 
-/** An error whose status, code and message are meant for the client, answered as problem+json. */
+/**
+ * An error whose code and message are meant for the client, answered as problem+json; its status and
+ * title come with the code from the catalogue (error-codes.ts).
+ */
 export class AppError extends Error {
   /** For a 502: what failed upstream, as a class safe to log (never an address). */
   upstream?: string
+  readonly status: number
+  readonly title: string
 
   constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly title: string,
+    readonly code: ErrorCode,
     readonly detail?: string,
     readonly errors?: FieldProblem[],
   ) {
-    super(detail ?? title)
+    super(detail ?? ERROR_CODES[code].title)
+    this.status = ERROR_CODES[code].status
+    this.title = ERROR_CODES[code].title
   }
 }
 
 export const problems = {
   validation: (errors: FieldProblem[], detail = 'The request is not valid.') =>
-    new AppError(400, 'validation_failed', 'Validation failed', detail, errors),
+    new AppError('validation_failed', detail, errors),
   invalidApiKey: () =>
-    new AppError(401, 'invalid_api_key', 'Unauthorized', 'The API key is missing, malformed, unknown, revoked or expired.'),
-  notSignedIn: () => new AppError(401, 'not_signed_in', 'Unauthorized', 'Sign in first.'),
+    new AppError('invalid_api_key', 'The API key is missing, malformed, unknown, revoked or expired.'),
+  notSignedIn: () => new AppError('not_signed_in', 'Sign in first.'),
   insufficientScope: (needed: string) =>
-    new AppError(403, 'insufficient_scope', 'Forbidden', `This endpoint needs an API key with the ${needed} scope.`),
-  forbidden: (code: string, detail: string) => new AppError(403, code, 'Forbidden', detail),
-  notFound: (what: string) => new AppError(404, 'not_found', 'Not Found', `${what} was not found.`),
-  conflict: (code: string, detail: string) => new AppError(409, code, 'Conflict', detail),
-  unprocessable: (code: string, detail: string, errors?: FieldProblem[]) =>
-    new AppError(422, code, 'Unprocessable Content', detail, errors),
-  badGateway: (code: string, detail: string, upstream: string) => Object.assign(new AppError(502, code, 'Bad Gateway', detail), { upstream }),
+    new AppError('insufficient_scope', `This endpoint needs an API key with the ${needed} scope.`),
+  forbidden: (code: ErrorCode, detail: string) => new AppError(code, detail),
+  notFound: (what: string) => new AppError('not_found', `${what} was not found.`),
+  conflict: (code: ErrorCode, detail: string) => new AppError(code, detail),
+  unprocessable: (code: ErrorCode, detail: string, errors?: FieldProblem[]) => new AppError(code, detail, errors),
+  badGateway: (code: ErrorCode, detail: string, upstream: string) => Object.assign(new AppError(code, detail), { upstream }),
 }
 
 export interface ProblemBody {

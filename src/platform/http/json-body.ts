@@ -15,7 +15,7 @@ export function registerJsonParsing(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]
     if (charset !== undefined && !UTF8.test(charset)) {
-      return done(new AppError(415, 'unsupported_charset', 'Unsupported Media Type', `JSON bodies must be UTF-8; this one declares ${charset}.`), undefined)
+      return done(new AppError('unsupported_charset', `JSON bodies must be UTF-8; this one declares ${charset}.`), undefined)
     }
     if (body === '') return done(null, undefined)
     parse(request, body as string, done)

@@ -120,7 +120,7 @@ export function applyLimit(reply: FastifyReply, limit: number, count: WindowCoun
   reply.header('x-ratelimit-reset', resetSeconds)
   if (count.count <= limit) return undefined
   reply.header('retry-after', resetSeconds)
-  return new AppError(429, 'rate_limited', 'Too Many Requests', `Rate limit exceeded; retry in ${resetSeconds} seconds.`)
+  return new AppError('rate_limited', `Rate limit exceeded; retry in ${resetSeconds} seconds.`)
 }
 
 /** Counts every request of the scope under `keyOf(request)` and refuses those over `limit`. */

@@ -67,7 +67,7 @@ const PROBLEM_EXAMPLES: Record<number, ProblemExamples> = {
     },
     malformed_json: {
       summary: 'The body is not JSON',
-      value: problemBody(new AppError(400, 'malformed_json', 'Bad Request', 'The body is not valid JSON.')),
+      value: problemBody(new AppError('malformed_json', 'The body is not valid JSON.')),
     },
   },
   401: { invalid_api_key: { summary: 'No usable API key', value: problemBody(problems.invalidApiKey()) } },
@@ -88,17 +88,17 @@ const PROBLEM_EXAMPLES: Record<number, ProblemExamples> = {
   413: {
     body_too_large: {
       summary: 'The body is over the limit',
-      value: problemBody(new AppError(413, 'body_too_large', 'Content Too Large', 'The request body is larger than this endpoint accepts.')),
+      value: problemBody(new AppError('body_too_large', 'The request body is larger than this endpoint accepts.')),
     },
     image_too_large: {
       summary: 'The image is over 25 MiB',
-      value: problemBody(new AppError(413, 'image_too_large', 'Content Too Large', 'The image is larger than 26214400 bytes.')),
+      value: problemBody(new AppError('image_too_large', 'The image is larger than 26214400 bytes.')),
     },
   },
   415: {
     unsupported_media_type: {
       summary: 'The body is not JSON',
-      value: problemBody(new AppError(415, 'unsupported_media_type', 'Unsupported Media Type', 'Send the body as application/json.')),
+      value: problemBody(new AppError('unsupported_media_type', 'Send the body as application/json.')),
     },
   },
   422: {
@@ -110,23 +110,23 @@ const PROBLEM_EXAMPLES: Record<number, ProblemExamples> = {
   429: {
     rate_limited: {
       summary: 'Too many requests',
-      value: problemBody(new AppError(429, 'rate_limited', 'Too Many Requests', 'Rate limit exceeded; retry in 42 seconds.')),
+      value: problemBody(new AppError('rate_limited', 'Rate limit exceeded; retry in 42 seconds.')),
     },
   },
   500: {
     internal_error: {
       summary: 'An unexpected error',
-      value: problemBody(new AppError(500, 'internal_error', 'Internal Server Error', 'Something went wrong on our side. It has been logged.')),
+      value: problemBody(new AppError('internal_error', 'Something went wrong on our side. It has been logged.')),
     },
   },
   502: {
     image_fetch_blocked: {
       summary: 'image_url points at a private address',
-      value: problemBody(new AppError(502, 'image_fetch_blocked', 'Bad Gateway', 'The image_url is not allowed: it resolves to a private address.')),
+      value: problemBody(new AppError('image_fetch_blocked', 'The image_url is not allowed: it resolves to a private address.')),
     },
     image_fetch_failed: {
       summary: 'The remote host failed',
-      value: problemBody(new AppError(502, 'image_fetch_failed', 'Bad Gateway', 'The image could not be fetched: the remote host answered 503.')),
+      value: problemBody(new AppError('image_fetch_failed', 'The image could not be fetched: the remote host answered 503.')),
     },
   },
 }
