@@ -42,7 +42,7 @@ import { WebhookService } from './modules/webhooks/service.js'
 import { SERVICE_VERSION } from './platform/version.js'
 import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
-import { SessionGuard } from './modules/orgs/session-guard.js'
+import { guardAppRoutes, SessionGuard, type AppRoute } from './modules/orgs/session-guard.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -112,6 +112,8 @@ function createAssetService(config: Config, db: Db, catalog: CatalogService, wak
 }
 
 export type BuiltApp = App & {
+  /** Every /app/api route with the session it requires. */
+  appRoutes: readonly AppRoute[]
   services: Services & {
     assets: AssetService
     collections: CollectionService
@@ -208,22 +210,23 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
+  const appRoutes = guardAppRoutes(app, guard)
   healthRoutes(app, { database, embeddings })
   orgRoutes(app, { orgs, guard })
   await app.register(async (signIn) => {
     limitEveryRoute(signIn, limiter, (request) => `sign-in:${request.ip}`, config.rateLimits.signIn)
     signInRoutes(signIn as App, { orgs, guard })
   })
-  appKeyRoutes(app, { keys, guard })
-  appCatalogRoutes(app, { catalog, guard })
+  appKeyRoutes(app, { keys })
+  appCatalogRoutes(app, { catalog })
   await app.register(async (files) => {
     // One bucket per IP for signed file URLs and public share links: anyone holding a link may call them.
     limitEveryRoute(files, limiter, (request) => `files:${request.ip}`, config.rateLimits.files)
     fileRoutes(files as App, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
     shareRoutes(files as App, { collections })
   })
-  appCollectionRoutes(app, { collections, guard })
-  webhookRoutes(app, { webhooks, guard })
+  appCollectionRoutes(app, { collections })
+  webhookRoutes(app, { webhooks })
   await app.register(async (v1) => {
     guardPublicApi(v1, { authenticate: (header) => keys.authenticate(header), limiter, rateLimits: config.rateLimits })
     publicKeyRoutes(v1 as App, { keys, orgs })
@@ -233,5 +236,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     publicSearchRoutes(v1 as App, { search })
   })
 
-  return Object.assign(app, { services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery } })
+  return Object.assign(app, { appRoutes, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery } })
 }

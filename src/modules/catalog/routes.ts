@@ -2,8 +2,6 @@ import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { AUTHENTICATED_PROBLEMS, okResponse, problemResponses } from '../../platform/http/schemas.js'
-import { MANAGER_ROLES } from '../orgs/service.js'
-import type { SessionGuard } from '../orgs/session-guard.js'
 import type { CatalogService, Registry } from './service.js'
 
 const ListQuery = Type.Object(
@@ -100,18 +98,18 @@ export function publicCatalogRoutes(app: App, deps: { catalog: CatalogService })
 const NameBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) }, { additionalProperties: false })
 
 /** /app/api/orgs/:org/{asset-types,clients,products}: owners and admins edit the registries. */
-export function appCatalogRoutes(app: App, deps: { catalog: CatalogService; guard: SessionGuard }): void {
+export function appCatalogRoutes(app: App, deps: { catalog: CatalogService }): void {
   for (const registry of Object.keys(REGISTRY_DOCS) as Registry[]) {
-    app.post(`/app/api/orgs/:org/${registry}`, { schema: { params: Type.Object({ org: Type.String() }), body: NameBody } }, async (request, reply) => {
-      const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+    app.post(`/app/api/orgs/:org/${registry}`, { config: { session: 'manager' }, schema: { params: Type.Object({ org: Type.String() }), body: NameBody } }, async (request, reply) => {
+      const { organization } = request.membership!
       await deps.catalog.register(registry, organization.id, request.body.name)
       return reply.code(204).send()
     })
     app.delete(
       `/app/api/orgs/:org/${registry}/:name`,
-      { schema: { params: Type.Object({ org: Type.String(), name: Type.String({ minLength: 1, maxLength: 200 }) }) } },
+      { config: { session: 'manager' }, schema: { params: Type.Object({ org: Type.String(), name: Type.String({ minLength: 1, maxLength: 200 }) }) } },
       async (request, reply) => {
-        const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+        const { organization } = request.membership!
         await deps.catalog.unregister(registry, organization.id, request.params.name)
         return reply.code(204).send()
       },

@@ -2,8 +2,6 @@ import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { AUTHENTICATED_PROBLEMS, noContentResponse, okResponse, problemResponse, problemResponses, ref } from '../../platform/http/schemas.js'
-import { MANAGER_ROLES } from '../orgs/service.js'
-import type { SessionGuard } from '../orgs/session-guard.js'
 import { renderGallery } from './gallery.js'
 import {
   COLLECTION_EXAMPLE,
@@ -200,14 +198,14 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
 }
 
 /** /app/api/orgs/:org/collections/:id/share: owners and admins share from the app. */
-export function appCollectionRoutes(app: App, deps: { collections: CollectionService; guard: SessionGuard }): void {
+export function appCollectionRoutes(app: App, deps: { collections: CollectionService }): void {
   const params = Type.Object({ org: Type.String(), id: Type.String({ format: 'uuid' }) })
-  app.post('/app/api/orgs/:org/collections/:id/share', { schema: { params } }, async (request, reply) => {
-    const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+  app.post('/app/api/orgs/:org/collections/:id/share', { config: { session: 'manager' }, schema: { params } }, async (request, reply) => {
+    const { organization } = request.membership!
     return reply.code(201).send(await deps.collections.share(organization.id, request.params.id))
   })
-  app.delete('/app/api/orgs/:org/collections/:id/share', { schema: { params } }, async (request, reply) => {
-    const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+  app.delete('/app/api/orgs/:org/collections/:id/share', { config: { session: 'manager' }, schema: { params } }, async (request, reply) => {
+    const { organization } = request.membership!
     await deps.collections.unshare(organization.id, request.params.id)
     return reply.code(204).send()
   })

@@ -3,8 +3,6 @@ import { problems } from '../../platform/http/errors.js'
 import { Type } from 'typebox'
 import { AUTHENTICATED_PROBLEMS, iso, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import type { OrgService } from '../orgs/service.js'
-import { MANAGER_ROLES } from '../orgs/service.js'
-import type { SessionGuard } from '../orgs/session-guard.js'
 import { API_KEY_EXAMPLE, ApiKeySchema, CreateKeyBody, CreatedKeySchema, CurrentKeySchema } from './schemas.js'
 import type { ApiKeyService } from './service.js'
 import type { ApiKeyRow } from './store.js'
@@ -74,17 +72,17 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
 }
 
 /** /app/api/orgs/:org/keys: owners and admins manage their organization's keys from a signed-in session. */
-export function appKeyRoutes(app: App, deps: { keys: ApiKeyService; guard: SessionGuard }): void {
-  app.get('/app/api/orgs/:org/keys', { schema: { params: OrgParams } }, async (request) => {
-    const { organization } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
+  app.get('/app/api/orgs/:org/keys', { config: { session: 'manager' }, schema: { params: OrgParams } }, async (request) => {
+    const { organization } = request.membership!
     return { data: (await deps.keys.list(organization.id)).map(view) }
   })
 
   app.post(
     '/app/api/orgs/:org/keys',
-    { schema: { params: OrgParams, body: CreateKeyBody, response: { 201: CreatedKeySchema } } },
+    { config: { session: 'manager' }, schema: { params: OrgParams, body: CreateKeyBody, response: { 201: CreatedKeySchema } } },
     async (request, reply) => {
-      const { organization, user } = await deps.guard.member(request, request.params.org, MANAGER_ROLES)
+      const { organization, user } = request.membership!
       const body = request.body
       const { key, token } = await deps.keys.create({
         organizationId: organization.id,
@@ -97,10 +95,9 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService; guard: Sessi
     },
   )
 
-  app.delete('/app/api/orgs/:org/keys/:id', { schema: { params: KeyParams } }, async (request, reply) => {
-    const params = request.params
-    const { organization } = await deps.guard.member(request, params.org, MANAGER_ROLES)
-    await deps.keys.revoke(organization.id, params.id)
+  app.delete('/app/api/orgs/:org/keys/:id', { config: { session: 'manager' }, schema: { params: KeyParams } }, async (request, reply) => {
+    const { organization } = request.membership!
+    await deps.keys.revoke(organization.id, request.params.id)
     return reply.code(204).send()
   })
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { Organization } from '../../platform/db/schema.js'
 import type { App } from '../../platform/http/app-type.js'
-import { MANAGER_ROLES, type OrgService } from './service.js'
+import type { OrgService } from './service.js'
 import { SESSION_COOKIE, type SessionGuard } from './session-guard.js'
 
 const Email = Type.String({ format: 'email', maxLength: 254 })
@@ -18,26 +18,26 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   const { orgs, guard } = deps
   const sessionBody = sessionBodyFor(deps)
 
-  app.post('/app/api/logout', async (request, reply) => {
-    await guard.user(request)
+  app.post('/app/api/logout', { config: { session: 'user' } }, async (request, reply) => {
     await orgs.logout(request.cookies[SESSION_COOKIE]!)
     guard.clearSessionCookie(reply)
     return reply.code(204).send()
   })
 
-  app.get('/app/api/session', async (request) => {
-    const user = await guard.user(request)
+  app.get('/app/api/session', { config: { session: 'user' } }, async (request) => {
+    const user = request.sessionUser!
     return sessionBody(user, user.sessionId)
   })
 
-  app.get('/app/api/orgs/:org', { schema: { params: OrgParams } }, async (request) => {
-    const { organization, role } = await guard.member(request, request.params.org)
+  app.get('/app/api/orgs/:org', { config: { session: 'member' }, schema: { params: OrgParams } }, async (request) => {
+    const { organization, role } = request.membership!
     return { ...orgView(organization), role }
   })
 
   app.patch(
     '/app/api/orgs/:org',
     {
+      config: { session: 'manager' },
       schema: {
         params: OrgParams,
         body: Type.Object(
@@ -47,36 +47,36 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
       },
     },
     async (request) => {
-      const { organization } = await guard.member(request, request.params.org, MANAGER_ROLES)
+      const { organization } = request.membership!
       return orgView(await orgs.updateSettings(organization.id, request.body))
     },
   )
 
-  app.get('/app/api/orgs/:org/members', { schema: { params: OrgParams } }, async (request) => {
-    const { organization } = await guard.member(request, request.params.org)
+  app.get('/app/api/orgs/:org/members', { config: { session: 'member' }, schema: { params: OrgParams } }, async (request) => {
+    const { organization } = request.membership!
     return { data: await orgs.listMembers(organization.id) }
   })
 
   app.post(
     '/app/api/orgs/:org/invitations',
-    { schema: { params: OrgParams, body: Type.Object({ email: Email, role: Role }, { additionalProperties: false }) } },
+    { config: { session: 'manager' }, schema: { params: OrgParams, body: Type.Object({ email: Email, role: Role }, { additionalProperties: false }) } },
     async (request, reply) => {
-      const { organization, role, user } = await guard.member(request, request.params.org, MANAGER_ROLES)
+      const { organization, role, user } = request.membership!
       const { invitation, token } = await orgs.invite(organization.id, { id: user.id, email: user.email, role }, request.body)
       return reply.code(201).send({ ...invitationView(invitation), token })
     },
   )
 
-  app.get('/app/api/orgs/:org/invitations', { schema: { params: OrgParams } }, async (request) => {
-    const { organization } = await guard.member(request, request.params.org, MANAGER_ROLES)
+  app.get('/app/api/orgs/:org/invitations', { config: { session: 'manager' }, schema: { params: OrgParams } }, async (request) => {
+    const { organization } = request.membership!
     return { data: (await orgs.listInvitations(organization.id)).map(invitationView) }
   })
 
   app.delete(
     '/app/api/orgs/:org/invitations/:id',
-    { schema: { params: Type.Object({ org: Type.String(), id: Type.String({ format: 'uuid' }) }) } },
+    { config: { session: 'manager' }, schema: { params: Type.Object({ org: Type.String(), id: Type.String({ format: 'uuid' }) }) } },
     async (request, reply) => {
-      const { organization } = await guard.member(request, request.params.org, MANAGER_ROLES)
+      const { organization } = request.membership!
       await orgs.revokeInvitation(organization.id, request.params.id)
       return reply.code(204).send()
     },
@@ -93,7 +93,7 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
 
   app.post(
     '/app/api/login',
-    { schema: { body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }) } },
+    { config: { session: 'none' }, schema: { body: Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }) } },
     async (request, reply) => {
       guard.assertSameOrigin(request)
       const { session, user } = await orgs.login(request.body.email, request.body.password)
@@ -105,6 +105,7 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
   app.post(
     '/app/api/invitations/accept',
     {
+      config: { session: 'none' },
       schema: {
         body: Type.Object(
           { token: Type.String({ minLength: 1, maxLength: 200 }), password: Password, name: Type.Optional(Type.String({ maxLength: 200 })) },

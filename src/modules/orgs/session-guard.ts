@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Organization, Role } from '../../platform/db/schema.js'
 import { hmacHex, safeEqual } from '../../platform/crypto.js'
 import { AppError, problems } from '../../platform/http/errors.js'
-import { SESSION_TTL_MS, type OrgService, type SessionUser } from './service.js'
+import { MANAGER_ROLES, SESSION_TTL_MS, type OrgService, type SessionUser } from './service.js'
 
 export const SESSION_COOKIE = 'al_session'
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -87,4 +87,52 @@ function hostOf(origin: string): string | null {
   } catch {
     return null
   }
+}
+
+/** What an `/app/api` route needs: nothing (signing in), a session, a member of `:org`, or an owner or admin of it. */
+export type SessionRequirement = 'none' | 'user' | 'member' | 'manager'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Required on every /app/api route: what the session guard checks before the handler runs. */
+    session?: SessionRequirement
+  }
+  interface FastifyRequest {
+    /** Set for `session: 'user'` routes. */
+    sessionUser?: SessionUser
+    /** Set for `session: 'member'` and `'manager'` routes. */
+    membership?: Membership
+  }
+}
+
+/**
+ * Session checks declared per route and denied by default: registering an `/app/api` route that does
+ * not declare `config.session` fails, so a handler cannot forget its check. The check runs before the
+ * body is validated, so a stranger learns nothing from validation errors.
+ */
+export function guardAppRoutes(app: FastifyInstance, guard: SessionGuard): readonly AppRoute[] {
+  const routes: AppRoute[] = []
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/app/api/')) return
+    const session = (route.config as { session?: SessionRequirement } | undefined)?.session
+    if (!session) throw new Error(`${String(route.method)} ${route.url} declares no session requirement (config.session)`)
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url, session })
+  })
+  app.addHook('preValidation', async (request) => {
+    const requirement = request.routeOptions.config.session
+    if (requirement === 'user') request.sessionUser = await guard.user(request)
+    else if (requirement === 'member' || requirement === 'manager') {
+      const org = (request.params as { org?: string }).org
+      if (org === undefined) throw new Error(`${request.routeOptions.url} needs a session of :org but has no :org`)
+      request.membership = await guard.member(request, org, requirement === 'manager' ? MANAGER_ROLES : undefined)
+    }
+  })
+  return routes
+}
+
+/** An `/app/api` route and the session it requires, as registered. */
+export interface AppRoute {
+  method: string
+  url: string
+  session: SessionRequirement
 }

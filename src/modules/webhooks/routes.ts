@@ -1,8 +1,6 @@
 import type { App } from '../../platform/http/app-type.js'
 import { pageOf } from '../../platform/http/pagination.js'
 import { iso } from '../../platform/http/schemas.js'
-import { MANAGER_ROLES } from '../orgs/service.js'
-import type { SessionGuard } from '../orgs/session-guard.js'
 import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, OrgParams, SubscriptionParams, UpdateSubscriptionBody } from './schemas.js'
 import type { WebhookService } from './service.js'
 import type { DeliveryRow, SubscriptionRow } from './store.js'
@@ -38,59 +36,58 @@ function deliveryView(row: DeliveryRow) {
  * /app/api/orgs/:org/webhooks: owners and admins manage subscriptions, look at deliveries and replay
  * them, from a signed-in session (API keys cannot: these are app endpoints).
  */
-export function webhookRoutes(app: App, deps: { webhooks: WebhookService; guard: SessionGuard }): void {
-  const { webhooks, guard } = deps
+export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): void {
+  const { webhooks } = deps
   const base = '/app/api/orgs/:org/webhooks'
-  const manager = (request: Parameters<SessionGuard['member']>[0], org: string) => guard.member(request, org, MANAGER_ROLES)
 
-  app.get(base, { schema: { params: OrgParams } }, async (request) => {
-    const { organization } = await manager(request, request.params.org)
+  app.get(base, { config: { session: 'manager' }, schema: { params: OrgParams } }, async (request) => {
+    const { organization } = request.membership!
     return { data: (await webhooks.list(organization.id)).map(subscriptionView) }
   })
 
-  app.post(base, { schema: { params: OrgParams, body: CreateSubscriptionBody } }, async (request, reply) => {
-    const { organization, user } = await manager(request, request.params.org)
+  app.post(base, { config: { session: 'manager' }, schema: { params: OrgParams, body: CreateSubscriptionBody } }, async (request, reply) => {
+    const { organization, user } = request.membership!
     const { subscription, secret } = await webhooks.create(organization.id, { ...request.body, createdBy: user.id })
     return reply.code(201).send({ ...subscriptionView(subscription), secret })
   })
 
-  app.get(`${base}/:id`, { schema: { params: SubscriptionParams } }, async (request) => {
-    const { organization } = await manager(request, request.params.org)
+  app.get(`${base}/:id`, { config: { session: 'manager' }, schema: { params: SubscriptionParams } }, async (request) => {
+    const { organization } = request.membership!
     return subscriptionView(await webhooks.get(organization.id, request.params.id))
   })
 
-  app.patch(`${base}/:id`, { schema: { params: SubscriptionParams, body: UpdateSubscriptionBody } }, async (request) => {
-    const { organization } = await manager(request, request.params.org)
+  app.patch(`${base}/:id`, { config: { session: 'manager' }, schema: { params: SubscriptionParams, body: UpdateSubscriptionBody } }, async (request) => {
+    const { organization } = request.membership!
     return subscriptionView(await webhooks.update(organization.id, request.params.id, request.body))
   })
 
-  app.delete(`${base}/:id`, { schema: { params: SubscriptionParams } }, async (request, reply) => {
-    const { organization } = await manager(request, request.params.org)
+  app.delete(`${base}/:id`, { config: { session: 'manager' }, schema: { params: SubscriptionParams } }, async (request, reply) => {
+    const { organization } = request.membership!
     await webhooks.delete(organization.id, request.params.id)
     return reply.code(204).send()
   })
 
-  app.post(`${base}/:id/rotate-secret`, { schema: { params: SubscriptionParams } }, async (request) => {
-    const { organization } = await manager(request, request.params.org)
+  app.post(`${base}/:id/rotate-secret`, { config: { session: 'manager' }, schema: { params: SubscriptionParams } }, async (request) => {
+    const { organization } = request.membership!
     const { secret, subscription } = await webhooks.rotateSecret(organization.id, request.params.id)
     return { secret, previous_secret_expires_at: subscriptionView(subscription).previous_secret_expires_at }
   })
 
-  app.post(`${base}/:id/ping`, { schema: { params: SubscriptionParams } }, async (request, reply) => {
-    const { organization } = await manager(request, request.params.org)
+  app.post(`${base}/:id/ping`, { config: { session: 'manager' }, schema: { params: SubscriptionParams } }, async (request, reply) => {
+    const { organization } = request.membership!
     return reply.code(202).send(await webhooks.ping(organization.id, request.params.id))
   })
 
-  app.get(`${base}/:id/deliveries`, { schema: { params: SubscriptionParams, querystring: DeliveriesQuery } }, async (request) => {
-    const { organization } = await manager(request, request.params.org)
+  app.get(`${base}/:id/deliveries`, { config: { session: 'manager' }, schema: { params: SubscriptionParams, querystring: DeliveriesQuery } }, async (request) => {
+    const { organization } = request.membership!
     const { status, event, ...paging } = request.query
     const page = pageOf(paging)
     const { rows, total } = await webhooks.deliveries(organization.id, request.params.id, { status, event }, page)
     return { data: rows.map(deliveryView), total, ...page }
   })
 
-  app.get(`${base}/:id/deliveries/:delivery_id`, { schema: { params: DeliveryParams } }, async (request) => {
-    const { organization } = await manager(request, request.params.org)
+  app.get(`${base}/:id/deliveries/:delivery_id`, { config: { session: 'manager' }, schema: { params: DeliveryParams } }, async (request) => {
+    const { organization } = request.membership!
     const { delivery, attempts } = await webhooks.delivery(organization.id, request.params.id, request.params.delivery_id)
     return {
       ...deliveryView(delivery),
@@ -108,8 +105,8 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService; guard:
     }
   })
 
-  app.post(`${base}/:id/deliveries/:delivery_id/replay`, { schema: { params: DeliveryParams } }, async (request, reply) => {
-    const { organization } = await manager(request, request.params.org)
+  app.post(`${base}/:id/deliveries/:delivery_id/replay`, { config: { session: 'manager' }, schema: { params: DeliveryParams } }, async (request, reply) => {
+    const { organization } = request.membership!
     await webhooks.replay(organization.id, request.params.id, request.params.delivery_id)
     return reply.code(202).send({ delivery_id: request.params.delivery_id })
   })
