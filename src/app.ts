@@ -23,7 +23,7 @@ import { appCatalogRoutes, publicCatalogRoutes } from './modules/catalog/routes.
 import { CatalogService } from './modules/catalog/service.js'
 import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
-import { AssetService } from './modules/assets/service.js'
+import { AssetService, type CollectionMembership } from './modules/assets/service.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
@@ -91,7 +91,14 @@ export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtl
 }
 
 /** The asset pipeline: files, image decoding and the guarded outbound client, from the configuration. */
-function createAssetService(config: Config, db: Db, catalog: CatalogService, wake: BackgroundWake, embeddings: Embeddings, logger: FastifyBaseLogger) {
+function createAssetService(
+  config: Config,
+  db: Db,
+  modules: { catalog: CatalogService; collections: CollectionMembership; embeddings: Embeddings },
+  wake: BackgroundWake,
+  logger: FastifyBaseLogger,
+) {
+  const { catalog, collections, embeddings } = modules
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const assets = new AssetService({
@@ -107,6 +114,7 @@ function createAssetService(config: Config, db: Db, catalog: CatalogService, wak
     onTextChanged: (tx, organizationId, record) => embeddings.enqueue(tx, organizationId, record),
     afterTextCommitted: () => wake.textChanged(),
     afterEventsCommitted: () => wake.eventsCommitted(),
+    collections,
   })
   return { assets, signer, close: () => fetcher.close() }
 }
@@ -197,7 +205,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const wake: BackgroundWake = { textChanged: () => embeddings.afterCommit(), eventsCommitted: () => webhookDelivery.eventsCommitted() }
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, wake)
   const { orgs, keys, catalog } = services
-  const assetPipeline = createAssetService(config, database.db, catalog, wake, embeddings, app.log)
+  // Assets and collections call each other's services: collections is bound once it exists.
+  const membership: CollectionMembership = {
+    manualCollectionId: (organizationId, name) => collections.manualCollectionId(organizationId, name),
+    addMember: (db, collectionId, assetId) => collections.addMember(db, collectionId, assetId),
+  }
+  const assetPipeline = createAssetService(config, database.db, { catalog, collections: membership, embeddings }, wake, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })

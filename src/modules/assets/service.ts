@@ -38,6 +38,13 @@ export interface AssetServiceDeps {
   afterTextCommitted: () => void
   /** After the commit of a change that emitted events: wakes their delivery. */
   afterEventsCommitted: () => void
+  /** The collections module, which owns collections and their members: a push may name one. */
+  collections: CollectionMembership
+}
+
+export interface CollectionMembership {
+  manualCollectionId(organizationId: string, name: string): Promise<string>
+  addMember(db: Db, collectionId: string, assetId: string): Promise<void>
 }
 
 export interface PushInput {
@@ -86,7 +93,7 @@ export class AssetService {
   async push(organizationId: string, input: PushInput): Promise<{ asset_id: string; duplicate: boolean }> {
     const { db } = this.deps
     const assetType = input.asset_type === undefined ? null : await this.deps.catalog.assetType(organizationId, input.asset_type)
-    const collectionId = input.collection_name === undefined ? null : await this.manualCollection(organizationId, input.collection_name)
+    const collectionId = input.collection_name === undefined ? null : await this.deps.collections.manualCollectionId(organizationId, input.collection_name)
     const bytes = await this.imageBytes(input)
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
@@ -129,8 +136,8 @@ export class AssetService {
           tag_text: tagText(tags),
         })
         if (!id) return null
-        await store.setTags(tx, organizationId, id, tags)
-        if (collectionId) await store.addToCollection(tx, collectionId, id)
+        await store.setTags(tx, id, await this.deps.catalog.ensureTags(tx, organizationId, tags))
+        if (collectionId) await this.deps.collections.addMember(tx, collectionId, id)
         const record = await this.recordIn(tx, organizationId, id)
         await this.deps.onTextChanged(tx, organizationId, record)
         await emit(tx, organizationId, 'asset.created', record)
@@ -184,6 +191,11 @@ export class AssetService {
     return store.countAssetsEach(this.deps.db, organizationId, scopes)
   }
 
+  /** Whether the filter selects the asset (a smart collection's file links). */
+  matches(organizationId: string, assetId: string, filter: AssetFilter): Promise<boolean> {
+    return store.assetMatches(this.deps.db, organizationId, assetId, filter)
+  }
+
   count(organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
     return store.countAssets(this.deps.db, organizationId, filter, inCollection)
   }
@@ -201,7 +213,7 @@ export class AssetService {
     const record = await inTransaction(this.deps.db, async (tx) => {
       const trimmed = { ...fields, ...trimNames(fields), ...(tags && { tag_text: tagText(tags) }) }
       if (!(await store.updateAsset(tx, organizationId, id, trimmed))) throw problems.notFound('Asset')
-      if (tags) await store.setTags(tx, organizationId, id, tags)
+      if (tags) await store.setTags(tx, id, await this.deps.catalog.ensureTags(tx, organizationId, tags))
       const updated = await this.recordIn(tx, organizationId, id)
       await this.deps.onTextChanged(tx, organizationId, updated)
       await emit(tx, organizationId, 'asset.updated', updated)
@@ -276,19 +288,10 @@ export class AssetService {
   }
 
   private async duplicate(assetId: string, collectionId: string | null) {
-    if (collectionId) await store.addToCollection(this.deps.db, collectionId, assetId)
+    if (collectionId) await this.deps.collections.addMember(this.deps.db, collectionId, assetId)
     return { asset_id: assetId, duplicate: true }
   }
 
-  /** Rules 6 and 7: the collection must exist (never auto-created) and be manual. */
-  private async manualCollection(organizationId: string, name: string): Promise<string> {
-    const collection = await store.findCollectionByName(this.deps.db, organizationId, name)
-    if (!collection) throw new AppError('not_found', `No collection is named "${name}".`)
-    if (collection.kind === 'smart') {
-      throw problems.conflict('smart_collection_immutable', `"${name}" is a smart collection: its assets are defined by its query.`)
-    }
-    return collection.id
-  }
 
   private async imageBytes(input: PushInput): Promise<Buffer> {
     if (input.image_base64 !== undefined) return decodeBase64Image(input.image_base64)

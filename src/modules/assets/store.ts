@@ -217,22 +217,11 @@ export async function lockContent(tx: Db, sha256: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
 }
 
-/** Replaces the asset's tags with `names`, creating tags on first use (matched case-insensitively). */
-export async function setTags(db: Db, organizationId: string, assetId: string, names: string[]): Promise<void> {
+/** Replaces the asset's tags with these (the catalogue's tag ids). */
+export async function setTags(db: Db, assetId: string, tagIds: string[]): Promise<void> {
   await db.deleteFrom('asset_tags').where('asset_id', '=', assetId).execute()
-  if (names.length === 0) return
-  await db
-    .insertInto('tags')
-    .values(names.map((name) => ({ id: uuidv7(), organization_id: organizationId, name })))
-    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doNothing())
-    .execute()
-  const tags = await db
-    .selectFrom('tags')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
-    .execute()
-  await db.insertInto('asset_tags').values(tags.map((tag) => ({ asset_id: assetId, tag_id: tag.id }))).execute()
+  if (tagIds.length === 0) return
+  await db.insertInto('asset_tags').values(tagIds.map((tagId) => ({ asset_id: assetId, tag_id: tagId }))).execute()
 }
 
 /** The organization's plan and what it uses, in one statement, without locking anything. */
@@ -273,19 +262,8 @@ export async function existingAssetIds(db: Db, organizationId: string, ids: stri
   return new Set(rows.map((row) => row.id))
 }
 
-export async function findCollectionByName(db: Db, organizationId: string, name: string) {
-  return db
-    .selectFrom('collections')
-    .select(['id', 'kind'])
-    .where('organization_id', '=', organizationId)
-    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-    .executeTakeFirst()
-}
-
-export async function addToCollection(db: Db, collectionId: string, assetId: string): Promise<void> {
-  await db
-    .insertInto('collection_assets')
-    .values({ collection_id: collectionId, asset_id: assetId })
-    .onConflict((oc) => oc.columns(['collection_id', 'asset_id']).doNothing())
-    .execute()
+/** Whether the asset is one the filter selects. */
+export async function assetMatches(db: Db, organizationId: string, assetId: string, filter: AssetFilter): Promise<boolean> {
+  const row = await whereFilter(db.selectFrom('assets').select('assets.id').where('assets.id', '=', assetId), organizationId, filter).executeTakeFirst()
+  return row !== undefined
 }

@@ -13,6 +13,11 @@ const REGISTRIES: Record<Registry, { table: store.RegistryTable; column: store.A
 
 /** The organization's catalogue: the asset-type list, registered clients and products, and tags. */
 export class CatalogService {
+  /** Tags are created on first use: the ids of `names`, in the caller's transaction when `db` is one. */
+  ensureTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
+    return store.ensureTags(db, organizationId, names)
+  }
+
   constructor(private readonly db: Db) {}
 
   /** Every new organization starts with a sensible asset-type catalogue. */

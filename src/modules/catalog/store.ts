@@ -116,3 +116,20 @@ async function pageOfRows<T>(db: Db, rows: RawBuilder<unknown>, options: ListOpt
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
+
+/** The ids of the tags named `names` (matched case-insensitively), creating those used for the first time. */
+export async function ensureTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
+  if (names.length === 0) return []
+  await db
+    .insertInto('tags')
+    .values(names.map((name) => ({ id: uuidv7(), organization_id: organizationId, name })))
+    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doNothing())
+    .execute()
+  const tags = await db
+    .selectFrom('tags')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
+    .execute()
+  return tags.map((tag) => tag.id)
+}

@@ -178,7 +178,22 @@ export class CollectionService {
     if (!collectionId) return false
     const row = await store.findShareForFile(this.db, collectionId, assetId)
     if (!row?.share_token_hash || shareRef(collectionId, row.share_token_hash) !== share) return false
-    return row.kind === 'manual' ? row.member : store.assetMatches(this.db, row.organization_id, assetId, row.query ?? {})
+    return row.kind === 'manual' ? row.member : this.assets.matches(row.organization_id, assetId, row.query ?? {})
+  }
+
+  /** The manual collection a push names (never created on the fly): 404 when there is none, 409 when it is smart. */
+  async manualCollectionId(organizationId: string, name: string): Promise<string> {
+    const collection = await store.findCollectionByName(this.db, organizationId, name)
+    if (!collection) throw new AppError('not_found', `No collection is named "${name}".`)
+    if (collection.kind === 'smart') {
+      throw problems.conflict('smart_collection_immutable', `"${name}" is a smart collection: its assets are defined by its query.`)
+    }
+    return collection.id
+  }
+
+  /** Adds one asset, in the caller's transaction when `db` is one (a push); adding twice is a no-op. */
+  async addMember(db: Db, collectionId: string, assetId: string): Promise<void> {
+    await store.addMembers(db, collectionId, [assetId])
   }
 
   private assetsOf(organizationId: string, row: CollectionRow, page: Page) {

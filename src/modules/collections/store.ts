@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { uuidv7 } from '../../platform/ids.js'
-import { whereFilter, type AssetFilter } from '../assets/store.js'
+import type { AssetFilter } from '../assets/store.js'
 
 export interface CollectionRow {
   id: string
@@ -74,9 +74,13 @@ export async function findShareForFile(db: Db, collectionId: string, assetId: st
 }
 
 /** Whether one asset matches a smart collection's query: the list's own filter, on one row by primary key. */
-export async function assetMatches(db: Db, organizationId: string, assetId: string, query: AssetFilter): Promise<boolean> {
-  const row = await whereFilter(db.selectFrom('assets').select('assets.id').where('assets.id', '=', assetId), organizationId, query).executeTakeFirst()
-  return row !== undefined
+export async function findCollectionByName(db: Db, organizationId: string, name: string) {
+  return db
+    .selectFrom('collections')
+    .select(['id', 'kind'])
+    .where('organization_id', '=', organizationId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .executeTakeFirst()
 }
 
 export async function listCollections(db: Db, organizationId: string, filter: { kind?: 'manual' | 'smart'; q?: string }, page: Page) {
