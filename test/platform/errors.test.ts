@@ -114,10 +114,13 @@ describe('every error is problem+json', () => {
     expectProblem(await login(huge), 413, 'body_too_large')
   })
 
-  it('a bad path parameter is 400 pointing into /params', async () => {
-    const res = await t.app.inject({ method: 'DELETE', url: '/app/api/orgs/acme/keys/not-a-uuid' })
+  it('a bad path parameter is 400 pointing into /params, once the caller is known', async () => {
+    const { readKey } = await seedOrganization(t.app, 'Params')
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/assets/not-a-uuid', headers: bearer(readKey) })
     const body = expectProblem(res, 400, 'validation_failed')
     expect(body.errors[0].pointer).toBe('/params/id')
+    // Before that, a stranger learns nothing from validation.
+    expectProblem(await t.app.inject({ method: 'DELETE', url: '/app/api/orgs/acme/keys/not-a-uuid' }), 401, 'not_signed_in')
   })
 
   it('an unknown route is 404 not_found', async () => {
