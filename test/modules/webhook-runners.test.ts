@@ -7,6 +7,8 @@ import { loadConfig } from '../../src/config.js'
 import { WebhookDelivery } from '../../src/modules/webhooks/delivery.js'
 import { openDatabase, inTransaction, type DatabaseHandle } from '../../src/platform/db/index.js'
 import { emit } from '../../src/platform/events/outbox.js'
+import { uuidv7, uuidv7At } from '../../src/platform/ids.js'
+import { claimDeliveries, claimEvents, fanOut } from '../../src/modules/webhooks/store.js'
 import { createSafeFetcher } from '../../src/platform/net/safe-fetch.js'
 import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { silentLogger } from '../support/database.js'
@@ -196,4 +198,55 @@ describe.runIf(postgres)('several runners on one PostgreSQL', () => {
       receiver.received.length = 0
     }
   }, 40_000)
+})
+
+describe('claims', () => {
+  const db = () => t.database.handle.db
+
+  it('take each subscription\'s due deliveries in turn: one backlog does not hide another subscription\'s', async () => {
+    const other = (await t.app.services.webhooks.create(acme.org.id, { url: `${receiver.url}?other`, events: ['asset.deleted'], createdBy: null })).subscription
+    try {
+      const backlog = Array.from({ length: 120 }, (_, i) => ({ id: uuidv7At(Date.now() - 60_000 + i), subscription_id: subscriptionId }))
+      const behind = { id: uuidv7(), subscription_id: other.id }
+      for (const [i, delivery] of [...backlog, behind].entries()) {
+        await db()
+          .insertInto('webhook_deliveries')
+          .values({ ...delivery, organization_id: acme.org.id, event_id: null, event: 'asset.deleted', body: '{}', series_trigger: 'automatic', updated_at: new Date(), next_attempt_at: new Date(Date.now() - 60_000 + i) })
+          .execute()
+      }
+      // The backlog's subscription has 7 of its 8 sends in flight: it has room for one more.
+      const claimed = await claimDeliveries(db(), {
+        owner: 'claims-test',
+        limit: 24,
+        leaseMs: 60_000,
+        busyKeys: [],
+        keysInFlight: new Map([[subscriptionId, 7]]),
+        perKeyLimit: 8,
+      })
+      expect(claimed.map((job) => job.subscription_id).sort()).toEqual([subscriptionId, other.id].sort())
+      expect(claimed.find((job) => job.subscription_id === other.id)).toMatchObject({ id: behind.id, url: `${receiver.url}?other` })
+    } finally {
+      await db().deleteFrom('webhook_deliveries').where('locked_by', 'is not', null).execute()
+      await db().deleteFrom('webhook_deliveries').where('subscription_id', '=', subscriptionId).where('event_id', 'is', null).where('body', '=', '{}').execute()
+      await t.app.services.webhooks.delete(acme.org.id, other.id)
+    }
+  })
+
+  it('fan out past a subscription deleted since it was read, and make the other deliveries', async () => {
+    const doomed = (await t.app.services.webhooks.create(acme.org.id, { url: receiver.url, events: ['asset.deleted'], createdBy: null })).subscription
+    await emitDeletes(1)
+    const [event] = await claimEvents(db(), { owner: 'fan-out-test', limit: 10, leaseMs: 60_000 })
+    await t.app.services.webhooks.delete(acme.org.id, doomed.id)
+    const deliveries = [doomed.id, subscriptionId].map((subscription) => ({
+      id: uuidv7(),
+      organization_id: acme.org.id,
+      subscription_id: subscription,
+      event_id: event!.id,
+      event: event!.event,
+      body: '{}',
+      series_trigger: 'automatic' as const,
+    }))
+    expect(await fanOut(db(), 'fan-out-test', [event!.id], deliveries)).toBe(1)
+    await db().deleteFrom('webhook_deliveries').where('event_id', '=', event!.id).execute()
+  })
 })

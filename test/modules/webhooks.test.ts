@@ -342,7 +342,7 @@ describe('delivery', () => {
     expectProblem(await owner.post(`${hooksUrl}/${subscription.id}/deliveries/00000000-0000-7000-8000-000000000000/replay`), 404, 'not_found')
   })
 
-  it('does not replay a delivery still pending, nor one of a disabled subscription', async () => {
+  it('does not replay a delivery still pending, nor ping or replay for a disabled subscription', async () => {
     const subscription = await subscribe({ events: ['ping'] })
     receiver.answer(() => ({ hang: true }))
     const deliveryId = await ping(subscription.id)
@@ -350,6 +350,7 @@ describe('delivery', () => {
     expectProblem(await owner.post(`${hooksUrl}/${subscription.id}/deliveries/${deliveryId}/replay`), 409, 'delivery_in_progress')
     await owner.patch(`${hooksUrl}/${subscription.id}`, { enabled: false })
     expectProblem(await owner.post(`${hooksUrl}/${subscription.id}/deliveries/${deliveryId}/replay`), 409, 'webhook_disabled')
+    expectProblem(await owner.post(`${hooksUrl}/${subscription.id}/ping`), 409, 'webhook_disabled')
   })
 
   it('counts a redirect, a slow answer, a refused connection and an untrusted certificate as failures', async () => {

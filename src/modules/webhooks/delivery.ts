@@ -47,6 +47,8 @@ export class WebhookDelivery {
   private stopListening: (() => Promise<void>) | undefined
   private retention: NodeJS.Timeout | undefined
   private readonly retryWakes = new Map<number, NodeJS.Timeout>()
+  private stopping = false
+  private pruning: Promise<number> | undefined
 
   constructor(private readonly deps: WebhookDeliveryDeps) {}
 
@@ -63,6 +65,7 @@ export class WebhookDelivery {
   /** Runs fan-out, sending and retention in this process until stop(). */
   async start(): Promise<void> {
     if (this.dispatcher) return
+    this.stopping = false
     const { config, db, logger } = this.deps
     this.dispatcher = new Runner(new FanOutQueue(db, () => this.deliveriesDue()), {
       logger,
@@ -83,8 +86,11 @@ export class WebhookDelivery {
     })
     this.dispatcher.start()
     this.sender.start()
-    this.retention = setInterval(() => void this.prune(), RETENTION_INTERVAL_MS).unref()
-    void this.prune()
+    const prune = () => {
+      this.pruning ??= this.prune().finally(() => (this.pruning = undefined))
+    }
+    this.retention = setInterval(prune, RETENTION_INTERVAL_MS).unref()
+    prune()
     if (this.deps.databaseUrl) {
       const listener = await listen(
         this.deps.databaseUrl,
@@ -92,19 +98,23 @@ export class WebhookDelivery {
         (channel) => (channel === store.OUTBOX_CHANNEL ? this.dispatcher : this.sender)?.wake(),
         logger,
       )
-      this.stopListening = () => listener.close()
+      // A stop that came while the connection was being made has already passed the listener by.
+      if (this.stopping) await listener.close()
+      else this.stopListening = () => listener.close()
     }
   }
 
   /** Stops claiming; sends in flight finish within `timeoutMs` or are given back. */
   async stop(timeoutMs: number): Promise<void> {
+    this.stopping = true
     clearInterval(this.retention)
-    for (const timer of this.retryWakes.values()) clearTimeout(timer)
-    this.retryWakes.clear()
     await this.stopListening?.()
     this.stopListening = undefined
-    await Promise.all([this.dispatcher?.stop(timeoutMs), this.sender?.stop(timeoutMs)])
+    await Promise.all([this.dispatcher?.stop(timeoutMs), this.sender?.stop(timeoutMs), this.pruning])
     await this.sendQueue?.writer.flushed()
+    // Cleared last: sends that finished during the stop may have set some.
+    for (const timer of this.retryWakes.values()) clearTimeout(timer)
+    this.retryWakes.clear()
     this.sendQueue = undefined
     this.dispatcher = undefined
     this.sender = undefined
@@ -130,7 +140,7 @@ export class WebhookDelivery {
    */
   private wakeSenderAt(at: number): void {
     const bucket = Math.ceil(at / WAKE_BUCKET_MS) * WAKE_BUCKET_MS
-    if (!this.sender || this.retryWakes.has(bucket)) return
+    if (!this.sender || this.stopping || this.retryWakes.has(bucket)) return
     const timer = setTimeout(
       () => {
         this.retryWakes.delete(bucket)

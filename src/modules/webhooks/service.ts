@@ -96,7 +96,7 @@ export class WebhookService {
 
   /** A `ping` delivery to this subscription alone, sent at once through the same pipeline. */
   async ping(organizationId: string, id: string): Promise<{ delivery_id: string }> {
-    const subscription = await this.get(organizationId, id)
+    const subscription = await this.enabled(organizationId, id, 'ping it')
     const deliveryId = uuidv7()
     await store.insertDelivery(this.deps.db, {
       id: deliveryId,
@@ -126,16 +126,20 @@ export class WebhookService {
 
   /** The same delivery id and body, a fresh series of attempts, recorded in the same history. */
   async replay(organizationId: string, subscriptionId: string, deliveryId: string): Promise<void> {
-    const subscription = await this.get(organizationId, subscriptionId)
-    if (!subscription.enabled) {
-      throw problems.conflict('webhook_disabled', 'This subscription is disabled; enable it before replaying a delivery.')
-    }
+    await this.enabled(organizationId, subscriptionId, 'replay a delivery')
     const outcome = await store.replayDelivery(this.deps.db, subscriptionId, deliveryId)
     if (outcome === undefined) throw deliveryNotFound()
     if (outcome === 'pending') {
       throw problems.conflict('delivery_in_progress', 'This delivery is still being attempted; replay it once it has succeeded or failed.')
     }
     this.deps.deliveriesDue()
+  }
+
+  /** A disabled subscription sends nothing, a ping or a replay included: it would only wait. */
+  private async enabled(organizationId: string, id: string, action: string): Promise<SubscriptionRow> {
+    const subscription = await this.get(organizationId, id)
+    if (!subscription.enabled) throw problems.conflict('webhook_disabled', `This subscription is disabled; enable it to ${action}.`)
+    return subscription
   }
 
   /** HTTPS, and a host that resolves only to addresses the outbound guard allows (checked again at every send). */

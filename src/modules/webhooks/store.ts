@@ -154,7 +154,10 @@ export async function fanOut(db: Db, owner: string, eventIds: string[], deliveri
       ${column('id')}::uuid[], ${column('organization_id')}::uuid[], ${column('subscription_id')}::uuid[],
       ${column('event_id')}::uuid[], ${column('event')}::text[], ${column('body')}::text[], ${column('series_trigger')}::text[]
     ) as d(id, organization_id, subscription_id, event_id, event, body, series_trigger)
+    -- A subscription deleted since it was read is skipped, not a foreign-key error for the whole batch.
+    join webhook_subscriptions s on s.id = d.subscription_id
     where d.event_id in (select id from done)
+    for key share of s
     on conflict (subscription_id, event_id) do nothing
   `.execute(db)
   return Number(result.numAffectedRows ?? 0n)
@@ -181,37 +184,32 @@ export interface DeliveryJob {
   previous_secret_expires_at: Date | null
 }
 
-/** Oldest due deliveries looked at per claimed one: room for the per-subscription limit to pass some over. */
-const CANDIDATES_PER_CLAIM = 4
-
 /**
- * Claims due deliveries of enabled subscriptions (a ping goes to a disabled one too: it was asked for),
- * taking from each subscription no more than the room it has left under `perKeyLimit` in this runner,
- * and returns them with their subscription's URL and secrets: one statement.
+ * Claims due deliveries of enabled subscriptions, from each no more than the room it has left under
+ * `perKeyLimit` in this runner (oldest first within a subscription, each looked up through its own
+ * index range, so one subscription's backlog never hides another's due deliveries), and returns them
+ * with their subscription's URL and secrets: one statement.
  */
 export async function claimDeliveries(db: Db, request: ClaimRequest): Promise<DeliveryJob[]> {
   const perKey = request.perKeyLimit ?? request.limit
-  const busy = request.busyKeys.length > 0 ? sql`and d.subscription_id <> all(${request.busyKeys}::uuid[])` : sql``
   const result = await sql<DeliveryJob>`
     with claimed as (
       update webhook_deliveries
       set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000})
       where id in (
-        select ranked.id from (
-          select c.id, c.subscription_id, row_number() over (partition by c.subscription_id order by c.next_attempt_at, c.id) as rank
-          from (
-            select d.id, d.subscription_id, d.next_attempt_at from webhook_deliveries d
-            where d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now()) ${busy}
-              and exists (select 1 from webhook_subscriptions s where s.id = d.subscription_id and (s.enabled or d.series_trigger = 'ping'))
-            order by d.next_attempt_at
-            limit ${request.limit * CANDIDATES_PER_CLAIM}
-            for update skip locked
-          ) c
-        ) ranked
+        select picked.id
+        from webhook_subscriptions s
         left join unnest(${[...request.keysInFlight.keys()]}::uuid[], ${[...request.keysInFlight.values()]}::int[])
-          as in_flight(subscription_id, count) on in_flight.subscription_id = ranked.subscription_id
-        where ranked.rank <= ${perKey} - coalesce(in_flight.count, 0)
-        order by ranked.rank
+          as in_flight(subscription_id, count) on in_flight.subscription_id = s.id
+        cross join lateral (
+          select d.id, d.next_attempt_at from webhook_deliveries d
+          where d.subscription_id = s.id and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+          order by d.next_attempt_at
+          limit greatest(0, ${perKey} - coalesce(in_flight.count, 0))
+          for update of d skip locked
+        ) picked
+        where s.enabled
+        order by picked.next_attempt_at
         limit ${request.limit}
       )
       returning id, subscription_id, event, body, attempts, series_trigger, locked_by

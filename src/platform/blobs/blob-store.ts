@@ -19,8 +19,9 @@ import type { Readable } from 'node:stream'
  * - delete: BEGIN; lock(sha256); DELETE the row; if no row references sha256 any more, delete the
  *   original and its variants; COMMIT. Should that COMMIT fail, the row survives without its file;
  *   pushing the same bytes again recreates it, because `put` rewrites a missing file.
- * A crash between put and COMMIT can still leave an unreferenced file (and a crash mid-write a
- * `.tmp-*` file); a periodic sweep of files older than a day that no row references collects both.
+ * A crash between put and COMMIT can still leave an unreferenced file: the blob sweep
+ * (modules/assets/blob-sweep.ts) removes those once older than BLOB_SWEEP_GRACE_MS. A crash in the
+ * middle of a write leaves a `.tmp-*` file, which the sweep does not collect.
  */
 export interface BlobStore {
   /** Stores bytes under their SHA-256. `created` is false when the same bytes were already there. */

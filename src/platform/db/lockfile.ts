@@ -63,7 +63,8 @@ export async function acquireLock(path: string, sockets: { own: string; candidat
 /** Writes the whole file under a temporary name, then links it into place: false if a lock exists. */
 function createLock(path: string, holder: Holder): boolean {
   const temporary = `${path}.${holder.token}.tmp`
-  writeFileSync(temporary, `${JSON.stringify(holder)}\n`, { mode: 0o600 })
+  // Flushed before it is linked, so a power cut cannot leave an empty lock behind.
+  writeFileSync(temporary, `${JSON.stringify(holder)}\n`, { mode: 0o600, flush: true })
   try {
     linkSync(temporary, path)
     return true

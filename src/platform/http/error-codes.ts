@@ -24,7 +24,7 @@ export const ERROR_CODES = {
   smart_collection_immutable: { status: 409, title: 'Conflict', when: "adding to or removing from a smart collection" },
   push_conflict: { status: 409, title: 'Conflict', when: 'a concurrent change to the same image interfered; push again' },
   concurrent_change: { status: 409, title: 'Conflict', when: 'a concurrent request made the same change' },
-  webhook_disabled: { status: 409, title: 'Conflict', when: 'replaying a delivery of a disabled subscription' },
+  webhook_disabled: { status: 409, title: 'Conflict', when: 'a ping or a replay for a disabled subscription' },
   delivery_in_progress: { status: 409, title: 'Conflict', when: 'replaying a delivery still being attempted' },
   body_too_large: { status: 413, title: 'Content Too Large', when: "a body over the endpoint's limit" },
   image_too_large: { status: 413, title: 'Content Too Large', when: 'an image over 25 MiB' },

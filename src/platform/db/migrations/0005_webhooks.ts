@@ -66,7 +66,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- A dispatcher that fans an event out again after its lease ran out makes no second delivery.
     create unique index webhook_deliveries_event_idx on webhook_deliveries (subscription_id, event_id);
     create index webhook_deliveries_history_idx on webhook_deliveries (subscription_id, created_at desc, id desc);
-    create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where next_attempt_at is not null;
+    -- Claims look for each subscription's due deliveries (store.ts claimDeliveries).
+    create index webhook_deliveries_due_idx on webhook_deliveries (subscription_id, next_attempt_at) where next_attempt_at is not null;
     create index webhook_deliveries_created_idx on webhook_deliveries (created_at);
 
     create function webhook_deliveries_notify() returns trigger language plpgsql as $$
