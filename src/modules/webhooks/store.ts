@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely'
+import { sql, type Insertable, type Selectable } from 'kysely'
 import { claimDue, releaseClaims } from '../../platform/background/claims.js'
 import type { ClaimRequest } from '../../platform/background/runner.js'
 import { notify } from '../../platform/background/listener.js'
@@ -128,15 +128,7 @@ export function subscribersOf(db: Db, organizationIds: string[]): Promise<Subscr
     .execute()
 }
 
-export interface NewDelivery {
-  id: string
-  organization_id: string
-  subscription_id: string
-  event_id: string | null
-  event: EventName
-  body: string
-  series_trigger: AttemptTrigger
-}
+export type NewDelivery = Required<Pick<Insertable<WebhookDeliveriesTable>, 'id' | 'organization_id' | 'subscription_id' | 'event_id' | 'event' | 'body' | 'series_trigger'>>
 
 /**
  * In one statement: the claimed events that `owner` still holds leave the outbox, and their deliveries

@@ -17,14 +17,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column last_error text;
     create index outbox_events_due_idx on outbox_events (next_attempt_at) where next_attempt_at is not null;
 
-    -- Wakes runners of other processes when new events commit (never for a rollback).
-    create function outbox_events_notify() returns trigger language plpgsql as $$
+    -- Wakes runners of other processes when new rows commit (never for a rollback); the channel is
+    -- the trigger's argument.
+    create function notify_channel() returns trigger language plpgsql as $$
     begin
-      perform pg_notify('outbox_events', '');
+      perform pg_notify(tg_argv[0], '');
       return null;
     end $$;
     create trigger outbox_events_notify after insert on outbox_events
-      for each statement execute function outbox_events_notify();
+      for each statement execute function notify_channel('outbox_events');
 
     create table webhook_subscriptions (
       id uuid primary key,
@@ -70,13 +71,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index webhook_deliveries_due_idx on webhook_deliveries (subscription_id, next_attempt_at) where next_attempt_at is not null;
     create index webhook_deliveries_created_idx on webhook_deliveries (created_at);
 
-    create function webhook_deliveries_notify() returns trigger language plpgsql as $$
-    begin
-      perform pg_notify('webhook_deliveries', '');
-      return null;
-    end $$;
     create trigger webhook_deliveries_notify after insert on webhook_deliveries
-      for each statement execute function webhook_deliveries_notify();
+      for each statement execute function notify_channel('webhook_deliveries');
 
     create table webhook_attempts (
       delivery_id uuid not null references webhook_deliveries(id) on delete cascade,
@@ -95,9 +91,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
     drop table webhook_attempts, webhook_deliveries, webhook_subscriptions;
-    drop function webhook_deliveries_notify;
     drop trigger outbox_events_notify on outbox_events;
-    drop function outbox_events_notify;
+    drop function notify_channel;
     drop index outbox_events_due_idx;
     alter table outbox_events drop column next_attempt_at, drop column attempts, drop column locked_by,
       drop column locked_until, drop column last_error;
