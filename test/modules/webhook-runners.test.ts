@@ -158,7 +158,7 @@ describe.runIf(postgres)('several runners on one PostgreSQL', () => {
     }
   })
 
-  it('a worker killed mid-send loses nothing: another runner sends it after the lease', async () => {
+  it('a worker is woken by other processes\' commits; killed mid-send, it loses nothing: another runner sends it after the lease', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'al-worker-'))
     const { DATABASE_URL: _db, REDIS_URL: _redis, ...inherited } = process.env
     const env = { ...inherited, ...WEBHOOK_TEST_ENV, DATA_DIR: dataDir, DATABASE_URL: t.database.url!, APP_SECRET: TEST_SECRET, LOG_LEVEL: 'info' }
@@ -168,11 +168,19 @@ describe.runIf(postgres)('several runners on one PostgreSQL', () => {
     worker.stderr.on('data', (chunk: Buffer) => (output += chunk))
     const exited = new Promise((resolve) => worker.once('exit', resolve))
     const survivor = runner(t.database.handle, 'survivor')
-    receiver.answer((request) => (request.headers['user-agent'] === 'survivor' ? {} : { hang: true }))
+    // The worker's ping hangs (the send to kill it in); everything else is answered.
+    receiver.answer((request) => (request.headers['x-service-event'] === 'ping' && request.headers['user-agent'] !== 'survivor' ? { hang: true } : {}))
     try {
       await waitFor('the worker to start', () => output.includes('worker started'), 20_000)
+      // This process runs no sender: only the worker's LISTEN can deliver these before its 5 s poll.
+      let emittedAt = performance.now()
+      await emitDeletes(1)
+      const [event] = await receiver.waitForCount(1)
+      expect(event!.at - emittedAt).toBeLessThan(2_000)
+      emittedAt = performance.now()
       const { delivery_id: id } = await t.app.services.webhooks.ping(acme.org.id, subscriptionId)
-      const [first] = await receiver.waitForCount(1)
+      const [, first] = await receiver.waitForCount(2)
+      expect(first!.at - emittedAt).toBeLessThan(2_000)
       expect(deliveryIdOf(first!)).toBe(id)
       worker.kill('SIGKILL')
       await exited
@@ -182,7 +190,7 @@ describe.runIf(postgres)('several runners on one PostgreSQL', () => {
       expect(held.locked_by).not.toBeNull()
 
       await survivor.delivery.start()
-      const [, second] = await receiver.waitForCount(2, 15_000)
+      const [, , second] = await receiver.waitForCount(3, 15_000)
       expect(deliveryIdOf(second!)).toBe(id)
       expect(second!.body).toBe(first!.body)
       // The lease (2 x WEBHOOK_TIMEOUT_MS + 5 s) kept the delivery from the survivor until it ran out.
@@ -219,7 +227,6 @@ describe('claims', () => {
         owner: 'claims-test',
         limit: 24,
         leaseMs: 60_000,
-        busyKeys: [],
         keysInFlight: new Map([[subscriptionId, 7]]),
         perKeyLimit: 8,
       })

@@ -4,7 +4,7 @@ import pino from 'pino'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
 import { backoffMs, claimDue, releaseClaims } from '../../src/platform/background/claims.js'
 import { listen, notify } from '../../src/platform/background/listener.js'
-import { Runner, type RunnerOptions, type WorkQueue } from '../../src/platform/background/runner.js'
+import { busyKeys, Runner, type RunnerOptions, type WorkQueue } from '../../src/platform/background/runner.js'
 import { openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/index.js'
 import { createTestDatabase, silentLogger, type TestDatabase } from '../support/database.js'
 
@@ -82,16 +82,19 @@ const allDone = async () => (await jobRows()).every((row) => row.next_attempt_at
 function jobQueue(queueDb: Db, work: WorkQueue<Job>['work']): WorkQueue<Job> {
   return {
     name: 'test-jobs',
-    claim: ({ owner, limit, leaseMs, busyKeys }) =>
-      claimDue<Job>(queueDb, {
+    claim: (request) => {
+      const { owner, limit, leaseMs } = request
+      const busy = busyKeys(request)
+      return claimDue<Job>(queueDb, {
         table: TABLE,
         idColumn: 'id',
         owner,
         limit,
         leaseMs,
-        where: busyKeys.length > 0 ? sql<boolean>`key is null or key <> all(${busyKeys}::text[])` : undefined,
+        where: busy.length > 0 ? sql<boolean>`key is null or key <> all(${busy}::text[])` : undefined,
         returning: ['id', 'key', 'attempts', 'locked_by'],
-      }),
+      })
+    },
     work,
     release: (owner, ids) => releaseClaims(queueDb, { table: TABLE, idColumn: 'id', owner, ids }),
     keyOf: (job) => job.key ?? job.id,

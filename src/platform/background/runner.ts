@@ -15,19 +15,24 @@ export interface ClaimRequest {
   owner: string
   limit: number
   leaseMs: number
-  /** Keys with no room left: skip their items. */
-  busyKeys: string[]
   /**
    * Items in flight per key, and the per-key limit: a queue that claims at most the room each key has
-   * left saves the runner giving the rest back. Items over the room are given back otherwise.
+   * left (or skips the keys with none, `busyKeys`) saves the runner giving the rest back. Items over
+   * the room are given back otherwise.
    */
   keysInFlight: ReadonlyMap<string, number>
   perKeyLimit: number | undefined
 }
 
+/** The keys of a claim that have no room left. */
+export function busyKeys({ keysInFlight, perKeyLimit }: ClaimRequest): string[] {
+  if (perKeyLimit === undefined) return []
+  return [...keysInFlight].filter(([, count]) => count >= perKeyLimit).map(([key]) => key)
+}
+
 export interface WorkQueue<T extends { id: string }> {
   readonly name: string
-  /** Claims up to `limit` due items for `owner` with a lease, skipping items whose key is in `busyKeys`. One statement. */
+  /** Claims up to `limit` due items for `owner` with a lease, minding each key's room. One statement. */
   claim(request: ClaimRequest): Promise<T[]>
   /**
    * Works a batch of claimed items and records every outcome itself: done, or due again later with
@@ -178,7 +183,6 @@ export class Runner<T extends { id: string }> {
         owner: this.owner,
         limit: this.freeSlots() * this.options.batchSize,
         leaseMs: this.options.leaseMs,
-        busyKeys: this.busyKeys(),
         keysInFlight: new Map(this.keysInFlight),
         perKeyLimit: this.perKeyLimit(),
       })
@@ -244,12 +248,6 @@ export class Runner<T extends { id: string }> {
 
   private perKeyLimit(): number | undefined {
     return this.queue.keyOf ? this.options.perKeyConcurrency : undefined
-  }
-
-  private busyKeys(): string[] {
-    const limit = this.perKeyLimit()
-    if (limit === undefined) return []
-    return [...this.keysInFlight].filter(([, count]) => count >= limit).map(([key]) => key)
   }
 
   /** A claim can return more items of one key than the key has room for; those go back. */
