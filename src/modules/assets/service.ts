@@ -101,7 +101,7 @@ export class AssetService {
     const existing = await store.findBySha256(db, organizationId, sha256)
     if (existing) return this.duplicate(existing, collectionId)
     // Before any decoding or file write; checked again under the organization's lock below.
-    const { plan, ...used } = await store.planUsage(db, organizationId)
+    const { plan, ...used } = await store.planUsage(db, organizationId, Object.keys(this.deps.planLimits))
     this.assertWithinPlan(plan, used, bytes.length)
 
     const image = await this.process(bytes)

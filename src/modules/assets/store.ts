@@ -224,14 +224,18 @@ export async function setTags(db: Db, assetId: string, tagIds: string[]): Promis
   await db.insertInto('asset_tags').values(tagIds.map((tagId) => ({ asset_id: assetId, tag_id: tagId }))).execute()
 }
 
-/** The organization's plan and what it uses, in one statement, without locking anything. */
-export async function planUsage(db: Db, organizationId: string): Promise<{ plan: string; assets: number; bytes: number }> {
+/**
+ * The organization's plan and, when it is one of `limitedPlans`, what it uses (else 0, not counted): one
+ * statement, without locking anything.
+ */
+export async function planUsage(db: Db, organizationId: string, limitedPlans: string[]): Promise<{ plan: string; assets: number; bytes: number }> {
+  const limited = sql`plan = any(${limitedPlans}::text[])`
   const row = await db
     .selectFrom('organizations')
     .select([
       'plan',
-      sql<number>`(select count(*)::int from assets where organization_id = organizations.id)`.as('assets'),
-      sql<string>`(select coalesce(sum(byte_size), 0)::text from assets where organization_id = organizations.id)`.as('bytes'),
+      sql<number>`case when ${limited} then (select count(*)::int from assets where organization_id = organizations.id) else 0 end`.as('assets'),
+      sql<string>`case when ${limited} then (select coalesce(sum(byte_size), 0)::text from assets where organization_id = organizations.id) else '0' end`.as('bytes'),
     ])
     .where('id', '=', organizationId)
     .executeTakeFirstOrThrow()
