@@ -140,11 +140,16 @@ describe('asset-library serve on a fresh data directory', () => {
     expect(listed.stdout).not.toContain('secret_hash')
   })
 
-  it('does not set up again on the next start, and old keys still work', async () => {
-    server = await startServer()
+  it('does not set up again on the next start, old keys still work, and the start sweeps unreferenced files', async () => {
+    const orphan = join(dataDir, 'blobs', 'ef', '01', `ef01${'0'.repeat(60)}`)
+    mkdirSync(dirname(orphan), { recursive: true })
+    writeFileSync(orphan, 'left by a crash')
+    server = await startServer({ BLOB_SWEEP_GRACE_MS: '0' })
     expect(server.output()).not.toContain('shown once')
     const key = await fetch(`${server.url}/api/v1/auth/key`, { headers: { authorization: `Bearer ${firstKey}` } })
     expect(key.status).toBe(200)
+    await waitFor('the sweep at start', () => !existsSync(orphan))
+    expect(server.output()).toContain('removed image files no asset refers to')
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
   })
