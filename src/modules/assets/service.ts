@@ -50,6 +50,8 @@ export interface CollectionMembership {
 export interface PushInput {
   image_url?: string
   image_base64?: string
+  /** The image's bytes as received (a multipart upload); at most `MAX_IMAGE_BYTES`. */
+  image_bytes?: Buffer
   title?: string
   asset_type?: string
   client?: string
@@ -294,6 +296,10 @@ export class AssetService {
 
 
   private async imageBytes(input: PushInput): Promise<Buffer> {
+    if (input.image_bytes !== undefined) {
+      if (input.image_bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge()
+      return input.image_bytes
+    }
     if (input.image_base64 !== undefined) return decodeBase64Image(input.image_base64)
     try {
       const response = await this.deps.fetcher.fetch(input.image_url!, { maxBytes: MAX_IMAGE_BYTES, totalTimeoutMs: this.deps.imageFetchTimeoutMs })
