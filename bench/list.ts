@@ -27,6 +27,7 @@ import { listAssets, whereFilter, type AssetFilter, type AssetWithRelations } fr
 import { AssetSchema } from '../src/modules/assets/schemas.js'
 import type { AssetService } from '../src/modules/assets/service.js'
 import { DEFAULT_ASSET_TYPES } from '../src/modules/catalog/store.js'
+import { byTagOrder } from '../src/modules/catalog/service.js'
 import { sha256Hex } from '../src/platform/crypto.js'
 import { type Db } from '../src/platform/db/index.js'
 import { ListSchema } from '../src/platform/http/pagination.js'
@@ -159,7 +160,6 @@ async function seed(db: Db, organizationId: string, count: number): Promise<{ as
   let collectionAssets = 0
   for (let first = 0; first < count; first += BATCH) {
     const assets = []
-    const tagRows: Array<{ asset_id: string; tag_id: string }> = []
     const collectionRows: Array<{ collection_id: string; asset_id: string }> = []
     for (let i = first; i < Math.min(first + BATCH, count); i++) {
       const createdAt = now - (count - i) * 60_000
@@ -177,26 +177,24 @@ async function seed(db: Db, organizationId: string, count: number): Promise<{ as
         created_by_ai: random() < 0.6,
         mime_type: mime,
         ...syntheticFile(random, sha256),
+        ...tagColumns([...new Set(Array.from({ length: Math.floor(random() * 4) }, () => pick(TAGS)))]),
         created_at: new Date(createdAt),
         updated_at: new Date(createdAt),
       })
-      const tagCount = Math.floor(random() * 4)
-      for (const tagId of new Set(Array.from({ length: tagCount }, () => pick(tagIds)))) tagRows.push({ asset_id: id, tag_id: tagId })
       if (random() < 0.15) collectionRows.push({ collection_id: pick(collectionIds), asset_id: id })
     }
     await db.insertInto('assets').values(assets).execute()
-    if (tagRows.length > 0) await db.insertInto('asset_tags').values(tagRows).execute()
     if (collectionRows.length > 0) await db.insertInto('collection_assets').values(collectionRows).execute()
-    assetTags += tagRows.length
+    assetTags += assets.reduce((sum, asset) => sum + asset.tags.length, 0)
     collectionAssets += collectionRows.length
   }
-  // What a push writes into tag_text, for the whole organization at once; the full-text column follows.
-  await sql`
-    update assets set tag_text = coalesce((select string_agg(tags.name, ' ') from asset_tags join tags on tags.id = asset_tags.tag_id
-      where asset_tags.asset_id = assets.id), '')
-    where organization_id = ${organizationId}
-  `.execute(db)
   return { assetTags, collectionAssets }
+}
+
+/** The tag columns a push writes. */
+function tagColumns(names: string[]) {
+  const tags = names.sort(byTagOrder)
+  return { tags, tag_keys: tags.map((name) => name.toLowerCase()), tag_text: tags.join(' ') }
 }
 
 async function getPage(url: string, headers: Record<string, string>): Promise<AssetPage> {

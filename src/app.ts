@@ -111,7 +111,7 @@ function createAssetService(
     signer,
     planLimits: config.planLimits,
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
-    onTextChanged: (tx, organizationId, record) => embeddings.enqueue(tx, organizationId, record),
+    queueText: (assets, organizationId, record) => embeddings.queueText(assets, organizationId, record),
     afterTextCommitted: () => wake.textChanged(),
     afterEventsCommitted: () => wake.eventsCommitted(),
     collections,
@@ -207,7 +207,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { orgs, keys, catalog } = services
   // Assets and collections call each other's services: collections is bound once it exists.
   const membership: CollectionMembership = {
-    manualCollectionId: (organizationId, name) => collections.manualCollectionId(organizationId, name),
+    collectionNamed: (organizationId, name) => collections.collectionNamed(organizationId, name),
+    manualForPush: (collection, name) => collections.manualForPush(collection, name),
+    memberInsert: (collectionId, assets) => collections.memberInsert(collectionId, assets),
     addMember: (db, collectionId, assetId) => collections.addMember(db, collectionId, assetId),
   }
   const assetPipeline = createAssetService(config, database.db, { catalog, collections: membership, embeddings }, wake, app.log)

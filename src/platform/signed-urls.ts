@@ -2,6 +2,8 @@ import { hmacHex, safeEqual } from './crypto.js'
 
 const HOUR_MS = 3_600_000
 const VALIDITY_MS = 24 * HOUR_MS
+/** About 4 MiB: the links of 10,000 assets. */
+const SIGNED_CACHE_ENTRIES = 20_000
 
 export interface SignedLink {
   url: string
@@ -24,6 +26,9 @@ export interface SignedQuery {
  * only proves the link was issued for that share; whoever serves it must still check the share is live.
  */
 export class UrlSigner {
+  /** Plain links by path: a list page signs two per asset, and within the hour the link is the same. */
+  private readonly signed = new Map<string, SignedLink & { expires: number }>()
+
   constructor(
     private readonly secret: string,
     private readonly publicBaseUrl: string,
@@ -31,7 +36,13 @@ export class UrlSigner {
 
   sign(path: string, now = Date.now()): SignedLink {
     const expires = expiryFrom(now)
-    return { url: `${this.publicBaseUrl}${path}?expires=${expires}&sig=${this.signature(path, expires)}`, expiresAt: new Date(expires * 1000) }
+    const cached = this.signed.get(path)
+    if (cached?.expires === expires) return cached
+    const link = { url: `${this.publicBaseUrl}${path}?expires=${expires}&sig=${this.signature(path, expires)}`, expiresAt: new Date(expires * 1000), expires }
+    if (cached) this.signed.delete(path)
+    else if (this.signed.size >= SIGNED_CACHE_ENTRIES) this.signed.delete(this.signed.keys().next().value!)
+    this.signed.set(path, link)
+    return link
   }
 
   /** A link bound to the share `share` (a reference that names the share, never its token). */

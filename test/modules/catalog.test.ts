@@ -28,14 +28,13 @@ async function insertAsset(organizationId: string, fields: { client?: string; pr
       sha256: randomBytes(32).toString('hex'),
       blob_key: 'x',
       thumbnail_key: 'y',
+      tags: fields.tags ?? [],
+      tag_keys: (fields.tags ?? []).map((name) => name.toLowerCase()),
       updated_at: new Date(),
     })
     .execute()
   for (const name of fields.tags ?? []) {
-    const tag =
-      (await db.selectFrom('tags').select('id').where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst()) ??
-      (await db.insertInto('tags').values({ id: uuidv7(), organization_id: organizationId, name }).returning('id').executeTakeFirstOrThrow())
-    await db.insertInto('asset_tags').values({ asset_id: id, tag_id: tag.id }).execute()
+    await db.insertInto('tags').values({ id: uuidv7(), organization_id: organizationId, name }).onConflict((oc) => oc.doNothing()).execute()
   }
 }
 

@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import pg from 'pg'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +14,8 @@ let t: TestApp
 let acme: Seeded
 
 beforeAll(async () => {
-  t = await startTestApp()
+  // Races need many pushes on one key at once.
+  t = await startTestApp({ env: { RATE_LIMIT_EXPENSIVE: '1000' } })
   acme = await seedOrganization(t.app, 'Acme')
 })
 afterAll(() => t.close())
@@ -62,6 +64,30 @@ describe('deleting an asset', () => {
     } finally {
       rmSync(original, { recursive: true, force: true })
     }
+  })
+})
+
+describe('the plan usage counters', () => {
+  it('stay equal to a count of the library under concurrent pushes, duplicate pushes and deletes', async () => {
+    const existing = await Promise.all(Array.from({ length: 25 }, () => pushAsset()))
+    const images = await Promise.all(Array.from({ length: 25 }, () => image()))
+    const answers = await Promise.all([
+      ...images.map((image_base64) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted' })),
+      // The same bytes again: one of each pair creates, the other is its duplicate.
+      ...images.slice(0, 10).map((image_base64) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted twice' })),
+      ...existing.map(({ id }) => call('DELETE', `/api/v1/assets/${id}`)),
+    ])
+    expect(answers.map((res) => res.statusCode).filter((status) => status >= 300)).toEqual([])
+    expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(25)
+    const { rows } = await sql<{ counted: number; bytes: string; asset_count: number; byte_count: string }>`
+      select (select count(*)::int from assets where organization_id = o.id) as counted,
+             (select coalesce(sum(byte_size), 0)::text from assets where organization_id = o.id) as bytes,
+             o.asset_count, o.byte_count::text
+      from organizations o where o.id = ${acme.org.id}
+    `.execute(t.database.handle.db)
+    expect(rows[0]!.asset_count).toBe(rows[0]!.counted)
+    expect(rows[0]!.byte_count).toBe(rows[0]!.bytes)
+    expect((await call('GET', '/api/v1/assets?limit=1')).json().total).toBe(rows[0]!.counted)
   })
 })
 

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { sql, type RawBuilder } from 'kysely'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { sha256Hex } from '../../platform/crypto.js'
-import { emit } from '../../platform/events/outbox.js'
+import { emit, emitting } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { variantKey, type BlobStore, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
@@ -9,6 +10,8 @@ import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../plat
 import type { ErrorCode } from '../../platform/http/error-codes.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
+import { uuidv7 } from '../../platform/ids.js'
+import type { NamedCollection } from '../collections/store.js'
 import type { CatalogService } from '../catalog/service.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
@@ -32,8 +35,11 @@ export interface AssetServiceDeps {
   signer: UrlSigner
   planLimits: Record<string, PlanLimit>
   imageFetchTimeoutMs: number
-  /** An asset's searchable text may have changed, in the transaction that changed it (the search index follows). */
-  onTextChanged: (tx: Db, organizationId: string, record: AssetRecord) => Promise<void>
+  /**
+   * The clause that queues an asset's searchable text (the search index follows), for the assets `assets`
+   * selects; it runs in the statement or transaction that changed the text.
+   */
+  queueText: (assets: Inserted, organizationId: string, record: AssetRecord) => RawBuilder<unknown>
   /** After the commit of such a change: wakes the background work that follows it. */
   afterTextCommitted: () => void
   /** After the commit of a change that emitted events: wakes their delivery. */
@@ -43,9 +49,14 @@ export interface AssetServiceDeps {
 }
 
 export interface CollectionMembership {
-  manualCollectionId(organizationId: string, name: string): Promise<string>
+  collectionNamed(organizationId: string, name: string): RawBuilder<NamedCollection | null>
+  manualForPush(collection: NamedCollection | null, name: string): { id: string; name: string }
+  memberInsert(collectionId: string, assets: Inserted): RawBuilder<unknown>
   addMember(db: Db, collectionId: string, assetId: string): Promise<void>
 }
+
+/** Rows with the `id` of the assets a statement inserted (or changed). */
+type Inserted = RawBuilder<{ id: string }>
 
 export interface PushInput {
   image_url?: string
@@ -92,79 +103,104 @@ const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
 export class AssetService {
   constructor(private readonly deps: AssetServiceDeps) {}
 
+  /**
+   * Statements: one to learn what the push needs (plan usage, a duplicate, the names it uses), one to
+   * add tags used for the first time (only then), and one that inserts the asset with its membership,
+   * embedding text and event. The image is decoded and its files written between the first and the last.
+   */
   async push(organizationId: string, input: PushInput): Promise<{ asset_id: string; duplicate: boolean }> {
     const { db } = this.deps
-    const assetType = input.asset_type === undefined ? null : await this.deps.catalog.assetType(organizationId, input.asset_type)
-    const collectionId = input.collection_name === undefined ? null : await this.deps.collections.manualCollectionId(organizationId, input.collection_name)
     const bytes = await this.imageBytes(input)
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
-
-    const existing = await store.findBySha256(db, organizationId, sha256)
-    if (existing) return this.duplicate(existing, collectionId)
-    // Before any decoding or file write; checked again under the organization's lock below.
-    const { plan, ...used } = await store.planUsage(db, organizationId, Object.keys(this.deps.planLimits))
-    this.assertWithinPlan(plan, used, bytes.length)
+    const context = await store.pushContext(db, organizationId, sha256, this.pushLookups(organizationId, input, tags))
+    const { lookups } = context
+    const assetType = input.asset_type === undefined ? null : (lookups.asset_type ?? (await this.deps.catalog.unknownAssetType(organizationId, input.asset_type)))
+    const collection = input.collection_name === undefined ? null : this.deps.collections.manualForPush(lookups.collection ?? null, input.collection_name)
+    if (context.duplicateOf) return this.duplicate(context.duplicateOf, collection)
+    // Before any decoding or file write; checked again under the organization's lock by the insert.
+    this.assertWithinPlan(context.plan, context.used, bytes.length)
 
     const image = await this.process(bytes)
-    // Files are written before the transaction, so their writes and fsyncs never hold the database.
+    // Files are written before the insert, so their writes and fsyncs never hold the database.
     const files = await this.storeFiles(sha256, bytes, image.thumbnail)
-    let assetId: string | null
+    let outcome: store.InsertOutcome
+    let record: AssetRecord
     try {
-      assetId = await inTransaction(db, async (tx) => {
-        const { plan } = await store.lockOrganization(tx, organizationId)
-        // A concurrent push of these bytes may have committed meanwhile: a duplicate is never over the plan.
-        if (await store.findBySha256(tx, organizationId, sha256)) return null
-        if (this.deps.planLimits[plan]) this.assertWithinPlan(plan, await store.usage(tx, organizationId), bytes.length)
-        await store.lockContent(tx, sha256)
-        // A delete of the same bytes may have removed the files between their writing and this lock.
-        const [hasOriginal, hasThumbnail] = await Promise.all([this.deps.blobs.exists(files.original), this.deps.blobs.exists(files.thumbnail)])
-        if (!hasOriginal || !hasThumbnail) await this.storeFiles(sha256, bytes, image.thumbnail)
-        const id = await store.insertAsset(tx, {
-          organization_id: organizationId,
-          title: input.title?.trim() ?? '',
-          asset_type: assetType,
-          client: input.client?.trim() || null,
-          product: input.product?.trim() || null,
-          source_url: input.source_url ?? null,
-          created_by_ai: input.created_by_ai ?? true,
-          mime_type: image.info.mimeType,
-          width: image.info.width,
-          height: image.info.height,
-          byte_size: bytes.length,
-          sha256,
-          blob_key: files.original,
-          thumbnail_key: files.thumbnail,
-          tag_text: tagText(tags),
-        })
-        if (!id) return null
-        await store.setTags(tx, id, await this.deps.catalog.ensureTags(tx, organizationId, tags))
-        if (collectionId) await this.deps.collections.addMember(tx, collectionId, id)
-        const record = await this.recordIn(tx, organizationId, id)
-        await this.deps.onTextChanged(tx, organizationId, record)
-        await emit(tx, organizationId, 'asset.created', record)
-        return id
+      const createdAt = new Date()
+      const asset: store.NewAsset = {
+        id: uuidv7(),
+        organization_id: organizationId,
+        title: input.title?.trim() ?? '',
+        asset_type: assetType,
+        client: input.client?.trim() || null,
+        product: input.product?.trim() || null,
+        tags: await this.deps.catalog.spellTags(db, organizationId, tags, lookups.known_tags),
+        source_url: input.source_url ?? null,
+        created_by_ai: input.created_by_ai ?? true,
+        mime_type: image.info.mimeType,
+        width: image.info.width,
+        height: image.info.height,
+        byte_size: bytes.length,
+        sha256,
+        blob_key: files.original,
+        thumbnail_key: files.thumbnail,
+        created_at: createdAt,
+      }
+      record = this.record({ ...asset, collections: collection ? [collection] : [], created_at: createdAt.toISOString(), updated_at: createdAt.toISOString() })
+      outcome = await store.insertAsset(db, {
+        asset,
+        planLimits: this.deps.planLimits,
+        alongside: [
+          ...(collection ? [(inserted: Inserted) => this.deps.collections.memberInsert(collection.id, inserted)] : []),
+          (inserted) => this.deps.queueText(inserted, organizationId, record),
+          (inserted) => emitting(inserted, organizationId, 'asset.created', record),
+        ],
       })
+      if (outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
     } catch (error) {
       // The push's own error is what the client must hear, even if the clean-up fails too.
       await this.removeUnreferenced(sha256, files).catch((cleanup: unknown) => this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed push'))
       throw error
     }
-    if (assetId) {
+    if (outcome === 'inserted') {
+      // A delete of the same bytes (another asset's) that checked their use before this commit may have removed the files.
+      await this.storeFiles(sha256, bytes, image.thumbnail)
       this.deps.afterTextCommitted()
       this.deps.afterEventsCommitted()
-      return { asset_id: assetId, duplicate: false }
+      return { asset_id: record.id, duplicate: false }
     }
-    // A concurrent push of the same bytes won: this one is its duplicate (unless that asset is already gone).
-    const winner = await store.findBySha256(db, organizationId, sha256)
+    return this.duplicateOfWinner(organizationId, sha256, collection)
+  }
+
+  /** The names a push uses, looked up in the statement that reads its context. */
+  private pushLookups(organizationId: string, input: PushInput, tags: string[]) {
+    const lookups: { asset_type?: RawBuilder<string | null>; collection?: RawBuilder<NamedCollection | null>; known_tags?: RawBuilder<string[]> } = {}
+    if (input.asset_type !== undefined) lookups.asset_type = this.deps.catalog.registeredAssetType(organizationId, input.asset_type)
+    if (input.collection_name !== undefined) lookups.collection = this.deps.collections.collectionNamed(organizationId, input.collection_name)
+    if (tags.length > 0) lookups.known_tags = this.deps.catalog.knownTags(organizationId, tags)
+    return lookups
+  }
+
+  /** The insert found the plan full: a duplicate is never over the plan; anything else is refused. */
+  private async refuseOverPlan(organizationId: string, sha256: string, byteSize: number): Promise<void> {
+    if (await store.findBySha256(this.deps.db, organizationId, sha256)) return
+    const { plan, ...used } = await store.planUsage(this.deps.db, organizationId)
+    this.assertWithinPlan(plan, used, byteSize)
+    throw problems.conflict('push_conflict', 'The plan\u2019s limits changed during the push; push again.')
+  }
+
+  /** A concurrent push of the same bytes won: this one is its duplicate (unless that asset is already gone). */
+  private async duplicateOfWinner(organizationId: string, sha256: string, collection: { id: string } | null) {
+    const winner = await store.findBySha256(this.deps.db, organizationId, sha256)
     if (!winner) throw problems.conflict('push_conflict', 'A concurrent change to the same image interfered; push again.')
-    return this.duplicate(winner, collectionId)
+    return this.duplicate(winner, collection)
   }
 
   /** Writes the original and its thumbnail unless they are there already (put is idempotent). */
   private async storeFiles(sha256: string, bytes: Buffer, thumbnail: Buffer) {
     const [original, thumb] = await Promise.all([
-      this.deps.blobs.put(bytes),
+      this.deps.blobs.put(bytes, sha256),
       this.deps.blobs.putAs(variantKey(sha256, THUMBNAIL_VARIANT), thumbnail),
     ])
     return { original: original.key, thumbnail: thumb.key }
@@ -211,13 +247,11 @@ export class AssetService {
   async update(organizationId: string, id: string, changes: AssetChanges): Promise<AssetRecord> {
     const { tag_names: tagNames, ...fields } = changes
     if (fields.asset_type) fields.asset_type = await this.deps.catalog.assetType(organizationId, fields.asset_type)
-    const tags = tagNames && normaliseTags(tagNames)
     const record = await inTransaction(this.deps.db, async (tx) => {
-      const trimmed = { ...fields, ...trimNames(fields), ...(tags && { tag_text: tagText(tags) }) }
-      if (!(await store.updateAsset(tx, organizationId, id, trimmed))) throw problems.notFound('Asset')
-      if (tags) await store.setTags(tx, id, await this.deps.catalog.ensureTags(tx, organizationId, tags))
+      const tags = tagNames && (await this.deps.catalog.spellTags(tx, organizationId, normaliseTags(tagNames)))
+      if (!(await store.updateAsset(tx, organizationId, id, { ...fields, ...trimNames(fields), ...(tags && { tags }) }))) throw problems.notFound('Asset')
       const updated = await this.recordIn(tx, organizationId, id)
-      await this.deps.onTextChanged(tx, organizationId, updated)
+      await this.deps.queueText(sql<{ id: string }>`select ${id}::uuid as id`, organizationId, updated).execute(tx)
       await emit(tx, organizationId, 'asset.updated', updated)
       return updated
     })
@@ -278,8 +312,8 @@ export class AssetService {
       thumbnail_expires_at: thumbnail.expiresAt.toISOString(),
       original_url: original.url,
       collections: row.collections,
-      created_at: row.created_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
+      created_at: row.created_at,
+      updated_at: row.updated_at,
     }
   }
 
@@ -289,8 +323,8 @@ export class AssetService {
     return this.record(row)
   }
 
-  private async duplicate(assetId: string, collectionId: string | null) {
-    if (collectionId) await this.deps.collections.addMember(this.deps.db, collectionId, assetId)
+  private async duplicate(assetId: string, collection: { id: string } | null) {
+    if (collection) await this.deps.collections.addMember(this.deps.db, collection.id, assetId)
     return { asset_id: assetId, duplicate: true }
   }
 
@@ -339,27 +373,36 @@ export class AssetService {
   }
 }
 
-/** Serialises pushes and deletes of the same bytes, so a file is never deleted while a push reuses it. */
 /**
  * Accepts an optional data: URL prefix and line breaks; refuses anything else that is not base64.
  * Node's decoder skips characters outside the alphabet, so a decoded length short of what the text's
- * length promises means junk: that check costs nothing, where a regex over 35 MB costs ~10 ms.
+ * length promises means junk (or line breaks): that check costs nothing, where a scan of 35 MB costs
+ * ~10 ms, so only such a text is scanned, to drop its line breaks and check again.
  */
 export function decodeBase64Image(text: string): Buffer {
   const prefix = DATA_URL_PREFIX.exec(text.slice(0, 200))?.[0].length ?? 0
-  let payload = prefix ? text.slice(prefix) : text
-  if (/[\r\n ]/.test(payload)) payload = payload.replace(/[\r\n ]/g, '')
-  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0
-  const expectedBytes = (payload.length / 4) * 3 - padding
-  if (payload.length === 0 || payload.length % 4 !== 0) throw invalidBase64()
-  if (expectedBytes > MAX_IMAGE_BYTES) throw imageTooLarge()
-  const bytes = Buffer.from(payload, 'base64')
-  if (bytes.length !== expectedBytes) throw invalidBase64()
-  return bytes
+  const payload = prefix ? text.slice(prefix) : text
+  const bytes = decodedLength(payload) <= MAX_IMAGE_BYTES ? decodeExactly(payload) : null
+  if (bytes) return bytes
+  const stripped = payload.replace(/[\r\n ]/g, '')
+  if (decodedLength(stripped) > MAX_IMAGE_BYTES) throw imageTooLarge()
+  return decodeExactly(stripped) ?? invalidBase64()
 }
 
-function invalidBase64(): AppError {
-  return problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
+function decodedLength(payload: string): number {
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0
+  return Math.floor(payload.length / 4) * 3 - padding
+}
+
+/** The bytes of `payload` when every character of it is base64, else null. */
+function decodeExactly(payload: string): Buffer | null {
+  if (payload.length === 0 || payload.length % 4 !== 0) return null
+  const bytes = Buffer.from(payload, 'base64')
+  return bytes.length === decodedLength(payload) ? bytes : null
+}
+
+function invalidBase64(): never {
+  throw problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
 }
 
 function imageTooLarge(): AppError {
@@ -371,11 +414,6 @@ function normaliseTags(names: string[]): string[] {
   const seen = new Map<string, string>()
   for (const name of names.map((n) => n.trim()).filter(Boolean)) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name)
   return [...seen.values()]
-}
-
-/** What the full-text column reads of the tags; case and spelling do not matter to it. */
-function tagText(tags: string[]): string {
-  return tags.join(' ')
 }
 
 function trimNames(fields: Omit<AssetChanges, 'tag_names'>) {

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
-import { uuidv7 } from '../../platform/ids.js'
 import { textQuery } from './full-text.js'
 
 /**
@@ -22,6 +21,7 @@ export const ASSET_COLUMNS = [
   'assets.asset_type',
   'assets.client',
   'assets.product',
+  'assets.tags',
   'assets.source_url',
   'assets.created_by_ai',
   'assets.mime_type',
@@ -31,9 +31,22 @@ export const ASSET_COLUMNS = [
   'assets.sha256',
   'assets.blob_key',
   'assets.thumbnail_key',
-  'assets.created_at',
-  'assets.updated_at',
 ] as const
+
+/** As the API shows a time (what `Date#toISOString` gives), formatted by the database to spare a `Date` per value. */
+function isoTime(column: 'assets.created_at' | 'assets.updated_at'): RawBuilder<string> {
+  return sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+}
+
+/** The rest of an asset's record, computed per row: its times as the API shows them and its manual collections. */
+export const DERIVED_COLUMNS = [
+  isoTime('assets.created_at').as('created_at'),
+  isoTime('assets.updated_at').as('updated_at'),
+  sql<Array<{ id: string; name: string }>>`coalesce((
+    select json_agg(json_build_object('id', collections.id, 'name', collections.name) order by lower(collections.name))
+    from collection_assets join collections on collections.id = collection_assets.collection_id
+    where collection_assets.asset_id = assets.id), '[]')`.as('collections'),
+]
 
 export interface AssetRow {
   id: string
@@ -41,36 +54,26 @@ export interface AssetRow {
   asset_type: string | null
   client: string | null
   product: string | null
+  tags: string[]
   source_url: string | null
   created_by_ai: boolean
   mime_type: string
   width: number
   height: number
-  byte_size: string
+  byte_size: string | number
   sha256: string
   blob_key: string
   thumbnail_key: string
-  created_at: Date
-  updated_at: Date
 }
 
 type AssetQuery<O> = SelectQueryBuilder<Database, 'assets', O>
 
 export interface AssetWithRelations extends AssetRow {
-  tags: string[]
   collections: Array<{ id: string; name: string }>
+  /** ISO 8601 in UTC, as the API shows it. */
+  created_at: string
+  updated_at: string
 }
-
-/** Tags and manual collections as JSON columns of the same row, so a page costs one statement. */
-export const RELATIONS = [
-  sql<string[]>`coalesce((
-    select json_agg(tags.name order by lower(tags.name)) from asset_tags join tags on tags.id = asset_tags.tag_id
-    where asset_tags.asset_id = assets.id), '[]')`.as('tags'),
-  sql<Array<{ id: string; name: string }>>`coalesce((
-    select json_agg(json_build_object('id', collections.id, 'name', collections.name) order by lower(collections.name))
-    from collection_assets join collections on collections.id = collection_assets.collection_id
-    where collection_assets.asset_id = assets.id), '[]')`.as('collections'),
-]
 
 /** Narrows a query on `assets` to one organization and the filter; names match case-insensitively. */
 export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, filter: AssetFilter): AssetQuery<O> {
@@ -79,18 +82,7 @@ export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, fil
     const value = filter[column]
     if (value !== undefined) q = q.where(sql<string>`lower(${sql.ref(`assets.${column}`)})`, '=', value.toLowerCase())
   }
-  if (filter.tag !== undefined) {
-    const tag = filter.tag.toLowerCase()
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('asset_tags')
-          .innerJoin('tags', 'tags.id', 'asset_tags.tag_id')
-          .select(sql`1`.as('one'))
-          .whereRef('asset_tags.asset_id', '=', 'assets.id')
-          .where(sql<string>`lower(tags.name)`, '=', tag),
-      ),
-    )
-  }
+  if (filter.tag !== undefined) q = q.where(sql<boolean>`assets.tag_keys @> array[${filter.tag.toLowerCase()}]::text[]`)
   if (filter.q !== undefined) q = q.where(matchesText(filter.q))
   return q
 }
@@ -101,19 +93,31 @@ export function matchesText(query: string): RawBuilder<boolean> {
   return tsquery ? sql<boolean>`assets.search @@ (select ${tsquery})` : sql<boolean>`false`
 }
 
-/** `inCollection` narrows the list to a manual collection's members. */
+/**
+ * A page and the total it is part of, in one statement. The whole library's total is the
+ * organization's kept counter; a filter or a collection counts its matches.
+ */
 export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
-  const base = scopedAssets(db, inCollection)
-  const [rows, total] = await Promise.all([
-    whereFilter(base.select([...ASSET_COLUMNS, ...RELATIONS]), organizationId, filter)
-      .orderBy('assets.created_at', 'desc')
-      .orderBy('assets.id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    countAssets(db, organizationId, filter, inCollection),
-  ])
-  return { rows: rows as AssetWithRelations[], total }
+  const pageRows = whereFilter(scopedAssets(db, inCollection).select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]), organizationId, filter)
+    .orderBy('assets.created_at', 'desc')
+    .orderBy('assets.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+  const total =
+    inCollection === undefined && !hasFilter(filter)
+      ? db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
+      : whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
+  const rows = await db
+    .selectFrom(total.as('counted'))
+    .leftJoinLateral(pageRows.as('page'), (join) => join.onTrue())
+    .selectAll('page')
+    .select('counted.total')
+    .execute()
+  return { rows: rows.filter((row) => row.id !== null) as AssetWithRelations[], total: rows[0]?.total ?? 0 }
+}
+
+export function hasFilter(filter: AssetFilter): boolean {
+  return Object.values(filter).some((value) => value !== undefined)
 }
 
 export async function countAssets(db: Db, organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
@@ -148,7 +152,7 @@ function scopedAssets(db: Db, inCollection: string | undefined) {
 export async function findAsset(db: Db, organizationId: string, id: string): Promise<AssetWithRelations | undefined> {
   return (await db
     .selectFrom('assets')
-    .select([...ASSET_COLUMNS, ...RELATIONS])
+    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS])
     .where('assets.organization_id', '=', organizationId)
     .where('assets.id', '=', id)
     .executeTakeFirst()) as AssetWithRelations | undefined
@@ -164,42 +168,133 @@ export async function findBySha256(db: Db, organizationId: string, sha256: strin
   return row?.id
 }
 
-/** A row to insert: everything the database does not fill in itself. */
-export type NewAsset = Omit<AssetRow, 'id' | 'byte_size' | 'created_at' | 'updated_at'> & { organization_id: string; byte_size: number; tag_text: string }
-
-/** Undefined when the organization already has these bytes (the unique index decides, race-free). */
-export async function insertAsset(db: Db, asset: NewAsset): Promise<string | undefined> {
-  const row = await db
-    .insertInto('assets')
-    .values({ ...asset, id: uuidv7(), updated_at: sql<Date>`now()` })
-    .onConflict((oc) => oc.columns(['organization_id', 'sha256']).doNothing())
-    .returning('id')
-    .executeTakeFirst()
-  return row?.id
+/** A row to insert, complete: the push knows every value before the statement, so nothing is read back. */
+export interface NewAsset extends Omit<AssetRow, 'byte_size'> {
+  organization_id: string
+  byte_size: number
+  created_at: Date
 }
 
-export async function updateAsset(
+export interface PushContext<T> {
+  plan: string
+  /** What the organization uses, from its counters. */
+  used: { assets: number; bytes: number }
+  /** The asset of the organization with these bytes, if there is one. */
+  duplicateOf: string | null
+  /** The caller's lookups (scalar subqueries), answered in the same statement. */
+  lookups: T
+}
+
+/** What a push must know before it decodes anything, in one statement: the plan and usage, a duplicate, and the caller's lookups. */
+export async function pushContext<T extends Record<string, unknown>>(
   db: Db,
   organizationId: string,
-  id: string,
-  changes: Partial<Pick<NewAsset, 'title' | 'asset_type' | 'client' | 'product' | 'source_url' | 'created_by_ai' | 'tag_text'>>,
-): Promise<boolean> {
+  sha256: string,
+  lookups: { [K in keyof T]: RawBuilder<T[K]> },
+): Promise<PushContext<T>> {
+  const names = Object.keys(lookups)
+  const row = await db
+    .selectFrom('organizations')
+    .select([
+      'plan',
+      'asset_count',
+      'byte_count',
+      (eb) => eb.selectFrom('assets').select('id').where('organization_id', '=', organizationId).where('sha256', '=', sha256).as('duplicate_of'),
+      ...names.map((name) => lookups[name]!.as(name)),
+    ])
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow()
+  const record = row as unknown as Record<string, unknown>
+  return {
+    plan: row.plan,
+    used: { assets: row.asset_count, bytes: Number(row.byte_count) },
+    duplicateOf: row.duplicate_of,
+    lookups: Object.fromEntries(names.map((name) => [name, record[name]])) as T,
+  }
+}
+
+export interface AssetInsert {
+  asset: NewAsset
+  /** The plans with limits (the organization's counters are checked against its plan's, under its lock). */
+  planLimits: Record<string, { maxAssets?: number | undefined; maxBytes?: number | undefined }>
+  /** Clauses that must happen with the asset, each given the inserted rows (`select id from inserted`). */
+  alongside: Array<(inserted: RawBuilder<{ id: string }>) => RawBuilder<unknown>>
+}
+
+export type InsertOutcome = 'inserted' | 'duplicate' | 'over_plan'
+
+/**
+ * Inserts a pushed asset and what goes with it (tags are on the row; the callers add collection
+ * membership, the embedding queue and the event) in one statement, so atomic without a transaction:
+ * - the organization's row is locked first, so its counters (kept by triggers) are exact when the plan
+ *   is checked, and pushes of one organization take their turns;
+ * - then the content lock, always in that order: it keeps a delete of the same bytes from removing the
+ *   files between the caller's writing them and this commit (see `lockContent`);
+ * - the unique index on (organization, sha256) is the duplicate check: a lost race inserts nothing, and
+ *   nothing goes with it.
+ */
+export async function insertAsset(db: Db, insert: AssetInsert): Promise<InsertOutcome> {
+  const { asset } = insert
+  const inserted = sql<{ id: string }>`select id from inserted`
+  const clauses = insert.alongside.map((clause, i) => sql`, ${sql.ref(`alongside_${i}`)} as (${clause(inserted)})`)
+  const limits = JSON.stringify(insert.planLimits)
+  const result = await sql<{ allowed: boolean; inserted: boolean }>`
+    with organization as (
+      select plan, asset_count, byte_count from organizations where id = ${asset.organization_id} for no key update
+    ),
+    content_locked as (select pg_advisory_xact_lock(hashtext(${asset.sha256})) from organization),
+    allowed as (
+      select 1 from organization, content_locked, lateral (select ${limits}::jsonb -> organization.plan as plan_limit) as limits
+      where coalesce(organization.asset_count + 1 <= (plan_limit ->> 'maxAssets')::bigint, true)
+        and coalesce(organization.byte_count + ${asset.byte_size} <= (plan_limit ->> 'maxBytes')::bigint, true)
+    ),
+    inserted as (
+      insert into assets (id, organization_id, title, asset_type, client, product, tags, tag_keys, tag_text, source_url, created_by_ai,
+        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, created_at, updated_at)
+      select ${asset.id}::uuid, ${asset.organization_id}::uuid, ${asset.title}, ${asset.asset_type}, ${asset.client}, ${asset.product},
+        ${asset.tags}::text[], ${asset.tags.map((tag) => tag.toLowerCase())}::text[], ${tagText(asset.tags)}, ${asset.source_url},
+        ${asset.created_by_ai}, ${asset.mime_type}, ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.sha256},
+        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
+      from allowed
+      on conflict (organization_id, sha256) do nothing
+      returning id
+    )${sql.join(clauses, sql``)}
+    select exists (select 1 from allowed) as allowed, exists (select 1 from inserted) as inserted
+  `.execute(db)
+  const outcome = result.rows[0]!
+  return outcome.inserted ? 'inserted' : outcome.allowed ? 'duplicate' : 'over_plan'
+}
+
+/** What the full-text column reads of the tags; case and spelling do not matter to it. */
+function tagText(tags: string[]): string {
+  return tags.join(' ')
+}
+
+export type AssetChanges = Partial<Pick<NewAsset, 'title' | 'asset_type' | 'client' | 'product' | 'source_url' | 'created_by_ai' | 'tags'>>
+
+export async function updateAsset(db: Db, organizationId: string, id: string, changes: AssetChanges): Promise<boolean> {
+  const { tags, ...fields } = changes
   const result = await db
     .updateTable('assets')
-    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .set({
+      ...fields,
+      ...(tags && { tags, tag_keys: tags.map((tag) => tag.toLowerCase()), tag_text: tagText(tags) }),
+      updated_at: sql<Date>`now()`,
+    })
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst()
   return result.numUpdatedRows > 0n
 }
 
-export async function deleteAsset(db: Db, organizationId: string, id: string): Promise<AssetRow | undefined> {
-  return (await db
+/** The deleted asset's files, or undefined when there was no such asset. */
+export async function deleteAsset(db: Db, organizationId: string, id: string) {
+  return db
     .deleteFrom('assets')
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
-    .returning(ASSET_COLUMNS.map((c) => c.replace('assets.', '')) as never)
-    .executeTakeFirst()) as AssetRow | undefined
+    .returning(['sha256', 'blob_key', 'thumbnail_key'])
+    .executeTakeFirst()
 }
 
 /** Which of these contents (SHA-256) any asset, of any organization, still stores. */
@@ -217,46 +312,10 @@ export async function lockContent(tx: Db, sha256: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
 }
 
-/** Replaces the asset's tags with these (the catalogue's tag ids). */
-export async function setTags(db: Db, assetId: string, tagIds: string[]): Promise<void> {
-  await db.deleteFrom('asset_tags').where('asset_id', '=', assetId).execute()
-  if (tagIds.length === 0) return
-  await db.insertInto('asset_tags').values(tagIds.map((tagId) => ({ asset_id: assetId, tag_id: tagId }))).execute()
-}
-
-/**
- * The organization's plan and, when it is one of `limitedPlans`, what it uses (else 0, not counted): one
- * statement, without locking anything.
- */
-export async function planUsage(db: Db, organizationId: string, limitedPlans: string[]): Promise<{ plan: string; assets: number; bytes: number }> {
-  const limited = sql`plan = any(${limitedPlans}::text[])`
-  const row = await db
-    .selectFrom('organizations')
-    .select([
-      'plan',
-      sql<number>`case when ${limited} then (select count(*)::int from assets where organization_id = organizations.id) else 0 end`.as('assets'),
-      sql<string>`case when ${limited} then (select coalesce(sum(byte_size), 0)::text from assets where organization_id = organizations.id) else '0' end`.as('bytes'),
-    ])
-    .where('id', '=', organizationId)
-    .executeTakeFirstOrThrow()
-  return { plan: row.plan, assets: row.assets, bytes: Number(row.bytes) }
-}
-
-export async function usage(db: Db, organizationId: string): Promise<{ assets: number; bytes: number }> {
-  const row = await db
-    .selectFrom('assets')
-    .select([sql<number>`count(*)::int`.as('assets'), sql<string>`coalesce(sum(byte_size), 0)::text`.as('bytes')])
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirstOrThrow()
-  return { assets: row.assets, bytes: Number(row.bytes) }
-}
-
-/**
- * Serialises pushes of one organization, so plan limits hold under concurrency. NO KEY UPDATE, not
- * UPDATE: inserts that reference the organization (events, tags) take KEY SHARE and must not wait.
- */
-export async function lockOrganization(db: Db, organizationId: string): Promise<{ plan: string }> {
-  return db.selectFrom('organizations').select('plan').where('id', '=', organizationId).forNoKeyUpdate().executeTakeFirstOrThrow()
+/** The organization's plan and what it uses, from its counters. */
+export async function planUsage(db: Db, organizationId: string): Promise<{ plan: string; assets: number; bytes: number }> {
+  const row = await db.selectFrom('organizations').select(['plan', 'asset_count', 'byte_count']).where('id', '=', organizationId).executeTakeFirstOrThrow()
+  return { plan: row.plan, assets: row.asset_count, bytes: Number(row.byte_count) }
 }
 
 /** The ids among `ids` that are assets of the organization. */

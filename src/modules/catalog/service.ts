@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import { problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
@@ -13,9 +14,27 @@ const REGISTRIES: Record<Registry, { table: store.RegistryTable; column: store.A
 
 /** The organization's catalogue: the asset-type list, registered clients and products, and tags. */
 export class CatalogService {
-  /** Tags are created on first use: the ids of `names`, in the caller's transaction when `db` is one. */
-  ensureTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
-    return store.ensureTags(db, organizationId, names)
+  /** A scalar subquery for a larger statement: the catalogue's spellings of those of `names` it holds. */
+  knownTags(organizationId: string, names: string[]): RawBuilder<string[]> {
+    return store.knownTagsOf(organizationId, names)
+  }
+
+  /**
+   * Tags are created on first use: the catalogue's spelling of each of `names`, sorted as the API shows
+   * them. `known` is what `knownTags` found (read here when not given); only the others are written.
+   */
+  async spellTags(db: Db, organizationId: string, names: string[], known?: string[]): Promise<string[]> {
+    if (names.length === 0) return []
+    const found = known ?? (await sql<{ names: string[] }>`select ${store.knownTagsOf(organizationId, names)} as names`.execute(db)).rows[0]!.names
+    const keys = new Set(found.map((name) => name.toLowerCase()))
+    const missing = names.filter((name) => !keys.has(name.toLowerCase()))
+    const added = missing.length === 0 ? [] : await store.addTags(db, organizationId, missing)
+    return [...found, ...added].sort(byTagOrder)
+  }
+
+  /** A scalar subquery for a larger statement: the registered spelling of an asset type, or null. */
+  registeredAssetType(organizationId: string, name: string): RawBuilder<string | null> {
+    return store.registeredNameOf('asset_types', organizationId, name)
   }
 
   constructor(private readonly db: Db) {}
@@ -45,11 +64,21 @@ export class CatalogService {
 
   /** The catalogue's spelling of an asset type; 422 listing the allowed values when it is not there. */
   async assetType(organizationId: string, name: string, pointer = '/asset_type', db: Db = this.db): Promise<string> {
-    const found = await store.registeredName(db, 'asset_types', organizationId, name)
-    if (found) return found
+    return (await store.registeredName(db, 'asset_types', organizationId, name)) ?? this.unknownAssetType(organizationId, name, pointer, db)
+  }
+
+  /** The 422 of an asset type the catalogue lacks, listing those it has. */
+  async unknownAssetType(organizationId: string, name: string, pointer = '/asset_type', db: Db = this.db): Promise<never> {
     const allowed = await store.registeredNames(db, 'asset_types', organizationId)
     throw problems.unprocessable('unknown_asset_type', `"${name}" is not in your asset-type catalogue. Allowed: ${allowed.join(', ')}.`, [
       { pointer, detail: `must be one of: ${allowed.join(', ')}` },
     ])
   }
+}
+
+/** The API's order of an asset's tags: case-insensitive, as `lower(name)` sorts in the database. */
+export function byTagOrder(a: string, b: string): number {
+  const left = a.toLowerCase()
+  const right = b.toLowerCase()
+  return left < right ? -1 : left > right ? 1 : 0
 }

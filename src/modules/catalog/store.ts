@@ -89,10 +89,13 @@ export function listTags(db: Db, organizationId: string, options: ListOptions) {
   return pageOfRows<{ name: string; asset_count: number }>(
     db,
     sql`
-      select tags.name, count(asset_tags.asset_id)::int as asset_count
-      from tags left join asset_tags on asset_tags.tag_id = tags.id
+      with used as (
+        select key, count(*)::int as n from assets cross join unnest(assets.tag_keys) as key
+        where assets.organization_id = ${organizationId} group by key
+      )
+      select tags.name, coalesce(used.n, 0) as asset_count
+      from tags left join used on used.key = lower(tags.name)
       where tags.organization_id = ${organizationId}
-      group by tags.id, tags.name
     `,
     options,
   )
@@ -117,19 +120,27 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
-/** The ids of the tags named `names` (matched case-insensitively), creating those used for the first time. */
-export async function ensureTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
-  if (names.length === 0) return []
-  await db
+/** A scalar subquery: the registered spelling of `name` (matched case-insensitively), or null. */
+export function registeredNameOf(table: RegistryTable, organizationId: string, name: string): RawBuilder<string | null> {
+  return sql<string | null>`(select name from ${sql.table(table)} where organization_id = ${organizationId} and lower(name) = ${name.toLowerCase()})`
+}
+
+/** A scalar subquery: the catalogue's spellings of those of `names` it holds (matched case-insensitively). */
+export function knownTagsOf(organizationId: string, names: string[]): RawBuilder<string[]> {
+  const keys = names.map((name) => name.toLowerCase())
+  return sql<string[]>`(select coalesce(array_agg(name), '{}') from tags where organization_id = ${organizationId} and lower(name) = any(${keys}::text[]))`
+}
+
+/**
+ * Adds tags used for the first time and answers their spellings in the catalogue: a name that another
+ * request added meanwhile comes back as that request spelled it (the no-op update makes the row return).
+ */
+export async function addTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
+  const rows = await db
     .insertInto('tags')
     .values(names.map((name) => ({ id: uuidv7(), organization_id: organizationId, name })))
-    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doNothing())
+    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doUpdateSet({ name: sql`tags.name` }))
+    .returning('name')
     .execute()
-  const tags = await db
-    .selectFrom('tags')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where(sql<string>`lower(name)`, 'in', names.map((n) => n.toLowerCase()))
-    .execute()
-  return tags.map((tag) => tag.id)
+  return rows.map((row) => row.name)
 }

@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely'
 import { sha256Hex } from '../../platform/crypto.js'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { emit } from '../../platform/events/outbox.js'
@@ -8,7 +9,7 @@ import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
-import type { CollectionRow } from './store.js'
+import type { CollectionRow, NamedCollection } from './store.js'
 
 export interface NewCollection {
   name: string
@@ -181,14 +182,23 @@ export class CollectionService {
     return row.kind === 'manual' ? row.member : this.assets.matches(row.organization_id, assetId, row.query ?? {})
   }
 
+  /** A scalar subquery for a push's statement: the collection named `name` (case-insensitively), or null. */
+  collectionNamed(organizationId: string, name: string): RawBuilder<NamedCollection | null> {
+    return store.collectionNamed(organizationId, name)
+  }
+
   /** The manual collection a push names (never created on the fly): 404 when there is none, 409 when it is smart. */
-  async manualCollectionId(organizationId: string, name: string): Promise<string> {
-    const collection = await store.findCollectionByName(this.db, organizationId, name)
+  manualForPush(collection: NamedCollection | null, name: string): { id: string; name: string } {
     if (!collection) throw new AppError('not_found', `No collection is named "${name}".`)
     if (collection.kind === 'smart') {
       throw problems.conflict('smart_collection_immutable', `"${name}" is a smart collection: its assets are defined by its query.`)
     }
-    return collection.id
+    return { id: collection.id, name: collection.name }
+  }
+
+  /** A clause for a push's statement: adds the assets `assets` selects (rows with an `id`); adding twice is a no-op. */
+  memberInsert(collectionId: string, assets: RawBuilder<{ id: string }>): RawBuilder<unknown> {
+    return store.memberInsert(collectionId, assets)
   }
 
   /** Adds one asset, in the caller's transaction when `db` is one (a push); adding twice is a no-op. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { uuidv7 } from '../../platform/ids.js'
@@ -74,13 +74,22 @@ export async function findShareForFile(db: Db, collectionId: string, assetId: st
 }
 
 /** Whether one asset matches a smart collection's query: the list's own filter, on one row by primary key. */
-export async function findCollectionByName(db: Db, organizationId: string, name: string) {
-  return db
-    .selectFrom('collections')
-    .select(['id', 'kind'])
-    .where('organization_id', '=', organizationId)
-    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-    .executeTakeFirst()
+export interface NamedCollection {
+  id: string
+  name: string
+  kind: 'manual' | 'smart'
+}
+
+/** A scalar subquery: the collection named `name` (case-insensitively) as JSON, or null. */
+export function collectionNamed(organizationId: string, name: string): RawBuilder<NamedCollection | null> {
+  return sql<NamedCollection | null>`(select json_build_object('id', id, 'name', name, 'kind', kind) from collections
+    where organization_id = ${organizationId} and lower(name) = ${name.toLowerCase()})`
+}
+
+/** A clause of a larger statement: adds the assets `assets` selects (rows with an `id`), each once. */
+export function memberInsert(collectionId: string, assets: RawBuilder<{ id: string }>): RawBuilder<unknown> {
+  return sql`insert into collection_assets (collection_id, asset_id) select ${collectionId}, added.id from (${assets}) as added
+    on conflict (collection_id, asset_id) do nothing`
 }
 
 export async function listCollections(db: Db, organizationId: string, filter: { kind?: 'manual' | 'smart'; q?: string }, page: Page) {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { RawBuilder } from 'kysely'
 import type { EmbeddingConfig } from '../../config.js'
 import { backoffMs } from '../../platform/background/claims.js'
 import { listen } from '../../platform/background/listener.js'
@@ -90,9 +91,13 @@ export class Embeddings {
   }
 
   /** In the transaction that changed the asset; the work is woken by afterCommit(). */
-  async enqueue(tx: Db, organizationId: string, record: AssetRecord): Promise<void> {
+  /**
+   * The clause that queues the record's text for embedding (for the assets `assets` selects: the record's
+   * asset), to run in the statement or transaction that changed it.
+   */
+  queueText(assets: RawBuilder<{ id: string }>, organizationId: string, record: AssetRecord): RawBuilder<unknown> {
     const text = embeddingText(record)
-    await store.setEmbeddingText(tx, { organizationId, assetId: record.id, text, hash: sha256Hex(text) })
+    return store.queueEmbeddingText(assets, { organizationId, text, hash: sha256Hex(text) })
   }
 
   afterCommit(): void {

@@ -1,9 +1,9 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import { claimDue, releaseClaims } from '../../platform/background/claims.js'
-import { notify } from '../../platform/background/listener.js'
-import { ASSET_COLUMNS, RELATIONS, whereFilter, type AssetFilter, type AssetWithRelations } from '../assets/store.js'
+import { ASSET_COLUMNS, DERIVED_COLUMNS, hasFilter, whereFilter, type AssetFilter, type AssetWithRelations } from '../assets/store.js'
 
+/** Notified by the trigger `asset_embeddings_notify` (migration 0007) when a text becomes due. */
 export const EMBEDDINGS_CHANNEL = 'asset_library_embeddings'
 
 /**
@@ -83,7 +83,7 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
       select assets.id, ${textScore}::float8 as text_score, ${semanticScore}::float8 as semantic_score
       from candidates join assets on assets.id = candidates.id ${embeddingJoin}
     )
-    select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...RELATIONS])}, scored.text_score, scored.semantic_score, ${score} as score
+    select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...DERIVED_COLUMNS])}, scored.text_score, scored.semantic_score, ${score} as score
     from scored join assets on assets.id = scored.id
     where ${score} > 0
     order by score desc, assets.id desc
@@ -130,7 +130,7 @@ export async function similarAssets(
         and e.embedded_hash is not null and e.asset_id <> ${request.assetId}
       order by ${stored} <=> (select v from qv) limit ${request.limit}
     )
-    select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...RELATIONS])}, greatest(0, least(1, 1 - nearest.distance))::float8 as semantic_score
+    select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...DERIVED_COLUMNS])}, greatest(0, least(1, 1 - nearest.distance))::float8 as semantic_score
     from nearest join assets on assets.id = nearest.asset_id
     where nearest.distance < 1
     order by nearest.distance, assets.id
@@ -148,10 +148,6 @@ function indexExpression(dimensions: number, type: IndexType): { expression: Raw
   return { expression: typed(sql`embedding`, { dimensions, index: type }), operators: sql.raw(`${type}_cosine_ops`) }
 }
 
-function hasFilter(filter: Omit<AssetFilter, 'q'>): boolean {
-  return Object.values(filter).some((value) => value !== undefined)
-}
-
 /**
  * Runs `work` with the HNSW scan settings it needs, for this transaction only. Iterative scans
  * (pgvector 0.8+) keep scanning past ef_search until a filtered query (one organization of many)
@@ -166,26 +162,21 @@ export async function withVectorScan<T>(db: Db, settings: { efSearch: number; it
 }
 
 /**
- * Records the text an asset's embedding should be made from. A new text (or a first one) makes the row
- * due and tells listening processes, unless the organization has AI off (then it waits, parked, for
- * AI to come back on); the same text again changes nothing, so edits that do not touch the text never
- * re-embed.
+ * Queues the texts to embed of the assets `assets` selects (rows with an `id`), as a statement of its own
+ * or a clause of the statement that changes them. A new text is due (a trigger tells listening
+ * processes), unless the organization has AI off (then it waits, parked, for AI to come back on); the
+ * same text again changes nothing, so edits that do not touch the text never re-embed.
  */
-export async function setEmbeddingText(db: Db, row: { organizationId: string; assetId: string; text: string; hash: string }): Promise<void> {
-  await sql`
-    with changed as (
-      insert into asset_embeddings (asset_id, organization_id, source_text, text_hash, next_attempt_at)
-      values (${row.assetId}, ${row.organizationId}, ${row.text}, ${row.hash},
-        ${row.text === '' ? null : sql`(select case when ai_enabled then now() end from organizations where id = ${row.organizationId})`})
-      on conflict (asset_id) do update
-        set source_text = excluded.source_text, text_hash = excluded.text_hash, next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = null,
-          -- An asset left with no text keeps no meaning: its old vector stops being used.
-          embedded_hash = case when excluded.source_text = '' then null else asset_embeddings.embedded_hash end
-        where asset_embeddings.text_hash <> excluded.text_hash
-      returning next_attempt_at
-    )
-    select ${notify(EMBEDDINGS_CHANNEL)} from changed where next_attempt_at is not null
-  `.execute(db)
+export function queueEmbeddingText(assets: RawBuilder<{ id: string }>, row: { organizationId: string; text: string; hash: string }): RawBuilder<unknown> {
+  const due = row.text === '' ? sql`null::timestamptz` : sql`(select case when ai_enabled then now() end from organizations where id = ${row.organizationId})`
+  return sql`
+    insert into asset_embeddings (asset_id, organization_id, source_text, text_hash, next_attempt_at)
+    select changed.id, ${row.organizationId}, ${row.text}, ${row.hash}, ${due} from (${assets}) as changed
+    on conflict (asset_id) do update
+      set source_text = excluded.source_text, text_hash = excluded.text_hash, next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = null,
+        -- An asset left with no text keeps no meaning: its old vector stops being used.
+        embedded_hash = case when excluded.source_text = '' then null else asset_embeddings.embedded_hash end
+      where asset_embeddings.text_hash <> excluded.text_hash`
 }
 
 export interface EmbeddingJob {
@@ -263,12 +254,8 @@ export async function setAiParking(db: Db, organizationId: string, enabled: bool
     return
   }
   await sql`
-    with due as (
-      update asset_embeddings set next_attempt_at = now(), attempts = 0
-      where organization_id = ${organizationId} and source_text <> '' and embedded_hash is distinct from text_hash and next_attempt_at is null
-      returning 1
-    )
-    select ${notify(EMBEDDINGS_CHANNEL)} from due limit 1
+    update asset_embeddings set next_attempt_at = now(), attempts = 0
+    where organization_id = ${organizationId} and source_text <> '' and embedded_hash is distinct from text_hash and next_attempt_at is null
   `.execute(db)
 }
 

@@ -24,8 +24,11 @@ import type { Readable } from 'node:stream'
  * middle of a write leaves a `.tmp-*` file, which the sweep does not collect.
  */
 export interface BlobStore {
-  /** Stores bytes under their SHA-256. `created` is false when the same bytes were already there. */
-  put(bytes: Buffer): Promise<PutResult>
+  /**
+   * Stores bytes under their SHA-256 (`sha256` when the caller has hashed them already: it must be
+   * theirs). `created` is false when the same bytes were already there.
+   */
+  put(bytes: Buffer, sha256?: string): Promise<PutResult>
   /** Stores a derived blob under a `<sha256>.<variant>` key, unless that key already exists. */
   putAs(key: string, bytes: Buffer): Promise<{ key: string; created: boolean }>
   /** The whole blob in memory; files are served with `stream`. */
@@ -124,8 +127,7 @@ export class FileBlobStore implements BlobStore {
     private readonly fs: BlobFs = nodeFs,
   ) {}
 
-  async put(bytes: Buffer): Promise<PutResult> {
-    const sha256 = createHash('sha256').update(bytes).digest('hex')
+  async put(bytes: Buffer, sha256 = createHash('sha256').update(bytes).digest('hex')): Promise<PutResult> {
     const { created } = await this.write(sha256, bytes)
     return { key: sha256, sha256, created }
   }

@@ -14,6 +14,9 @@ export interface OrganizationsTable {
   slug: string
   plan: string
   ai_enabled: Generated<boolean>
+  /** Kept by triggers on `assets`: never written by the application. */
+  asset_count: ColumnType<number, never, never>
+  byte_count: ColumnType<string, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -161,6 +164,10 @@ export interface AssetsTable {
   thumbnail_key: string
   /** The tag names, space-separated, for the generated full-text column `search`. */
   tag_text: Generated<string>
+  /** The tag names as the catalogue spells them, sorted case-insensitively. */
+  tags: Generated<string[]>
+  /** The same names lower-cased, which `tag=` matches (GIN-indexed). */
+  tag_keys: Generated<string[]>
   search: ColumnType<string, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
@@ -182,11 +189,6 @@ export interface AssetEmbeddingsTable {
   locked_by: string | null
   locked_until: NullableTimestamp
   last_error: string | null
-}
-
-export interface AssetTagsTable {
-  asset_id: string
-  tag_id: string
 }
 
 export interface CollectionsTable {
@@ -225,7 +227,6 @@ export interface Database {
   products: CatalogTable
   tags: CatalogTable
   assets: AssetsTable
-  asset_tags: AssetTagsTable
   asset_embeddings: AssetEmbeddingsTable
   collections: CollectionsTable
   collection_assets: CollectionAssetsTable
