@@ -24,7 +24,12 @@ export interface BenchAppOn extends BenchApp {
  * (e.g. postgres://postgres@127.0.0.1:5432/postgres) selects PostgreSQL: the database is created there
  * under a random name with that URL's credentials.
  */
-export async function startBenchAppOn(name: string, serverUrl: string | undefined, env: Record<string, string> = {}): Promise<BenchAppOn> {
+export async function startBenchAppOn(
+  name: string,
+  serverUrl: string | undefined,
+  env: Record<string, string> = {},
+  extend?: (app: BuiltApp, config: Config) => Promise<void> | void,
+): Promise<BenchAppOn> {
   const dataDir = mkdtempSync(join(tmpdir(), `al-bench-${name}-`))
   const databaseName = serverUrl ? `al_bench_${name}_${randomBytes(4).toString('hex')}` : undefined
   let created = false
@@ -62,6 +67,7 @@ export async function startBenchAppOn(name: string, serverUrl: string | undefine
     database = await openDatabase({ databaseUrl, dataDir, poolSize: config.databasePoolSize, logger: silent })
     const migration = await migrate(database.db)
     app = await buildApp({ config, database })
+    await extend?.(app, config)
     await app.listen({ host: '127.0.0.1', port: 0 })
     const address = app.server.address()
     if (!address || typeof address === 'string') throw new Error('server has no TCP address')

@@ -13,6 +13,10 @@ let owner: Client
 async function insertAsset(organizationId: string, fields: { client?: string; product?: string; asset_type?: string; tags?: string[] }) {
   const db = t.database.handle.db
   const id = uuidv7()
+  // The catalogue first, as a push does: the tag counts follow the assets by trigger.
+  for (const name of fields.tags ?? []) {
+    await db.insertInto('tags').values({ id: uuidv7(), organization_id: organizationId, name }).onConflict((oc) => oc.doNothing()).execute()
+  }
   await db
     .insertInto('assets')
     .values({
@@ -33,9 +37,6 @@ async function insertAsset(organizationId: string, fields: { client?: string; pr
       updated_at: new Date(),
     })
     .execute()
-  for (const name of fields.tags ?? []) {
-    await db.insertInto('tags').values({ id: uuidv7(), organization_id: organizationId, name }).onConflict((oc) => oc.doNothing()).execute()
-  }
 }
 
 const list = (path: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: `/api/v1/${path}`, headers: bearer(key) })

@@ -20,7 +20,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(acme.writeKey), ...(payload && { payload }) })
 
 let colour = 0
@@ -67,27 +67,39 @@ describe('deleting an asset', () => {
   })
 })
 
-describe('the plan usage counters', () => {
-  it('stay equal to a count of the library under concurrent pushes, duplicate pushes and deletes', async () => {
-    const existing = await Promise.all(Array.from({ length: 25 }, () => pushAsset()))
+describe('the kept counts', () => {
+  it('stay equal to a count of the library under concurrent pushes, duplicate pushes, tag edits and deletes', async () => {
+    const existing = await Promise.all(Array.from({ length: 25 }, (_, i) => pushAsset({ tag_names: i % 2 ? ['Counted', 'odd'] : ['counted'] })))
     const images = await Promise.all(Array.from({ length: 25 }, () => image()))
     const answers = await Promise.all([
-      ...images.map((image_base64) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted' })),
+      ...images.map((image_base64, i) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted', tag_names: i % 3 ? ['counted', 'new'] : ['Third'] })),
       // The same bytes again: one of each pair creates, the other is its duplicate.
-      ...images.slice(0, 10).map((image_base64) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted twice' })),
-      ...existing.map(({ id }) => call('DELETE', `/api/v1/assets/${id}`)),
+      ...images.slice(0, 10).map((image_base64) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted twice', tag_names: ['counted'] })),
+      ...existing.slice(0, 15).map(({ id }) => call('DELETE', `/api/v1/assets/${id}`)),
+      ...existing.slice(15).map(({ id }) => call('PATCH', `/api/v1/assets/${id}`, { tag_names: ['Edited', 'counted'] })),
     ])
     expect(answers.map((res) => res.statusCode).filter((status) => status >= 300)).toEqual([])
     expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(25)
+    const db = t.database.handle.db
     const { rows } = await sql<{ counted: number; bytes: string; asset_count: number; byte_count: string }>`
       select (select count(*)::int from assets where organization_id = o.id) as counted,
              (select coalesce(sum(byte_size), 0)::text from assets where organization_id = o.id) as bytes,
              o.asset_count, o.byte_count::text
       from organizations o where o.id = ${acme.org.id}
-    `.execute(t.database.handle.db)
+    `.execute(db)
     expect(rows[0]!.asset_count).toBe(rows[0]!.counted)
     expect(rows[0]!.byte_count).toBe(rows[0]!.bytes)
     expect((await call('GET', '/api/v1/assets?limit=1')).json().total).toBe(rows[0]!.counted)
+
+    const tags = await sql<{ name: string; asset_count: number; counted: number }>`
+      select name, asset_count, (select count(*)::int from assets a where a.organization_id = tags.organization_id and a.tag_keys @> array[lower(tags.name)]) as counted
+      from tags where organization_id = ${acme.org.id} order by name
+    `.execute(db)
+    expect(tags.rows.map((tag) => tag.name.toLowerCase()).sort()).toEqual(['counted', 'edited', 'new', 'odd', 'third'])
+    for (const tag of tags.rows) {
+      expect(tag.asset_count, tag.name).toBe(tag.counted)
+      expect((await call('GET', `/api/v1/assets?tag=${encodeURIComponent(tag.name.toUpperCase())}&limit=1`)).json().total, tag.name).toBe(tag.counted)
+    }
   })
 })
 

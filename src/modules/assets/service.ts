@@ -220,7 +220,9 @@ export class AssetService {
 
   /** `inCollection` lists a manual collection's members instead of the whole library. */
   async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
-    const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page, inCollection)
+    const onlyTag = inCollection === undefined && filter.tag !== undefined && Object.values(filter).filter((value) => value !== undefined).length === 1
+    const keptTotal = onlyTag ? this.deps.catalog.taggedCount(organizationId, filter.tag!) : undefined
+    const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page, { inCollection, keptTotal })
     return { data: rows.map((row) => this.record(row)), total, ...page }
   }
 

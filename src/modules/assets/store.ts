@@ -87,33 +87,46 @@ export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, fil
   return q
 }
 
-/** Full-text match of `query` (see full-text.ts); the tsquery is an InitPlan, built once per statement. */
+/**
+ * Full-text match of `query` (see full-text.ts). The tsquery is a constant the planner folds (statements
+ * are planned with their parameters), so it estimates the match from the column's statistics and can
+ * choose the GIN index; inside a subquery it would see neither.
+ */
 export function matchesText(query: string): RawBuilder<boolean> {
   const tsquery = textQuery(query)
-  return tsquery ? sql<boolean>`assets.search @@ (select ${tsquery})` : sql<boolean>`false`
+  return tsquery ? sql<boolean>`assets.search @@ ${tsquery}` : sql<boolean>`false`
 }
 
 /**
- * A page and the total it is part of, in one statement. The whole library's total is the
- * organization's kept counter; a filter or a collection counts its matches.
+ * A page and the total it is part of, in one statement. `keptTotal` is a count kept elsewhere of what
+ * the filter selects, when there is one; the whole library's is the organization's counter; anything
+ * else counts its matches.
  */
-export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
+export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page, options: ListOptions = {}) {
+  const rows = await listQuery(db, organizationId, filter, page, options).execute()
+  return { rows: rows.filter((row) => row.id !== null) as AssetWithRelations[], total: rows[0]?.total ?? 0 }
+}
+
+export interface ListOptions {
+  /** A manual collection's members instead of the whole library. */
+  inCollection?: string | undefined
+  keptTotal?: RawBuilder<number> | undefined
+}
+
+/** The statement of `listAssets`: the total joined with the page, so an empty page still has its total. */
+export function listQuery(db: Db, organizationId: string, filter: AssetFilter, page: Page, { inCollection, keptTotal }: ListOptions = {}) {
   const pageRows = whereFilter(scopedAssets(db, inCollection).select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]), organizationId, filter)
     .orderBy('assets.created_at', 'desc')
     .orderBy('assets.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
-  const total =
-    inCollection === undefined && !hasFilter(filter)
+  const unfiltered = inCollection === undefined && !hasFilter(filter)
+  const total = keptTotal
+    ? db.selectNoFrom(keptTotal.as('total'))
+    : unfiltered
       ? db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
       : whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
-  const rows = await db
-    .selectFrom(total.as('counted'))
-    .leftJoinLateral(pageRows.as('page'), (join) => join.onTrue())
-    .selectAll('page')
-    .select('counted.total')
-    .execute()
-  return { rows: rows.filter((row) => row.id !== null) as AssetWithRelations[], total: rows[0]?.total ?? 0 }
+  return db.selectFrom(total.as('counted')).leftJoinLateral(pageRows.as('page'), (join) => join.onTrue()).selectAll('page').select('counted.total')
 }
 
 export function hasFilter(filter: AssetFilter): boolean {

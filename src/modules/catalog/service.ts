@@ -32,6 +32,11 @@ export class CatalogService {
     return [...found, ...added].sort(byTagOrder)
   }
 
+  /** A scalar subquery for a larger statement: how many assets carry the tag, from the catalogue's count. */
+  taggedCount(organizationId: string, name: string): RawBuilder<number> {
+    return store.taggedCountOf(organizationId, name)
+  }
+
   /** A scalar subquery for a larger statement: the registered spelling of an asset type, or null. */
   registeredAssetType(organizationId: string, name: string): RawBuilder<string | null> {
     return store.registeredNameOf('asset_types', organizationId, name)

@@ -88,15 +88,7 @@ export async function listEntries(
 export function listTags(db: Db, organizationId: string, options: ListOptions) {
   return pageOfRows<{ name: string; asset_count: number }>(
     db,
-    sql`
-      with used as (
-        select key, count(*)::int as n from assets cross join unnest(assets.tag_keys) as key
-        where assets.organization_id = ${organizationId} group by key
-      )
-      select tags.name, coalesce(used.n, 0) as asset_count
-      from tags left join used on used.key = lower(tags.name)
-      where tags.organization_id = ${organizationId}
-    `,
+    sql`select name, asset_count from tags where organization_id = ${organizationId}`,
     options,
   )
 }
@@ -131,16 +123,26 @@ export function knownTagsOf(organizationId: string, names: string[]): RawBuilder
   return sql<string[]>`(select coalesce(array_agg(name), '{}') from tags where organization_id = ${organizationId} and lower(name) = any(${keys}::text[]))`
 }
 
+/** A scalar subquery: how many assets carry the tag `name` (kept by triggers, so no count). */
+export function taggedCountOf(organizationId: string, name: string): RawBuilder<number> {
+  return sql<number>`coalesce((select asset_count from tags where organization_id = ${organizationId} and lower(name) = ${name.toLowerCase()}), 0)`
+}
+
 /**
- * Adds tags used for the first time and answers their spellings in the catalogue: a name that another
- * request added meanwhile comes back as that request spelled it (the no-op update makes the row return).
+ * Adds tags used for the first time and answers the catalogue's spellings of `names`. It locks no
+ * existing tag (the tag counts' trigger does, in its own order): a name that another request added
+ * after this statement's snapshot is read back by a second statement, which sees it.
  */
 export async function addTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
-  const rows = await db
+  const added = await db
     .insertInto('tags')
     .values(names.map((name) => ({ id: uuidv7(), organization_id: organizationId, name })))
-    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doUpdateSet({ name: sql`tags.name` }))
+    .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doNothing())
     .returning('name')
     .execute()
-  return rows.map((row) => row.name)
+  const addedKeys = new Set(added.map((row) => row.name.toLowerCase()))
+  const others = names.filter((name) => !addedKeys.has(name.toLowerCase()))
+  if (others.length === 0) return added.map((row) => row.name)
+  const { rows } = await sql<{ names: string[] }>`select ${knownTagsOf(organizationId, others)} as names`.execute(db)
+  return [...added.map((row) => row.name), ...rows[0]!.names]
 }

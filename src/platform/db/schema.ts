@@ -146,6 +146,11 @@ export interface CatalogTable {
   created_at: CreatedAt
 }
 
+export interface TagsTable extends CatalogTable {
+  /** How many assets carry the tag: kept by triggers on `assets`, never written by the application. */
+  asset_count: ColumnType<number, never, never>
+}
+
 export interface AssetsTable {
   id: string
   organization_id: string
@@ -225,7 +230,7 @@ export interface Database {
   asset_types: CatalogTable
   clients: CatalogTable
   products: CatalogTable
-  tags: CatalogTable
+  tags: TagsTable
   assets: AssetsTable
   asset_embeddings: AssetEmbeddingsTable
   collections: CollectionsTable
