@@ -109,11 +109,10 @@ export class AssetService {
    * embedding text and event. The image is decoded and its files written between the first and the last.
    */
   async push(organizationId: string, input: PushInput): Promise<{ asset_id: string; duplicate: boolean }> {
-    const { db } = this.deps
     const bytes = await this.imageBytes(input)
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
-    const context = await store.pushContext(db, organizationId, sha256, this.pushLookups(organizationId, input, tags))
+    const context = await store.pushContext(this.deps.db, organizationId, sha256, this.pushLookups(organizationId, input, tags))
     const { lookups } = context
     const assetType = input.asset_type === undefined ? null : (lookups.asset_type ?? (await this.deps.catalog.unknownAssetType(organizationId, input.asset_type)))
     const collection = input.collection_name === undefined ? null : this.deps.collections.manualForPush(lookups.collection ?? null, input.collection_name)
@@ -124,53 +123,39 @@ export class AssetService {
     const image = await this.process(bytes)
     // Files are written before the insert, so their writes and fsyncs never hold the database.
     const files = await this.storeFiles(sha256, bytes, image.thumbnail)
-    let outcome: store.InsertOutcome
-    let record: AssetRecord
+    let inserted: { outcome: store.InsertOutcome; id: string }
     try {
-      const createdAt = new Date()
-      const asset: store.NewAsset = {
-        id: uuidv7(),
-        organization_id: organizationId,
-        title: input.title?.trim() ?? '',
-        asset_type: assetType,
-        client: input.client?.trim() || null,
-        product: input.product?.trim() || null,
-        tags: await this.deps.catalog.spellTags(db, organizationId, tags, lookups.known_tags),
-        source_url: input.source_url ?? null,
-        created_by_ai: input.created_by_ai ?? true,
-        mime_type: image.info.mimeType,
-        width: image.info.width,
-        height: image.info.height,
-        byte_size: bytes.length,
-        sha256,
-        blob_key: files.original,
-        thumbnail_key: files.thumbnail,
-        created_at: createdAt,
-      }
-      record = this.record({ ...asset, collections: collection ? [collection] : [], created_at: createdAt.toISOString(), updated_at: createdAt.toISOString() })
-      outcome = await store.insertAsset(db, {
-        asset,
-        planLimits: this.deps.planLimits,
-        alongside: [
-          ...(collection ? [(inserted: Inserted) => this.deps.collections.memberInsert(collection.id, inserted)] : []),
-          (inserted) => this.deps.queueText(inserted, organizationId, record),
-          (inserted) => emitting(inserted, organizationId, 'asset.created', record),
-        ],
-      })
-      if (outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
+      const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
+      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: image.info, files })
+      inserted = { outcome: await this.insertPushed(asset, collection), id: asset.id }
+      if (inserted.outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
     } catch (error) {
       // The push's own error is what the client must hear, even if the clean-up fails too.
       await this.removeUnreferenced(sha256, files).catch((cleanup: unknown) => this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed push'))
       throw error
     }
-    if (outcome === 'inserted') {
-      // A delete of the same bytes (another asset's) that checked their use before this commit may have removed the files.
-      await this.storeFiles(sha256, bytes, image.thumbnail)
-      this.deps.afterTextCommitted()
-      this.deps.afterEventsCommitted()
-      return { asset_id: record.id, duplicate: false }
-    }
-    return this.duplicateOfWinner(organizationId, sha256, collection)
+    if (inserted.outcome !== 'inserted') return this.duplicateOfWinner(organizationId, sha256, collection)
+    // A delete of the same bytes (another asset's) that checked their use before this commit may have removed the files.
+    await this.storeFiles(sha256, bytes, image.thumbnail)
+    this.deps.afterTextCommitted()
+    this.deps.afterEventsCommitted()
+    return { asset_id: inserted.id, duplicate: false }
+  }
+
+  /** The insert, with what goes with it; the event's record is built here, so nothing is read back. */
+  private insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null): Promise<store.InsertOutcome> {
+    const created = asset.created_at.toISOString()
+    const record = this.record({ ...asset, collections: collection ? [collection] : [], created_at: created, updated_at: created })
+    const organizationId = asset.organization_id
+    return store.insertAsset(this.deps.db, {
+      asset,
+      planLimits: this.deps.planLimits,
+      alongside: [
+        ...(collection ? [(inserted: Inserted) => this.deps.collections.memberInsert(collection.id, inserted)] : []),
+        (inserted) => this.deps.queueText(inserted, organizationId, record),
+        (inserted) => emitting(inserted, organizationId, 'asset.created', record),
+      ],
+    })
   }
 
   /** The names a push uses, looked up in the statement that reads its context. */
@@ -409,6 +394,33 @@ function invalidBase64(): never {
 
 function imageTooLarge(): AppError {
   return new AppError('image_too_large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
+}
+
+/** The row of a pushed image: its metadata as given, trimmed, and what the image and its files are. */
+function newAsset(
+  organizationId: string,
+  input: PushInput,
+  facts: { assetType: string | null; tags: string[]; bytes: Buffer; sha256: string; image: { mimeType: string; width: number; height: number }; files: { original: string; thumbnail: string } },
+): store.NewAsset {
+  return {
+    id: uuidv7(),
+    organization_id: organizationId,
+    title: input.title?.trim() ?? '',
+    asset_type: facts.assetType,
+    client: input.client?.trim() || null,
+    product: input.product?.trim() || null,
+    tags: facts.tags,
+    source_url: input.source_url ?? null,
+    created_by_ai: input.created_by_ai ?? true,
+    mime_type: facts.image.mimeType,
+    width: facts.image.width,
+    height: facts.image.height,
+    byte_size: facts.bytes.length,
+    sha256: facts.sha256,
+    blob_key: facts.files.original,
+    thumbnail_key: facts.files.thumbnail,
+    created_at: new Date(),
+  }
 }
 
 /** Trimmed, without empties, one of each case-insensitively (the first spelling wins). */
