@@ -31,6 +31,11 @@ export interface Config {
   trustProxy: boolean
   shutdownTimeoutMs: number
   databasePoolSize: number
+  /**
+   * How often to look for tables whose changes pass autovacuum's thresholds and analyze or vacuum them:
+   * always on the embedded database, on PostgreSQL while the server's autovacuum is off. 0 turns it off.
+   */
+  statisticsCheckIntervalMs: number
   /** How long a verified API key is trusted before it is checked again; bounds how late another process sees a revocation. */
   apiKeyCacheTtlMs: number
   rateLimits: RateLimitConfig
@@ -120,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
   const trustProxy = read.boolean('TRUST_PROXY', false)
   const shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000)
   const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000)
+  const statisticsCheckIntervalMs = read.integer('STATISTICS_CHECK_INTERVAL_MS', 5_000, 0, 3_600_000)
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
@@ -179,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy,
     shutdownTimeoutMs,
     databasePoolSize,
+    statisticsCheckIntervalMs,
     apiKeyCacheTtlMs,
     rateLimits,
     firstRunOwnerEmail,

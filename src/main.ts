@@ -60,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'serve') return serve(config)
   if (command === 'worker') return worker(config)
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, redact: REDACTED_PATHS })
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger })
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, statisticsCheckIntervalMs: config.statisticsCheckIntervalMs })
   try {
     const outcome = await migrate(database.db)
     if (command === 'migrate') return output(values, outcome, `Applied: ${outcome.applied.join(', ') || 'nothing (up to date)'}; pgvector: ${outcome.vector ? 'yes' : 'no'}`)
@@ -161,6 +161,7 @@ function openServingDatabase(config: Config, logger: pino.Logger, onCrash: () =>
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    statisticsCheckIntervalMs: config.statisticsCheckIntervalMs,
     logger,
     onCrash: (error) => {
       logger.fatal({ err: error }, 'the embedded database stopped')

@@ -80,6 +80,12 @@ describe('loadConfig', () => {
     expect(problems).toContainEqual('RATE_LIMIT_CHEAP must be a whole number from 1 to 1000000, got "0"')
   })
 
+  it('checks the planner statistics every 5 s by default; 0 turns the check off, a negative value is refused', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).statisticsCheckIntervalMs).toBe(5_000)
+    expect(loadConfig({ DATA_DIR: dataDir(), STATISTICS_CHECK_INTERVAL_MS: '0' }).statisticsCheckIntervalMs).toBe(0)
+    expect(problemsOf({ DATA_DIR: dataDir(), STATISTICS_CHECK_INTERVAL_MS: '-1' })).toEqual(['STATISTICS_CHECK_INTERVAL_MS must be a whole number from 0 to 3600000, got "-1"'])
+  })
+
   it('reads the outbound allowlist and plan limits, and names a bad entry of either', () => {
     const config = loadConfig({ DATA_DIR: dataDir(), OUTBOUND_ALLOWLIST: '10.0.0.0/8, assets.internal', PLAN_LIMITS: '{"team":{"max_assets":5},"enterprise":{}}' })
     expect(config.outboundAllowlist).toEqual(['10.0.0.0/8', 'assets.internal'])

@@ -177,7 +177,7 @@ describe('health endpoints', () => {
     expect(res.json()).toEqual({ status: 'ok' })
   })
 
-  it('GET /ready reports the database, migrations, pgvector and the search mode', async () => {
+  it('GET /ready reports the database, migrations, pgvector, the search mode and who keeps the statistics fresh', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/ready' })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
@@ -186,6 +186,7 @@ describe('health endpoints', () => {
       migrations: { pending: [] },
       pgvector: expect.any(Boolean),
       search: { mode: 'text', reason: 'no_provider' },
+      statistics: { autovacuum: expect.any(Boolean), analyzer: expect.any(Boolean), detail: expect.any(String) },
     })
   })
 

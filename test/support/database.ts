@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import pino from 'pino'
-import { openDatabase, type DatabaseHandle } from '../../src/platform/db/index.js'
+import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/platform/db/index.js'
 import { migrate } from '../../src/platform/db/migrate.js'
 
 export const silentLogger = pino({ level: 'silent' })
@@ -54,13 +54,13 @@ export interface TestDatabase {
 }
 
 /** A migrated database of this test's own: a copy of the template, on PostgreSQL or embedded. */
-export async function createTestDatabase(templateDir: string | undefined): Promise<TestDatabase> {
+export async function createTestDatabase(templateDir: string | undefined, options: Pick<DatabaseOptions, 'statisticsCheckIntervalMs'> = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'al-test-'))
   if (process.env.TEST_DATABASE_URL) {
     const name = `al_test_${randomBytes(6).toString('hex')}`
     await adminQuery(`create database ${name} template ${TEMPLATE_DATABASE}`)
     const url = databaseUrl(name)
-    const handle = await openDatabase({ databaseUrl: url, dataDir, logger: silentLogger, poolSize: 4 })
+    const handle = await openDatabase({ databaseUrl: url, dataDir, logger: silentLogger, poolSize: 4, ...options })
     return {
       handle,
       url,
@@ -74,7 +74,7 @@ export async function createTestDatabase(templateDir: string | undefined): Promi
   }
   if (!templateDir) throw new Error('the embedded template was not prepared')
   cpSync(templateDir, dataDir, { recursive: true })
-  const handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
+  const handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger, ...options })
   return {
     handle,
     url: undefined,

@@ -7,7 +7,10 @@ import type { Embeddings } from '../search/embeddings.js'
 /**
  * GET /health (the process is up) and GET /ready (it can serve: database reachable and migrated). Search
  * in text mode, or a failing embedding provider, is reported but does not make the service unready:
- * search still answers, by full text.
+ * search still answers, by full text. Nor does PostgreSQL's autovacuum being off: `statistics` says so,
+ * and whether this process keeps the statistics fresh instead. Every instance shares the server's
+ * setting, so a 503 would take them all out of the load balancer at once, for something that slows
+ * plans but breaks nothing and that no restart mends.
  */
 export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings }): void {
   app.get('/health', async () => ({ status: 'ok' }))
@@ -25,6 +28,7 @@ export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddi
         migrations: { pending },
         pgvector: vector,
         search: await deps.embeddings.readiness(),
+        statistics: await deps.database.statistics.status(),
       })
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed')

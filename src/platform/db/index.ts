@@ -1,15 +1,19 @@
-import { Kysely, PostgresDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
 import { startEmbeddedServer } from './embedded.js'
 import type { Database } from './schema.js'
+import { startStatisticsKeeper, type StatisticsKeeper } from './statistics.js'
 
 export type { Database } from './schema.js'
+export type { StatisticsStatus } from './statistics.js'
 export type Db = Kysely<Database>
 
 export interface DatabaseHandle {
   db: Db
   kind: 'postgres' | 'embedded'
+  /** Keeps the planner's statistics fresh where no autovacuum does (see statistics.ts). */
+  statistics: StatisticsKeeper
   close(): Promise<void>
 }
 
@@ -18,19 +22,25 @@ export interface DatabaseOptions {
   dataDir: string
   poolSize?: number
   logger: FastifyBaseLogger
-  /** Embedded only: how often to run VACUUM ANALYZE. */
+  /** Embedded only: how often to VACUUM ANALYZE every table, whatever the counters say. */
   vacuumIntervalMs?: number
+  /**
+   * How often to look for tables whose changes pass autovacuum's thresholds, and analyze or vacuum them:
+   * always on the embedded database, on PostgreSQL while its autovacuum is off. 0 turns it off.
+   */
+  statisticsCheckIntervalMs?: number
   /** Embedded only: the database worker died while serving. Defaults to logging it as fatal. */
   onCrash?: (error: Error) => void
 }
 
 const VACUUM_INTERVAL_MS = 60 * 60 * 1000
+const STATISTICS_CHECK_INTERVAL_MS = 5_000
 
 /** PostgreSQL when a URL is given, otherwise the embedded PGlite under `dataDir`; Kysely on `pg` either way. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 })
-    return wrap(pool, 'postgres', options.logger, async () => {})
+    return wrap(pool, 'postgres', options, async () => {})
   }
   const onCrash =
     options.onCrash ?? ((error: Error) => options.logger.fatal({ err: error }, 'the embedded database stopped; queries will fail'))
@@ -43,44 +53,33 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     database: 'postgres',
     max: 1,
   })
-  const handle = wrap(pool, 'embedded', options.logger, () => server.close())
-  scheduleVacuum(handle, options.vacuumIntervalMs ?? VACUUM_INTERVAL_MS, options.logger)
-  return handle
+  return wrap(pool, 'embedded', options, () => server.close())
 }
 
-function wrap(
-  pool: pg.Pool,
-  kind: DatabaseHandle['kind'],
-  logger: FastifyBaseLogger,
-  closeServer: () => Promise<void>,
-): DatabaseHandle {
+function wrap(pool: pg.Pool, kind: DatabaseHandle['kind'], options: DatabaseOptions, closeServer: () => Promise<void>): DatabaseHandle {
+  const { logger } = options
   pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const statistics = startStatisticsKeeper(db, {
+    kind,
+    checkIntervalMs: options.statisticsCheckIntervalMs ?? STATISTICS_CHECK_INTERVAL_MS,
+    fullVacuumIntervalMs: options.vacuumIntervalMs ?? VACUUM_INTERVAL_MS,
+    logger,
+  })
   let closing: Promise<void> | undefined
   return {
     db,
     kind,
+    statistics,
     close() {
       // Kysely's destroy() skips a pool it never used, so the pool is ended here as well.
-      closing ??= db
-        .destroy()
+      closing ??= statistics
+        .stop()
+        .then(() => db.destroy())
         .then(() => (pool.ended ? undefined : pool.end()))
         .then(closeServer)
       return closing
     },
-  }
-}
-
-/** PGlite has no autovacuum. */
-function scheduleVacuum(handle: DatabaseHandle, intervalMs: number, logger: FastifyBaseLogger): void {
-  const timer = setInterval(() => {
-    sql`vacuum analyze`.execute(handle.db).catch((error: unknown) => logger.warn({ err: error }, 'vacuum failed'))
-  }, intervalMs)
-  timer.unref()
-  const close = handle.close
-  handle.close = () => {
-    clearInterval(timer)
-    return close()
   }
 }
 
