@@ -1,15 +1,22 @@
 /**
- * Pushing images: assets/s and latency of POST /api/v1/assets (base64 JSON over real HTTP, the real app
- * on the embedded database) next to a baseline that only decodes and thumbnails the same images with
- * ImageProcessor in this process: the sharp-only rate, the most the API could reach.
+ * Pushing images: assets/s and latency of POST /api/v1/assets over real HTTP, the real app on the embedded
+ * database (or PostgreSQL), in two variants: the image as base64 in a JSON body, and the image's bytes as
+ * a multipart/form-data `file` part. Next to them a baseline that only decodes and thumbnails images of
+ * the same kind with ImageProcessor in this process: the sharp-only rate, the most the API could reach.
  *
  * The images are ~1 MiB PNGs and JPEGs of noise made with sharp at start-up. Every push sends bytes no
- * earlier push sent (a few pixels differ), so no push takes the duplicate short cut. The pushes come from
- * a forked child process that builds its request bodies before the timed window; the server keeps its
- * process (and the embedded database's worker thread) to itself.
+ * earlier push sent (a few pixels differ), so no push takes the duplicate short cut, nor finds its files
+ * already stored: the two variants push different images of the same size and noise, and sharp-only
+ * decodes the JSON variant's. The pushes come from a forked child process that builds its request bodies
+ * before the timed window; the server keeps its process (and the embedded database's worker thread) to
+ * itself.
+ *
+ * BENCH_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) runs on a throwaway database
+ * created on that PostgreSQL server and dropped at the end.
  *
  *   npx tsx bench/push.ts
  *   BENCH_IMAGES=40 BENCH_CONCURRENCY=2,4 BENCH_WARMUP=4 npx tsx bench/push.ts
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/push.ts
  */
 import { randomFillSync } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -17,20 +24,28 @@ import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { sql } from 'kysely'
 import sharp from 'sharp'
-import { benchKey, startBenchApp, type BenchApp } from './support/app.js'
+import { benchKey } from './support/app.js'
 import { answerParent, forkChild, percentile, type Child } from './support/child.js'
+import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
 import { ImageProcessor } from '../src/platform/images/images.js'
 
 const IMAGES_PER_RUN = envNumber('BENCH_IMAGES', 40)
 const IN_FLIGHT_LEVELS = (process.env.BENCH_CONCURRENCY ?? '2,4').split(',').map((level) => positive('BENCH_CONCURRENCY', Number(level)))
 const WARMUP_IMAGES = envNumber('BENCH_WARMUP', 4)
-const TARGET_RATIO = 0.7
+const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
 const TARGET_BYTES = 1024 * 1024
 const CLIENT_ROLE = '--push-client'
 const FORMATS = ['png', 'jpeg'] as const
+const VARIANTS = ['json', 'multipart'] as const
+/** The share of the sharp-only rate each variant should reach: base64 costs the JSON body more. */
+const TARGET_RATIO: Record<Variant, number> = { json: 0.7, multipart: 0.8 }
+const VARIANT_NAMES: Record<Variant, string> = { json: 'API JSON', multipart: 'API multipart' }
+const BOUNDARY = 'bench-push-boundary-5b1f0c'
 
 type Format = (typeof FORMATS)[number]
+type Variant = (typeof VARIANTS)[number]
 
 interface ImageSet {
   format: Format
@@ -60,19 +75,25 @@ interface Row {
   format: Format
   inFlight: number
   sharp: Measurement
-  api: Measurement
+  api: Record<Variant, Measurement>
 }
 
-type ClientMessage = { kind: 'prepare'; files: string[]; format: Format } | { kind: 'run'; url: string; token: string; inFlight: number }
+/** A request body the client sends as it is. */
+interface Body {
+  contentType: string
+  bytes: Buffer
+}
+
+type ClientMessage = { kind: 'prepare'; files: string[]; format: Format; variant: Variant } | { kind: 'run'; url: string; token: string; inFlight: number }
 
 if (process.argv.includes(CLIENT_ROLE)) runPushClient()
 else await main()
 
 async function main(): Promise<void> {
-  let bench: BenchApp | undefined
+  let bench: BenchAppOn | undefined
   let client: Child | undefined
   try {
-    bench = await startBenchApp('push', {
+    bench = await startBenchAppOn('push', SERVER_URL, {
       RATE_LIMIT_EXPENSIVE: '1000000',
       // Limits that are checked on every push (the plan's usage query runs) but never reached.
       PLAN_LIMITS: JSON.stringify({ free: { max_assets: 1_000_000_000, max_bytes: 1e15 } }),
@@ -82,7 +103,9 @@ async function main(): Promise<void> {
     const { token } = await benchKey(app, 'assets:write')
     const imageDir = join(bench.dataDir, 'bench-images')
     mkdirSync(imageDir)
-    const perFormat = WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN
+    // Each variant pushes images of its own: a second push of the same bytes would find its files stored.
+    const perVariant = WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN
+    const perFormat = VARIANTS.length * perVariant
     const started = performance.now()
     const sets = new Map<Format, ImageSet>()
     for (const format of FORMATS) sets.set(format, await generateImages(imageDir, format, perFormat))
@@ -96,8 +119,8 @@ async function main(): Promise<void> {
     const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
 
     client = await forkChild(new URL(import.meta.url), [CLIENT_ROLE])
-    const measureApi = async (format: Format, files: string[], inFlight: number): Promise<Measurement> => {
-      await client!.ask({ kind: 'prepare', files, format })
+    const measureApi = async (format: Format, variant: Variant, files: string[], inFlight: number): Promise<Measurement> => {
+      await client!.ask({ kind: 'prepare', files, format, variant })
       const cpuBefore = process.cpuUsage()
       const run = await client!.ask<Run>({ kind: 'run', url, token, inFlight })
       return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
@@ -112,15 +135,25 @@ async function main(): Promise<void> {
       return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
     }
 
+    const version = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(database.db)).rows[0]!.v
     console.log(
-      `\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${IMAGES_PER_RUN} images per run, ` +
+      `\nDatabase: ${SERVER_URL ? `PostgreSQL ${version} at ${redactedUrl(SERVER_URL)}, throwaway database ${bench.databaseName}` : `embedded (PGlite, PostgreSQL ${version})`}`,
+    )
+    console.log(
+      `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${IMAGES_PER_RUN} images per run, ` +
         `in flight ${IN_FLIGHT_LEVELS.join(' and ')}, IMAGE_CONCURRENCY ${config.imageConcurrency}, sharp threads ${sharp.concurrency()}`,
     )
+    /** The variant's images: its own slice of the format's set. */
+    const filesOf = (set: ImageSet, variant: Variant, first: number, count: number) => {
+      const start = VARIANTS.indexOf(variant) * perVariant + first
+      return set.files.slice(start, start + count)
+    }
     const warmupFailures: string[] = []
     for (const set of sets.values()) {
-      const files = set.files.slice(0, WARMUP_IMAGES)
-      await measureSharp(files, 2)
-      warmupFailures.push(...failures((await measureApi(set.format, files, 2)).outcomes))
+      await measureSharp(filesOf(set, 'json', 0, WARMUP_IMAGES), 2)
+      for (const variant of VARIANTS) {
+        warmupFailures.push(...failures((await measureApi(set.format, variant, filesOf(set, variant, 0, WARMUP_IMAGES), 2)).outcomes))
+      }
     }
     if (warmupFailures.length > 0) throw new Error(`warm-up pushes failed: ${warmupFailures.slice(0, 3).join('; ')}`)
 
@@ -128,16 +161,19 @@ async function main(): Promise<void> {
     for (const [level, inFlight] of IN_FLIGHT_LEVELS.entries()) {
       for (const set of sets.values()) {
         const first = WARMUP_IMAGES + level * IMAGES_PER_RUN
-        const files = set.files.slice(first, first + IMAGES_PER_RUN)
-        const sharpOnly = await measureSharp(files, inFlight)
-        const api = await measureApi(set.format, files, inFlight)
-        rows.push({ format: set.format, inFlight, sharp: sharpOnly, api })
-        console.log(`  ${set.format.toUpperCase().padEnd(5)} ${inFlight} in flight: sharp-only ${rate(sharpOnly).toFixed(1)}/s, API ${rate(api).toFixed(1)}/s`)
+        const sharpOnly = await measureSharp(filesOf(set, 'json', first, IMAGES_PER_RUN), inFlight)
+        const json = await measureApi(set.format, 'json', filesOf(set, 'json', first, IMAGES_PER_RUN), inFlight)
+        const form = await measureApi(set.format, 'multipart', filesOf(set, 'multipart', first, IMAGES_PER_RUN), inFlight)
+        rows.push({ format: set.format, inFlight, sharp: sharpOnly, api: { json, multipart: form } })
+        console.log(
+          `  ${set.format.toUpperCase().padEnd(5)} ${inFlight} in flight: sharp-only ${rate(sharpOnly).toFixed(1)}/s, ` +
+            `API JSON ${rate(json).toFixed(1)}/s, API multipart ${rate(form).toFixed(1)}/s`,
+        )
       }
     }
 
     const stored = await database.db.selectFrom('assets').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
-    const expected = FORMATS.length * (WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN)
+    const expected = FORMATS.length * VARIANTS.length * perVariant
     report(rows, Number(stored.n), expected)
   } finally {
     client?.stop()
@@ -215,24 +251,19 @@ async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Prom
   return results
 }
 
-/** Child side: `prepare` builds the JSON bodies (untimed), `run` pushes them `inFlight` at a time. */
+/** Child side: `prepare` builds the request bodies (untimed), `run` pushes them `inFlight` at a time. */
 function runPushClient(): void {
-  let bodies: Buffer[] = []
+  let bodies: Body[] = []
   answerParent(async (message: ClientMessage) => {
     if (message.kind === 'prepare') {
-      bodies = message.files.map((file, i) =>
-        Buffer.from(
-          JSON.stringify({
-            image_base64: readFileSync(file).toString('base64'),
-            title: `Bench ${message.format} ${i}`,
-            asset_type: 'Photo',
-            client: 'Acme',
-            product: 'Widget',
-            tag_names: ['bench', message.format],
-            created_by_ai: false,
-          }),
-        ),
-      )
+      const { format, variant } = message
+      bodies = message.files.map((file, i) => {
+        const fields = { title: `Bench ${format} ${i}`, asset_type: 'Photo', client: 'Acme', product: 'Widget', created_by_ai: false }
+        const image = readFileSync(file)
+        return variant === 'json'
+          ? { contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ image_base64: image.toString('base64'), ...fields, tag_names: ['bench', format] })) }
+          : formBody(image, format, [...Object.entries(fields).map(([name, value]): [string, string] => [name, String(value)]), ['tag_names', 'bench'], ['tag_names', format]])
+      })
       return 'prepared'
     }
     const agent = new Agent({ keepAlive: true, maxSockets: message.inFlight })
@@ -246,41 +277,56 @@ function runPushClient(): void {
   })
 }
 
-function post(agent: Agent, url: string, token: string, body: Buffer): Promise<{ status: number; text: string }> {
+/** A multipart/form-data body as `curl -F file=@image.png -F title=...` sends it: the file, then the fields. */
+function formBody(image: Buffer, format: Format, fields: Array<[string, string]>): Body {
+  const part = (headers: string) => Buffer.from(`--${BOUNDARY}\r\n${headers}\r\n\r\n`)
+  const chunks = [part(`Content-Disposition: form-data; name="file"; filename="image.${format}"\r\nContent-Type: image/${format}`), image, Buffer.from('\r\n')]
+  for (const [name, value] of fields) chunks.push(part(`Content-Disposition: form-data; name="${name}"`), Buffer.from(value), Buffer.from('\r\n'))
+  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`))
+  return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, bytes: Buffer.concat(chunks) }
+}
+
+function post(agent: Agent, url: string, token: string, body: Body): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(body.length) }
+    const headers = { authorization: `Bearer ${token}`, 'content-type': body.contentType, 'content-length': String(body.bytes.length) }
     const req = request(url, { method: 'POST', agent, headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
     })
     req.once('error', reject)
-    req.end(body)
+    req.end(body.bytes)
   })
 }
 
 function report(rows: Row[], stored: number, expected: number): void {
   const headings = ['in flight', 'images', 'assets/s', 'p50 ms', 'p95 ms', 'CPU ms/img', 'API/sharp']
-  console.log(`\n  ${'variant'.padEnd(18)}${headings.map((h) => h.padStart(11)).join('')}`)
+  console.log(`\n  ${'variant'.padEnd(24)}${headings.map((h) => h.padStart(11)).join('')}`)
   for (const row of rows) {
-    for (const [name, m] of [['sharp-only', row.sharp], ['API', row.api]] as const) {
+    const measured: Array<[string, Measurement, string]> = [
+      ['sharp-only', row.sharp, ''],
+      ...VARIANTS.map((variant): [string, Measurement, string] => [VARIANT_NAMES[variant], row.api[variant], percent(rate(row.api[variant]) / rate(row.sharp))]),
+    ]
+    for (const [name, m, ratio] of measured) {
       const times = m.outcomes.map((o) => o.ms)
-      const ratio = name === 'API' ? percent(rate(row.api) / rate(row.sharp)) : ''
       const cells = [row.inFlight, m.outcomes.length, rate(m).toFixed(1), fmt(percentile(times, 50)), fmt(percentile(times, 95)), fmt(m.cpuMsPerImage), ratio]
-      console.log(`  ${`${row.format.toUpperCase()} ${name}`.padEnd(18)}${cells.map((c) => String(c).padStart(11)).join('')}`)
+      console.log(`  ${`${row.format.toUpperCase()} ${name}`.padEnd(24)}${cells.map((c) => String(c).padStart(11)).join('')}`)
     }
   }
   console.log(`\n${stored} assets stored (expected ${expected}: every push created an asset, none was a duplicate)\n`)
-  const failed = rows.flatMap((row) => failures(row.api.outcomes))
+  const failed = rows.flatMap((row) => VARIANTS.flatMap((variant) => failures(row.api[variant].outcomes)))
   for (const detail of failed.slice(0, 5)) console.log(`  failed push: ${detail}`)
-  for (const row of rows) {
-    const ratio = rate(row.api) / rate(row.sharp)
-    const rowFailures = failures(row.api.outcomes).length + failures(row.sharp.outcomes).length
-    const pass = ratio >= TARGET_RATIO && rowFailures === 0 && stored === expected
-    console.log(
-      `${pass ? 'PASS' : 'MISS'}: ${row.format.toUpperCase()}, ${row.inFlight} in flight: the API reaches ${percent(ratio)} of the sharp-only rate ` +
-        `(${rate(row.api).toFixed(1)} vs ${rate(row.sharp).toFixed(1)} images/s; target >= ${percent(TARGET_RATIO)})${rowFailures ? `, ${rowFailures} failed` : ''}`,
-    )
+  for (const variant of VARIANTS) {
+    for (const row of rows) {
+      const api = row.api[variant]
+      const ratio = rate(api) / rate(row.sharp)
+      const rowFailures = failures(api.outcomes).length + failures(row.sharp.outcomes).length
+      const pass = ratio >= TARGET_RATIO[variant] && rowFailures === 0 && stored === expected
+      console.log(
+        `${pass ? 'PASS' : 'MISS'}: ${VARIANT_NAMES[variant]}, ${row.format.toUpperCase()}, ${row.inFlight} in flight: ${percent(ratio)} of the sharp-only rate ` +
+          `(${rate(api).toFixed(1)} vs ${rate(row.sharp).toFixed(1)} images/s; target >= ${percent(TARGET_RATIO[variant])})${rowFailures ? `, ${rowFailures} failed` : ''}`,
+      )
+    }
   }
 }
 

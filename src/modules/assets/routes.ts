@@ -1,61 +1,40 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
-import type { FastifyReply } from 'fastify'
-import { Type } from 'typebox'
+import multipart from '@fastify/multipart'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type Static } from 'typebox'
 import { RangeNotSatisfiableError, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import type { App } from '../../platform/http/app-type.js'
-import { AppError, problems } from '../../platform/http/errors.js'
+import { AppError, problemBody, problems } from '../../platform/http/errors.js'
 import { ListSchema, pageOf } from '../../platform/http/pagination.js'
 import { AUTHENTICATED_PROBLEMS, noContentResponse, okResponse, problemResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
-import { ASSET_EXAMPLE, AssetParams, AssetSchema, ListQuery, PatchBody, PushBody, PushResponse } from './schemas.js'
-import type { AssetService } from './service.js'
+import { ASSET_EXAMPLE, AssetParams, AssetSchema, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
+import type { AssetService, PushInput } from './service.js'
+import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
 /** A 25 MiB image is ~35 MB of base64; the decoded size is checked against 25 MiB in the service. */
 const PUSH_BODY_LIMIT = 40 * 1024 * 1024
 
 const ASSET_NOT_FOUND = { 404: problemResponse(404, 'No asset with this id in your organization.') }
 
+type PushFields = Static<typeof PushBody>
+
+const PUSH_TYPES = 'Send the push as application/json or multipart/form-data.'
+
 /** /api/v1/assets and /api/v1/assets/{id}. */
 export function publicAssetRoutes(app: App, deps: { assets: AssetService }): void {
   const { assets } = deps
 
-  app.post(
-    '/api/v1/assets',
-    {
-      bodyLimit: PUSH_BODY_LIMIT,
-      config: { bucket: 'expensive' },
-      schema: {
-        operationId: 'pushAsset',
-        tags: ['assets'],
-        summary: 'Push an asset',
-        description:
-          'Stores an image (exactly one of `image_url` or `image_base64`) with its metadata. The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset).',
-        body: PushBody,
-        response: {
-          201: okResponse('A new asset was created.', PushResponse, { asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', duplicate: false }),
-          200: okResponse('These bytes were already an asset of the organization.', PushResponse, {
-            asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
-            duplicate: true,
-          }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          404: problemResponse(404, '`collection_name` names no collection (`not_found`); nothing is stored.'),
-          409: problemResponse(409, '`collection_name` is a smart collection (`smart_collection_immutable`); nothing is stored.'),
-          413: problemResponse(413, 'The image is over 25 MiB (`image_too_large`), inline or fetched.'),
-          422: problemResponse(422, 'Not a supported image, too many pixels, or an unknown `asset_type`.'),
-          502: problemResponse(502, '`image_url` is blocked (`image_fetch_blocked`) or could not be fetched (`image_fetch_failed`).'),
-        },
-      },
-    },
-    async (request, reply) => {
-      const body = request.body
-      if ((body.image_url === undefined) === (body.image_base64 === undefined)) {
-        throw problems.validation([{ pointer: '/image_url', detail: 'give exactly one of image_url and image_base64' }])
-      }
-      const result = await assets.push(request.apiKey!.organizationId, body)
-      return reply.code(result.duplicate ? 200 : 201).send(result)
-    },
-  )
+  // The push has a context of its own: multipart/form-data is parsed there only, so every other route
+  // still refuses it with 415 like any other type it does not take.
+  void app.register(async (scope) => {
+    await scope.register(multipart, PUSH_FORM_OPTIONS)
+    // Any other type, text/plain included, is refused before the body is read.
+    scope.removeContentTypeParser('text/plain')
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(new AppError('unsupported_media_type', PUSH_TYPES), undefined))
+    pushRoute(scope as App, assets)
+  })
 
   app.get(
     '/api/v1/assets',
@@ -129,6 +108,85 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
     async (request, reply) => {
       await assets.delete(request.apiKey!.organizationId, request.params.id)
       return reply.code(204).send(null)
+    },
+  )
+}
+
+/**
+ * POST /api/v1/assets, as JSON (`image_base64` or `image_url`) or as multipart/form-data (a `file` part or
+ * `image_url`). A form is read in preValidation, so its fields then pass the route's validation like a
+ * JSON body, against `PushForm`: the same rules, the same 400s with pointers.
+ */
+function pushRoute(app: App, assets: AssetService): void {
+  /** The image bytes of a multipart push, from its preValidation hook to its handler. */
+  const uploads = new WeakMap<FastifyRequest, Buffer>()
+  app.post(
+    '/api/v1/assets',
+    {
+      bodyLimit: PUSH_BODY_LIMIT,
+      config: { bucket: 'expensive' },
+      schema: {
+        operationId: 'pushAsset',
+        tags: ['assets'],
+        summary: 'Push an asset',
+        description: [
+          'Stores an image with its metadata, sent one of two ways:',
+          '- `application/json`: exactly one of `image_url` or `image_base64`, with the other fields.',
+          '- `multipart/form-data`: the image\u2019s bytes as a part named `file` (or an `image_url` field instead), the other fields as form fields; `tag_names` repeated once per name or as one JSON array, `created_by_ai` as `true` or `false`. No base64 overhead: the fastest way to push a file. For example `curl -F file=@logo.png -F title=Logo -F tag_names=brand`.',
+          '',
+          'The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset).',
+        ].join('\n'),
+        body: {
+          content: {
+            'application/json': { schema: PushBody },
+            'multipart/form-data': { schema: PushForm },
+          },
+        },
+        response: {
+          201: okResponse('A new asset was created.', PushResponse, { asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', duplicate: false }),
+          200: okResponse('These bytes were already an asset of the organization.', PushResponse, {
+            asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
+            duplicate: true,
+          }),
+          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          404: problemResponse(404, '`collection_name` names no collection (`not_found`); nothing is stored.'),
+          409: problemResponse(409, '`collection_name` is a smart collection (`smart_collection_immutable`); nothing is stored.'),
+          413: problemResponse(
+            413,
+            'The image is over 25 MiB (`image_too_large`), inline, uploaded or fetched; an upload is refused as soon as it passes the cap. Or a form with more parts than a push has (`body_too_large`).',
+          ),
+          415: problemResponse(415, 'A body that is neither `application/json` nor `multipart/form-data` (`unsupported_media_type`).', {
+            unsupported_media_type: { summary: 'The body is neither JSON nor a form', value: problemBody(new AppError('unsupported_media_type', PUSH_TYPES)) },
+          }),
+          422: problemResponse(422, 'Not a supported image, too many pixels, or an unknown `asset_type`.'),
+          502: problemResponse(502, '`image_url` is blocked (`image_fetch_blocked`) or could not be fetched (`image_fetch_failed`).'),
+        },
+      },
+      preValidation: async (request) => {
+        if (request.isMultipart()) {
+          const form = await readPushForm(request)
+          request.body = form.fields
+          if (form.image) uploads.set(request, form.image)
+        } else if (request.mediaType !== 'application/json') {
+          // No body at all (the parsers refuse every other type): the body schemas are chosen by content type, so none would run.
+          throw problems.validation([{ pointer: '/', detail: 'is missing: send the push as application/json or multipart/form-data' }])
+        }
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as PushFields
+      let input: PushInput = body
+      if (request.isMultipart()) {
+        const image = uploads.get(request)
+        if ((image === undefined) === (body.image_url === undefined)) {
+          throw problems.validation([{ pointer: '/file', detail: 'give exactly one of a file part and image_url' }])
+        }
+        if (image) input = { ...body, image_bytes: image }
+      } else if ((body.image_url === undefined) === (body.image_base64 === undefined)) {
+        throw problems.validation([{ pointer: '/image_url', detail: 'give exactly one of image_url and image_base64' }])
+      }
+      const result = await assets.push(request.apiKey!.organizationId, input)
+      return reply.code(result.duplicate ? 200 : 201).send(result)
     },
   )
 }

@@ -55,6 +55,34 @@ export const PushBody = Type.Object(
   { additionalProperties: false },
 )
 
+/**
+ * The push as `multipart/form-data`: the image's bytes in a `file` part, every other field of the JSON
+ * push (but `image_base64`) as a text field. The fields collected from a form are validated by this
+ * schema, so they obey the JSON body's rules and are refused with the same field problems.
+ */
+export const PushForm = Type.Object(
+  {
+    file: Type.Optional(
+      Type.String({
+        format: 'binary',
+        contentMediaType: 'application/octet-stream',
+        description:
+          'The image file, at most 25 MiB (`curl -F file=@logo.png`). Its format is read from the bytes; the part\u2019s file name and Content-Type are ignored. Give this or image_url.',
+      }),
+    ),
+    image_url: Type.Optional(Url('Fetched by the service (public addresses only). Give this or a `file` part.')),
+    title: PushBody.properties.title,
+    asset_type: PushBody.properties.asset_type,
+    client: PushBody.properties.client,
+    product: PushBody.properties.product,
+    tag_names: Type.Optional(TagNames('Tag names: repeat the field once per name, or send one field holding a JSON array (`["brand","logo"]`).')),
+    collection_name: PushBody.properties.collection_name,
+    source_url: PushBody.properties.source_url,
+    created_by_ai: Type.Optional(Type.Boolean({ default: true, description: '`true` or `false`; send false for human-made assets.' })),
+  },
+  { additionalProperties: false },
+)
+
 export const PushResponse = Type.Object(
   {
     asset_id: Type.String({ format: 'uuid' }),
