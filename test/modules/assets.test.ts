@@ -152,6 +152,17 @@ describe('POST /api/v1/assets', () => {
     expect(await assetCount()).toBe(before)
   })
 
+  it('refuses __proto__ and constructor keys as unknown fields, without the parser\u2019s scan', async () => {
+    const before = await assetCount()
+    const image = (await uniquePng()).toString('base64')
+    for (const poisoned of [`{"image_base64":"${image}","__proto__":{"admin":true}}`, `{"image_base64":"${image}","constructor":{"prototype":{"admin":true}}}`]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: { ...bearer(acme.writeKey), 'content-type': 'application/json' }, payload: poisoned })
+      expectProblem(res, 400, 'validation_failed')
+    }
+    expect(({} as Record<string, unknown>).admin).toBeUndefined()
+    expect(await assetCount()).toBe(before)
+  })
+
   it('refuses bytes that are not an image, or a truncated one, with 422', async () => {
     expectProblem(await push({ image_base64: Buffer.from('hello, I am a text file named logo.png').toString('base64') }), 422, 'not_an_image')
     const truncated = (await png(400, 400, '#abcdef')).subarray(0, 200)

@@ -124,7 +124,7 @@ function pushRoute(app: App, assets: AssetService): void {
     '/api/v1/assets',
     {
       bodyLimit: PUSH_BODY_LIMIT,
-      config: { bucket: 'expensive' },
+      config: { bucket: 'expensive', flatJsonBody: true },
       schema: {
         operationId: 'pushAsset',
         tags: ['assets'],
