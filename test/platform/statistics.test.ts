@@ -161,9 +161,13 @@ describe('planner statistics without an operator', () => {
       },
       20_000,
     )
-    expect(after.reltuples).toBeGreaterThanOrEqual(60)
+    // The analyzer may run while the pushes go on: what it promises is autovacuum's, an estimate short of
+    // the truth by no more than the threshold (50 + 10%) that would make it analyze again.
+    const withinThreshold = (estimate: number) => 60 - estimate <= 50 + 0.1 * estimate
+    expect(after.reltuples).toBeGreaterThan(0)
+    expect(withinThreshold(after.reltuples)).toBe(true)
     const { rows } = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`explain (format json) select id from assets`.execute(db())
-    expect(rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows']).toBeGreaterThanOrEqual(60)
+    expect(withinThreshold(rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'])).toBe(true)
   })
 })
 
