@@ -295,7 +295,7 @@ async function statisticsState(db: Db): Promise<string> {
 
 /** The page query without what the API adds: the same filter and order, the record's own columns. */
 function barePageQuery(db: Db, organizationId: string, filter: AssetFilter): CompiledQuery {
-  return whereFilter(db.selectFrom('assets').select([...ASSET_COLUMNS, 'assets.created_at', 'assets.updated_at']), organizationId, filter)
+  return whereFilter(db.selectFrom('assets').select([...ASSET_COLUMNS]), organizationId, filter)
     .orderBy('assets.created_at', 'desc')
     .orderBy('assets.id', 'desc')
     .limit(PAGE_SIZE)

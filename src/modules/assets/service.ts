@@ -144,8 +144,7 @@ export class AssetService {
 
   /** The insert, with what goes with it; the event's record is built here, so nothing is read back. */
   private insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null): Promise<store.InsertOutcome> {
-    const created = asset.created_at.toISOString()
-    const record = this.record({ ...asset, collections: collection ? [collection] : [], created_at: created, updated_at: created })
+    const record = this.record({ ...asset, collections: collection ? [collection] : [], updated_at: asset.created_at })
     const organizationId = asset.organization_id
     return store.insertAsset(this.deps.db, {
       asset,
@@ -299,8 +298,8 @@ export class AssetService {
       thumbnail_expires_at: thumbnail.expiresAt.toISOString(),
       original_url: original.url,
       collections: row.collections,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
     }
   }
 

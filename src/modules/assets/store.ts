@@ -31,17 +31,12 @@ export const ASSET_COLUMNS = [
   'assets.sha256',
   'assets.blob_key',
   'assets.thumbnail_key',
+  'assets.created_at',
+  'assets.updated_at',
 ] as const
 
-/** As the API shows a time (what `Date#toISOString` gives), formatted by the database to spare a `Date` per value. */
-function isoTime(column: 'assets.created_at' | 'assets.updated_at'): RawBuilder<string> {
-  return sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-}
-
-/** The rest of an asset's record, computed per row: its times as the API shows them and its manual collections. */
+/** The rest of an asset's record, computed per row: its manual collections. */
 export const DERIVED_COLUMNS = [
-  isoTime('assets.created_at').as('created_at'),
-  isoTime('assets.updated_at').as('updated_at'),
   sql<Array<{ id: string; name: string }>>`coalesce((
     select json_agg(json_build_object('id', collections.id, 'name', collections.name) order by lower(collections.name))
     from collection_assets join collections on collections.id = collection_assets.collection_id
@@ -64,15 +59,14 @@ export interface AssetRow {
   sha256: string
   blob_key: string
   thumbnail_key: string
+  created_at: Date
+  updated_at: Date
 }
 
 type AssetQuery<O> = SelectQueryBuilder<Database, 'assets', O>
 
 export interface AssetWithRelations extends AssetRow {
   collections: Array<{ id: string; name: string }>
-  /** ISO 8601 in UTC, as the API shows it. */
-  created_at: string
-  updated_at: string
 }
 
 /** Narrows a query on `assets` to one organization and the filter; names match case-insensitively. */
@@ -182,10 +176,9 @@ export async function findBySha256(db: Db, organizationId: string, sha256: strin
 }
 
 /** A row to insert, complete: the push knows every value before the statement, so nothing is read back. */
-export interface NewAsset extends Omit<AssetRow, 'byte_size'> {
+export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at'> {
   organization_id: string
   byte_size: number
-  created_at: Date
 }
 
 export interface PushContext<T> {
