@@ -12,13 +12,12 @@ import type { Readable } from 'node:stream'
  * Avoiding orphans and dangling rows (for callers). A file may be shared by several asset rows, so
  * it may only be deleted when no row references its sha256, and that check must not race a push of
  * the same bytes. Serialise both on the sha256 with a transaction-scoped advisory lock:
- * - push: BEGIN; lock(sha256); put original, putAs thumbnail; INSERT; COMMIT. If anything fails
- *   before COMMIT, delete each blob whose put said `created: true`, still holding the lock, then
- *   ROLLBACK. `created: false` means the file was there before this request: it belongs to others.
- *   (Put before INSERT: a committed row must never point at a missing file.)
- * - delete: BEGIN; lock(sha256); DELETE the row; if no row references sha256 any more, delete the
- *   original and its variants; COMMIT. Should that COMMIT fail, the row survives without its file;
- *   pushing the same bytes again recreates it, because `put` rewrites a missing file.
+ * - push: put original, putAs thumbnail (outside any transaction); then the statement that inserts the
+ *   row takes the lock; after its commit, put both again (a no-op when they are there), since a delete
+ *   that checked before the commit may have removed them. If the insert fails, delete both unless a row
+ *   references the sha256, under the lock.
+ * - delete: DELETE the row and commit; then BEGIN; lock(sha256); if no row references sha256 any more,
+ *   delete the original and its variants; COMMIT. Files left behind by a failure are the sweep's.
  * A crash between put and COMMIT can still leave an unreferenced file: the blob sweep
  * (modules/assets/blob-sweep.ts) removes those once older than BLOB_SWEEP_GRACE_MS. A crash in the
  * middle of a write leaves a `.tmp-*` file, which the sweep does not collect.
