@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely'
+import type { RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import { problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
@@ -25,7 +25,7 @@ export class CatalogService {
    */
   async spellTags(db: Db, organizationId: string, names: string[], known?: string[]): Promise<string[]> {
     if (names.length === 0) return []
-    const found = known ?? (await sql<{ names: string[] }>`select ${store.knownTagsOf(organizationId, names)} as names`.execute(db)).rows[0]!.names
+    const found = known ?? (await store.knownTags(db, organizationId, names))
     const keys = new Set(found.map((name) => name.toLowerCase()))
     const missing = names.filter((name) => !keys.has(name.toLowerCase()))
     const added = missing.length === 0 ? [] : await store.addTags(db, organizationId, missing)
@@ -81,7 +81,7 @@ export class CatalogService {
   }
 }
 
-/** The API's order of an asset's tags: case-insensitive, as `lower(name)` sorts in the database. */
+/** The API's order of an asset's tags: by the lower-cased name's code units (migration 0007 sorts with collate "C" to match). */
 export function byTagOrder(a: string, b: string): number {
   const left = a.toLowerCase()
   const right = b.toLowerCase()

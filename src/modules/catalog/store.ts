@@ -143,6 +143,11 @@ export async function addTags(db: Db, organizationId: string, names: string[]): 
   const addedKeys = new Set(added.map((row) => row.name.toLowerCase()))
   const others = names.filter((name) => !addedKeys.has(name.toLowerCase()))
   if (others.length === 0) return added.map((row) => row.name)
-  const { rows } = await sql<{ names: string[] }>`select ${knownTagsOf(organizationId, others)} as names`.execute(db)
-  return [...added.map((row) => row.name), ...rows[0]!.names]
+  return [...added.map((row) => row.name), ...(await knownTags(db, organizationId, others))]
+}
+
+/** The catalogue's spellings of those of `names` it holds. */
+export async function knownTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
+  const { rows } = await sql<{ names: string[] }>`select ${knownTagsOf(organizationId, names)} as names`.execute(db)
+  return rows[0]!.names
 }
