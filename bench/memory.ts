@@ -32,10 +32,9 @@ import { performance } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import sharp from 'sharp'
 import ts from 'typescript'
-import { redactedUrl } from './support/database.js'
+import { adminQuery, redactedUrl } from './support/database.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
@@ -466,16 +465,6 @@ function report(rows: Row[], loads: { bare: RotatingLoadResult; list: RotatingLo
     `${loadPeak <= TARGET_LOAD_MIB * MiB ? 'PASS' : 'MISS'}: peak RSS under list load at ${ASSETS} assets ${mib(loadPeak)} MiB ` +
       `(target <= ${TARGET_LOAD_MIB}; ${CONNECTIONS} connections, ${Math.round(loads.list.reqPerSec)} req/s, p95 ${loads.list.p95Ms.toFixed(1)} ms)`,
   )
-}
-
-async function adminQuery(serverUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
-  }
 }
 
 function mib(bytes: number): string {

@@ -78,7 +78,8 @@ export async function startBenchAppOn(
   }
 }
 
-async function adminQuery(serverUrl: string, text: string): Promise<void> {
+/** One statement on the server of `serverUrl` through a connection of its own (create or drop a database). */
+export async function adminQuery(serverUrl: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl })
   await client.connect()
   try {
