@@ -204,8 +204,9 @@ export class AssetService {
 
   /** `inCollection` lists a manual collection's members instead of the whole library. */
   async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
-    const onlyTag = inCollection === undefined && filter.tag !== undefined && Object.values(filter).filter((value) => value !== undefined).length === 1
-    const keptTotal = onlyTag ? this.deps.catalog.taggedCount(organizationId, filter.tag!) : undefined
+    const { tag, ...otherFilters } = filter
+    const onlyTag = inCollection === undefined && tag !== undefined && !store.hasFilter(otherFilters)
+    const keptTotal = onlyTag ? this.deps.catalog.taggedCount(organizationId, tag) : undefined
     const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page, { inCollection, keptTotal })
     return { data: rows.map((row) => this.record(row)), total, ...page }
   }
