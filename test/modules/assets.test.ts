@@ -320,6 +320,13 @@ describe('GET /api/v1/assets', () => {
     expect((await list('limit=101')).limit).toBe(100)
   })
 
+  it('keeps the total on a page past the end: the kept counts (whole library, one tag) and a counted filter', async () => {
+    expect(await list('offset=10')).toMatchObject({ total: 3, data: [] })
+    expect(await list('tag=BLUE&offset=10')).toMatchObject({ total: 2, data: [] })
+    expect(await list('tag=blue&client=hooli&offset=10')).toMatchObject({ total: 1, data: [] })
+    expect(await list('tag=never-used&offset=10')).toMatchObject({ total: 0, data: [] })
+  })
+
   it.each(['limit=0', 'offset=-1', 'colour=red', 'limit=1.5', 'offset=99999999999999999999', 'q=%00', 'client=a%00b'])('refuses %s with 400', async (query) => {
     expectProblem(await get(`/api/v1/assets?${query}`, initrode.readKey), 400, 'validation_failed')
   })
