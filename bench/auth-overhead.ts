@@ -114,6 +114,7 @@ async function registerGuardedNoop(
   await app.register(async (scope) => {
     guardPublicApi(scope, {
       authenticate: (header) => app.services.keys.authenticate(header),
+      session: async () => null,
       limiter,
       rateLimits: { ...config.rateLimits, cheap: UNREACHABLE_LIMIT },
     })

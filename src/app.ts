@@ -243,7 +243,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   appCollectionRoutes(app, { collections })
   webhookRoutes(app, { webhooks })
   await app.register(async (v1) => {
-    guardPublicApi(v1, { authenticate: (header) => keys.authenticate(header), limiter, rateLimits: config.rateLimits })
+    guardPublicApi(v1, {
+      authenticate: (header) => keys.authenticate(header),
+      session: (request) => guard.apiCaller(request),
+      limiter,
+      rateLimits: config.rateLimits,
+    })
     publicKeyRoutes(v1 as App, { keys, orgs })
     publicCatalogRoutes(v1 as App, { catalog })
     publicAssetRoutes(v1 as App, { assets })

@@ -23,6 +23,7 @@ beforeAll(async () => {
   await api.register(async (v1) => {
     guardPublicApi(v1, {
       authenticate: (header) => t.app.services.keys.authenticate(header),
+      session: async () => null,
       limiter: new RateLimiter(new MemoryStore(60_000), 60_000),
       rateLimits: t.config.rateLimits,
     })

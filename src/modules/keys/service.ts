@@ -126,6 +126,7 @@ export class ApiKeyService {
     const matches = safeEqual(sha256Hex(secret), row?.secret_hash ?? '0'.repeat(64))
     if (!row || !matches || row.revoked_at) return null
     const identity: ApiKeyIdentity = {
+      via: 'key',
       id: row.id,
       organizationId: row.organization_id,
       name: row.name,

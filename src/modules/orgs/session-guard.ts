@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Organization, Role } from '../../platform/db/schema.js'
 import { hmacHex, safeEqual } from '../../platform/crypto.js'
 import { AppError, problems } from '../../platform/http/errors.js'
+import type { ApiKeyIdentity } from '../../platform/http/public-api.js'
 import { MANAGER_ROLES, SESSION_TTL_MS, type OrgService, type SessionUser } from './service.js'
 
 export const SESSION_COOKIE = 'al_session'
@@ -54,6 +55,18 @@ export class SessionGuard {
   }
 
   /**
+   * The web app calling /api/v1 with its session instead of a key: every role may push, edit and collect
+   * (`assets:write`), in the organization named by `X-Organization` (a slug), which may be left out by a
+   * user of one organization. Null when there is no session cookie, so the request is anonymous.
+   */
+  async apiCaller(request: FastifyRequest): Promise<ApiKeyIdentity | null> {
+    if (request.cookies[SESSION_COOKIE] === undefined) return null
+    const user = await this.user(request)
+    const organization = pickOrganization(await this.orgs.userOrganizations(user.id), request.headers['x-organization'])
+    return { via: 'session', id: `user:${user.id}`, organizationId: organization.id, name: user.email, prefix: '', scope: 'assets:write', expiresAt: null }
+  }
+
+  /**
    * For requests made before a session exists (login, accepting an invitation): a browser's Origin
    * must be the public URL or the host the request was sent to.
    */
@@ -79,6 +92,16 @@ export class SessionGuard {
   clearSessionCookie(reply: FastifyReply): void {
     reply.clearCookie(SESSION_COOKIE, { path: '/' })
   }
+}
+
+function pickOrganization<T extends { slug: string }>(memberships: T[], slug: string | string[] | undefined): T {
+  if (slug === undefined) {
+    if (memberships.length === 1) return memberships[0]!
+    throw new AppError('organization_required', 'Name the organization in the X-Organization header (its slug): this user belongs to several.')
+  }
+  const found = memberships.find((membership) => membership.slug === slug)
+  if (!found) throw problems.notFound('Organization')
+  return found
 }
 
 function hostOf(origin: string): string | null {

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   malformed_json: { status: 400, title: 'Bad Request', when: 'the body is not valid JSON' },
   bad_url: { status: 400, title: 'Bad Request', when: 'the URL cannot be read (a bad percent-encoding)' },
   bad_request: { status: 400, title: 'Bad Request', when: 'the request is not valid HTTP' },
+  organization_required: { status: 400, title: 'Bad Request', when: 'a session call to /api/v1 without `X-Organization`, by a user of several organizations' },
   invalid_api_key: { status: 401, title: 'Unauthorized', when: 'key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`' },
   not_signed_in: { status: 401, title: 'Unauthorized', when: 'an app endpoint without a session' },
   invalid_credentials: { status: 401, title: 'Unauthorized', when: 'a sign-in with a wrong email or password' },

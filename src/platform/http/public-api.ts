@@ -6,8 +6,13 @@ import { applyLimit, type RateLimiter } from './rate-limit.js'
 
 export type Bucket = 'expensive' | 'cheap' | 'standard'
 
-/** The part of an API key a request handler may see: never its secret or hash. */
+/**
+ * Who a v1 request acts for, as a handler may see it: an API key (never its secret or hash), or a
+ * signed-in user of the web app acting in one of their organizations.
+ */
 export interface ApiKeyIdentity {
+  via: 'key' | 'session'
+  /** The key's id, or `user:<id>` for a session, so a user's sessions share their rate-limit buckets. */
   id: string
   organizationId: string
   name: string
@@ -33,6 +38,8 @@ export type MaybePromise<T> = T | Promise<T>
 export interface PublicApiOptions {
   /** Synchronous for a cached key, so the common case costs no promise. */
   authenticate(authorization: string | undefined): MaybePromise<ApiKeyIdentity | null>
+  /** The web app's session, for a request with no Authorization header; throws when the cookie is stale or a write lacks its CSRF token. */
+  session(request: FastifyRequest): Promise<ApiKeyIdentity | null>
   limiter: RateLimiter
   rateLimits: RateLimitConfig
 }
@@ -62,7 +69,8 @@ function routeGuard(options: PublicApiOptions, bucket: Bucket, scope: Scope): on
     else done(applyLimit(reply, limit, counted) ?? refusal(identity, scope))
   }
   return (request, reply, done) => {
-    const identity = options.authenticate(request.headers.authorization)
+    const { authorization } = request.headers
+    const identity = authorization === undefined ? options.session(request) : options.authenticate(authorization)
     if (identity instanceof Promise) {
       identity.then((found) => {
         request.apiKey = found
