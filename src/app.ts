@@ -11,6 +11,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerJsonParsing } from './platform/http/json-body.js'
 import { registerOpenApi } from './platform/http/openapi.js'
 import { guardPublicApi } from './platform/http/public-api.js'
+import { serveStaticFiles, webAppPages } from './platform/http/web-app.js'
 import { limitEveryRoute, MemoryStore, RateLimiter, RedisStore } from './platform/http/rate-limit.js'
 import { SHARED_SCHEMAS } from './platform/http/schemas.js'
 import { registerValidation } from './platform/http/validation.js'
@@ -172,7 +173,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   }
   registerValidation(app)
   registerJsonParsing(app)
-  registerErrorHandling(app)
+  const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log)
+  registerErrorHandling(app, webApp.page)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
   let closing = false
   app.addHook('preClose', async () => {
@@ -184,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   await app.register(cookie)
   await registerOpenApi(app)
+  if (webApp.built) await serveStaticFiles(app, config.webDir)
 
   const limiter = new RateLimiter(
     deps.redis

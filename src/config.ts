@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { createAddressPolicy } from './platform/net/address-policy.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -43,6 +44,8 @@ export interface Config {
   firstRunOwnerEmail: string
   /** Where image files are kept. */
   blobDir: string
+  /** The built web app (`npm run build` writes it to web/dist). */
+  webDir: string
   /** Unreferenced image files younger than this are kept by the sweep (pushes under way). */
   blobSweepGraceMs: number
   /** Hosts and CIDRs that image_url and webhooks may reach although not public. Empty by default. */
@@ -129,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
+  const webDir = resolve(read.string('WEB_DIR', fileURLToPath(new URL('../web/dist', import.meta.url))))
   const blobSweepGraceMs = read.integer('BLOB_SWEEP_GRACE_MS', 3_600_000, 0, 7 * 86_400_000)
   const outboundAllowlist = read.list('OUTBOUND_ALLOWLIST', (entry) => createAddressPolicy([entry]))
   const outboundCa = read.file('OUTBOUND_CA_FILE')
@@ -190,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits,
     firstRunOwnerEmail,
     blobDir,
+    webDir,
     blobSweepGraceMs,
     outboundAllowlist,
     outboundCa,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
 import { inject } from 'vitest'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
@@ -40,6 +41,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PUBLIC_BASE_URL: 'http://assets.test',
     // Test files sign in far more often than a person; the limit itself has its own test.
     RATE_LIMIT_SIGN_IN: '10000',
+    // A test serves the web app only when it builds one, whatever this checkout holds in web/dist.
+    WEB_DIR: join(database.dataDir, 'no-web-build'),
     ...options.env,
   })
   const redis = redisUrl ? await connectRedis(redisUrl, silentLogger) : undefined

@@ -16,8 +16,11 @@ const NOT_BLANK = '\\S'
 
 const URL_PARTS: Record<string, string> = { querystring: '/query', params: '/params', headers: '/headers' }
 
-/** One place turns every failure into problem+json, so clients see a single error shape. */
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * One place turns every failure into problem+json, so clients see a single error shape. `page` answers
+ * what is a page of the web app rather than a missing route (see web-app.ts).
+ */
+export function registerErrorHandling(app: FastifyInstance, page?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const constraint = constraintProblem(error)
     if (constraint) {
@@ -33,8 +36,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return sendProblem(reply, appError)
   })
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      page?.(request, reply) ?? sendProblem(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
   )
 }
 

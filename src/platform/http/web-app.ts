@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+/** Vite's hashed build output lives under /static/, so the app's own routes (like /assets/:id) never meet a file. */
+export const STATIC_PREFIX = '/static/'
+/** Paths the server answers itself: a miss there is a 404 problem, never the app's page. */
+const SERVER_PREFIXES = ['/api/', '/app/api/', '/files/', '/s/', STATIC_PREFIX]
+
+export interface WebApp {
+  /** Whether there is a build to serve. */
+  built: boolean
+  /** Answers a page request of the app's client-side routes with index.html; undefined for anything else. */
+  page(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined
+}
+
+/**
+ * The single-page app built into `webDir`: index.html (never cached, with a strict content security
+ * policy) for every client route. Without a build there is no page, and the server says so once.
+ */
+export function webAppPages(webDir: string, publicBaseUrl: string, log: FastifyBaseLogger): WebApp {
+  const index = readIndex(webDir)
+  if (!index) {
+    log.warn({ webDir }, 'the web app is not built, so / has no page (run npm run build)')
+    return { built: false, page: () => undefined }
+  }
+  const headers = pageHeaders(publicBaseUrl)
+  return {
+    built: true,
+    page(request, reply) {
+      if (!isPageRequest(request)) return undefined
+      return reply.code(200).headers(headers).type('text/html; charset=utf-8').send(index)
+    },
+  }
+}
+
+/** The build's hashed files, cached for a year: Vite names every file by its content, so a name never changes meaning. */
+export async function serveStaticFiles(app: FastifyInstance, webDir: string): Promise<void> {
+  await app.register(fastifyStatic, { root: join(webDir, 'static'), prefix: STATIC_PREFIX, index: false, immutable: true, maxAge: '365d' })
+}
+
+function readIndex(webDir: string): Buffer | null {
+  try {
+    return readFileSync(join(webDir, 'index.html'))
+  } catch {
+    return null
+  }
+}
+
+function isPageRequest(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  const path = request.url.split('?')[0]!
+  if (SERVER_PREFIXES.some((prefix) => path.startsWith(prefix))) return false
+  return (request.headers.accept ?? '').includes('text/html')
+}
+
+function pageHeaders(publicBaseUrl: string): Record<string, string> {
+  // Signed file links are built on PUBLIC_BASE_URL, which may be another origin than the page's.
+  const files = new URL(publicBaseUrl).origin
+  return {
+    'cache-control': 'no-cache',
+    'content-security-policy': [
+      "default-src 'self'",
+      `img-src 'self' ${files} data: blob:`,
+      "style-src 'self' 'unsafe-inline'",
+      "script-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "object-src 'none'",
+    ].join('; '),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+  }
+}
