@@ -60,6 +60,8 @@ export interface AppDeps {
   /** Prefix for this app's Redis keys, so test apps sharing one Redis do not share counters. */
   redisNamespace?: string
   logger?: FastifyBaseLogger
+  /** The OpenAPI document the app generates: the served v1 one (default), or the app's own (scripts/openapi.ts). */
+  openApiDocument?: 'v1' | 'app'
 }
 
 export interface Services {
@@ -185,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     if (closing) reply.header('connection', 'close')
   })
   await app.register(cookie)
-  await registerOpenApi(app)
+  await registerOpenApi(app, deps.openApiDocument)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
 
   const limiter = new RateLimiter(

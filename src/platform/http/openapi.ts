@@ -1,7 +1,8 @@
-import swagger from '@fastify/swagger'
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance } from 'fastify'
 import { routeBucket, routeScope, type Bucket } from './public-api.js'
+import { appProblemResponses, mergeProblemResponses, type ProblemCodes } from './schemas.js'
 
 export const PUBLIC_PREFIX = '/api/v1'
 
@@ -33,66 +34,212 @@ function isPublicOperation(url: string): boolean {
   )
 }
 
-/**
- * Generates the v1 OpenAPI 3.1 document from the route schemas; only /api/v1 operations appear in it.
- *
- * The document is the same on every machine and deployment (it is committed as openapi/v1.json and CI
- * compares the two): its server is the relative URL `/`, which OpenAPI resolves against wherever the
- * document was fetched from, so clients and the reference call the deployment that served it. That is
- * why the public base URL is not used here; the parameter stays only for the caller's signature.
- */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Asset Library API',
-        version: '1.0.0',
-        description: DESCRIPTION,
-        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-      },
-      servers: [{ url: '/', description: 'The Asset Library deployment this document was fetched from.' }],
-      // The default for every operation; each also states the scope it needs.
-      security: [{ apiKey: [] }],
-      components: {
-        securitySchemes: {
-          apiKey: {
-            type: 'http',
-            scheme: 'bearer',
-            bearerFormat: 'al_<prefix>_<secret>',
-            description: 'An organization API key, created in the app under Settings → API keys. Scopes: `assets:read`, `assets:write`.',
-          },
+type SwaggerOptions = Pick<FastifyDynamicSwaggerOptions, 'openapi' | 'transform'>
+
+const V1_OPTIONS: SwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'Asset Library API',
+      version: '1.0.0',
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'The Asset Library deployment this document was fetched from.' }],
+    // The default for every operation; each also states the scope it needs.
+    security: [{ apiKey: [] }],
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'al_<prefix>_<secret>',
+          description: 'An organization API key, created in the app under Settings → API keys. Scopes: `assets:read`, `assets:write`.',
         },
       },
-      tags: [
-        { name: 'auth', description: 'The calling API key.' },
-        { name: 'assets', description: 'Push, read, filter, update and delete assets.' },
-        { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
-        { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
-      ],
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transform: ({ schema, url, route }) => {
-      if (!isPublicOperation(url)) return { schema: { ...schema, hide: true }, url }
-      const scope = routeScope(route)
-      const bucket = routeBucket(route)
-      const needs =
-        scope === 'assets:read'
-          ? 'Needs an API key with scope `assets:read` or `assets:write`.'
-          : 'Needs an API key with scope `assets:write`.'
-      const description = [schema.description, `${needs} Rate-limit bucket: ${BUCKET_TEXT[bucket]}.`].filter(Boolean).join('\n\n')
-      return {
-        schema: {
-          ...schema,
-          description,
-          security: [{ apiKey: [scope] }],
-          'x-required-scope': scope,
-          'x-rate-limit-bucket': bucket,
-        } as typeof schema,
-        url,
+    tags: [
+      { name: 'auth', description: 'The calling API key.' },
+      { name: 'assets', description: 'Push, read, filter, update and delete assets.' },
+      { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
+      { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
+    ],
+  },
+  transform: ({ schema, url, route }) => {
+    if (!isPublicOperation(url)) return { schema: { ...schema, hide: true }, url }
+    const scope = routeScope(route)
+    const bucket = routeBucket(route)
+    const needs =
+      scope === 'assets:read'
+        ? 'Needs an API key with scope `assets:read` or `assets:write`.'
+        : 'Needs an API key with scope `assets:write`.'
+    const description = [schema.description, `${needs} Rate-limit bucket: ${BUCKET_TEXT[bucket]}.`].filter(Boolean).join('\n\n')
+    return {
+      schema: {
+        ...schema,
+        description,
+        security: [{ apiKey: [scope] }],
+        'x-required-scope': scope,
+        'x-rate-limit-bucket': bucket,
+      } as typeof schema,
+      url,
+    }
+  },
+}
+
+export const APP_PREFIX = '/app/api'
+
+const APP_DESCRIPTION = `The browser application's own endpoints under \`${APP_PREFIX}\`, for its generated types.
+
+**Internal and unstable**: not part of the public contract. They change with the application, in any release
+and without notice. Integrations use the public API, \`/api/v1\` (openapi/v1.json).
+
+Sign in with \`POST ${APP_PREFIX}/login\` (or by accepting an invitation): the answer sets the session cookie
+\`al_session\` (HttpOnly, SameSite=Lax, 14 days) and carries the session's \`csrf_token\`, which
+\`GET ${APP_PREFIX}/session\` also returns. Every POST, PATCH and DELETE made with the session must send it in the
+\`X-CSRF-Token\` header, or is refused with 403 \`csrf_token_invalid\`.
+
+Each operation says which session it needs (\`x-session\`): none, any signed-in user, a member of the organization
+\`{org}\` (by its slug), or an owner or admin of it. An organization you are not a member of is a 404.
+
+Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`. Only the two sign-in
+endpoints are rate limited (per IP address).`
+
+type SessionRequirement = NonNullable<FastifyContextConfig['session']>
+
+const SESSION_TEXT: Record<SessionRequirement, string> = {
+  none: 'Needs no session.',
+  user: 'Needs a session.',
+  member: 'Needs a session of a member of the organization `{org}`, in any role.',
+  manager: 'Needs a session of an owner or admin of the organization `{org}`.',
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** What the session guard answers before the handler runs, from the route's session requirement. */
+function sessionProblems(session: SessionRequirement, write: boolean): ProblemCodes {
+  if (session === 'none') return {}
+  return {
+    not_signed_in: 'no session cookie, or its session expired or was signed out',
+    ...(write && { csrf_token_invalid: '`X-CSRF-Token` is missing or is not this session\'s token' }),
+    ...(session !== 'user' && { not_found: 'no organization with this slug, or you are not a member of it' }),
+    ...(session === 'manager' && { role_required: 'you are a member; only owners and admins may do this' }),
+  }
+}
+
+/** Whether a request can fail validation: it has a body or a query, or a path parameter beside `{org}` (any string). */
+function validated(schema: { body?: unknown; querystring?: unknown; params?: unknown }): boolean {
+  const params = Object.keys((schema.params as { properties?: object } | undefined)?.properties ?? {})
+  return schema.body !== undefined || schema.querystring !== undefined || params.some((name) => name !== 'org')
+}
+
+const APP_OPTIONS: SwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'Asset Library app API (internal)',
+      version: 'unstable',
+      description: APP_DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'The Asset Library deployment the application is served from.' }],
+    security: [{ session: [] }],
+    components: {
+      securitySchemes: {
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'al_session',
+          description: `The session cookie set by \`POST ${APP_PREFIX}/login\` and \`POST ${APP_PREFIX}/invitations/accept\`.`,
+        },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description: `The session's \`csrf_token\` (from signing in or \`GET ${APP_PREFIX}/session\`), required beside the cookie on every POST, PATCH and DELETE.`,
+        },
+      },
+    },
+    tags: [
+      { name: 'app-session', description: 'Signing in and out, and who is signed in.' },
+      { name: 'app-org', description: 'The organization: its settings, members and invitations.' },
+      { name: 'app-keys', description: 'The organization\'s API keys, for owners and admins.' },
+      { name: 'app-catalogue', description: 'The asset-type, client and product registries, for owners and admins.' },
+      { name: 'app-collections', description: 'Public links of collections, for owners and admins.' },
+      { name: 'app-webhooks', description: 'Webhook subscriptions, their deliveries and replays, for owners and admins.' },
+    ],
+  },
+  transform: ({ schema, url, route }) => {
+    if (!url.startsWith(`${APP_PREFIX}/`)) return { schema: { ...schema, hide: true }, url }
+    const session = route.config?.session
+    if (!session) throw new Error(`${url} declares no session requirement`)
+    const write = [route.method].flat().some((method) => !SAFE_METHODS.has(method))
+    const guarded = sessionProblems(session, write)
+    const problems = appProblemResponses({
+      ...(validated(schema) && { validation_failed: true }),
+      ...(schema.body !== undefined && { malformed_json: true }),
+      ...guarded,
+      internal_error: true,
+    })
+    const needs = [SESSION_TEXT[session], session !== 'none' && write && 'Send the session\'s `csrf_token` in `X-CSRF-Token`.']
+    return {
+      schema: {
+        ...schema,
+        description: [schema.description, needs.filter(Boolean).join(' ')].filter(Boolean).join('\n\n'),
+        security: session === 'none' ? [] : [write ? { session: [], csrfToken: [] } : { session: [] }],
+        response: mergeProblemResponses((schema.response ?? {}) as Record<number, unknown>, problems),
+        'x-session': session,
+      } as typeof schema,
+      url,
+    }
+  },
+}
+
+/** The document without the component schemas no operation reaches (directly or through other components). */
+function withoutUnusedSchemas<T extends { components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+  const schemas = document.components?.schemas
+  if (!schemas) return document
+  const prefix = '#/components/schemas/'
+  const used = new Set<string>()
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit)
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith(prefix)) {
+          const name = value.slice(prefix.length)
+          if (!used.has(name)) {
+            used.add(name)
+            visit(schemas[name])
+          }
+        } else visit(value)
       }
-    },
+    }
+  }
+  visit({ ...document, components: { ...document.components, schemas: {} } })
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name]
+  return document
+}
+
+/** Which document an app builds: the public v1 one (served, and committed as openapi/v1.json) or the app's own. */
+export type OpenApiDocument = 'v1' | 'app'
+
+/**
+ * Registers the OpenAPI generator for one document; only `'v1'` is served (at /api/v1/openapi.json, with
+ * the reference at /api/v1/docs). `'app'` documents the /app/api endpoints instead, for scripts/openapi.ts to
+ * write to openapi/app.json: an internal, unstable document for the browser application's types.
+ *
+ * Both documents are the same on every machine and deployment (they are committed and CI compares them):
+ * their server is the relative URL `/`, which OpenAPI resolves against wherever the document was fetched
+ * from, so clients and the reference call the deployment that served it.
+ */
+export async function registerOpenApi(app: FastifyInstance, document: OpenApiDocument = 'v1'): Promise<void> {
+  await app.register(swagger, {
+    ...(document === 'v1' ? V1_OPTIONS : APP_OPTIONS),
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    // Every shared schema is registered in every app; a document lists those its operations use.
+    transformObject: (documents) => ('openapiObject' in documents ? withoutUnusedSchemas(documents.openapiObject) : documents.swaggerObject),
   })
+  if (document !== 'v1') return
 
   app.get(`${PUBLIC_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
 

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox'
+import { ERROR_CODES, type ErrorCode } from './error-codes.js'
 import { AppError, problemBody, problems, type ProblemBody } from './errors.js'
 
 /** A `$ref` to a shared schema that keeps its static type (a bare Type.Ref is `unknown`). */
@@ -194,4 +195,99 @@ export function iso(date: Date | null): string | null {
 /** A 204 with its rate-limit headers documented. */
 export function noContentResponse(description: string): Record<string, unknown> {
   return { description, headers: RESPONSE_HEADERS, type: 'null' }
+}
+
+/** An RFC 3339 timestamp, as `iso` writes it. */
+export const DateTimeSchema = Type.String({ format: 'date-time' })
+
+/** A timestamp or null; `Null` first (see the validator's coercion of unions). */
+export function nullableDateTime(description?: string) {
+  return Type.Union([Type.Null(), DateTimeSchema], description === undefined ? {} : { description })
+}
+
+/**
+ * Adds shared schemas (each with an `$id`) that this scope does not see yet: a module whose routes are
+ * registered in several scopes can call it from each, in any order.
+ */
+export function addSchemas(app: { getSchema(id: string): unknown; addSchema(schema: unknown): unknown }, schemas: ReadonlyArray<TSchema & { $id?: string }>): void {
+  for (const schema of schemas) {
+    if (!schema.$id) throw new Error('addSchemas() needs schemas with an $id')
+    if (app.getSchema(schema.$id) === undefined) app.addSchema(schema)
+  }
+}
+
+// --- /app/api: the browser application's own endpoints (openapi/app.json) ---------------------------
+// They are not counted by the rate limiter (sign-in aside), so their responses document no rate-limit headers.
+
+/** A success response of an app endpoint. */
+export function appResponse(description: string, schema: TSchema): Record<string, unknown> {
+  return { description, content: { 'application/json': { schema } } }
+}
+
+/** A 204 of an app endpoint. */
+export function appNoContent(description: string): Record<string, unknown> {
+  return { description, type: 'null' }
+}
+
+/** Problem codes an endpoint answers, each with when it does so there; `true` for the catalogue's own words. */
+export type ProblemCodes = Partial<Record<ErrorCode, string | true>>
+
+/**
+ * Problem responses of an app endpoint, grouped by status from the codes it can answer: each status lists
+ * its codes with when they happen, with an example per code built like the real answer.
+ */
+export function appProblemResponses(codes: ProblemCodes): Record<number, unknown> {
+  const byStatus = new Map<number, Array<[ErrorCode, string]>>()
+  for (const [code, when] of Object.entries(codes) as Array<[ErrorCode, string | true]>) {
+    const { status } = ERROR_CODES[code]
+    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, when === true ? ERROR_CODES[code].when : when]])
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, entries]) => [
+      status,
+      {
+        description: entries.map(([code, when]) => `\`${code}\`: ${when}.`).join('\n'),
+        content: {
+          'application/problem+json': {
+            schema: ref(ProblemSchema),
+            examples: Object.fromEntries(entries.map(([code, when]) => [code, { summary: when, value: problemBody(new AppError(code)) }])),
+          },
+        },
+      },
+    ]),
+  )
+}
+
+/**
+ * Two sets of problem responses in one: a status in both keeps both descriptions and every example (`a`'s
+ * where both have the same code).
+ */
+export function mergeProblemResponses(a: Record<number, unknown>, b: Record<number, unknown>): Record<number, unknown> {
+  const merged: Record<number, unknown> = { ...a }
+  for (const [key, value] of Object.entries(b)) {
+    const status = Number(key)
+    const own = merged[status] as ProblemResponseShape | undefined
+    const extra = value as ProblemResponseShape
+    if (!own) {
+      merged[status] = extra
+      continue
+    }
+    const media = 'application/problem+json'
+    merged[status] = {
+      ...own,
+      description: [own.description, extra.description].filter((text) => text !== undefined).join('\n'),
+      content: {
+        [media]: {
+          ...own.content?.[media],
+          examples: { ...extra.content?.[media]?.examples, ...own.content?.[media]?.examples },
+        },
+      },
+    }
+  }
+  return merged
+}
+
+interface ProblemResponseShape {
+  description?: string
+  content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }>
 }
