@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+
+let e2e: E2E
+beforeAll(async () => {
+  e2e = await startE2E()
+})
+afterAll(() => e2e.close())
+
+describe('signing in', () => {
+  it('says what went wrong with a wrong password, then signs in and out', async () => {
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await page.goto('/')
+    await expectAccessible(page)
+    await screenshots(page, 'sign-in')
+
+    await page.getByLabel('Email').fill(e2e.acme.owner.email)
+    await page.getByLabel('Password').fill('not the password')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('email or password')
+
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    expect(await page.getByText('Acme Design').isVisible()).toBe(true)
+    // A reload keeps the session (the cookie), and a deep link opens where it points.
+    await page.goto('/collections')
+    await expect.poll(() => page.getByRole('link', { name: 'Collections' }).getAttribute('class')).toContain('active')
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
+    await page.reload()
+    expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
+    await context.close()
+  })
+})

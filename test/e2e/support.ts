@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { expect, inject } from 'vitest'
+import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+
+/**
+ * A real server on 127.0.0.1 (port chosen by the OS) serving the freshly built web app, and Debian's
+ * Chromium driving it. The socket listens before the app is built, so PUBLIC_BASE_URL (which signs
+ * image links) is the very address the browser uses.
+ */
+export interface E2E {
+  t: TestApp
+  url: string
+  acme: Seeded
+  browser: Browser
+  /** A new browser profile (cookies of its own) at 1280 px. */
+  context(): Promise<BrowserContext>
+  close(): Promise<void>
+}
+
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
+  const socket = createServer()
+  await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
+  const t = await startTestApp({ env: { WEB_DIR: inject('webDir'), PUBLIC_BASE_URL: url, ...env } })
+  socket.on('request', (request, response) => t.app.routing(request, response))
+  const acme = await seedOrganization(t.app, 'Acme Design')
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS })
+  return {
+    t,
+    url,
+    acme,
+    browser,
+    context: () => browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } }),
+    async close() {
+      await browser.close()
+      socket.closeAllConnections()
+      await new Promise<void>((resolve) => socket.close(() => resolve()))
+      await t.close()
+    },
+  }
+}
+
+/** Signs in through the form, as a person would, and waits for the library. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect.poll(() => page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true)
+}
+
+export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-results', 'screens')
+
+/** Saves the page at 1280 px and at 375 px wide (test-results/screens/<name>-<width>.png), full height. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const original = page.viewportSize() ?? { width: 1280, height: 800 }
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 800 })
+    await page.waitForTimeout(50)
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true })
+  }
+  await page.setViewportSize(original)
+}
+
+/** No serious or critical axe violations (WCAG 2.x A and AA) on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+  expect(serious).toEqual([])
+}

@@ -1,0 +1,52 @@
+import createClient, { type Middleware } from 'openapi-fetch'
+import type { paths as AppPaths } from './app.gen'
+import type { paths as V1Paths } from './v1.gen'
+import { ApiError } from './problem'
+
+/** What every call made with the session needs: the CSRF token for writes and the organization acted in. */
+export const sessionHeaders = { csrf: '', organization: '' }
+let onSignedOut: () => void = () => undefined
+
+/** Called once by the session provider: a 401 anywhere means the session is gone. */
+export function whenSignedOut(handler: () => void): void {
+  onSignedOut = handler
+}
+
+const SAFE = new Set(['GET', 'HEAD'])
+
+const session: Middleware = {
+  onRequest({ request }) {
+    if (!SAFE.has(request.method) && sessionHeaders.csrf) request.headers.set('x-csrf-token', sessionHeaders.csrf)
+    if (sessionHeaders.organization) request.headers.set('x-organization', sessionHeaders.organization)
+    return request
+  },
+  onResponse({ response, request }) {
+    if (response.status === 401 && !request.url.endsWith('/app/api/login')) onSignedOut()
+    return response
+  },
+}
+
+const baseUrl = typeof location === 'undefined' ? 'http://localhost' : location.origin
+
+/** The public API, called with the session instead of a key. */
+export const v1 = createClient<V1Paths>({ baseUrl, credentials: 'same-origin' })
+/** The app's own endpoints: sign-in, keys, webhooks, members, settings. */
+export const appApi = createClient<AppPaths>({ baseUrl, credentials: 'same-origin' })
+v1.use(session)
+appApi.use(session)
+
+/** The data of an openapi-fetch answer, or its problem thrown as an ApiError. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call
+  if (!response.ok) throw new ApiError(response.status, error)
+  return data as T
+}
+
+type JsonOf<R, S extends number> = R extends { [K in S]: { content: { 'application/json': infer B } } } ? B : never
+type SuccessBody<Operation> = Operation extends { responses: infer R } ? JsonOf<R, 200> | JsonOf<R, 201> | JsonOf<R, 202> : never
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete'
+
+/** The JSON an app endpoint answers on success, from the OpenAPI document. */
+export type AppData<P extends keyof AppPaths, M extends Method & keyof AppPaths[P]> = SuccessBody<AppPaths[P][M]>
+/** The JSON a v1 endpoint answers on success, from the OpenAPI document. */
+export type V1Data<P extends keyof V1Paths, M extends Method & keyof V1Paths[P]> = SuccessBody<V1Paths[P][M]>

@@ -1,0 +1,27 @@
+/** An RFC 9457 problem the API answered, thrown so TanStack Query and the toasts can show its `detail`. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly detail: string
+  readonly errors: Array<{ pointer: string; detail: string }>
+
+  constructor(status: number, body: unknown) {
+    const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
+    const detail = typeof problem.detail === 'string' ? problem.detail : `The server answered ${status}.`
+    super(detail)
+    this.status = status
+    this.code = typeof problem.code === 'string' ? problem.code : 'unknown'
+    this.detail = detail
+    this.errors = Array.isArray(problem.errors) ? (problem.errors as ApiError['errors']) : []
+  }
+}
+
+/** What to tell a person about any failure: the problem's detail, or the network's message. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) {
+    const fields = error.errors.map((e) => `${e.pointer.split('/').pop()}: ${e.detail}`)
+    return fields.length > 0 ? `${error.detail} ${fields.join('; ')}` : error.detail
+  }
+  if (error instanceof TypeError) return 'The server cannot be reached. Check your connection.'
+  return error instanceof Error ? error.message : String(error)
+}

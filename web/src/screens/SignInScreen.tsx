@@ -1,0 +1,45 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { appApi, unwrap } from '../api/client'
+import { messageOf } from '../api/problem'
+import { rememberSession, SESSION_QUERY } from '../session'
+
+export function SignInScreen() {
+  const queryClient = useQueryClient()
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
+  const signIn = useMutation({
+    mutationFn: () => unwrap(appApi.POST('/app/api/login', { body: { email, password } })),
+    onSuccess: (session) => queryClient.setQueryData(SESSION_QUERY, rememberSession(session)),
+    // Shown in the form, not as a toast.
+    meta: { quiet: true },
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    signIn.mutate()
+  }
+  return (
+    <main className="auth-page">
+      <form className="auth-card stack" onSubmit={submit} aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">Sign in to Asset Library</h1>
+        <label className="field">
+          <span>Email</span>
+          <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        {signIn.isError && (
+          <p className="form-error" role="alert">
+            {messageOf(signIn.error)}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={signIn.isPending}>
+          Sign in
+        </button>
+        <p className="hint">The first start printed the owner's email and password in the server's log.</p>
+      </form>
+    </main>
+  )
+}

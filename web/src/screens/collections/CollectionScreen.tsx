@@ -1,0 +1,3 @@
+export function CollectionScreen() {
+  return <p>CollectionScreen: being built</p>
+}

@@ -1,0 +1,3 @@
+export function CollectionsScreen() {
+  return <p>CollectionsScreen: being built</p>
+}

@@ -1,0 +1,3 @@
+export function AcceptInvitationScreen() {
+  return <p>AcceptInvitationScreen: being built</p>
+}

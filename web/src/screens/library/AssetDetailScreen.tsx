@@ -1,0 +1,3 @@
+export function AssetDetailScreen() {
+  return <p>AssetDetailScreen: being built</p>
+}

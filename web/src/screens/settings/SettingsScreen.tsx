@@ -1,0 +1,3 @@
+export function SettingsScreen() {
+  return <p>SettingsScreen: being built</p>
+}

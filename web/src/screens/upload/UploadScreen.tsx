@@ -1,0 +1,3 @@
+export function UploadScreen() {
+  return <p>UploadScreen: being built</p>
+}
