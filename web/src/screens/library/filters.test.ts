@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { cleanFilters, formatLibrarySearch, hasFilters, libraryHref, parseLibrarySearch, sameFilters } from './filters'
+
+describe('the library URL state', () => {
+  it('reads the filters and the search text, with or without the leading ?', () => {
+    expect(parseLibrarySearch('?tag=brand&client=Initech&search=red%20logo')).toEqual({ filters: { tag: 'brand', client: 'Initech' }, search: 'red logo' })
+    expect(parseLibrarySearch('asset_type=Logo&product=Stapler&q=hero')).toEqual({ filters: { asset_type: 'Logo', product: 'Stapler', q: 'hero' }, search: '' })
+  })
+
+  it('ignores unknown keys and blank values', () => {
+    expect(parseLibrarySearch('?tag=%20&foo=bar&client=')).toEqual({ filters: {}, search: '' })
+  })
+
+  it('writes keys in a stable order, leaving out empty ones', () => {
+    expect(formatLibrarySearch({ filters: { tag: 'summer', asset_type: 'Banner', client: '' }, search: ' ' })).toBe('asset_type=Banner&tag=summer')
+    expect(formatLibrarySearch({ filters: {}, search: 'a & b' })).toBe('search=a+%26+b')
+  })
+
+  it('round-trips', () => {
+    const state = { filters: { asset_type: 'Social post', client: 'Ünïcode Co', product: 'P/1', tag: 'a+b', q: '"quoted" -not' }, search: 'blue' }
+    expect(parseLibrarySearch(formatLibrarySearch(state))).toEqual(state)
+  })
+
+  it('links to the library with the state', () => {
+    expect(libraryHref({ filters: {}, search: '' })).toBe('/')
+    expect(libraryHref({ filters: { tag: 'brand' }, search: '' })).toBe('/?tag=brand')
+  })
+})
+
+describe('filter values', () => {
+  it('are cleaned: trimmed, no empty fields', () => {
+    expect(cleanFilters({ tag: ' brand ', client: '', product: undefined })).toEqual({ tag: 'brand' })
+    expect(hasFilters({ tag: '  ' })).toBe(false)
+    expect(hasFilters({ q: 'x' })).toBe(true)
+  })
+
+  it('compare by their cleaned fields', () => {
+    expect(sameFilters({ tag: 'a', client: '' }, { tag: 'a ' })).toBe(true)
+    expect(sameFilters({ tag: 'a' }, { tag: 'b' })).toBe(false)
+  })
+})

@@ -1,0 +1,67 @@
+/**
+ * The filters of GET /api/v1/assets (the same shape as a smart collection's `query`, AssetQuery), and
+ * their mapping to and from a URL query string. Pure functions: tested in filters.test.ts.
+ */
+export interface AssetFilterValue {
+  asset_type?: string
+  client?: string
+  product?: string
+  tag?: string
+  /** Full-text filter over title, tags, type, client and product. */
+  q?: string
+}
+
+export const FILTER_KEYS = ['asset_type', 'client', 'product', 'tag', 'q'] as const satisfies ReadonlyArray<keyof AssetFilterValue>
+
+/** The value without empty or blank fields, trimmed; `{}` when nothing filters. */
+export function cleanFilters(value: AssetFilterValue): AssetFilterValue {
+  const clean: AssetFilterValue = {}
+  for (const key of FILTER_KEYS) {
+    const field = value[key]?.trim()
+    if (field) clean[key] = field
+  }
+  return clean
+}
+
+export function hasFilters(value: AssetFilterValue): boolean {
+  return Object.keys(cleanFilters(value)).length > 0
+}
+
+/** The library's URL state: the filters plus the search text (`?search=`, POST /api/v1/search). */
+export interface LibraryUrlState {
+  filters: AssetFilterValue
+  search: string
+}
+
+/** Reads `?asset_type=…&client=…&product=…&tag=…&q=…&search=…` (with or without the leading `?`). */
+export function parseLibrarySearch(search: string): LibraryUrlState {
+  const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search)
+  const filters: AssetFilterValue = {}
+  for (const key of FILTER_KEYS) {
+    const value = params.get(key)?.trim()
+    if (value) filters[key] = value
+  }
+  return { filters, search: params.get('search')?.trim() ?? '' }
+}
+
+/** The query string (without `?`) for the state, keys in a stable order, empty fields left out. */
+export function formatLibrarySearch(state: LibraryUrlState): string {
+  const params = new URLSearchParams()
+  const filters = cleanFilters(state.filters)
+  for (const key of FILTER_KEYS) if (filters[key]) params.set(key, filters[key])
+  const search = state.search.trim()
+  if (search) params.set('search', search)
+  return params.toString()
+}
+
+/** The library's path for the state: `/` or `/?tag=brand`. */
+export function libraryHref(state: LibraryUrlState): string {
+  const query = formatLibrarySearch(state)
+  return query ? `/?${query}` : '/'
+}
+
+export function sameFilters(a: AssetFilterValue, b: AssetFilterValue): boolean {
+  const x = cleanFilters(a)
+  const y = cleanFilters(b)
+  return FILTER_KEYS.every((key) => x[key] === y[key])
+}
