@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { solid } from '../support/images.js'
+import { startServer, type TestServer } from '../support/http-server.js'
+import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+
+let e2e: E2E
+let images: TestServer
+let dir: string
+beforeAll(async () => {
+  // The outbound guard refuses private addresses; the local image server is allowed by name.
+  e2e = await startE2E({ OUTBOUND_ALLOWLIST: '127.0.0.1/32' })
+  const served = await solid(40, 30, '#2f9e44').png().toBuffer()
+  images = await startServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': served.length })
+    res.end(served)
+  })
+  dir = mkdtempSync(join(tmpdir(), 'upload-e2e-'))
+})
+afterAll(async () => {
+  await images.close()
+  await e2e.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('uploading', () => {
+  it('sends three files with the batch tags, two new and one duplicate, and they show in the library', async () => {
+    const coral = await solid(64, 48, '#ff6b6b').png().toBuffer()
+    const teal = await solid(48, 64, '#0ca678').png().toBuffer()
+    const files = { 'coral-hero.png': coral, 'teal-card.png': teal, 'coral-again.png': coral }
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes)
+
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Upload' }).click()
+    await page.getByLabel('Tags').fill('launch')
+    await page.getByLabel('Made by a person').check()
+    await page.getByLabel('Upload images').setInputFiles(Object.keys(files).map((name) => join(dir, name)))
+
+    const results = page.getByRole('region', { name: 'Uploads' })
+    await expect.poll(() => results.getByRole('status').textContent()).toBe('3 items: 2 new, 1 duplicate, 0 failed')
+    expect(await results.getByRole('link', { name: 'New', exact: true }).count()).toBe(2)
+    expect(await results.getByRole('link', { name: 'Duplicate', exact: true }).count()).toBe(1)
+    await screenshots(page, 'upload')
+    await expectAccessible(page)
+
+    // The duplicate points at the asset its bytes already are.
+    const rows = results.getByRole('listitem')
+    const first = await rows.filter({ hasText: 'coral-hero' }).getByRole('link').getAttribute('href')
+    const again = await rows.filter({ hasText: 'coral-again' }).getByRole('link').getAttribute('href')
+    expect(again).toBe(first)
+
+    // The batch's tags and origin went with each file.
+    const listed = await e2e.t.app.inject({ method: 'GET', url: '/api/v1/assets?tag=launch', headers: { authorization: `Bearer ${e2e.acme.readKey}` } })
+    const body = listed.json<{ data: Array<{ title: string; created_by_ai: boolean }> }>()
+    expect(body.data.map((a) => a.title).sort()).toEqual(['coral-hero', 'teal-card'])
+    expect(body.data.every((a) => !a.created_by_ai)).toBe(true)
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
+    await expect.poll(() => page.getByRole('article', { name: 'coral-hero' }).isVisible()).toBe(true)
+    expect(await page.getByRole('article', { name: 'teal-card' }).isVisible()).toBe(true)
+    await context.close()
+  })
+
+  it('imports an image from a URL, and shows the refusal of one it may not fetch', async () => {
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    await page.goto('/upload')
+
+    await page.getByLabel('Image URL').fill(`${images.url}/campaign/green-banner.png`)
+    await page.getByRole('button', { name: 'Import' }).click()
+    const results = page.getByRole('region', { name: 'Uploads' })
+    await expect.poll(() => results.getByRole('status').textContent()).toBe('1 item: 1 new, 0 duplicate, 0 failed')
+    expect(await results.getByText('green-banner', { exact: true }).isVisible()).toBe(true)
+    expect(images.hits).toContain('/campaign/green-banner.png')
+
+    // 10.0.0.1 is private and not allowed: the row shows the problem's detail.
+    await page.getByLabel('Image URL').fill('http://10.0.0.1/private.png')
+    await page.getByRole('button', { name: 'Import' }).click()
+    await expect.poll(() => results.getByRole('status').textContent()).toBe('2 items: 1 new, 0 duplicate, 1 failed')
+    const refused = results.getByRole('listitem').filter({ hasText: 'private' })
+    expect((await refused.textContent())?.length).toBeGreaterThan('private10.0.0.1'.length + 10)
+    await context.close()
+  })
+})

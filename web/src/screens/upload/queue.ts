@@ -1,0 +1,170 @@
+/** The upload queue's logic, free of React and of the network: what an answer means, retries, concurrency. */
+
+/** What POST /api/v1/assets answered, as the XMLHttpRequest saw it. */
+export interface PushAnswer {
+  status: number
+  body: unknown
+  retryAfter: string | null
+}
+
+export type Outcome =
+  | { kind: 'new'; assetId: string }
+  | { kind: 'duplicate'; assetId: string }
+  | { kind: 'failed'; detail: string }
+  | { kind: 'retry'; seconds: number }
+
+/** How long a 429 asks to wait: Retry-After in seconds (or an HTTP date), at least one second, 60 when absent. */
+export function retrySeconds(retryAfter: string | null, now = Date.now()): number {
+  if (retryAfter) {
+    const seconds = Number(retryAfter)
+    if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds))
+    const date = Date.parse(retryAfter)
+    if (!Number.isNaN(date)) return Math.max(1, Math.ceil((date - now) / 1000))
+  }
+  return 60
+}
+
+const record = (body: unknown): Record<string, unknown> => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {})
+
+/** A problem's detail, with the fields it points at; the status when the body says nothing. */
+export function problemDetail(status: number, body: unknown): string {
+  const problem = record(body)
+  if (status === 0) return 'The server cannot be reached. Check your connection.'
+  const detail = typeof problem.detail === 'string' ? problem.detail : `The server answered ${status}.`
+  const errors = Array.isArray(problem.errors) ? (problem.errors as Array<{ pointer?: unknown; detail?: unknown }>) : []
+  const fields = errors
+    .filter((e) => typeof e.detail === 'string')
+    .map((e) => `${String(e.pointer ?? '').split('/').pop()}: ${String(e.detail)}`)
+  return fields.length > 0 ? `${detail} ${fields.join('; ')}` : detail
+}
+
+/** 201 is a new asset, 200 with `duplicate` an existing one, 429 waits and tries again, anything else failed. */
+export function outcomeOf(answer: PushAnswer): Outcome {
+  const body = record(answer.body)
+  if ((answer.status === 200 || answer.status === 201) && typeof body.asset_id === 'string') {
+    return body.duplicate === true ? { kind: 'duplicate', assetId: body.asset_id } : { kind: 'new', assetId: body.asset_id }
+  }
+  if (answer.status === 429) return { kind: 'retry', seconds: retrySeconds(answer.retryAfter) }
+  return { kind: 'failed', detail: problemDetail(answer.status, answer.body) }
+}
+
+export type Final = Exclude<Outcome, { kind: 'retry' }>
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Sends until the answer is final: after a 429 it counts down the Retry-After seconds (telling `onWait`
+ * each second, so the row can say "Waiting 12s") and sends again, at most `maxRetries` times.
+ */
+export async function pushUntilFinal(
+  send: () => Promise<PushAnswer>,
+  onWait: (seconds: number) => void,
+  options: { wait?: (ms: number) => Promise<void>; maxRetries?: number } = {},
+): Promise<Final> {
+  const wait = options.wait ?? sleep
+  const maxRetries = options.maxRetries ?? 10
+  for (let attempt = 0; ; attempt++) {
+    const outcome = outcomeOf(await send())
+    if (outcome.kind !== 'retry') return outcome
+    if (attempt >= maxRetries) return { kind: 'failed', detail: 'The rate limit kept refusing this file. Try again in a minute.' }
+    for (let left = outcome.seconds; left > 0; left--) {
+      onWait(left)
+      await wait(1000)
+    }
+  }
+}
+
+/**
+ * Jobs run at most `concurrency` at a time, in order of arrival; more can be added while others run
+ * (a second drop while the first batch uploads joins the same queue).
+ */
+export function createPump(concurrency: number) {
+  const pending: Array<() => Promise<void>> = []
+  let active = 0
+  const next = () => {
+    while (active < concurrency && pending.length > 0) {
+      const job = pending.shift()!
+      active++
+      void job()
+        .catch(() => undefined)
+        .finally(() => {
+          active--
+          next()
+        })
+    }
+  }
+  return {
+    add(job: () => Promise<void>) {
+      pending.push(job)
+      next()
+    },
+    get active() {
+      return active
+    },
+  }
+}
+
+/** A title from a file name: without its extension, as the issue asks. */
+export function titleOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName
+  const dot = base.lastIndexOf('.')
+  return dot > 0 ? base.slice(0, dot) : base
+}
+
+/** A title from an image URL: its last path segment without the extension, or the host. */
+export function titleOfUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    const last = decodeURIComponent(parsed.pathname.split('/').filter(Boolean).pop() ?? '')
+    return last ? titleOf(last) : parsed.hostname
+  } catch {
+    return url
+  }
+}
+
+/** Tags typed as "launch, Brand ,q3": trimmed, without empties and repeats (case-insensitive). */
+export function parseTags(text: string): string[] {
+  const seen = new Set<string>()
+  const tags: string[] = []
+  for (const raw of text.split(',')) {
+    const tag = raw.trim()
+    if (tag && !seen.has(tag.toLowerCase())) {
+      seen.add(tag.toLowerCase())
+      tags.push(tag)
+    }
+  }
+  return tags
+}
+
+/** Batch metadata as the push wants it. */
+export interface BatchMetadata {
+  asset_type: string
+  client: string
+  product: string
+  tags: string
+  created_by_ai: boolean
+  collection_name: string
+}
+
+/** The push's fields for one item: empty ones left out, tags repeated. */
+export function pushFields(meta: BatchMetadata, title: string): Array<[string, string]> {
+  const fields: Array<[string, string]> = []
+  if (title.trim()) fields.push(['title', title.trim()])
+  for (const key of ['asset_type', 'client', 'product', 'collection_name'] as const) {
+    if (meta[key].trim()) fields.push([key, meta[key].trim()])
+  }
+  for (const tag of parseTags(meta.tags)) fields.push(['tag_names', tag])
+  fields.push(['created_by_ai', String(meta.created_by_ai)])
+  return fields
+}
+
+/** The JSON body of a URL import. */
+export function importBody(meta: BatchMetadata, imageUrl: string, title: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { image_url: imageUrl }
+  for (const [key, value] of pushFields(meta, title)) {
+    if (key === 'tag_names') body.tag_names = [...((body.tag_names as string[] | undefined) ?? []), value]
+    else if (key === 'created_by_ai') body.created_by_ai = value === 'true'
+    else body[key] = value
+  }
+  return body
+}
