@@ -2,7 +2,7 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
 import type { FastifyContextConfig, FastifyInstance } from 'fastify'
 import { routeBucket, routeScope, type Bucket } from './public-api.js'
-import { appProblemResponses, mergeProblemResponses, type ProblemCodes } from './schemas.js'
+import { appProblemResponses, COMPONENT, mergeProblemResponses, type ProblemCodes } from './schemas.js'
 
 export const PUBLIC_PREFIX = '/api/v1'
 
@@ -195,6 +195,24 @@ const APP_OPTIONS: SwaggerOptions = {
   },
 }
 
+/** Each schema marked with `COMPONENT` written once, under its name, in `components.schemas`, and referenced where used. */
+function withNamedComponents<T extends { paths?: unknown; components?: { schemas?: Record<string, unknown> } }>(document: T): T {
+  const components = (document.components ??= {})
+  const schemas = (components.schemas ??= {})
+  const hoist = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(hoist)
+    if (!node || typeof node !== 'object') return node
+    const { [COMPONENT]: name, ...rest } = node as Record<string, unknown>
+    const schema = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, hoist(value)]))
+    if (typeof name !== 'string') return schema
+    if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) throw new Error(`Two different schemas are named ${name}`)
+    schemas[name] = schema
+    return { $ref: `#/components/schemas/${name}` }
+  }
+  document.paths = hoist(document.paths)
+  return document
+}
+
 /** The document without the component schemas no operation reaches (directly or through other components). */
 function withoutUnusedSchemas<T extends { components?: { schemas?: Record<string, unknown> } }>(document: T): T {
   const schemas = document.components?.schemas
@@ -237,7 +255,8 @@ export async function registerOpenApi(app: FastifyInstance, document: OpenApiDoc
     ...(document === 'v1' ? V1_OPTIONS : APP_OPTIONS),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     // Every shared schema is registered in every app; a document lists those its operations use.
-    transformObject: (documents) => ('openapiObject' in documents ? withoutUnusedSchemas(documents.openapiObject) : documents.swaggerObject),
+    transformObject: (documents) =>
+      'openapiObject' in documents ? withoutUnusedSchemas(withNamedComponents(documents.openapiObject)) : documents.swaggerObject,
   })
   if (document !== 'v1') return
 

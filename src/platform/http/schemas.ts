@@ -206,15 +206,12 @@ export function nullableDateTime(description?: string) {
 }
 
 /**
- * Adds shared schemas (each with an `$id`) that this scope does not see yet: a module whose routes are
- * registered in several scopes can call it from each, in any order.
+ * Schema option naming a schema for the OpenAPI documents: it is written once under that name in
+ * `components.schemas` and referenced wherever it is used. Unlike an `$id`, it needs no `addSchema`: adding
+ * a shared schema to the root after child scopes exist makes Fastify rebuild their validators with its
+ * default Ajv, dropping ours (no coercion rules, unknown fields stripped instead of refused).
  */
-export function addSchemas(app: { getSchema(id: string): unknown; addSchema(schema: unknown): unknown }, schemas: ReadonlyArray<TSchema & { $id?: string }>): void {
-  for (const schema of schemas) {
-    if (!schema.$id) throw new Error('addSchemas() needs schemas with an $id')
-    if (app.getSchema(schema.$id) === undefined) app.addSchema(schema)
-  }
-}
+export const COMPONENT = 'x-component'
 
 // --- /app/api: the browser application's own endpoints (openapi/app.json) ---------------------------
 // They are not counted by the rate limiter (sign-in aside), so their responses document no rate-limit headers.
@@ -246,7 +243,7 @@ export function appProblemResponses(codes: ProblemCodes): Record<number, unknown
     [...byStatus].map(([status, entries]) => [
       status,
       {
-        description: entries.map(([code, when]) => `\`${code}\`: ${when}.`).join('\n'),
+        description: entries.map(([code, when]) => `- \`${code}\`: ${when}.`).join('\n'),
         content: {
           'application/problem+json': {
             schema: ref(ProblemSchema),
