@@ -1,11 +1,14 @@
 /**
- * Writes the public OpenAPI document, as the running app serves it at /api/v1/openapi.json, to openapi/v1.json.
+ * Writes the OpenAPI documents the routes generate:
+ *   openapi/v1.json   the public API, as the running app serves it at /api/v1/openapi.json
+ *   openapi/app.json  the browser application's own endpoints (/app/api): internal and unstable, not served,
+ *                     for the application's generated types
  *
- *   npx tsx scripts/openapi.ts           regenerate openapi/v1.json
- *   npx tsx scripts/openapi.ts --check   exit 1 when openapi/v1.json differs from what the code generates
+ *   npx tsx scripts/openapi.ts           regenerate both
+ *   npx tsx scripts/openapi.ts --check   exit 1 when a committed document differs from what the code generates
  *
  * No database is needed: the app is built over a connection pool that is never connected (registering
- * routes does not query), and nothing in the document depends on the machine or the clock.
+ * routes does not query), and nothing in the documents depends on the machine or the clock.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -17,11 +20,18 @@ import pino from 'pino'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/platform/db/index.js'
+import type { OpenApiDocument } from '../src/platform/http/openapi.js'
 
-export const OPENAPI_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'v1.json')
+const OPENAPI_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'openapi')
 
-/** The document exactly as GET /api/v1/openapi.json serves it. */
-export async function generateOpenApi(): Promise<unknown> {
+/** Where each document is committed. */
+export const OPENAPI_FILES: Record<OpenApiDocument, string> = {
+  v1: resolve(OPENAPI_DIR, 'v1.json'),
+  app: resolve(OPENAPI_DIR, 'app.json'),
+}
+
+/** A document as the code generates it: v1 exactly as GET /api/v1/openapi.json serves it. */
+export async function generateOpenApi(document: OpenApiDocument = 'v1'): Promise<unknown> {
   const logger = pino({ level: 'silent' })
   const config = loadConfig({
     // A fixed, throwaway environment: the document must not depend on whoever runs this.
@@ -31,9 +41,11 @@ export async function generateOpenApi(): Promise<unknown> {
   })
   // pg.Pool connects lazily; port 1 makes any accidental query fail fast instead of reaching a real server.
   const database = await openDatabase({ databaseUrl: 'postgres://openapi@127.0.0.1:1/never-connected', dataDir: '', logger })
-  const app = await buildApp({ config, database, logger })
+  const app = await buildApp({ config, database, logger, openApiDocument: document })
   try {
     await app.ready()
+    // The app's document is not served: it is read from the generator, through JSON as a response would be.
+    if (document === 'app') return JSON.parse(JSON.stringify(app.swagger())) as unknown
     const response = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })
     if (response.statusCode !== 200) throw new Error(`GET /api/v1/openapi.json answered ${response.statusCode}: ${response.body}`)
     return response.json()
@@ -70,26 +82,36 @@ function differences(a: unknown, b: unknown, pointer = '', out: string[] = []): 
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } })
-  const generated = serialize(await generateOpenApi())
-  const shown = relative(process.cwd(), OPENAPI_FILE) || OPENAPI_FILE
-
-  if (!values.check) {
-    mkdirSync(dirname(OPENAPI_FILE), { recursive: true })
-    writeFileSync(OPENAPI_FILE, generated)
-    console.log(`Wrote ${shown}`)
-    return 0
+  let failed = false
+  for (const document of Object.keys(OPENAPI_FILES) as OpenApiDocument[]) {
+    const file = OPENAPI_FILES[document]
+    const generated = serialize(await generateOpenApi(document))
+    if (values.check) failed = !check(file, generated) || failed
+    else {
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, generated)
+      console.log(`Wrote ${shown(file)}`)
+    }
   }
+  return failed ? 1 : 0
+}
 
+function shown(file: string): string {
+  return relative(process.cwd(), file) || file
+}
+
+/** Whether the committed file is what the code generates; says where they differ when not. */
+function check(file: string, generated: string): boolean {
   let committed: string
   try {
-    committed = readFileSync(OPENAPI_FILE, 'utf8')
+    committed = readFileSync(file, 'utf8')
   } catch {
-    console.error(`${shown} is missing. Run \`npm run openapi\` and commit the result.`)
-    return 1
+    console.error(`${shown(file)} is missing. Run \`npm run openapi\` and commit the result.`)
+    return false
   }
   if (committed === generated) {
-    console.log(`${shown} is up to date.`)
-    return 0
+    console.log(`${shown(file)} is up to date.`)
+    return true
   }
   let where: string[]
   try {
@@ -99,12 +121,12 @@ async function main(): Promise<number> {
   }
   console.error(
     [
-      `${shown} is out of date: the routes generate a different OpenAPI document.`,
+      `${shown(file)} is out of date: the routes generate a different OpenAPI document.`,
       ...(where.length > 0 ? ['Differences at:', ...where.map((p) => `  ${p}`)] : ['(formatting differs)']),
-      'Run `npm run openapi` and commit openapi/v1.json.',
+      `Run \`npm run openapi\` and commit ${shown(file)}.`,
     ].join('\n'),
   )
-  return 1
+  return false
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
-import { AUTHENTICATED_PROBLEMS, okResponse, problemResponses } from '../../platform/http/schemas.js'
+import { appNoContent, appProblemResponses, AUTHENTICATED_PROBLEMS, okResponse, problemResponses } from '../../platform/http/schemas.js'
 import type { CatalogService, Registry } from './service.js'
 
 const ListQuery = Type.Object(
@@ -97,17 +97,50 @@ export function publicCatalogRoutes(app: App, deps: { catalog: CatalogService })
 
 const NameBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) }, { additionalProperties: false })
 
+/** How the app's operations name each registry: `appRegisterAssetType`, "Register an asset type". */
+const APP_NAMES: Record<Registry, { id: string; one: string }> = {
+  'asset-types': { id: 'AssetType', one: 'an asset type' },
+  clients: { id: 'Client', one: 'a client' },
+  products: { id: 'Product', one: 'a product' },
+}
+
 /** /app/api/orgs/:org/{asset-types,clients,products}: owners and admins edit the registries. */
 export function appCatalogRoutes(app: App, deps: { catalog: CatalogService }): void {
   for (const registry of Object.keys(REGISTRY_DOCS) as Registry[]) {
-    app.post(`/app/api/orgs/:org/${registry}`, { config: { session: 'manager' }, schema: { params: Type.Object({ org: Type.String() }), body: NameBody } }, async (request, reply) => {
-      const { organization } = request.membership!
-      await deps.catalog.register(registry, organization.id, request.body.name)
-      return reply.code(204).send()
-    })
+    const { id, one } = APP_NAMES[registry]
+    app.post(
+      `/app/api/orgs/:org/${registry}`,
+      {
+        config: { session: 'manager' },
+        schema: {
+          operationId: `appRegister${id}`,
+          tags: ['app-catalogue'],
+          summary: `Register ${one}`,
+          description: `Adds the name to the organization\u2019s \`${registry}\` (GET /api/v1/${registry} lists it); a name already there, in any case, changes nothing.`,
+          params: Type.Object({ org: Type.String() }),
+          body: NameBody,
+          response: { 204: appNoContent('Registered.') },
+        },
+      },
+      async (request, reply) => {
+        const { organization } = request.membership!
+        await deps.catalog.register(registry, organization.id, request.body.name)
+        return reply.code(204).send()
+      },
+    )
     app.delete(
       `/app/api/orgs/:org/${registry}/:name`,
-      { config: { session: 'manager' }, schema: { params: Type.Object({ org: Type.String(), name: Type.String({ minLength: 1, maxLength: 200 }) }) } },
+      {
+        config: { session: 'manager' },
+        schema: {
+          operationId: `appUnregister${id}`,
+          tags: ['app-catalogue'],
+          summary: `Unregister ${one}`,
+          description: 'Removes the name, matched without case, from the registry; assets that use it keep it.',
+          params: Type.Object({ org: Type.String(), name: Type.String({ minLength: 1, maxLength: 200 }) }),
+          response: { 204: appNoContent('Unregistered.'), ...appProblemResponses({ not_found: `no such name in \`${registry}\`` }) },
+        },
+      },
       async (request, reply) => {
         const { organization } = request.membership!
         await deps.catalog.unregister(registry, organization.id, request.params.name)

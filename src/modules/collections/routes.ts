@@ -1,7 +1,17 @@
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
-import { AUTHENTICATED_PROBLEMS, noContentResponse, okResponse, problemResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import {
+  appNoContent,
+  appProblemResponses,
+  appResponse,
+  AUTHENTICATED_PROBLEMS,
+  noContentResponse,
+  okResponse,
+  problemResponse,
+  problemResponses,
+  ref,
+} from '../../platform/http/schemas.js'
 import { renderGallery } from './gallery.js'
 import {
   COLLECTION_EXAMPLE,
@@ -20,6 +30,7 @@ import type { CollectionService } from './service.js'
 const NOT_FOUND = { 404: problemResponse(404, 'No collection with this id in your organization.') }
 const SMART_CONFLICT = { 409: problemResponse(409, 'The collection is smart (`smart_collection_immutable`): its content is its query.') }
 const TAGS = ['collections']
+const ShareLinkSchema = Type.Object({ share_url: Type.String() }, { additionalProperties: false })
 
 const membersOf = (body: { asset_id: string } | { asset_ids: string[] }) => ('asset_id' in body ? [body.asset_id] : body.asset_ids)
 
@@ -169,7 +180,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         description: 'An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link. Shown once. Emits `collection.shared`.',
         params: CollectionParams,
         response: {
-          201: okResponse('The link.', Type.Object({ share_url: Type.String() }, { additionalProperties: false }), { share_url: 'https://assets.example.com/s/9f1c3e…' }),
+          201: okResponse('The link.', ShareLinkSchema, { share_url: 'https://assets.example.com/s/9f1c3e…' }),
           ...problemResponses(...AUTHENTICATED_PROBLEMS),
           ...NOT_FOUND,
         },
@@ -200,15 +211,45 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
 /** /app/api/orgs/:org/collections/:id/share: owners and admins share from the app. */
 export function appCollectionRoutes(app: App, deps: { collections: CollectionService }): void {
   const params = Type.Object({ org: Type.String(), id: Type.String({ format: 'uuid' }) })
-  app.post('/app/api/orgs/:org/collections/:id/share', { config: { session: 'manager' }, schema: { params } }, async (request, reply) => {
-    const { organization } = request.membership!
-    return reply.code(201).send(await deps.collections.share(organization.id, request.params.id))
-  })
-  app.delete('/app/api/orgs/:org/collections/:id/share', { config: { session: 'manager' }, schema: { params } }, async (request, reply) => {
-    const { organization } = request.membership!
-    await deps.collections.unshare(organization.id, request.params.id)
-    return reply.code(204).send()
-  })
+  const tags = ['app-collections']
+  const notFound = appProblemResponses({ not_found: 'no collection with this id in the organization' })
+  app.post(
+    '/app/api/orgs/:org/collections/:id/share',
+    {
+      config: { session: 'manager' },
+      schema: {
+        operationId: 'appShareCollection',
+        tags,
+        summary: 'Create a public link',
+        description: 'As POST /api/v1/collections/{id}/share: a new link, replacing any earlier one, shown once. Emits `collection.shared`.',
+        params,
+        response: { 201: appResponse('The link.', ShareLinkSchema), ...notFound },
+      },
+    },
+    async (request, reply) => {
+      const { organization } = request.membership!
+      return reply.code(201).send(await deps.collections.share(organization.id, request.params.id))
+    },
+  )
+  app.delete(
+    '/app/api/orgs/:org/collections/:id/share',
+    {
+      config: { session: 'manager' },
+      schema: {
+        operationId: 'appUnshareCollection',
+        tags,
+        summary: 'Revoke the public link',
+        description: 'The link answers 404 from now on.',
+        params,
+        response: { 204: appNoContent('Revoked.'), ...notFound },
+      },
+    },
+    async (request, reply) => {
+      const { organization } = request.membership!
+      await deps.collections.unshare(organization.id, request.params.id)
+      return reply.code(204).send()
+    },
+  )
 }
 
 /** GET /s/{token} (HTML gallery) and /s/{token}.json: a shared collection, no key needed. */

@@ -1,7 +1,16 @@
 import type { App } from '../../platform/http/app-type.js'
 import { problems } from '../../platform/http/errors.js'
 import { Type } from 'typebox'
-import { AUTHENTICATED_PROBLEMS, iso, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import {
+  appNoContent,
+  appProblemResponses,
+  appResponse,
+  AUTHENTICATED_PROBLEMS,
+  iso,
+  okResponse,
+  problemResponses,
+  ref,
+} from '../../platform/http/schemas.js'
 import type { OrgService } from '../orgs/service.js'
 import { API_KEY_EXAMPLE, ApiKeySchema, CreateKeyBody, CreatedKeySchema, CurrentKeySchema } from './schemas.js'
 import type { ApiKeyService } from './service.js'
@@ -71,16 +80,44 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
   )
 }
 
+const TAGS = ['app-keys']
+
 /** /app/api/orgs/:org/keys: owners and admins manage their organization's keys from a signed-in session. */
 export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
-  app.get('/app/api/orgs/:org/keys', { config: { session: 'manager' }, schema: { params: OrgParams } }, async (request) => {
-    const { organization } = request.membership!
-    return { data: (await deps.keys.list(organization.id)).map(view) }
-  })
+
+  app.get(
+    '/app/api/orgs/:org/keys',
+    {
+      config: { session: 'manager' },
+      schema: {
+        operationId: 'appListKeys',
+        tags: TAGS,
+        summary: 'List API keys',
+        description: 'Every key of the organization, revoked and expired ones included; never their secrets.',
+        params: OrgParams,
+        response: { 200: appResponse('The keys.', Type.Object({ data: Type.Array(ref(ApiKeySchema)) }, { additionalProperties: false })) },
+      },
+    },
+    async (request) => {
+      const { organization } = request.membership!
+      return { data: (await deps.keys.list(organization.id)).map(view) }
+    },
+  )
 
   app.post(
     '/app/api/orgs/:org/keys',
-    { config: { session: 'manager' }, schema: { params: OrgParams, body: CreateKeyBody, response: { 201: CreatedKeySchema } } },
+    {
+      config: { session: 'manager' },
+      schema: {
+        operationId: 'appCreateKey',
+        tags: TAGS,
+        summary: 'Create an API key',
+        description: 'The answer carries the full key in `token`, once; only a hash is kept.',
+        params: OrgParams,
+        body: CreateKeyBody,
+        response: { 201: appResponse('The new key, with its secret.', CreatedKeySchema) },
+      },
+    },
     async (request, reply) => {
       const { organization, user } = request.membership!
       const body = request.body
@@ -95,13 +132,26 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
     },
   )
 
-  app.delete('/app/api/orgs/:org/keys/:id', { config: { session: 'manager' }, schema: { params: KeyParams } }, async (request, reply) => {
-    const { organization } = request.membership!
-    await deps.keys.revoke(organization.id, request.params.id)
-    return reply.code(204).send()
-  })
+  app.delete(
+    '/app/api/orgs/:org/keys/:id',
+    {
+      config: { session: 'manager' },
+      schema: {
+        operationId: 'appRevokeKey',
+        tags: TAGS,
+        summary: 'Revoke an API key',
+        description: 'The key stops working at once; revoking it again changes nothing.',
+        params: KeyParams,
+        response: { 204: appNoContent('Revoked.'), ...appProblemResponses({ not_found: 'no key with this id in the organization' }) },
+      },
+    },
+    async (request, reply) => {
+      const { organization } = request.membership!
+      await deps.keys.revoke(organization.id, request.params.id)
+      return reply.code(204).send()
+    },
+  )
 }
-
 
 function isEmptyObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Object.keys(value).length === 0

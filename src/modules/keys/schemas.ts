@@ -1,6 +1,5 @@
 import { Type } from 'typebox'
-
-const nullableDate = (description: string) => Type.Union([Type.Null(), Type.String({ format: 'date-time' })], { description })
+import { COMPONENT, nullableDateTime } from '../../platform/http/schemas.js'
 
 export const ScopeSchema = Type.Enum(['assets:read', 'assets:write'], {
   type: 'string',
@@ -25,9 +24,9 @@ export const ApiKeySchema = Type.Object(
     prefix: Type.String({ description: 'Public part of the key, shown in listings: `al_<prefix>_…`.' }),
     scope: ScopeSchema,
     created_at: Type.String({ format: 'date-time' }),
-    expires_at: nullableDate('When the key stops working; null for never.'),
-    last_used_at: nullableDate('Last use, recorded at most once a minute.'),
-    revoked_at: nullableDate('When the key was revoked; null while active.'),
+    expires_at: nullableDateTime('When the key stops working; null for never.'),
+    last_used_at: nullableDateTime('Last use, recorded at most once a minute.'),
+    revoked_at: nullableDateTime('When the key was revoked; null while active.'),
   },
   {
     $id: 'ApiKey',
@@ -76,5 +75,5 @@ export const CreateKeyBody = Type.Object(
 
 export const CreatedKeySchema = Type.Object(
   { ...ApiKeySchema.properties, token: Type.String({ description: 'The full key. Shown once: store it now.' }) },
-  { additionalProperties: false },
+  { [COMPONENT]: 'AppCreatedApiKey', additionalProperties: false, description: 'A new API key, with its secret.' },
 )

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { EVENT_NAMES } from '../../platform/events/outbox.js'
-import { PaginationQuery } from '../../platform/http/pagination.js'
+import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
+import { COMPONENT, DateTimeSchema, nullableDateTime } from '../../platform/http/schemas.js'
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An https:// URL that resolves to a public address.' })
 const Events = Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 32, description: `Among ${EVENT_NAMES.join(', ')}.` })
@@ -17,11 +18,92 @@ export const UpdateSubscriptionBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 )
 
+const DeliveryStatus = Type.Enum(['pending', 'succeeded', 'failed'], { type: 'string' })
+const EventName = Type.Enum([...EVENT_NAMES], { type: 'string' })
+const Uuid = Type.String({ format: 'uuid' })
+
 export const DeliveriesQuery = Type.Object(
   {
-    status: Type.Optional(Type.Enum(['pending', 'succeeded', 'failed'], { type: 'string' })),
-    event: Type.Optional(Type.Enum([...EVENT_NAMES], { type: 'string' })),
+    status: Type.Optional(DeliveryStatus),
+    event: Type.Optional(EventName),
     ...PaginationQuery,
   },
   { additionalProperties: false },
+)
+
+// --- responses -------------------------------------------------------------------------------------
+
+export const SubscriptionSchema = Type.Object(
+  {
+    id: Uuid,
+    url: Type.String(),
+    description: Type.String(),
+    events: Type.Array(EventName),
+    enabled: Type.Boolean({ description: 'A disabled subscription is sent nothing.' }),
+    previous_secret_expires_at: nullableDateTime('While set, after a rotation, deliveries are signed with the previous secret too.'),
+    created_at: DateTimeSchema,
+    updated_at: DateTimeSchema,
+  },
+  { [COMPONENT]: 'AppWebhookSubscription', additionalProperties: false, description: 'A webhook subscription: never its secret.' },
+)
+
+const Secret = Type.String({ description: 'The signing secret (`whsec_\u2026`). Shown once: store it now.' })
+
+export const CreatedSubscriptionSchema = Type.Object(
+  { ...SubscriptionSchema.properties, secret: Secret },
+  { [COMPONENT]: 'AppCreatedWebhookSubscription', additionalProperties: false, description: 'A new subscription, with its signing secret.' },
+)
+
+export const RotatedSecretSchema = Type.Object(
+  { secret: Secret, previous_secret_expires_at: SubscriptionSchema.properties.previous_secret_expires_at },
+  { additionalProperties: false },
+)
+
+export const DeliveryIdSchema = Type.Object(
+  { delivery_id: Type.String({ format: 'uuid', description: 'Its history is at `\u2026/deliveries/{delivery_id}`.' }) },
+  { additionalProperties: false },
+)
+
+export const DeliverySchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Also the body\u2019s `id`: receivers dedupe on it.' }),
+    event: EventName,
+    status: DeliveryStatus,
+    attempt_count: Type.Integer(),
+    last_status_code: Type.Union([Type.Null(), Type.Integer()], { description: 'The receiver\u2019s last answer; null before any attempt.' }),
+    next_attempt_at: nullableDateTime('When it is tried next; null once it has succeeded or failed.'),
+    created_at: DateTimeSchema,
+  },
+  { [COMPONENT]: 'AppWebhookDelivery', additionalProperties: false },
+)
+
+export const DeliveryListSchema = ListSchema(DeliverySchema, 'Deliveries, newest first.')
+
+const EnvelopeSchema = Type.Object(
+  {
+    id: Uuid,
+    event: EventName,
+    organization_id: Uuid,
+    emitted_at: DateTimeSchema,
+    data: Type.Unknown({ description: 'The event\u2019s own data (see docs/webhooks.md).' }),
+  },
+  { additionalProperties: false, description: 'The body sent, the same at every attempt.' },
+)
+
+const AttemptSchema = Type.Object(
+  {
+    number: Type.Integer(),
+    attempted_at: DateTimeSchema,
+    trigger: Type.Enum(['automatic', 'replay', 'ping'], { type: 'string' }),
+    status_code: Type.Integer({ description: 'The receiver\u2019s status code; 0 when no answer came.' }),
+    error: Type.Union([Type.Null(), Type.String()], { description: 'Why the attempt failed, as a class such as `http_error`; null when it succeeded.' }),
+    duration_ms: Type.Integer(),
+    response_body: Type.String({ description: 'The start of the receiver\u2019s answer.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const DeliveryDetailSchema = Type.Object(
+  { ...DeliverySchema.properties, updated_at: DateTimeSchema, body: EnvelopeSchema, attempts: Type.Array(AttemptSchema, { description: 'Oldest first.' }) },
+  { [COMPONENT]: 'AppWebhookDeliveryDetail', additionalProperties: false },
 )
