@@ -1,0 +1,50 @@
+import { Link } from 'wouter'
+import { CopyButton } from '../../ui/CopyButton'
+import { EmptyState } from '../../ui/EmptyState'
+
+/** The curl command that pushes a first asset to this very server. */
+export function curlExample(origin: string): string {
+  return `curl -X POST ${origin}/api/v1/assets \\\n  -H "Authorization: Bearer <your key>" \\\n  -F file=@logo.png -F title=Logo -F tag_names=brand`
+}
+
+/** A new library: how to fill it, from the browser or from a script. */
+export function LibraryEmpty() {
+  const command = curlExample(location.origin)
+  return (
+    <div className="library-empty">
+      <EmptyState title="Your library is empty">
+        <p>Drop images on the Upload page, or push them from a script or a design tool with an API key:</p>
+        <ol>
+          <li>
+            Create a key with the <code>assets:write</code> scope in <Link href="/settings/keys">Settings → API keys</Link>.
+          </li>
+          <li>Push an image:</li>
+        </ol>
+        <pre className="code" aria-label="Push an image with curl">
+          {command}
+        </pre>
+        <div className="row">
+          <CopyButton text={command} label="Copy command" />
+          <Link href="/upload" className="button primary">
+            Upload images
+          </Link>
+          <a href="/api/v1/docs" className="button">
+            API reference
+          </a>
+        </div>
+      </EmptyState>
+    </div>
+  )
+}
+
+/** Filters or a search that match nothing. */
+export function NoMatches({ search, onClear }: { search: string; onClear(): void }) {
+  return (
+    <EmptyState title="No matches">
+      <p>{search ? `Nothing matches “${search}” with these filters.` : 'No asset matches these filters.'}</p>
+      <button type="button" onClick={onClear}>
+        Clear filters
+      </button>
+    </EmptyState>
+  )
+}
