@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateOpenApi, OPENAPI_FILES, serialize } from '../scripts/openapi.js'
+import { SESSION_COOKIE } from '../src/modules/orgs/session-guard.js'
 import { startTestApp, type TestApp } from './support/app.js'
 
 const COMMITTED_FILE = fileURLToPath(new URL('../openapi/v1.json', import.meta.url))
+const APP_TAGS = ['app-session', 'app-org', 'app-keys', 'app-catalogue', 'app-collections', 'app-webhooks']
 const REGENERATE = 'openapi/v1.json is out of date with the route schemas: run `npm run openapi` and commit openapi/v1.json'
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -12,6 +15,8 @@ type Json = any
 
 let t: TestApp
 let served: Json
+/** openapi/app.json as the code generates it. */
+let appDocument: Json
 
 beforeAll(async () => {
   t = await startTestApp()
@@ -19,6 +24,7 @@ beforeAll(async () => {
   expect(res.statusCode).toBe(200)
   expect(res.headers['content-type']).toContain('application/json')
   served = res.json()
+  appDocument = await generateOpenApi('app')
 })
 afterAll(() => t.close())
 
@@ -213,5 +219,90 @@ describe('GET /api/v1/docs', () => {
     const document = res.json()
     expect(document.info.title).toBe('Asset Library API')
     expect(Object.keys(document.paths).sort()).toEqual(Object.keys(served.paths).sort())
+  })
+})
+
+describe('openapi/app.json (the app\u2019s own endpoints, internal)', () => {
+  it('is what the routes generate (the drift check)', () => {
+    let text: string
+    try {
+      text = readFileSync(OPENAPI_FILES.app, 'utf8')
+    } catch {
+      throw new Error('openapi/app.json is missing: run `npm run openapi` and commit it')
+    }
+    expect(serialize(appDocument), 'openapi/app.json is out of date with the route schemas: run `npm run openapi` and commit it').toBe(text)
+  })
+
+  it('says it is internal and names the session cookie and the CSRF header', () => {
+    expect(appDocument.openapi).toBe('3.1.0')
+    expect(appDocument.info.title).toBe('Asset Library app API (internal)')
+    expect(appDocument.info.description).toMatch(/not part of the public contract/)
+    expect(appDocument.servers).toEqual([{ url: '/', description: expect.any(String) }])
+    expect(appDocument.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE })
+    expect(appDocument.components.securitySchemes.csrfToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' })
+  })
+
+  it('documents every /app/api route, each with a schema for its success answer, and nothing else', () => {
+    const documented = new Map(operations(appDocument).map((entry) => [`${entry.method} ${entry.path}`, entry.op]))
+    const registered = t.app.appRoutes.filter((route) => route.method !== 'HEAD')
+    expect(registered.length).toBeGreaterThan(25)
+    expect([...documented.keys()].sort()).toEqual(registered.map((route) => `${route.method.toLowerCase()} ${route.url.replace(/:(\w+)/g, '{$1}')}`).sort())
+    for (const route of registered) {
+      const where = `${route.method} ${route.url}`
+      const op = documented.get(`${route.method.toLowerCase()} ${route.url.replace(/:(\w+)/g, '{$1}')}`)
+      const successes = Object.entries<Json>(op.responses).filter(([status]) => status.startsWith('2'))
+      expect(successes.length, `${where}: one success answer`).toBe(1)
+      const [status, response] = successes[0]!
+      expect(response.description, where).toEqual(expect.any(String))
+      if (status === '204') expect(response.content, where).toBeUndefined()
+      else expect(response.content?.['application/json']?.schema, `${where}: ${status} has no schema`).toBeDefined()
+      expect(op['x-session'], where).toBe(route.session)
+    }
+  })
+
+  it('gives every operation an id, a summary, a tag, a description and its session', () => {
+    const ids = new Set<string>()
+    for (const { method, path, op } of operations(appDocument)) {
+      const where = `${method.toUpperCase()} ${path}`
+      expect(op.operationId, where).toMatch(/^app[A-Z][A-Za-z0-9]+$/)
+      expect(ids.has(op.operationId), `${where}: duplicate operationId`).toBe(false)
+      ids.add(op.operationId)
+      expect(op.summary, where).toEqual(expect.any(String))
+      expect(op.description, where).toMatch(/Needs (no session|a session)/)
+      expect(op.tags, where).toHaveLength(1)
+      expect(APP_TAGS, where).toContain(op.tags[0])
+      const write = method !== 'get'
+      if (op['x-session'] === 'none') expect(op.security, where).toEqual([])
+      else expect(op.security, where).toEqual([write ? { session: [], csrfToken: [] } : { session: [] }])
+    }
+    expect(appDocument.tags.map((tag: Json) => tag.name).sort()).toEqual([...APP_TAGS].sort())
+  })
+
+  it('documents the problems the session guard answers', () => {
+    for (const { method, path, op } of operations(appDocument)) {
+      const where = `${method.toUpperCase()} ${path}`
+      const codes = (status: string) => Object.keys(op.responses[status]?.content?.['application/problem+json']?.examples ?? {})
+      const session = op['x-session']
+      if (session !== 'none') expect(codes('401'), where).toContain('not_signed_in')
+      if (session !== 'none' && method !== 'get') expect(codes('403'), where).toContain('csrf_token_invalid')
+      if (session === 'member' || session === 'manager') expect(codes('404'), where).toContain('not_found')
+      if (session === 'manager') expect(codes('403'), where).toContain('role_required')
+      expect(codes('500'), where).toEqual(['internal_error'])
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        if (Number(status) < 400) continue
+        expect(response.content['application/problem+json'].schema, `${where} ${status}`).toEqual({ $ref: '#/components/schemas/Problem' })
+      }
+    }
+  })
+
+  it('names components by their $id, lists only those used, and every $ref resolves', () => {
+    const names = Object.keys(appDocument.components.schemas)
+    expect(names).toEqual(expect.arrayContaining(['Problem', 'ApiKey', 'AppSession', 'AppOrganization', 'AppWebhookSubscription']))
+    expect(names).not.toContain('Asset')
+    const used = new Set(refs(appDocument).map((ref) => ref.split('/').pop()))
+    for (const name of names) expect(used.has(name), `${name} is unused`).toBe(true)
+    for (const ref of refs(appDocument)) expect(appDocument.components.schemas[ref.split('/').pop()!], ref).toBeDefined()
+    // And the app's schemas stay out of v1.
+    expect(Object.keys(served.components.schemas).filter((name) => name.startsWith('App'))).toEqual([])
   })
 })

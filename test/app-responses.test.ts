@@ -1,0 +1,130 @@
+/**
+ * The /app/api response schemas (openapi/app.json) drop nothing: every endpoint is called once, and what its
+ * handler returned, serialized with plain JSON.stringify, must equal what the schema's serializer sent
+ * (fast-json-stringify silently leaves out fields a schema does not list).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
+import { clientFrom, login, PASSWORD, type Client } from './support/sessions.js'
+import { waitFor } from './support/wait.js'
+import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from './support/webhook-receiver.js'
+
+interface Sent {
+  route: string
+  status: number
+  returned: string
+  serialized: string
+}
+
+let t: TestApp
+let acme: Seeded
+let owner: Client
+let receiver: WebhookReceiver
+const sent: Sent[] = []
+const returned = new WeakMap<object, string>()
+
+beforeAll(async () => {
+  t = await startTestApp({
+    env: WEBHOOK_TEST_ENV,
+    routes: (app) => {
+      app.addHook('preSerialization', async (request, _reply, payload) => {
+        returned.set(request, JSON.stringify(payload))
+        return payload
+      })
+      app.addHook('onSend', async (request, reply, payload) => {
+        const before = returned.get(request)
+        if (request.routeOptions.url?.startsWith('/app/api/') && before !== undefined && typeof payload === 'string') {
+          sent.push({ route: `${request.method} ${request.routeOptions.url}`, status: reply.statusCode, returned: before, serialized: payload })
+        }
+        return payload
+      })
+    },
+  })
+  await t.app.services.webhookDelivery.start()
+  acme = await seedOrganization(t.app, 'Acme')
+  receiver = await startReceiver()
+})
+afterAll(async () => {
+  await t.close()
+  await receiver.close()
+})
+
+/** Asserts a success and returns its body. */
+async function ok<T = Record<string, unknown>>(call: Promise<{ statusCode: number; body: string; json(): unknown }>): Promise<T> {
+  const res = await call
+  expect(res.statusCode, res.body).toBeLessThan(300)
+  return (res.body ? res.json() : undefined) as T
+}
+
+describe('/app/api responses', () => {
+  it('send every field the handlers return, on every endpoint', async () => {
+    owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const org = `/app/api/orgs/${acme.org.slug}`
+
+    await ok(owner.get('/app/api/session'))
+    await ok(owner.get(org))
+    await ok(owner.patch(org, { name: 'Acme Studio', ai_enabled: false }))
+    await ok(owner.get(`${org}/members`))
+
+    const invited = await ok<{ token: string }>(owner.post(`${org}/invitations`, { email: `invitee-${Date.now()}@example.com`, role: 'member' }))
+    clientFrom(t.app, await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token: invited.token, password: PASSWORD, name: 'Ivy' } }))
+    const revoked = await ok<{ id: string }>(owner.post(`${org}/invitations`, { email: `revoked-${Date.now()}@example.com`, role: 'admin' }))
+    await ok(owner.get(`${org}/invitations`))
+    await ok(owner.delete(`${org}/invitations/${revoked.id}`))
+
+    const key = await ok<{ id: string }>(owner.post(`${org}/keys`, { name: 'ci', scope: 'assets:read', expires_in_days: 30 }))
+    await ok(owner.delete(`${org}/keys/${key.id}`))
+    await ok(owner.get(`${org}/keys`))
+
+    for (const registry of ['asset-types', 'clients', 'products']) {
+      await ok(owner.post(`${org}/${registry}`, { name: 'Round trip' }))
+      await ok(owner.delete(`${org}/${registry}/round%20trip`))
+    }
+
+    const collection = await ok<{ id: string }>(
+      t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(acme.writeKey), payload: { name: 'Shared' } }),
+    )
+    await ok(owner.post(`${org}/collections/${collection.id}/share`))
+    await ok(owner.delete(`${org}/collections/${collection.id}/share`))
+
+    const hooks = `${org}/webhooks`
+    const subscription = await ok<{ id: string }>(owner.post(hooks, { url: receiver.url, events: ['ping', 'asset.created'], description: 'all' }))
+    const one = `${hooks}/${subscription.id}`
+    await ok(owner.get(hooks))
+    await ok(owner.get(one))
+    await ok(owner.patch(one, { description: 'pings' }))
+    await ok(owner.post(`${one}/rotate-secret`))
+    const ping = await ok<{ delivery_id: string }>(owner.post(`${one}/ping`))
+    const delivery = `${one}/deliveries/${ping.delivery_id}`
+    await waitFor('the ping delivered', async () => (await ok<{ status: string }>(owner.get(delivery))).status === 'succeeded')
+    await ok(owner.get(`${one}/deliveries?status=succeeded`))
+    await ok(owner.post(`${delivery}/replay`))
+    await ok(owner.delete(one))
+
+    await ok(owner.post('/app/api/logout'))
+
+    for (const response of sent) {
+      expect(JSON.parse(response.serialized), `${response.route} ${response.status}: the schema drops a field`).toEqual(JSON.parse(response.returned))
+    }
+    const called = new Set(sent.filter(({ status }) => status < 300).map(({ route }) => route))
+    // The 204s send no body, so nothing is serialized for them.
+    const withBody = t.app.appRoutes
+      .filter(({ method, url }) => method !== 'HEAD' && !NO_CONTENT.has(`${method} ${url}`))
+      .map(({ method, url }) => `${method} ${url}`)
+    expect([...called].sort()).toEqual(withBody.sort())
+  })
+})
+
+const NO_CONTENT = new Set([
+  'POST /app/api/logout',
+  'DELETE /app/api/orgs/:org/invitations/:id',
+  'DELETE /app/api/orgs/:org/keys/:id',
+  'POST /app/api/orgs/:org/asset-types',
+  'DELETE /app/api/orgs/:org/asset-types/:name',
+  'POST /app/api/orgs/:org/clients',
+  'DELETE /app/api/orgs/:org/clients/:name',
+  'POST /app/api/orgs/:org/products',
+  'DELETE /app/api/orgs/:org/products/:name',
+  'DELETE /app/api/orgs/:org/collections/:id/share',
+  'DELETE /app/api/orgs/:org/webhooks/:id',
+])
