@@ -1,3 +1,61 @@
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
+import { useSession } from '../../session'
+import { KeysSection } from './KeysSection'
+import { MembersSection } from './MembersSection'
+import { OrganizationSection } from './OrganizationSection'
+import { WebhookDetail } from './WebhookDetail'
+import { WebhooksSection } from './WebhooksSection'
+import './settings.css'
+
+const SECTIONS = [
+  { href: '/keys', label: 'API keys', managersOnly: true },
+  { href: '/webhooks', label: 'Webhooks', managersOnly: true },
+  { href: '/members', label: 'Members', managersOnly: false },
+  { href: '/organization', label: 'Organization', managersOnly: false },
+]
+
+/** Settings, mounted at /settings (paths here are relative): a sub-navigation and the section shown. */
 export function SettingsScreen() {
-  return <p>SettingsScreen: being built</p>
+  const { canManage } = useSession()
+  const [location] = useLocation()
+  const sections = SECTIONS.filter((s) => canManage || !s.managersOnly)
+  return (
+    <div className="settings">
+      <aside className="settings-side">
+        <h1 className="settings-title">Settings</h1>
+        <nav aria-label="Settings" className="settings-nav">
+          <ul>
+          {sections.map((section) => {
+            const active = location === section.href || location.startsWith(`${section.href}/`)
+            return (
+              <li key={section.href}>
+                <Link href={section.href} className={active ? 'active' : ''} aria-current={active ? 'page' : undefined}>
+                  {section.label}
+                </Link>
+              </li>
+            )
+          })}
+          </ul>
+        </nav>
+      </aside>
+      <div className="settings-main">
+        <Switch>
+          <Route path="/">
+            <Redirect to={sections[0]!.href} replace />
+          </Route>
+          {canManage && <Route path="/keys" component={KeysSection} />}
+          {canManage && <Route path="/webhooks" component={WebhooksSection} />}
+          {canManage && <Route path="/webhooks/:id">{(params) => <WebhookDetail id={params.id} />}</Route>}
+          <Route path="/members" component={MembersSection} />
+          <Route path="/organization" component={OrganizationSection} />
+          <Route>
+            <p className="page-message">
+              {canManage ? 'There is no such settings page.' : 'Only an owner or admin of the organization can open this page.'}{' '}
+              <Link href="/members">Back to the settings</Link>
+            </p>
+          </Route>
+        </Switch>
+      </div>
+    </div>
+  )
 }

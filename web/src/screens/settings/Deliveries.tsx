@@ -1,0 +1,210 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { useSearchParams } from 'wouter'
+import { appApi, unwrap, type AppData } from '../../api/client'
+import { useOrg } from '../../session'
+import { Dialog } from '../../ui/Dialog'
+import { EmptyState } from '../../ui/EmptyState'
+import { formatDate } from '../../ui/format'
+import { useToast } from '../../ui/toast'
+import { ALL_EVENTS, DELIVERY_STATUSES, filtersFromSearch, searchFromFilters, type DeliveryFilters, type DeliveryStatus } from './events'
+
+type Delivery = AppData<'/app/api/orgs/{org}/webhooks/{id}/deliveries', 'get'>['data'][number]
+const PAGE = 20
+const POLL_MS = 2000
+
+const STATUS_TONE: Record<DeliveryStatus, string> = { pending: 'warn', succeeded: 'ok', failed: 'bad' }
+
+export function StatusBadge({ status }: { status: DeliveryStatus }) {
+  return <span className={`badge ${STATUS_TONE[status]}`}>{status}</span>
+}
+
+/** The delivery history: filters and page in the URL, polled every 2 s while a delivery is pending. */
+export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled: boolean }) {
+  const org = useOrg()
+  const [search, setSearch] = useSearchParams()
+  const filters = filtersFromSearch(search)
+  const setFilters = (next: DeliveryFilters) => setSearch(searchFromFilters(next), { replace: true })
+  const [open, setOpen] = useState<string | null>(null)
+  const deliveries = useQuery({
+    queryKey: ['deliveries', org, webhookId, filters],
+    queryFn: () =>
+      unwrap(
+        appApi.GET('/app/api/orgs/{org}/webhooks/{id}/deliveries', {
+          params: {
+            path: { org, id: webhookId },
+            query: { limit: PAGE, offset: filters.offset, ...(filters.status ? { status: filters.status } : {}), ...(filters.event ? { event: filters.event } : {}) },
+          },
+        }),
+      ),
+    refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? POLL_MS : false),
+    placeholderData: (previous) => previous,
+  })
+  const page = deliveries.data
+  const filtered = filters.status !== undefined || filters.event !== undefined
+
+  return (
+    <section className="stack" aria-labelledby="deliveries-title">
+      <header className="page-header">
+        <h3 id="deliveries-title">Delivery history</h3>
+        <div className="actions row">
+          <label className="inline-field">
+            <span>Status</span>
+            <select value={filters.status ?? ''} onChange={(e) => setFilters({ ...filters, status: (e.target.value || undefined) as DeliveryStatus | undefined, offset: 0 })}>
+              <option value="">Any</option>
+              {DELIVERY_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="inline-field">
+            <span>Event</span>
+            <select value={filters.event ?? ''} onChange={(e) => setFilters({ ...filters, event: (e.target.value || undefined) as DeliveryFilters['event'], offset: 0 })}>
+              <option value="">Any</option>
+              {ALL_EVENTS.map((event) => (
+                <option key={event} value={event}>
+                  {event}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" onClick={() => void deliveries.refetch()} disabled={deliveries.isFetching}>
+            Refresh
+          </button>
+        </div>
+      </header>
+      {page && page.data.length === 0 && (
+        <EmptyState title={filtered ? 'No deliveries match' : 'No deliveries yet'}>
+          <p>{filtered ? 'Try another status or event.' : enabled ? 'Send a test ping to check that your endpoint answers.' : 'Enable the webhook to receive deliveries.'}</p>
+        </EmptyState>
+      )}
+      {page && page.data.length > 0 && (
+        <>
+          <div className="table-scroll">
+            <table className="table deliveries">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last code</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Details</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((delivery) => (
+                  <DeliveryRow key={delivery.id} delivery={delivery} onOpen={() => setOpen(delivery.id)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav className="pager row" aria-label="Delivery pages">
+            <span className="muted">
+              {page.offset + 1}–{page.offset + page.data.length} of {page.total}
+            </span>
+            <button type="button" disabled={filters.offset === 0} onClick={() => setFilters({ ...filters, offset: Math.max(0, filters.offset - PAGE) })}>
+              Newer
+            </button>
+            <button type="button" disabled={page.offset + page.data.length >= page.total} onClick={() => setFilters({ ...filters, offset: filters.offset + PAGE })}>
+              Older
+            </button>
+          </nav>
+        </>
+      )}
+      <Dialog title="Delivery" open={open !== null} onClose={() => setOpen(null)}>
+        {open && <DeliveryDetail webhookId={webhookId} deliveryId={open} />}
+      </Dialog>
+    </section>
+  )
+}
+
+function DeliveryRow({ delivery, onOpen }: { delivery: Delivery; onOpen(): void }) {
+  return (
+    <tr>
+      <td>
+        <code className="mono">{delivery.event}</code>
+      </td>
+      <td>
+        <StatusBadge status={delivery.status} />
+        {delivery.status === 'pending' && delivery.next_attempt_at && <div className="hint">next try {formatDate(delivery.next_attempt_at)}</div>}
+      </td>
+      <td>{delivery.attempt_count}</td>
+      <td className="mono">{delivery.last_status_code ?? '—'}</td>
+      <td className="nowrap">{formatDate(delivery.created_at)}</td>
+      <td className="actions-cell">
+        <button type="button" className="small" onClick={onOpen} aria-label={`Open ${delivery.event} delivery of ${formatDate(delivery.created_at)}`}>
+          Details
+        </button>
+      </td>
+    </tr>
+  )
+}
+
+function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; deliveryId: string }) {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const toast = useToast()
+  const path = { org, id: webhookId, delivery_id: deliveryId }
+  const detail = useQuery({
+    queryKey: ['deliveries', org, webhookId, 'detail', deliveryId],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/webhooks/{id}/deliveries/{delivery_id}', { params: { path } })),
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_MS : false),
+  })
+  const replay = useMutation({
+    mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/webhooks/{id}/deliveries/{delivery_id}/replay', { params: { path } })),
+    onSuccess: () => {
+      toast.success('Replay sent.')
+      void queryClient.invalidateQueries({ queryKey: ['deliveries', org, webhookId] })
+    },
+  })
+  if (detail.isPending) return <p className="muted">Loading the delivery…</p>
+  if (!detail.data) return <p className="form-error">This delivery cannot be shown.</p>
+  const delivery = detail.data
+  return (
+    <div className="stack delivery-detail">
+      <div className="row">
+        <code className="mono">{delivery.event}</code>
+        <StatusBadge status={delivery.status} />
+        <span className="muted">
+          {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'} · created {formatDate(delivery.created_at)}
+        </span>
+        <button type="button" className="push-end" disabled={replay.isPending || delivery.status === 'pending'} onClick={() => replay.mutate()}>
+          Replay
+        </button>
+      </div>
+      <p className="hint mono break">Delivery id {delivery.id}</p>
+      <h3>Attempts</h3>
+      {delivery.attempts.length === 0 && <p className="muted">No attempt yet: the first is on its way.</p>}
+      <ol className="attempts">
+        {delivery.attempts.map((attempt) => (
+          <li key={attempt.number} className="attempt">
+            <div className="row">
+              <strong>#{attempt.number}</strong>
+              <span className={`badge ${attempt.error ? 'bad' : 'ok'}`} aria-label={`Status code ${attempt.status_code}`}>
+                {attempt.status_code === 0 ? 'no answer' : attempt.status_code}
+              </span>
+              <span className="muted">{attempt.trigger}</span>
+              <span className="muted">{attempt.duration_ms} ms</span>
+              <span className="muted push-end">{formatDate(attempt.attempted_at)}</span>
+            </div>
+            {attempt.error && <p className="form-error mono">{attempt.error}</p>}
+            {attempt.response_body && (
+              <pre className="code snippet" tabIndex={0} aria-label={`Response to attempt ${attempt.number}`}>
+                {attempt.response_body}
+              </pre>
+            )}
+          </li>
+        ))}
+      </ol>
+      <h3>Payload</h3>
+      <pre className="code snippet payload" tabIndex={0} aria-label="Payload">
+        {JSON.stringify(delivery.body, null, 2)}
+      </pre>
+    </div>
+  )
+}

@@ -1,0 +1,217 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { appApi, unwrap, type AppData } from '../../api/client'
+import { messageOf } from '../../api/problem'
+import { useOrg } from '../../session'
+import { ConfirmDialog, Dialog } from '../../ui/Dialog'
+import { EmptyState } from '../../ui/EmptyState'
+import { formatDate } from '../../ui/format'
+import { useToast } from '../../ui/toast'
+import { isPast, OnceSecret, SectionHeader } from './parts'
+
+type Key = AppData<'/app/api/orgs/{org}/keys', 'get'>['data'][number]
+type Scope = Key['scope']
+
+const SCOPES: Record<Scope, string> = {
+  'assets:read': 'Read only: list, fetch and search assets, tags and collections. For dashboards, sites and exports.',
+  'assets:write': 'Everything a read key does, plus pushing, editing and deleting assets and collections. For design-tool plugins and imports.',
+}
+const EXPIRIES = [
+  { value: '', label: 'Never' },
+  { value: '30', label: 'In 30 days' },
+  { value: '90', label: 'In 90 days' },
+  { value: '365', label: 'In 1 year' },
+]
+
+export function KeysSection() {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const toast = useToast()
+  const keys = useQuery({
+    queryKey: ['keys', org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/keys', { params: { path: { org } } })),
+  })
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null)
+  const [revoking, setRevoking] = useState<Key | null>(null)
+  const revoke = useMutation({
+    mutationFn: (key: Key) => unwrap(appApi.DELETE('/app/api/orgs/{org}/keys/{id}', { params: { path: { org, id: key.id } } })),
+    onSuccess: (_, key) => {
+      toast.success(`The key “${key.name}” is revoked.`)
+      void queryClient.invalidateQueries({ queryKey: ['keys', org] })
+    },
+    onSettled: () => setRevoking(null),
+  })
+
+  return (
+    <section className="stack" aria-labelledby="keys-title">
+      <SectionHeader title="API keys" id="keys-title" />
+      <p className="muted section-intro">
+        Keys let scripts, plugins and other services call <code>/api/v1</code> for this organization. Send one as <code>Authorization: Bearer al_…</code>.
+      </p>
+      <CreateKeyForm
+        onCreated={(key) => {
+          setCreated({ name: key.name, token: key.token })
+          void queryClient.invalidateQueries({ queryKey: ['keys', org] })
+        }}
+      />
+      {keys.data && keys.data.data.length === 0 && (
+        <EmptyState title="No API keys yet">
+          <p>Create a read key for a website or dashboard, or a write key for a design-tool plugin.</p>
+        </EmptyState>
+      )}
+      {keys.data && keys.data.data.length > 0 && <KeyTable keys={keys.data.data} onRevoke={setRevoking} />}
+      {keys.isPending && <p className="muted">Loading keys…</p>}
+
+      <Dialog title="API key created" open={created !== null} onClose={() => setCreated(null)}>
+        {created && (
+          <div className="stack">
+            <p>
+              The key <strong>{created.name}</strong> is ready.
+            </p>
+            <OnceSecret label="API key" value={created.token}>
+              {' '}Only a hash is kept: if it is lost, revoke it and create another.
+            </OnceSecret>
+            <div className="row end">
+              <button type="button" className="primary" onClick={() => setCreated(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+      <ConfirmDialog
+        title="Revoke this key?"
+        open={revoking !== null}
+        confirmLabel="Revoke key"
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onClose={() => setRevoking(null)}
+      >
+        <p>
+          Anything that uses <strong>{revoking?.name}</strong> (<code className="mono">al_{revoking?.prefix}_…</code>) stops working at once. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </section>
+  )
+}
+
+function CreateKeyForm({ onCreated }: { onCreated(key: AppData<'/app/api/orgs/{org}/keys', 'post'>): void }) {
+  const org = useOrg()
+  const [name, setName] = useState('')
+  const [scope, setScope] = useState<Scope>('assets:read')
+  const [expiry, setExpiry] = useState('')
+  const create = useMutation({
+    mutationFn: () =>
+      unwrap(
+        appApi.POST('/app/api/orgs/{org}/keys', {
+          params: { path: { org } },
+          body: { name: name.trim(), scope, ...(expiry ? { expires_in_days: Number(expiry) } : {}) },
+        }),
+      ),
+    onSuccess: (key) => {
+      setName('')
+      onCreated(key)
+    },
+    meta: { quiet: true },
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    create.mutate()
+  }
+  return (
+    <form className="panel create-form" onSubmit={submit} aria-labelledby="new-key-title">
+      <h3 id="new-key-title">New key</h3>
+      <div className="form-grid">
+        <label className="field">
+          <span>Name</span>
+          <input required maxLength={100} placeholder="e.g. Figma plugin" value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label className="field">
+          <span>Scope</span>
+          <select value={scope} onChange={(e) => setScope(e.target.value as Scope)} aria-describedby="scope-hint">
+            <option value="assets:read">assets:read</option>
+            <option value="assets:write">assets:write</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Expires</span>
+          <select value={expiry} onChange={(e) => setExpiry(e.target.value)}>
+            {EXPIRIES.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="primary" disabled={create.isPending || !name.trim()}>
+          Create key
+        </button>
+      </div>
+      <small id="scope-hint" className="hint">
+        {SCOPES[scope]}
+      </small>
+      {create.isError && (
+        <p className="form-error" role="alert">
+          {messageOf(create.error)}
+        </p>
+      )}
+    </form>
+  )
+}
+
+function keyState(key: Key): { label: string; tone: string } | null {
+  if (key.revoked_at) return { label: 'Revoked', tone: '' }
+  if (key.expires_at && isPast(key.expires_at)) return { label: 'Expired', tone: 'bad' }
+  return null
+}
+
+function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke(key: Key): void }) {
+  // Working keys first; revoked ones stay listed, greyed, for the record.
+  const sorted = [...keys].sort((a, b) => Number(a.revoked_at !== null) - Number(b.revoked_at !== null))
+  return (
+    <div className="table-scroll">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((key) => {
+            const state = keyState(key)
+            return (
+              <tr key={key.id} className={key.revoked_at ? 'inactive' : undefined}>
+                <td className="strong">
+                  {key.name} {state && <span className={`badge ${state.tone}`}>{state.label}</span>}
+                </td>
+                <td>
+                  <code className="mono">al_{key.prefix}_…</code>
+                </td>
+                <td>
+                  <span className="badge">{key.scope}</span>
+                </td>
+                <td className="nowrap">{formatDate(key.created_at)}</td>
+                <td className="nowrap">{formatDate(key.last_used_at, 'Never')}</td>
+                <td className="nowrap">{formatDate(key.expires_at, 'Never')}</td>
+                <td className="actions-cell">
+                  {!key.revoked_at && (
+                    <button type="button" className="danger small" onClick={() => onRevoke(key)} aria-label={`Revoke ${key.name}`}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}

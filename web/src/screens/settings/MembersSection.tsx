@@ -1,0 +1,199 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { appApi, unwrap, type AppData } from '../../api/client'
+import { messageOf } from '../../api/problem'
+import { useOrg, useSession } from '../../session'
+import { CopyButton } from '../../ui/CopyButton'
+import { ConfirmDialog } from '../../ui/Dialog'
+import { formatDate } from '../../ui/format'
+import { useToast } from '../../ui/toast'
+import { isPast, SectionHeader } from './parts'
+
+type Invitation = AppData<'/app/api/orgs/{org}/invitations', 'get'>['data'][number]
+type Role = Invitation['role']
+
+const ROLES: Record<Role, string> = {
+  member: 'Member: browses, uploads, edits and collects assets.',
+  admin: 'Admin: also manages keys, webhooks, members and the organization’s settings.',
+  owner: 'Owner: everything an admin does, and invites other owners.',
+}
+
+export function MembersSection() {
+  const org = useOrg()
+  const { canManage, user } = useSession()
+  const members = useQuery({
+    queryKey: ['members', org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/members', { params: { path: { org } } })),
+  })
+  return (
+    <section className="stack" aria-labelledby="members-title">
+      <SectionHeader title="Members" id="members-title" />
+      {!canManage && <p className="note">You can see who is in the organization. An owner or admin invites people and manages keys, webhooks and settings.</p>}
+      {canManage && <InviteForm />}
+      {members.isPending && <p className="muted">Loading members…</p>}
+      {members.data && (
+        <div className="table-scroll">
+          <table className="table">
+            <caption className="visually-hidden">Members</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Joined</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.data.data.map((member) => (
+                <tr key={member.user_id}>
+                  <td className="strong">
+                    {member.name || <span className="muted">—</span>} {member.user_id === user.id && <span className="badge">You</span>}
+                  </td>
+                  <td className="break">{member.email}</td>
+                  <td>
+                    <span className={`badge ${member.role === 'member' ? '' : 'ok'}`}>{member.role}</span>
+                  </td>
+                  <td className="nowrap">{formatDate(member.joined_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {canManage && <PendingInvitations />}
+    </section>
+  )
+}
+
+function InviteForm() {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const [email, setEmail] = useState('')
+  const [role, setRole] = useState<Role>('member')
+  const [link, setLink] = useState<{ email: string; url: string; expires: string } | null>(null)
+  const invite = useMutation({
+    mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/invitations', { params: { path: { org } }, body: { email: email.trim(), role } })),
+    onSuccess: (invitation) => {
+      setLink({ email: invitation.email, url: `${location.origin}/invite/${invitation.token}`, expires: invitation.expires_at })
+      setEmail('')
+      void queryClient.invalidateQueries({ queryKey: ['invitations', org] })
+    },
+    meta: { quiet: true },
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    invite.mutate()
+  }
+  return (
+    <div className="panel stack">
+      <form className="stack" onSubmit={submit} aria-labelledby="invite-title">
+        <h3 id="invite-title">Invite someone</h3>
+        <div className="form-grid">
+          <label className="field">
+            <span>Email</span>
+            <input type="email" required autoComplete="off" placeholder="name@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>Role</span>
+            <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby="role-hint">
+              <option value="member">Member</option>
+              <option value="admin">Admin</option>
+              <option value="owner">Owner</option>
+            </select>
+          </label>
+          <button type="submit" className="primary" disabled={invite.isPending}>
+            Create invitation
+          </button>
+        </div>
+        <small id="role-hint" className="hint">
+          {ROLES[role]}
+        </small>
+        {invite.isError && (
+          <p className="form-error" role="alert">
+            {messageOf(invite.error)}
+          </p>
+        )}
+      </form>
+      {link && (
+        <div className="stack invitation-link" role="status">
+          <p>
+            Send this link to <strong>{link.email}</strong>. It works once, until {formatDate(link.expires)}, and is not shown again.
+          </p>
+          <div className="secret-box">
+            <code aria-label="Invitation link">{link.url}</code>
+            <CopyButton text={link.url} label="Copy link" />
+          </div>
+        </div>
+      )}
+    </div>
+  )
+}
+
+function PendingInvitations() {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const toast = useToast()
+  const [revoking, setRevoking] = useState<Invitation | null>(null)
+  const invitations = useQuery({
+    queryKey: ['invitations', org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/invitations', { params: { path: { org } } })),
+  })
+  const revoke = useMutation({
+    mutationFn: (invitation: Invitation) => unwrap(appApi.DELETE('/app/api/orgs/{org}/invitations/{id}', { params: { path: { org, id: invitation.id } } })),
+    onSuccess: (_, invitation) => {
+      toast.success(`The invitation for ${invitation.email} is revoked.`)
+      void queryClient.invalidateQueries({ queryKey: ['invitations', org] })
+    },
+    onSettled: () => setRevoking(null),
+  })
+  const pending = (invitations.data?.data ?? []).filter((i) => !i.accepted_at && !i.revoked_at && !isPast(i.expires_at))
+  return (
+    <section className="stack" aria-labelledby="pending-title">
+      <h3 id="pending-title">Pending invitations</h3>
+      {invitations.data && pending.length === 0 && <p className="muted">No invitation is waiting to be accepted.</p>}
+      {pending.length > 0 && (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Invited</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {pending.map((invitation) => (
+                <tr key={invitation.id}>
+                  <td className="break">{invitation.email}</td>
+                  <td>
+                    <span className="badge">{invitation.role}</span>
+                  </td>
+                  <td className="nowrap">{formatDate(invitation.created_at)}</td>
+                  <td className="nowrap">{formatDate(invitation.expires_at)}</td>
+                  <td className="actions-cell">
+                    <button type="button" className="danger small" onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        title="Revoke this invitation?"
+        open={revoking !== null}
+        confirmLabel="Revoke invitation"
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onClose={() => setRevoking(null)}
+      >
+        <p>The link sent to {revoking?.email} stops working. You can invite them again later.</p>
+      </ConfirmDialog>
+    </section>
+  )
+}

@@ -1,0 +1,222 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { appApi, unwrap, v1, type AppData } from '../../api/client'
+import { messageOf } from '../../api/problem'
+import { SESSION_QUERY, useOrg, useSession } from '../../session'
+import { useToast } from '../../ui/toast'
+import { SectionHeader } from './parts'
+
+type Organization = AppData<'/app/api/orgs/{org}', 'get'>
+type Registry = 'asset-types' | 'clients' | 'products'
+
+const REGISTRIES: ReadonlyArray<{ registry: Registry; title: string; one: string; about: string }> = [
+  { registry: 'asset-types', title: 'Asset types', one: 'asset type', about: 'An asset’s type must be one of these.' },
+  { registry: 'clients', title: 'Clients', one: 'client', about: 'Registered names are offered when tagging assets; names used by assets show too.' },
+  { registry: 'products', title: 'Products', one: 'product', about: 'Registered names are offered when tagging assets; names used by assets show too.' },
+]
+
+export function OrganizationSection() {
+  const org = useOrg()
+  const { canManage } = useSession()
+  const organization = useQuery({
+    queryKey: ['organization', org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}', { params: { path: { org } } })),
+  })
+  return (
+    <section className="stack" aria-labelledby="organization-title">
+      <SectionHeader title="Organization" id="organization-title" />
+      {!canManage && <p className="note">These settings are read-only for you: an owner or admin manages them.</p>}
+      {organization.isPending && <p className="muted">Loading…</p>}
+      {organization.data && (
+        <>
+          <NameForm organization={organization.data} canManage={canManage} />
+          <AiSetting organization={organization.data} canManage={canManage} />
+          <PlanUsage organization={organization.data} />
+        </>
+      )}
+      <div className="registries">
+        {REGISTRIES.map((r) => (
+          <RegistryEditor key={r.registry} {...r} canManage={canManage} />
+        ))}
+      </div>
+    </section>
+  )
+}
+
+function useUpdateOrganization() {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: { name?: string; ai_enabled?: boolean }) => unwrap(appApi.PATCH('/app/api/orgs/{org}', { params: { path: { org } }, body })),
+    onSuccess: (updated) => {
+      queryClient.setQueryData<Organization>(['organization', org], (old) => (old ? { ...old, ...updated } : old))
+      // The top bar shows the organization's name, from the session.
+      void queryClient.invalidateQueries({ queryKey: SESSION_QUERY })
+    },
+  })
+}
+
+function NameForm({ organization, canManage }: { organization: Organization; canManage: boolean }) {
+  const toast = useToast()
+  const [name, setName] = useState(organization.name)
+  const update = useUpdateOrganization()
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    update.mutate({ name: name.trim() }, { onSuccess: () => toast.success('Organization renamed.') })
+  }
+  const changed = name.trim() !== organization.name && name.trim() !== ''
+  return (
+    <form className="panel stack" onSubmit={submit} aria-labelledby="org-name-title">
+      <h3 id="org-name-title">Name</h3>
+      <div className="form-grid">
+        <label className="field">
+          <span>Organization name</span>
+          <input required maxLength={200} value={name} readOnly={!canManage} onChange={(e) => setName(e.target.value)} />
+        </label>
+        {canManage && (
+          <button type="submit" className="primary" disabled={!changed || update.isPending}>
+            Save name
+          </button>
+        )}
+      </div>
+      <small className="hint">
+        Its slug in URLs and the <code>X-Organization</code> header stays <code>{organization.slug}</code>.
+      </small>
+    </form>
+  )
+}
+
+function AiSetting({ organization, canManage }: { organization: Organization; canManage: boolean }) {
+  const toast = useToast()
+  const update = useUpdateOrganization()
+  return (
+    <div className="panel stack">
+      <h3>AI</h3>
+      <label className="switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={organization.ai_enabled}
+          disabled={!canManage || update.isPending}
+          onChange={(e) =>
+            update.mutate({ ai_enabled: e.target.checked }, { onSuccess: (o) => toast.success(o.ai_enabled ? 'AI is on.' : 'AI is off: search is text only.') })
+          }
+        />
+        <span>
+          <strong>Semantic search and similar assets</strong>
+          <small className="hint">{organization.ai_enabled ? 'On' : 'Off'}</small>
+        </span>
+      </label>
+      <ul className="explain">
+        <li>
+          When on, each asset’s texts (title, tags, client, product, type) are sent to the configured embedding provider, and the vectors it answers are stored with the asset.
+        </li>
+        <li>Search becomes hybrid: it finds assets by meaning as well as by words, and each asset page lists similar assets.</li>
+        <li>When off, nothing is sent: search matches words only (text mode) and similar assets stay empty. Images themselves are never sent.</li>
+      </ul>
+    </div>
+  )
+}
+
+function PlanUsage({ organization }: { organization: Organization }) {
+  const assets = useQuery({
+    queryKey: ['assets', 'count'],
+    queryFn: () => unwrap(v1.GET('/api/v1/assets', { params: { query: { limit: 1 } } })),
+  })
+  return (
+    <div className="panel stack">
+      <h3>Plan</h3>
+      <dl className="facts">
+        <div>
+          <dt>Plan</dt>
+          <dd>
+            <span className="badge">{organization.plan}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Assets</dt>
+          <dd>{assets.data ? assets.data.total.toLocaleString() : '…'}</dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{new Date(organization.created_at).toLocaleDateString()}</dd>
+        </div>
+      </dl>
+      <small className="hint">When a plan’s limit on assets or storage is reached, new pushes are refused with a problem that says which.</small>
+    </div>
+  )
+}
+
+function RegistryEditor({ registry, title, one, about, canManage }: { registry: Registry; title: string; one: string; about: string; canManage: boolean }) {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const [name, setName] = useState('')
+  const queryKey = ['catalog', registry]
+  const entries = useQuery({
+    queryKey,
+    queryFn: () => unwrap(v1.GET(`/api/v1/${registry}`, { params: { query: { limit: 100 } } })),
+  })
+  const refresh = () => void queryClient.invalidateQueries({ queryKey })
+  const add = useMutation({
+    mutationFn: (value: string) => unwrap(appApi.POST(`/app/api/orgs/{org}/${registry}`, { params: { path: { org } }, body: { name: value } })),
+    onSuccess: () => {
+      setName('')
+      refresh()
+    },
+    meta: { quiet: true },
+  })
+  const remove = useMutation({
+    mutationFn: (value: string) => unwrap(appApi.DELETE(`/app/api/orgs/{org}/${registry}/{name}`, { params: { path: { org, name: value } } })),
+    onSuccess: refresh,
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (name.trim()) add.mutate(name.trim())
+  }
+  const list = entries.data?.data ?? []
+  const headingId = `registry-${registry}`
+  return (
+    <section className="panel stack" aria-labelledby={headingId}>
+      <div>
+        <h3 id={headingId}>{title}</h3>
+        <small className="hint">{about}</small>
+      </div>
+      {entries.data && list.length === 0 && <p className="muted">None yet.</p>}
+      {list.length > 0 && (
+        <ul className="registry-list" aria-label={title}>
+          {list.map((entry) => (
+            <li key={entry.name}>
+              <span className="registry-name">{entry.name}</span>
+              <span className="muted small-text">
+                {entry.asset_count} {entry.asset_count === 1 ? 'asset' : 'assets'}
+                {!entry.registered && ' · not registered'}
+              </span>
+              {canManage && entry.registered && (
+                <button type="button" className="icon-button" aria-label={`Remove ${one} ${entry.name}`} disabled={remove.isPending} onClick={() => remove.mutate(entry.name)}>
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {entries.data && entries.data.total > list.length && <small className="hint">And {entries.data.total - list.length} more.</small>}
+      {canManage && (
+        <form className="row registry-add" onSubmit={submit}>
+          <label className="visually-hidden" htmlFor={`${headingId}-new`}>
+            New {one}
+          </label>
+          <input id={`${headingId}-new`} placeholder={`New ${one}`} maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          <button type="submit" disabled={!name.trim() || add.isPending}>
+            Add
+          </button>
+        </form>
+      )}
+      {add.isError && (
+        <p className="form-error" role="alert">
+          {messageOf(add.error)}
+        </p>
+      )}
+    </section>
+  )
+}

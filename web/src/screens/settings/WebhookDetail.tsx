@@ -1,0 +1,170 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import { appApi, unwrap, type AppData } from '../../api/client'
+import { useOrg } from '../../session'
+import { ConfirmDialog, Dialog } from '../../ui/Dialog'
+import { formatDate } from '../../ui/format'
+import { useToast } from '../../ui/toast'
+import { Deliveries } from './Deliveries'
+import { EventPicker } from './EventPicker'
+import type { EventKind } from './events'
+import { isPast, OnceSecret } from './parts'
+
+type Webhook = AppData<'/app/api/orgs/{org}/webhooks/{id}', 'get'>
+type Rotated = AppData<'/app/api/orgs/{org}/webhooks/{id}/rotate-secret', 'post'>
+
+/** One subscription: its switches, events, secret rotation, test ping, deletion and delivery history. */
+export function WebhookDetail({ id }: { id: string }) {
+  const org = useOrg()
+  const webhook = useQuery({
+    queryKey: ['webhooks', org, id],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/webhooks/{id}', { params: { path: { org, id } } })),
+  })
+  return (
+    <section className="stack" aria-labelledby="webhook-title">
+      <Link href="/webhooks" className="back-link">
+        ← Webhooks
+      </Link>
+      {webhook.isPending && <p className="muted">Loading the webhook…</p>}
+      {webhook.isError && <p className="page-message">This webhook cannot be shown. It may have been deleted.</p>}
+      {webhook.data && <WebhookPanel webhook={webhook.data} />}
+      {webhook.data && <Deliveries webhookId={id} enabled={webhook.data.enabled} />}
+    </section>
+  )
+}
+
+function WebhookPanel({ webhook }: { webhook: Webhook }) {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const toast = useToast()
+  const [, navigate] = useLocation()
+  const path = { org, id: webhook.id }
+  const [events, setEvents] = useState<EventKind[]>(webhook.events.filter((e) => e !== 'ping'))
+  const [rotated, setRotated] = useState<Rotated | null>(null)
+  const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null)
+  const refresh = (updated?: Webhook) => {
+    if (updated) queryClient.setQueryData(['webhooks', org, webhook.id], updated)
+    void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })
+  }
+
+  const update = useMutation({
+    mutationFn: (body: { enabled?: boolean; events?: string[] }) =>
+      unwrap(appApi.PATCH('/app/api/orgs/{org}/webhooks/{id}', { params: { path }, body })),
+    onSuccess: (updated, body) => {
+      refresh(updated)
+      if (body.events) toast.success('Events saved.')
+      if (body.enabled !== undefined) toast.success(body.enabled ? 'Webhook enabled.' : 'Webhook disabled: nothing is sent to it.')
+    },
+  })
+  const ping = useMutation({
+    mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/webhooks/{id}/ping', { params: { path } })),
+    onSuccess: () => {
+      toast.success('Test ping sent.')
+      void queryClient.invalidateQueries({ queryKey: ['deliveries', org, webhook.id] })
+    },
+  })
+  const rotate = useMutation({
+    mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/webhooks/{id}/rotate-secret', { params: { path } })),
+    onSuccess: (answer) => {
+      setRotated(answer)
+      refresh()
+    },
+    onSettled: () => setConfirm(null),
+  })
+  const remove = useMutation({
+    mutationFn: () => unwrap(appApi.DELETE('/app/api/orgs/{org}/webhooks/{id}', { params: { path } })),
+    onSuccess: () => {
+      toast.success('Webhook deleted.')
+      queryClient.removeQueries({ queryKey: ['webhooks', org, webhook.id] })
+      void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })
+      navigate('/webhooks', { replace: true })
+    },
+    onSettled: () => setConfirm(null),
+  })
+  const saved = webhook.events.filter((e) => e !== 'ping')
+  const eventsChanged = saved.length !== events.length || saved.some((e) => !events.includes(e))
+
+  return (
+    <>
+      <header className="page-header webhook-header">
+        <div className="webhook-heading">
+          <h2 id="webhook-title" className="section-title mono break">
+            {webhook.url}
+          </h2>
+          <p className="muted">
+            {webhook.description || 'No description'} · created {formatDate(webhook.created_at)}
+          </p>
+        </div>
+        <div className="actions">
+          <button type="button" onClick={() => ping.mutate()} disabled={ping.isPending || !webhook.enabled} title={webhook.enabled ? undefined : 'Enable the webhook to ping it'}>
+            Send test ping
+          </button>
+          <button type="button" onClick={() => setConfirm('rotate')}>
+            Rotate secret
+          </button>
+          <button type="button" className="danger" onClick={() => setConfirm('delete')}>
+            Delete
+          </button>
+        </div>
+      </header>
+
+      <div className="panel stack">
+        <label className="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={webhook.enabled}
+            disabled={update.isPending}
+            onChange={(e) => update.mutate({ enabled: e.target.checked })}
+          />
+          <span>
+            <strong>Enabled</strong>
+            <small className="hint">{webhook.enabled ? 'Events are delivered to this endpoint.' : 'Disabled: nothing is sent, not even pings.'}</small>
+          </span>
+        </label>
+        {webhook.previous_secret_expires_at && !isPast(webhook.previous_secret_expires_at) && (
+          <p className="hint">
+            Deliveries are also signed with the previous secret until {formatDate(webhook.previous_secret_expires_at)}.
+          </p>
+        )}
+        <EventPicker value={events} onChange={setEvents} disabled={update.isPending} />
+        <div className="row">
+          <button type="button" className="primary" disabled={!eventsChanged || events.length === 0 || update.isPending} onClick={() => update.mutate({ events })}>
+            Save events
+          </button>
+          {eventsChanged && (
+            <button type="button" onClick={() => setEvents(saved)}>
+              Undo changes
+            </button>
+          )}
+        </div>
+      </div>
+
+      <ConfirmDialog title="Rotate the signing secret?" open={confirm === 'rotate'} confirmLabel="Rotate secret" onConfirm={() => rotate.mutate()} onClose={() => setConfirm(null)}>
+        <p>A new secret signs every delivery from now on. The current one keeps working for a while, so you can update your receiver without dropping deliveries.</p>
+      </ConfirmDialog>
+      <ConfirmDialog title="Delete this webhook?" open={confirm === 'delete'} confirmLabel="Delete webhook" onConfirm={() => remove.mutate()} onClose={() => setConfirm(null)}>
+        <p>
+          Nothing more is sent to <code className="mono break">{webhook.url}</code>, and its delivery history goes with it.
+        </p>
+      </ConfirmDialog>
+      <Dialog title="New signing secret" open={rotated !== null} onClose={() => setRotated(null)}>
+        {rotated && (
+          <div className="stack">
+            <OnceSecret label="Signing secret" value={rotated.secret}>
+              {rotated.previous_secret_expires_at
+                ? ` The previous secret keeps working until ${formatDate(rotated.previous_secret_expires_at)}: deliveries carry both signatures until then.`
+                : ' The previous secret no longer works.'}
+            </OnceSecret>
+            <div className="row end">
+              <button type="button" className="primary" onClick={() => setRotated(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        )}
+      </Dialog>
+    </>
+  )
+}

@@ -1,0 +1,172 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import { Link } from 'wouter'
+import { appApi, unwrap, type AppData } from '../../api/client'
+import { messageOf } from '../../api/problem'
+import { useOrg } from '../../session'
+import { Dialog } from '../../ui/Dialog'
+import { EmptyState } from '../../ui/EmptyState'
+import { formatDate } from '../../ui/format'
+import { EventPicker } from './EventPicker'
+import type { EventKind } from './events'
+import { OnceSecret, SectionHeader } from './parts'
+
+type Created = AppData<'/app/api/orgs/{org}/webhooks', 'post'>
+
+export function WebhooksSection() {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const webhooks = useQuery({
+    queryKey: ['webhooks', org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/webhooks', { params: { path: { org } } })),
+  })
+  const [creating, setCreating] = useState(false)
+  const [created, setCreated] = useState<Created | null>(null)
+  const close = () => {
+    setCreating(false)
+    setCreated(null)
+  }
+  const list = webhooks.data?.data ?? []
+  return (
+    <section className="stack" aria-labelledby="webhooks-title">
+      <SectionHeader title="Webhooks" id="webhooks-title">
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          New webhook
+        </button>
+      </SectionHeader>
+      <p className="muted section-intro">
+        A webhook POSTs a signed JSON body to your HTTPS endpoint when something happens in the library. Each delivery is retried on failure, and its history is kept.
+      </p>
+      {webhooks.isPending && <p className="muted">Loading webhooks…</p>}
+      {webhooks.data && list.length === 0 && (
+        <EmptyState title="No webhooks yet">
+          <p>Subscribe an HTTPS endpoint to events such as asset.created to sync a CMS, a chat channel or a build.</p>
+        </EmptyState>
+      )}
+      {list.length > 0 && (
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((hook) => (
+                <tr key={hook.id}>
+                  <td className="url-cell">
+                    <Link href={`/webhooks/${hook.id}`} className="mono">
+                      {hook.url}
+                    </Link>
+                    {hook.description && <div className="muted small-text">{hook.description}</div>}
+                  </td>
+                  <td>
+                    <div className="chips">
+                      {hook.events.map((event) => (
+                        <span key={event} className="chip mono">
+                          {event}
+                        </span>
+                      ))}
+                    </div>
+                  </td>
+                  <td>{hook.enabled ? <span className="badge ok">Enabled</span> : <span className="badge">Disabled</span>}</td>
+                  <td className="nowrap">{formatDate(hook.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog title={created ? 'Webhook created' : 'New webhook'} open={creating} onClose={close}>
+        {created ? (
+          <div className="stack">
+            <p>
+              Deliveries to <code className="mono break">{created.url}</code> are signed with this secret: check <code>X-Service-Signature</code> with it.
+            </p>
+            <OnceSecret label="Signing secret" value={created.secret} />
+            <div className="row end">
+              <button type="button" onClick={close}>
+                Close
+              </button>
+              <Link href={`/webhooks/${created.id}`} className="button primary" onClick={close}>
+                Open webhook
+              </Link>
+            </div>
+          </div>
+        ) : (
+          <CreateWebhookForm
+            onCreated={(hook) => {
+              setCreated(hook)
+              void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })
+            }}
+            onCancel={close}
+          />
+        )}
+      </Dialog>
+    </section>
+  )
+}
+
+function CreateWebhookForm({ onCreated, onCancel }: { onCreated(hook: Created): void; onCancel(): void }) {
+  const org = useOrg()
+  const [url, setUrl] = useState('')
+  const [description, setDescription] = useState('')
+  const [events, setEvents] = useState<EventKind[]>(['asset.created', 'asset.updated', 'asset.deleted'])
+  const create = useMutation({
+    mutationFn: () =>
+      unwrap(
+        appApi.POST('/app/api/orgs/{org}/webhooks', {
+          params: { path: { org } },
+          body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
+        }),
+      ),
+    onSuccess: onCreated,
+    meta: { quiet: true },
+  })
+  const notHttps = url.trim() !== '' && !/^https:\/\//i.test(url.trim())
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!notHttps && events.length > 0) create.mutate()
+  }
+  return (
+    <form className="stack" onSubmit={submit}>
+      <label className="field">
+        <span>Endpoint URL</span>
+        <input
+          type="url"
+          required
+          placeholder="https://example.com/hooks/asset-library"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          aria-invalid={notHttps}
+          aria-describedby="webhook-url-hint"
+        />
+        <small id="webhook-url-hint" className={notHttps ? 'form-error' : undefined}>
+          {notHttps ? 'The URL must start with https://.' : 'HTTPS only, on a public address.'}
+        </small>
+      </label>
+      <label className="field">
+        <span>Description</span>
+        <input maxLength={500} placeholder="Optional: what it feeds" value={description} onChange={(e) => setDescription(e.target.value)} />
+      </label>
+      <EventPicker value={events} onChange={setEvents} />
+      {events.length === 0 && <p className="hint">Pick at least one event.</p>}
+      {create.isError && (
+        <p className="form-error" role="alert">
+          {messageOf(create.error)}
+        </p>
+      )}
+      <div className="row end">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={create.isPending || notHttps || events.length === 0}>
+          Create webhook
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,46 @@
+import type { components } from '../../api/app.gen'
+
+export type EventKind = components['schemas']['AppWebhookSubscription']['events'][number]
+export type DeliveryStatus = components['schemas']['AppWebhookDelivery']['status']
+
+/** The events a subscription can pick, with what fires them (the spec's table); `ping` is sent on demand. */
+export const EVENT_KINDS: ReadonlyArray<{ kind: Exclude<EventKind, 'ping'>; description: string }> = [
+  { kind: 'asset.created', description: 'An upload, an import or POST /api/v1/assets creates an asset' },
+  { kind: 'asset.updated', description: 'Asset metadata is edited' },
+  { kind: 'asset.deleted', description: 'An asset is deleted' },
+  { kind: 'collection.created', description: 'A collection is created' },
+  { kind: 'collection.shared', description: 'A collection is shared by public link' },
+  { kind: 'member.invited', description: 'A teammate is invited' },
+  { kind: 'member.joined', description: 'An invitation is accepted' },
+]
+
+export const ALL_EVENTS: readonly EventKind[] = ['ping', ...EVENT_KINDS.map((e) => e.kind)]
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed']
+
+export interface DeliveryFilters {
+  status?: DeliveryStatus
+  event?: EventKind
+  offset: number
+}
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | undefined =>
+  values.find((v) => v === value)
+
+/** The delivery filters in a URL query (`?status=failed&event=ping&offset=20`); unknown values are ignored. */
+export function filtersFromSearch(search: URLSearchParams): DeliveryFilters {
+  const offset = Number.parseInt(search.get('offset') ?? '', 10)
+  return {
+    status: oneOf(DELIVERY_STATUSES, search.get('status')),
+    event: oneOf(ALL_EVENTS, search.get('event')),
+    offset: Number.isFinite(offset) && offset > 0 ? offset : 0,
+  }
+}
+
+/** The URL query for the filters, without the defaults (no offset 0, no empty filter). */
+export function searchFromFilters(filters: DeliveryFilters): URLSearchParams {
+  const search = new URLSearchParams()
+  if (filters.status) search.set('status', filters.status)
+  if (filters.event) search.set('event', filters.event)
+  if (filters.offset > 0) search.set('offset', String(filters.offset))
+  return search
+}
