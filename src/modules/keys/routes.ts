@@ -5,6 +5,7 @@ import {
   appNoContent,
   appProblemResponses,
   appResponse,
+  DataListSchema,
   AUTHENTICATED_PROBLEMS,
   iso,
   okResponse,
@@ -95,7 +96,7 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
         summary: 'List API keys',
         description: 'Every key of the organization, revoked and expired ones included; never their secrets.',
         params: OrgParams,
-        response: { 200: appResponse('The keys.', Type.Object({ data: Type.Array(ref(ApiKeySchema)) }, { additionalProperties: false })) },
+        response: { 200: appResponse('The keys.', DataListSchema(ref(ApiKeySchema))) },
       },
     },
     async (request) => {

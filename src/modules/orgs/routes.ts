@@ -5,6 +5,7 @@ import {
   appNoContent,
   appProblemResponses,
   appResponse,
+  DataListSchema,
   COMPONENT,
   DateTimeSchema,
   iso,
@@ -175,7 +176,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
         summary: 'List members',
         description: 'Everyone in the organization with their role, in the order they joined.',
         params: OrgParams,
-        response: { 200: appResponse('The members.', Type.Object({ data: Type.Array(MemberSchema) }, { additionalProperties: false })) },
+        response: { 200: appResponse('The members.', DataListSchema(MemberSchema)) },
       },
     },
     async (request) => {
@@ -219,7 +220,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
         summary: 'List invitations',
         description: 'Every invitation of the organization, open or not, newest first.',
         params: OrgParams,
-        response: { 200: appResponse('The invitations.', Type.Object({ data: Type.Array(InvitationSchema) }, { additionalProperties: false })) },
+        response: { 200: appResponse('The invitations.', DataListSchema(InvitationSchema)) },
       },
     },
     async (request) => {

@@ -1,7 +1,6 @@
 import type { App } from '../../platform/http/app-type.js'
 import { pageOf } from '../../platform/http/pagination.js'
-import { Type } from 'typebox'
-import { appNoContent, appProblemResponses, appResponse, iso, mergeProblemResponses } from '../../platform/http/schemas.js'
+import { appNoContent, appProblemResponses, appResponse, DataListSchema, iso, mergeProblemResponses } from '../../platform/http/schemas.js'
 import {
   CreatedSubscriptionSchema,
   CreateSubscriptionBody,
@@ -75,7 +74,7 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
         summary: 'List webhook subscriptions',
         description: 'Every subscription of the organization, oldest first.',
         params: OrgParams,
-        response: { 200: appResponse('The subscriptions.', Type.Object({ data: Type.Array(SubscriptionSchema) }, { additionalProperties: false })) },
+        response: { 200: appResponse('The subscriptions.', DataListSchema(SubscriptionSchema)) },
       },
     },
     async (request) => {

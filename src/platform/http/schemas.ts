@@ -221,6 +221,11 @@ export function appResponse(description: string, schema: TSchema): Record<string
   return { description, content: { 'application/json': { schema } } }
 }
 
+/** The body of an unpaginated list, `{data: [...]}`. */
+export function DataListSchema<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item) }, { additionalProperties: false })
+}
+
 /** A 204 of an app endpoint. */
 export function appNoContent(description: string): Record<string, unknown> {
   return { description, type: 'null' }
