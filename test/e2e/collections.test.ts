@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { solid } from '../support/images.js'
+import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+
+let e2e: E2E
+beforeAll(async () => {
+  e2e = await startE2E()
+  // Three red assets and two blue ones, pushed with the write key as an automation would.
+  const seeds = [
+    ['Red poster', '#e03131', 'red'],
+    ['Red banner', '#c92a2a', 'red'],
+    ['Red icon', '#fa5252', 'red'],
+    ['Blue poster', '#1971c2', 'blue'],
+    ['Blue banner', '#4dabf7', 'blue'],
+  ] as const
+  for (const [title, colour, tag] of seeds) {
+    const png = await solid(80, 60, colour).png().toBuffer()
+    const pushed = await e2e.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/assets',
+      headers: { authorization: `Bearer ${e2e.acme.writeKey}` },
+      payload: { image_base64: png.toString('base64'), title, tag_names: [tag], created_by_ai: tag === 'red' },
+    })
+    expect(pushed.statusCode).toBe(201)
+  }
+})
+afterAll(() => e2e.close())
+
+describe('collections', () => {
+  it('makes a smart collection with a live count, shares it, opens the public link, and unshares it', async () => {
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    await page.goto('/collections')
+    await expect.poll(() => page.getByRole('heading', { name: 'No collections yet' }).isVisible()).toBe(true)
+
+    await page.getByRole('button', { name: 'New collection', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'New collection' })
+    await dialog.getByLabel('Name').fill('Red things')
+    await dialog.getByRole('radio', { name: /^Smart/ }).check()
+    await dialog.getByLabel('Tag').fill('red')
+    await dialog.getByLabel('Tag').press('Enter')
+    await expect.poll(() => dialog.getByRole('status').textContent()).toBe('3 assets match')
+    await dialog.getByRole('button', { name: 'Create collection' }).click()
+
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Red things')
+    const query = page.getByRole('region', { name: 'Query' })
+    await expect.poll(() => query.getByRole('status').textContent()).toBe('3 assets match')
+    await expect.poll(() => page.getByRole('article').count()).toBe(3)
+    expect(await page.getByRole('article', { name: 'Red icon' }).isVisible()).toBe(true)
+    // Editing the query counts again before saving.
+    await query.getByLabel('Tag').fill('blue')
+    await query.getByLabel('Tag').press('Enter')
+    await expect.poll(() => query.getByRole('status').textContent()).toBe('2 assets match')
+    await query.getByRole('button', { name: 'Revert' }).click()
+    await expect.poll(() => query.getByRole('status').textContent()).toBe('3 assets match')
+    await screenshots(page, 'collection-smart')
+    await expectAccessible(page)
+
+    await page.getByRole('button', { name: 'Share', exact: true }).click()
+    const link = page.getByLabel('Public link', { exact: true })
+    await expect.poll(() => link.isVisible()).toBe(true)
+    const shareUrl = (await link.textContent())!
+    expect(shareUrl).toMatch(/\/s\/.+/)
+    expect(await page.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(shareUrl)
+
+    // Someone without a session opens the link.
+    const stranger = await e2e.context()
+    const publicPage = await stranger.newPage()
+    const answer = await publicPage.goto(shareUrl)
+    expect(answer?.status()).toBe(200)
+    expect(await publicPage.getByRole('img', { name: 'Red poster' }).isVisible()).toBe(true)
+    expect(await publicPage.getByRole('img', { name: 'Blue poster' }).count()).toBe(0)
+    await stranger.close()
+
+    await page.getByRole('button', { name: 'Unshare' }).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Share', exact: true }).isVisible()).toBe(true)
+    expect((await page.request.get(shareUrl)).status()).toBe(404)
+
+    await page.getByRole('link', { name: 'All collections' }).click()
+    const row = page.getByRole('row', { name: /Red things/ })
+    await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('3')
+    expect(await row.getByRole('cell').nth(1).textContent()).toBe('Smart')
+    await screenshots(page, 'collections')
+    await expectAccessible(page)
+    await context.close()
+  })
+
+  it('makes a manual collection, adds two assets and removes one', async () => {
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    await page.goto('/collections')
+    await page.getByRole('button', { name: 'New collection', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'New collection' })
+    await dialog.getByLabel('Name').fill('Hand-off picks')
+    await dialog.getByRole('button', { name: 'Create collection' }).click()
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Hand-off picks')
+    await expect.poll(() => page.getByRole('heading', { name: 'This collection is empty' }).isVisible()).toBe(true)
+
+    await page.getByRole('button', { name: 'Add assets' }).first().click()
+    const picker = page.getByRole('dialog', { name: 'Add assets to Hand-off picks' })
+    await picker.getByRole('checkbox', { name: 'Blue banner' }).check()
+    await picker.getByLabel('Filter assets').fill('poster')
+    await expect.poll(() => picker.getByRole('checkbox').count()).toBe(2)
+    await picker.getByRole('checkbox', { name: 'Red poster' }).check()
+    await picker.getByRole('button', { name: 'Add 2 assets' }).click()
+
+    await expect.poll(() => page.getByRole('article').count()).toBe(2)
+    expect(await page.getByRole('article', { name: 'Blue banner' }).isVisible()).toBe(true)
+    await page.getByRole('button', { name: 'Remove Blue banner from the collection' }).click()
+    await expect.poll(() => page.getByRole('article').count()).toBe(1)
+    expect(await page.getByRole('article', { name: 'Red poster' }).isVisible()).toBe(true)
+    expect(await page.getByText('1 asset', { exact: true }).isVisible()).toBe(true)
+    await screenshots(page, 'collection-manual')
+    await expectAccessible(page)
+    await context.close()
+  })
+})
