@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+
+let e2e: E2E
+let receiver: WebhookReceiver
+beforeAll(async () => {
+  receiver = await startReceiver()
+  e2e = await startE2E({ ...WEBHOOK_TEST_ENV })
+  // The test app runs no background work by itself: the webhook sender is started here (app.close stops it).
+  await e2e.t.app.services.webhookDelivery.start()
+})
+afterAll(async () => {
+  await e2e.close()
+  await receiver.close()
+})
+
+async function ownerPage() {
+  const context = await e2e.context()
+  const page = await context.newPage()
+  await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+  return { context, page }
+}
+
+describe('settings', () => {
+  it('creates a read key, shows it once, and the key works', async () => {
+    const { context, page } = await ownerPage()
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click()
+    await page.getByLabel('Name').fill('CI read')
+    await page.getByLabel('Scope').selectOption('assets:read')
+    await page.getByRole('button', { name: 'Create key' }).click()
+
+    const dialog = page.getByRole('dialog', { name: 'API key created' })
+    await expect.poll(() => dialog.isVisible()).toBe(true)
+    expect(await dialog.getByText('Copy this api key now: it will not be shown again.').isVisible()).toBe(true)
+    const key = (await dialog.getByLabel('API key', { exact: true }).textContent()) ?? ''
+    expect(key).toMatch(/^al_/)
+    await dialog.getByRole('button', { name: 'Done' }).click()
+    await expect.poll(() => page.getByText(key).count()).toBe(0)
+    const prefix = key.split('_')[1]!
+    await expect.poll(() => page.getByRole('cell', { name: `al_${prefix}_…` }).isVisible()).toBe(true)
+
+    const check = await e2e.t.app.inject({ method: 'GET', url: '/api/v1/auth/key', headers: { authorization: `Bearer ${key}` } })
+    expect(check.statusCode).toBe(200)
+    expect(check.json()).toMatchObject({ scope: 'assets:read' })
+
+    await expectAccessible(page)
+    await screenshots(page, 'settings-keys')
+    await context.close()
+  })
+
+  it('creates a webhook, pings it and sees the delivery succeed', async () => {
+    const { context, page } = await ownerPage()
+    await page.goto('/settings/webhooks')
+    await page.getByRole('button', { name: 'New webhook' }).click()
+    const create = page.getByRole('dialog', { name: 'New webhook' })
+    await create.getByLabel('Endpoint URL').fill(receiver.url)
+    await create.getByLabel('Description').fill('Sync to the CMS')
+    await create.getByLabel('collection.created').check()
+    await create.getByRole('button', { name: 'Create webhook' }).click()
+
+    const created = page.getByRole('dialog', { name: 'Webhook created' })
+    await expect.poll(() => created.isVisible()).toBe(true)
+    const secret = (await created.getByLabel('Signing secret', { exact: true }).textContent()) ?? ''
+    expect(secret).toMatch(/^whsec_/)
+    await created.getByRole('button', { name: 'Close' }).first().click()
+    await expect.poll(() => page.getByText(secret).count()).toBe(0)
+    await expect.poll(() => page.getByRole('link', { name: receiver.url }).isVisible()).toBe(true)
+    await screenshots(page, 'settings-webhooks')
+    await expectAccessible(page)
+
+    await page.getByRole('link', { name: receiver.url }).click()
+    await expect.poll(() => page.getByRole('heading', { name: receiver.url }).isVisible()).toBe(true)
+    await page.getByRole('button', { name: 'Send test ping' }).click()
+    const history = page.getByRole('region', { name: 'Delivery history' })
+    await expect.poll(() => history.getByRole('cell', { name: 'ping', exact: true }).isVisible()).toBe(true)
+    await expect.poll(() => history.getByRole('cell', { name: 'succeeded' }).isVisible(), { timeout: 10_000 }).toBe(true)
+    expect(receiver.received.some((r) => r.headers['x-service-event'] === 'ping')).toBe(true)
+
+    await history.getByRole('button', { name: /^Open ping delivery/ }).click()
+    const delivery = page.getByRole('dialog', { name: 'Delivery' })
+    await expect.poll(() => delivery.getByLabel('Status code 200').isVisible()).toBe(true)
+    expect(await delivery.getByLabel('Payload').textContent()).toContain('"event": "ping"')
+    await expectAccessible(page)
+    await delivery.getByRole('button', { name: 'Close' }).click()
+
+    // The filter lives in the URL: failed deliveries, none yet.
+    await history.getByLabel('Status').selectOption('failed')
+    await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('failed')
+    await expect.poll(() => history.getByText('No deliveries match').isVisible()).toBe(true)
+    await history.getByLabel('Status').selectOption('')
+    await expect.poll(() => history.getByRole('cell', { name: 'ping', exact: true }).isVisible()).toBe(true)
+    await screenshots(page, 'settings-webhook-detail')
+    await context.close()
+  })
+
+  it('invites a member who accepts in another browser', async () => {
+    const { context, page } = await ownerPage()
+    await page.goto('/settings/members')
+    await page.getByLabel('Email').fill('new.designer@example.com')
+    await page.getByLabel('Role').selectOption('member')
+    await page.getByRole('button', { name: 'Create invitation' }).click()
+    const link = page.getByLabel('Invitation link')
+    await expect.poll(() => link.isVisible()).toBe(true)
+    const url = (await link.textContent()) ?? ''
+    expect(url).toMatch(new RegExp(`^${e2e.url}/invite/`))
+    await expect.poll(() => page.getByRole('region', { name: 'Pending invitations' }).getByText('new.designer@example.com').isVisible()).toBe(true)
+    await expectAccessible(page)
+    await screenshots(page, 'settings-members')
+
+    const guest = await e2e.context()
+    const invited = await guest.newPage()
+    await invited.goto(url)
+    await expect.poll(() => invited.getByRole('heading', { name: 'Join your team on Asset Library' }).isVisible()).toBe(true)
+    await expectAccessible(invited)
+    await screenshots(invited, 'invite-accept')
+    await invited.getByLabel('Your name').fill('New Designer')
+    await invited.getByLabel('Password').fill('a long enough password')
+    await invited.getByRole('button', { name: 'Accept invitation' }).click()
+    await expect.poll(() => invited.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true)
+    expect(new URL(invited.url()).pathname).toBe('/')
+    expect(await invited.getByText('new.designer@example.com').isVisible()).toBe(true)
+
+    // A member sees the members, read-only, and no keys or webhooks.
+    await invited.goto('/settings')
+    await expect.poll(() => new URL(invited.url()).pathname).toBe('/settings/members')
+    expect(await invited.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).count()).toBe(0)
+    await guest.close()
+
+    await page.reload()
+    await expect.poll(() => page.getByRole('cell', { name: 'new.designer@example.com' }).isVisible()).toBe(true)
+    expect(await page.getByRole('region', { name: 'Pending invitations' }).getByText('new.designer@example.com').count()).toBe(0)
+    await context.close()
+  })
+
+  it('renames the organization and turns AI off, which persists', async () => {
+    const { context, page } = await ownerPage()
+    await page.goto('/settings/organization')
+    const name = page.getByLabel('Organization name')
+    await expect.poll(() => name.inputValue()).toBe('Acme Design')
+    await expectAccessible(page)
+    await screenshots(page, 'settings-organization')
+
+    await name.fill('Acme Design Studio')
+    await page.getByRole('button', { name: 'Save name' }).click()
+    const ai = page.getByRole('switch', { name: /Semantic search/ })
+    const wasOn = await ai.isChecked()
+    await ai.click()
+    await expect.poll(() => ai.isChecked()).toBe(!wasOn)
+    await page.reload()
+    await expect.poll(() => page.getByLabel('Organization name').inputValue()).toBe('Acme Design Studio')
+    await expect.poll(() => page.getByRole('switch', { name: /Semantic search/ }).isChecked()).toBe(!wasOn)
+
+    await page.getByLabel('New client').fill('Initech')
+    await page.getByRole('region', { name: 'Clients' }).getByRole('button', { name: 'Add' }).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Remove client Initech' }).isVisible()).toBe(true)
+    await page.getByRole('button', { name: 'Remove client Initech' }).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Remove client Initech' }).count()).toBe(0)
+    await context.close()
+  })
+})
