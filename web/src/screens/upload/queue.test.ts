@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import { createPump, importBody, outcomeOf, parseTags, pushFields, pushUntilFinal, retrySeconds, titleOf, titleOfUrl, type PushAnswer } from './queue'
+
+const answer = (status: number, body: unknown = null, retryAfter: string | null = null): PushAnswer => ({ status, body, retryAfter })
+const ID = '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55'
+
+describe('what a push answered', () => {
+  it('maps 201 to new, 200 with duplicate to duplicate, 429 to a retry and the rest to the problem detail', () => {
+    expect(outcomeOf(answer(201, { asset_id: ID, duplicate: false }))).toEqual({ kind: 'new', assetId: ID })
+    expect(outcomeOf(answer(200, { asset_id: ID, duplicate: true }))).toEqual({ kind: 'duplicate', assetId: ID })
+    expect(outcomeOf(answer(429, { detail: 'Slow down.' }, '12'))).toEqual({ kind: 'retry', seconds: 12 })
+    expect(outcomeOf(answer(415, { detail: 'This file is not an image we can read.' }))).toEqual({ kind: 'failed', detail: 'This file is not an image we can read.' })
+  })
+
+  it('names the fields a validation problem points at, and says so when the server is out of reach', () => {
+    const problem = { detail: 'The request is invalid.', errors: [{ pointer: '/title', detail: 'must be at most 500 characters' }] }
+    expect(outcomeOf(answer(400, problem))).toEqual({ kind: 'failed', detail: 'The request is invalid. title: must be at most 500 characters' })
+    expect(outcomeOf(answer(0))).toEqual({ kind: 'failed', detail: 'The server cannot be reached. Check your connection.' })
+    expect(outcomeOf(answer(502, null))).toEqual({ kind: 'failed', detail: 'The server answered 502.' })
+  })
+
+  it('reads Retry-After as seconds or a date, never less than a second, 60 when missing', () => {
+    expect(retrySeconds('0.2')).toBe(1)
+    expect(retrySeconds('7')).toBe(7)
+    expect(retrySeconds(new Date(10_000 + 5_000).toUTCString(), 10_000)).toBe(5)
+    expect(retrySeconds(null)).toBe(60)
+  })
+})
+
+describe('sending until the answer is final', () => {
+  it('waits out each 429, counting the seconds down, then sends again', async () => {
+    const answers = [answer(429, null, '3'), answer(429, null, '1'), answer(201, { asset_id: ID, duplicate: false })]
+    const waits: number[] = []
+    const slept: number[] = []
+    const outcome = await pushUntilFinal(
+      async () => answers.shift()!,
+      (seconds) => waits.push(seconds),
+      { wait: async (ms) => void slept.push(ms) },
+    )
+    expect(outcome).toEqual({ kind: 'new', assetId: ID })
+    expect(waits).toEqual([3, 2, 1, 1])
+    expect(slept).toEqual([1000, 1000, 1000, 1000])
+    expect(answers).toEqual([])
+  })
+
+  it('gives up after the retries allowed', async () => {
+    let sent = 0
+    const outcome = await pushUntilFinal(
+      async () => {
+        sent++
+        return answer(429, null, '1')
+      },
+      () => undefined,
+      { wait: async () => undefined, maxRetries: 2 },
+    )
+    expect(outcome.kind).toBe('failed')
+    expect(sent).toBe(3)
+  })
+})
+
+describe('the pump', () => {
+  it('runs two jobs at a time, in order, and takes jobs added while others run', async () => {
+    const pump = createPump(2)
+    const started: number[] = []
+    const finish = new Map<number, () => void>()
+    let most = 0
+    const job = (n: number) => () =>
+      new Promise<void>((resolve) => {
+        started.push(n)
+        most = Math.max(most, pump.active)
+        finish.set(n, resolve)
+      })
+    for (const n of [1, 2, 3]) pump.add(job(n))
+    expect(started).toEqual([1, 2])
+    finish.get(2)!()
+    await Promise.resolve()
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(started).toEqual([1, 2, 3])
+    pump.add(job(4))
+    expect(started).toEqual([1, 2, 3])
+    finish.get(1)!()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(started).toEqual([1, 2, 3, 4])
+    expect(most).toBe(2)
+    // A job that throws frees its lane all the same.
+    finish.get(3)!()
+    finish.get(4)!()
+    pump.add(() => Promise.reject(new Error('boom')))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(pump.active).toBe(0)
+  })
+})
+
+describe('titles and fields', () => {
+  it('takes the title from the file name without its extension, or from the URL', () => {
+    expect(titleOf('coral-hero.png')).toBe('coral-hero')
+    expect(titleOf('archive.tar.gz')).toBe('archive.tar')
+    expect(titleOf('.hidden')).toBe('.hidden')
+    expect(titleOf('README')).toBe('README')
+    expect(titleOfUrl('https://cdn.example.com/a/Spring%20Hero.webp?x=1')).toBe('Spring Hero')
+    expect(titleOfUrl('https://example.com/')).toBe('example.com')
+  })
+
+  it('splits tags on commas, trimmed and without repeats', () => {
+    expect(parseTags(' launch, Brand,,brand , q3 ')).toEqual(['launch', 'Brand', 'q3'])
+    expect(parseTags('')).toEqual([])
+  })
+
+  it('sends only the fields set, tags repeated, created_by_ai always', () => {
+    const meta = { asset_type: 'Banner', client: ' ', product: 'Stapler', tags: 'launch, hero', created_by_ai: false, collection_name: '' }
+    expect(pushFields(meta, 'coral-hero')).toEqual([
+      ['title', 'coral-hero'],
+      ['asset_type', 'Banner'],
+      ['product', 'Stapler'],
+      ['tag_names', 'launch'],
+      ['tag_names', 'hero'],
+      ['created_by_ai', 'false'],
+    ])
+    expect(importBody(meta, 'https://example.com/x.png', 'x')).toEqual({
+      image_url: 'https://example.com/x.png',
+      title: 'x',
+      asset_type: 'Banner',
+      product: 'Stapler',
+      tag_names: ['launch', 'hero'],
+      created_by_ai: false,
+    })
+  })
+})
