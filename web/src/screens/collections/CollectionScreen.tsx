@@ -6,7 +6,7 @@ import { ApiError, messageOf } from '../../api/problem'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
 import { formatDate } from '../../ui/format'
 import { useToast } from '../../ui/toast'
-import type { AssetFilterValue } from '../library/filters'
+import { sameFilters, type AssetFilterValue } from '../library/filters'
 import { AddAssetsDialog } from './AddAssetsDialog'
 import { describeQuery, plural, useCollection, useCollectionAssets, useRefreshCollections, type Collection, type CollectionAsset } from './api'
 import { SharePanel } from './SharePanel'
@@ -99,7 +99,7 @@ function QueryPanel({ collection }: { collection: Collection }) {
   const [draft, setDraft] = useState<AssetFilterValue>(saved)
   const refresh = useRefreshCollections()
   const toast = useToast()
-  const changed = JSON.stringify(draft) !== JSON.stringify(saved)
+  const changed = !sameFilters(draft, saved)
   const save = useMutation({
     mutationFn: () => unwrap(v1.PATCH('/api/v1/collections/{id}', { params: { path: { id: collection.id } }, body: { query: draft } })),
     onSuccess: async () => {

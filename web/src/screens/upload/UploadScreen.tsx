@@ -3,21 +3,13 @@ import { useId, useState, type DragEvent, type FormEvent } from 'react'
 import { Link } from 'wouter'
 import { unwrap, v1 } from '../../api/client'
 import { formatBytes } from '../../ui/format'
+import { useCatalog } from '../library/queries'
 import type { BatchMetadata } from './queue'
 import { sendPush } from './send'
 import { isFinal, summarize, useUploadQueue, type UploadItem } from './useUploadQueue'
 import './upload.css'
 
 const NO_METADATA: BatchMetadata = { asset_type: '', client: '', product: '', tags: '', created_by_ai: true, collection_name: '' }
-
-/** Names from one of the catalogue lists (types, clients, products), most used first. */
-function useNames(path: '/api/v1/asset-types' | '/api/v1/clients' | '/api/v1/products') {
-  return useQuery({
-    queryKey: ['catalog', path],
-    queryFn: () => unwrap(v1.GET(path, { params: { query: { limit: 100 } } })),
-    select: (page) => page.data.map((entry) => entry.name),
-  })
-}
 
 export function UploadScreen() {
   const queryClient = useQueryClient()
@@ -28,9 +20,9 @@ export function UploadScreen() {
     // Every list and count may have changed; the session has not.
     onSettled: () => void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'session' }),
   })
-  const types = useNames('/api/v1/asset-types')
-  const clients = useNames('/api/v1/clients')
-  const products = useNames('/api/v1/products')
+  const types = useCatalog('/api/v1/asset-types')
+  const clients = useCatalog('/api/v1/clients')
+  const products = useCatalog('/api/v1/products')
   const collections = useQuery({
     queryKey: ['collections', 'manual'],
     queryFn: () => unwrap(v1.GET('/api/v1/collections', { params: { query: { kind: 'manual', limit: 100 } } })),
