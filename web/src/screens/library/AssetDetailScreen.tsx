@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState, type FormEvent } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
 import { unwrap, v1, type V1Data } from '../../api/client'
 import type { paths } from '../../api/v1.gen'
@@ -238,10 +238,11 @@ function EditForm({ asset }: { asset: Asset }) {
 function CatalogField(props: { label: string; path: CatalogList; value: string; onChange(value: string): void }) {
   const names = useCatalog(props.path).data ?? []
   const options = props.value && !names.includes(props.value) ? [props.value, ...names] : names
+  const id = useId()
   return (
-    <label className="field">
-      <span>{props.label}</span>
-      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         <option value="">None</option>
         {options.map((name) => (
           <option key={name} value={name}>
@@ -249,7 +250,7 @@ function CatalogField(props: { label: string; path: CatalogList; value: string; 
           </option>
         ))}
       </select>
-    </label>
+    </div>
   )
 }
 

@@ -55,10 +55,11 @@ function CatalogSelect(props: { label: string; any: string; path: CatalogList; v
   // A value from a shared link may not be among the first names listed: keep it selectable.
   const options = props.value && !names.some((n) => n.toLowerCase() === props.value!.toLowerCase()) ? [props.value, ...names] : names
   const selected = options.find((n) => n.toLowerCase() === props.value?.toLowerCase()) ?? ''
+  const id = useId()
   return (
-    <label className="filter-field">
-      <span>{props.label}</span>
-      <select value={selected} onChange={(e) => props.onChange(e.target.value)}>
+    <div className="filter-field">
+      <label htmlFor={id}>{props.label}</label>
+      <select id={id} value={selected} onChange={(e) => props.onChange(e.target.value)}>
         <option value="">{props.any}</option>
         {options.map((name) => (
           <option key={name} value={name}>
@@ -66,7 +67,7 @@ function CatalogSelect(props: { label: string; any: string; path: CatalogList; v
           </option>
         ))}
       </select>
-    </label>
+    </div>
   )
 }
 
@@ -82,6 +83,7 @@ interface CommitProps {
 function CommitField({ label, initial, onCommit, suggestions, onDraft }: CommitProps) {
   const [draft, setDraft] = useState(initial)
   const listId = useId()
+  const id = useId()
   const commit = (next: string) => {
     if (next.trim() !== initial.trim()) onCommit(next)
   }
@@ -102,9 +104,10 @@ function CommitField({ label, initial, onCommit, suggestions, onDraft }: CommitP
     }
   }
   return (
-    <label className="filter-field">
-      <span>{label}</span>
+    <div className="filter-field">
+      <label htmlFor={id}>{label}</label>
       <input
+        id={id}
         type="text"
         value={draft}
         placeholder="Any"
@@ -121,7 +124,7 @@ function CommitField({ label, initial, onCommit, suggestions, onDraft }: CommitP
           ))}
         </datalist>
       )}
-    </label>
+    </div>
   )
 }
 

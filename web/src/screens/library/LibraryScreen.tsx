@@ -47,6 +47,8 @@ export function LibraryScreen() {
   const items = search ? (hits.data?.data ?? []) : (list.data?.pages.flatMap((page) => page.data) ?? [])
   const total = search ? hits.data?.data.length : list.data?.pages[0]?.total
   const pending = search ? hits.isPending : list.isPending
+  // A library with nothing in it yet: searching and filtering mean nothing, the empty state teaches.
+  const brandNew = !search && !filtered && total === 0
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const anchor = useRef<number | null>(null)
@@ -75,14 +77,14 @@ export function LibraryScreen() {
     <div className="library">
       <header className="library-header">
         <h1>Library</h1>
-        <SearchBox key={search} initial={search} onSearch={(text) => setState({ filters, search: text })} />
-        {total !== undefined && (
+        {!brandNew && <SearchBox key={search} initial={search} onSearch={(text) => setState({ filters, search: text })} />}
+        {total !== undefined && !brandNew && (
           <span className="count" aria-live="polite">
             {search ? plural(total, 'hit', 'hits') : plural(total, 'asset', 'assets')}
           </span>
         )}
       </header>
-      <AssetFilters value={filters} onChange={(next: AssetFilterValue) => setState({ filters: next, search })} />
+      {!brandNew && <AssetFilters value={filters} onChange={(next: AssetFilterValue) => setState({ filters: next, search })} />}
 
       {search && hits.data && (
         <p className="search-mode">
