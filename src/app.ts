@@ -232,7 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
 
   const appRoutes = guardAppRoutes(app, guard)
   healthRoutes(app, { database, embeddings })
-  orgRoutes(app, { orgs, guard })
+  orgRoutes(app, { orgs, guard, planLimits: config.planLimits })
   await app.register(async (signIn) => {
     limitEveryRoute(signIn, limiter, (request) => `sign-in:${request.ip}`, config.rateLimits.signIn)
     signInRoutes(signIn as App, { orgs, guard })

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../src/platform/crypto.js'
-import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { solid } from '../support/images.js'
 import {
   PASSWORD,
   clientFrom,
@@ -66,6 +67,7 @@ describe('GET /app/api/orgs/:org and its members', () => {
         ai_enabled: expect.any(Boolean),
         created_at: expect.any(String),
         role,
+        usage: { assets: expect.any(Number), bytes: expect.any(Number), max_assets: 10_000, max_bytes: 10 * 1024 ** 3 },
       })
     }
   })
@@ -95,6 +97,33 @@ describe('GET /app/api/orgs/:org and its members', () => {
 
   it('is 401 without a session', async () => {
     expectProblem(await t.app.inject({ method: 'GET', url: orgUrl }), 401, 'not_signed_in')
+  })
+})
+
+describe('GET /app/api/orgs/:org usage', () => {
+  it("shows the plan's usage, counted as assets are pushed and deleted, against the plan's limits", async () => {
+    const usage = async () => (await member.get(orgUrl)).json<{ usage: Record<string, number | null> }>().usage
+    expect(await usage()).toEqual({ assets: 0, bytes: 0, max_assets: 10_000, max_bytes: 10 * 1024 ** 3 })
+    const image = await solid(20, 10).png().toBuffer()
+    const pushed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/assets',
+      headers: bearer(acme.writeKey),
+      payload: { title: 'Counted', image_base64: image.toString('base64') },
+    })
+    expect(await usage()).toEqual({ assets: 1, bytes: image.length, max_assets: 10_000, max_bytes: 10 * 1024 ** 3 })
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.writeKey) })
+    expect((await usage()).assets).toBe(0)
+  })
+
+  it('says null for a plan without limits', async () => {
+    const unlimited = await startTestApp({ database: t.database, env: { PLAN_LIMITS: '{"enterprise":{"max_assets":1}}' } })
+    try {
+      const res = await unlimited.app.inject({ url: orgUrl, headers: { cookie: member.cookie } })
+      expect(res.json().usage).toMatchObject({ max_assets: null, max_bytes: null })
+    } finally {
+      await unlimited.close()
+    }
   })
 })
 

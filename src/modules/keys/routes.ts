@@ -1,5 +1,6 @@
 import type { App } from '../../platform/http/app-type.js'
 import { problems } from '../../platform/http/errors.js'
+import type { ApiKeyIdentity } from '../../platform/http/public-api.js'
 import { Type } from 'typebox'
 import {
   appNoContent,
@@ -47,7 +48,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
       },
     },
     async (request) => {
-      const identity = request.apiKey!
+      const identity = callingKey(request)
       const [key, organization] = await Promise.all([
         deps.keys.find(identity.organizationId, identity.id),
         deps.orgs.organizationById(identity.organizationId),
@@ -75,7 +76,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
       if (request.body !== undefined && !isEmptyObject(request.body)) {
         throw problems.validation([{ pointer: '/', detail: 'this endpoint takes no body' }])
       }
-      const identity = request.apiKey!
+      const identity = callingKey(request)
       return view(await deps.keys.revoke(identity.organizationId, identity.id))
     },
   )
@@ -152,6 +153,13 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
       return reply.code(204).send()
     },
   )
+}
+
+/** The key these endpoints describe; the web app's session has none. */
+function callingKey(request: { apiKey: ApiKeyIdentity | null }): ApiKeyIdentity {
+  const identity = request.apiKey!
+  if (identity.via !== 'key') throw problems.notFound('API key (this call was made with a session)')
+  return identity
 }
 
 function isEmptyObject(value: unknown): boolean {

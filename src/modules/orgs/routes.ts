@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import type { Config } from '../../config.js'
 import type { Organization } from '../../platform/db/schema.js'
 import type { App } from '../../platform/http/app-type.js'
 import {
@@ -33,9 +34,20 @@ const OrganizationSchema = Type.Object(
   { [COMPONENT]: 'AppOrganization', additionalProperties: false },
 )
 
+const Limit = Type.Union([Type.Integer(), Type.Null()], { description: 'Null when the plan sets no limit.' })
+
+const UsageSchema = Type.Object(
+  { assets: Type.Integer(), bytes: Type.Integer(), max_assets: Limit, max_bytes: Limit },
+  { additionalProperties: false, description: "The plan's usage: assets and bytes stored, against the plan's limits." },
+)
+
 const OrganizationWithRoleSchema = Type.Object(
-  { ...OrganizationSchema.properties, role: Role },
-  { [COMPONENT]: 'AppOrganizationWithRole', additionalProperties: false, description: 'The organization and the signed-in user\u2019s role in it.' },
+  { ...OrganizationSchema.properties, role: Role, usage: UsageSchema },
+  {
+    [COMPONENT]: 'AppOrganizationWithRole',
+    additionalProperties: false,
+    description: 'The organization, the signed-in user\u2019s role in it, and its plan usage.',
+  },
 )
 
 const SessionSchema = Type.Object(
@@ -84,7 +96,7 @@ function orgView(org: Organization) {
 }
 
 /** /app/api: the browser application's own endpoints, signed in with a session cookie, not part of v1. */
-export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuard }): void {
+export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuard; planLimits: Config['planLimits'] }): void {
   const { orgs, guard } = deps
   const sessionBody = sessionBodyFor(deps)
 
@@ -139,7 +151,14 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
     },
     async (request) => {
       const { organization, role } = request.membership!
-      return { ...orgView(organization), role }
+      const limits = deps.planLimits[organization.plan] ?? {}
+      const usage = {
+        assets: organization.asset_count,
+        bytes: Number(organization.byte_count),
+        max_assets: limits.maxAssets ?? null,
+        max_bytes: limits.maxBytes ?? null,
+      }
+      return { ...orgView(organization), role, usage }
     },
   )
 

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { solid } from '../support/images.js'
+import { PASSWORD, expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
+
+/** The web app calls /api/v1 with its session cookie instead of a key. */
+let t: TestApp
+let acme: Seeded
+let globex: Seeded
+let member: Client
+let png: string
+
+beforeAll(async () => {
+  t = await startTestApp()
+  acme = await seedOrganization(t.app, 'Acme')
+  globex = await seedOrganization(t.app, 'Globex')
+  member = await signedInMember(t.app, acme.org.id, 'member')
+  png = (await solid(24, 16).png().toBuffer()).toString('base64')
+})
+afterAll(() => t.close())
+
+const assetCount = async (organizationId: string) =>
+  Number(
+    (
+      await t.database.handle.db
+        .selectFrom('assets')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
+
+describe('a session on /api/v1', () => {
+  it('lets a member push, read and edit in their organization', async () => {
+    const pushed = await member.post('/api/v1/assets', { title: 'From the browser', image_base64: png, tag_names: ['web'] })
+    expect(pushed.statusCode, pushed.body).toBe(201)
+    const id = pushed.json<{ asset_id: string }>().asset_id
+
+    const list = await member.get('/api/v1/assets?tag=web')
+    expect(list.statusCode).toBe(200)
+    expect(list.json<{ data: Array<{ id: string }> }>().data.map((a) => a.id)).toEqual([id])
+
+    const edited = await member.patch(`/api/v1/assets/${id}`, { title: 'Renamed' })
+    expect(edited.statusCode).toBe(200)
+    // What the key holder sees is the same asset.
+    const byKey = await t.app.inject({ url: `/api/v1/assets/${id}`, headers: bearer(acme.readKey) })
+    expect(byKey.json()).toMatchObject({ id, title: 'Renamed' })
+  })
+
+  it('refuses a write without the CSRF token, and stores nothing', async () => {
+    const before = await assetCount(acme.org.id)
+    const res = await member.post('/api/v1/assets', { title: 'Forged', image_base64: png }, { csrf: null })
+    expectProblem(res, 403, 'csrf_token_invalid')
+    const wrong = await member.post('/api/v1/assets', { title: 'Forged', image_base64: png }, { csrf: 'f'.repeat(64) })
+    expectProblem(wrong, 403, 'csrf_token_invalid')
+    expect(await assetCount(acme.org.id)).toBe(before)
+  })
+
+  it('reads without a CSRF token', async () => {
+    const res = await member.get('/api/v1/tags')
+    expect(res.statusCode).toBe(200)
+  })
+
+  it('answers a stale or unknown session cookie with not_signed_in', async () => {
+    const res = await t.app.inject({ url: '/api/v1/assets', headers: { cookie: 'al_session=not-a-session' } })
+    expectProblem(res, 401, 'not_signed_in')
+  })
+
+  it('uses the Authorization header when both are sent', async () => {
+    const res = await t.app.inject({ url: '/api/v1/assets', headers: { cookie: member.cookie, authorization: 'Bearer al_nope_nope' } })
+    expectProblem(res, 401, 'invalid_api_key')
+  })
+
+  it('never shows another organization to a session', async () => {
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/assets',
+      headers: bearer(globex.writeKey),
+      payload: { title: 'Globex only', image_base64: png },
+    })
+    const id = theirs.json<{ asset_id: string }>().asset_id
+    expectProblem(await member.get(`/api/v1/assets/${id}`), 404, 'not_found')
+    const named = await t.app.inject({ url: '/api/v1/assets', headers: { cookie: member.cookie, 'x-organization': globex.org.slug } })
+    expectProblem(named, 404, 'not_found')
+  })
+
+  it('needs X-Organization from a user of several organizations, and acts in the one named', async () => {
+    await t.app.services.orgs.addMember(globex.org.id, { email: member.email, password: PASSWORD, role: 'member' })
+    expectProblem(await member.get('/api/v1/assets'), 400, 'organization_required')
+
+    const inGlobex = await t.app.inject({ url: '/api/v1/assets', headers: { cookie: member.cookie, 'x-organization': globex.org.slug } })
+    expect(inGlobex.statusCode).toBe(200)
+    expect(inGlobex.json<{ data: Array<{ title: string }> }>().data.map((a) => a.title)).toEqual(['Globex only'])
+  })
+
+  it("counts a user's sessions in one rate-limit bucket", async () => {
+    const owner = await signedInMember(t.app, acme.org.id, 'owner')
+    const second = await login(t.app, owner.email, PASSWORD)
+    const first = await owner.get('/api/v1/tags')
+    const next = await second.get('/api/v1/tags')
+    expect(Number(next.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1)
+    // A key of the same organization, unused for reads so far, has a bucket of its own.
+    const byKey = await t.app.inject({ url: '/api/v1/tags', headers: bearer(acme.writeKey) })
+    expect(byKey.headers['x-ratelimit-remaining']).toBe(first.headers['x-ratelimit-remaining'])
+  })
+
+  it('has no API key to describe or revoke', async () => {
+    const designer = await signedInMember(t.app, acme.org.id, 'member')
+    expectProblem(await designer.get('/api/v1/auth/key'), 404, 'not_found')
+    expectProblem(await designer.post('/api/v1/auth/revoke'), 404, 'not_found')
+  })
+})
