@@ -47,7 +47,9 @@ export function CollectionsScreen() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">Kind</th>
+                <th scope="col" className="col-kind">
+                  Kind
+                </th>
                 <th scope="col" className="num">
                   Assets
                 </th>
@@ -66,7 +68,7 @@ export function CollectionsScreen() {
                       {collection.kind === 'smart' ? describeQuery(collection.query) : collection.description || '\u00a0'}
                     </div>
                   </td>
-                  <td>
+                  <td className="col-kind">
                     <span className={`badge kind-${collection.kind}`}>{collection.kind === 'smart' ? 'Smart' : 'Manual'}</span>
                   </td>
                   <td className="num">{collection.asset_count.toLocaleString()}</td>
