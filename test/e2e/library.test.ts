@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core'
+import type { BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization } from '../support/app.js'
 import { solid } from '../support/images.js'
@@ -39,7 +39,12 @@ async function push(asset: (typeof SEED)[number]): Promise<void> {
 }
 
 const card = (title: string) => page.getByRole('article', { name: title, exact: true })
-const cardTitles = () => page.getByRole('article').evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-labelledby') && document.getElementById(c.getAttribute('aria-labelledby')!)?.textContent))
+const cardTitles = () => page.getByRole('list', { name: 'Assets' }).getByRole('heading', { level: 3 }).allTextContents()
+/** Whether the card has the keyboard focus. */
+const focused = (title: string) => card(title).evaluate((element) => element.ownerDocument.activeElement === element)
+/** Whether every image matched has loaded (none broken). */
+const loaded = (images: Locator) =>
+  images.evaluateAll((all) => all.every((image) => (image as unknown as { complete: boolean; naturalWidth: number }).complete && (image as unknown as { naturalWidth: number }).naturalWidth > 0))
 
 beforeAll(async () => {
   e2e = await startE2E()
@@ -61,7 +66,7 @@ describe('the library', () => {
     expect(await card('Brand logo').getByTitle('Created by AI').count()).toBe(0)
     expect(await page.getByText('6 assets').isVisible()).toBe(true)
     // Every thumbnail has loaded (no broken image).
-    await expect.poll(() => page.locator('article img').evaluateAll((images) => images.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0))).toBe(true)
+    await expect.poll(() => loaded(page.getByRole('list', { name: 'Assets' }).locator('img'))).toBe(true)
     await screenshots(page, 'library')
     await expectAccessible(page)
   })
@@ -99,18 +104,17 @@ describe('the library', () => {
   it('moves between cards with the arrows, opens one with Enter, edits its tags, and finds it by the new tag', async () => {
     // Newest first: the logo, pushed first, is the last card.
     await card('Brand logo').focus()
-    const before = await page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))
     await page.keyboard.press('ArrowLeft')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).not.toBe(before)
+    await expect.poll(() => focused('Summer banner')).toBe(true)
     expect(await card('Summer banner').getAttribute('tabindex')).toBe('0')
     expect(await card('Brand logo').getAttribute('tabindex')).toBe('-1')
     await page.keyboard.press('ArrowRight')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).toBe(before)
+    await expect.poll(() => focused('Brand logo')).toBe(true)
     await page.keyboard.press('Enter')
     await expect.poll(() => page.url()).toContain(`/assets/${ids.get('Brand logo')}`)
     await expect.poll(() => page.getByRole('heading', { name: 'Brand logo', level: 1 }).isVisible()).toBe(true)
     await expect.poll(() => page.getByText('Similar assets').isVisible()).toBe(true)
-    await expect.poll(() => page.getByRole('img', { name: 'Brand logo' }).evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)).toBe(true)
+    await expect.poll(() => loaded(page.getByRole('img', { name: 'Brand logo' }))).toBe(true)
     await screenshots(page, 'asset-detail')
     await expectAccessible(page)
 
