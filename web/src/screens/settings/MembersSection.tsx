@@ -49,7 +49,7 @@ export function MembersSection() {
                   <td className="strong">
                     {member.name || <span className="muted">—</span>} {member.user_id === user.id && <span className="badge">You</span>}
                   </td>
-                  <td className="break">{member.email}</td>
+                  <td className="email">{member.email}</td>
                   <td>
                     <span className={`badge ${member.role === 'member' ? '' : 'ok'}`}>{member.role}</span>
                   </td>
@@ -168,7 +168,7 @@ function PendingInvitations() {
             <tbody>
               {pending.map((invitation) => (
                 <tr key={invitation.id}>
-                  <td className="break">{invitation.email}</td>
+                  <td className="email">{invitation.email}</td>
                   <td>
                     <span className="badge">{invitation.role}</span>
                   </td>

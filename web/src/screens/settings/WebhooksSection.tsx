@@ -58,7 +58,7 @@ export function WebhooksSection() {
               {list.map((hook) => (
                 <tr key={hook.id}>
                   <td className="url-cell">
-                    <Link href={`/webhooks/${hook.id}`} className="mono">
+                    <Link href={`/webhooks/${hook.id}`} className="mono" title={hook.url}>
                       {hook.url}
                     </Link>
                     {hook.description && <div className="muted small-text">{hook.description}</div>}
