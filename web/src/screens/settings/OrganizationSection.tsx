@@ -109,7 +109,7 @@ function AiSetting({ organization, canManage }: { organization: Organization; ca
       </label>
       <ul className="explain">
         <li>
-          When on, each asset’s texts (title, tags, client, product, type) are sent to the configured embedding provider, and the vectors it answers are stored with the asset.
+          When on, each asset’s texts (title, tags, client, product, type) are sent to the configured embedding provider, and the vectors it answers are stored with the asset; each search query is sent too.
         </li>
         <li>Search becomes hybrid: it finds assets by meaning as well as by words, and each asset page lists similar assets.</li>
         <li>When off, nothing is sent: search matches words only (text mode) and similar assets stay empty. Images themselves are never sent.</li>
