@@ -74,15 +74,18 @@ export function AssetDetailScreen() {
         </div>
       </header>
       <div className="detail">
-        <div className="detail-image">
-          <img
-            src={data.original_url}
-            alt={data.title}
-            width={data.width}
-            height={data.height}
-            decoding="async"
-            style={{ backgroundImage: `url("${data.thumbnail_url}")`, backgroundSize: 'contain', backgroundRepeat: 'no-repeat', backgroundPosition: 'center' }}
-          />
+        <div className="detail-main">
+          <div className="detail-image">
+            <img
+              src={data.original_url}
+              alt={data.title}
+              width={data.width}
+              height={data.height}
+              decoding="async"
+              style={{ backgroundImage: `url("${data.thumbnail_url}")`, backgroundSize: 'contain', backgroundRepeat: 'no-repeat', backgroundPosition: 'center' }}
+            />
+          </div>
+          <SimilarAssets id={data.id} />
         </div>
         <div className="detail-side">
           <section className="panel" aria-labelledby="record-title">
@@ -117,7 +120,6 @@ export function AssetDetailScreen() {
           </section>
         </div>
       </div>
-      <SimilarAssets id={data.id} />
     </div>
   )
 }
