@@ -7,8 +7,6 @@ let receiver: WebhookReceiver
 beforeAll(async () => {
   receiver = await startReceiver()
   e2e = await startE2E({ ...WEBHOOK_TEST_ENV })
-  // The test app runs no background work by itself: the webhook sender is started here (app.close stops it).
-  await e2e.t.app.services.webhookDelivery.start()
 })
 afterAll(async () => {
   await e2e.close()
@@ -139,6 +137,9 @@ describe('settings', () => {
     await page.goto('/settings/organization')
     const name = page.getByLabel('Organization name')
     await expect.poll(() => name.inputValue()).toBe('Acme Design')
+    // The plan's usage against its limits (the seeded organization is on the free plan, with no assets).
+    await expect.poll(() => page.getByRole('meter', { name: 'Assets used' }).getAttribute('max')).toBe('10000')
+    expect(await page.getByText('0 of 10,000').isVisible()).toBe(true)
     await expectAccessible(page)
     await screenshots(page, 'settings-organization')
 

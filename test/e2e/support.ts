@@ -38,6 +38,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
   const t = await startTestApp({ env: { WEB_DIR: inject('webDir'), PUBLIC_BASE_URL: url, ...env } })
   socket.on('request', (request, response) => t.app.routing(request, response))
+  // As `serve` does: webhook deliveries and embeddings run beside the API.
+  await Promise.all([t.app.services.embeddings.start(), t.app.services.webhookDelivery.start()])
   const acme = await seedOrganization(t.app, 'Acme Design')
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS })
   return {

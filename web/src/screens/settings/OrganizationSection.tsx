@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { appApi, unwrap, v1, type AppData } from '../../api/client'
+import { formatBytes } from '../../ui/format'
 import { messageOf } from '../../api/problem'
 import { SESSION_QUERY, useOrg, useSession } from '../../session'
 import { useToast } from '../../ui/toast'
@@ -119,30 +120,27 @@ function AiSetting({ organization, canManage }: { organization: Organization; ca
 }
 
 function PlanUsage({ organization }: { organization: Organization }) {
-  const assets = useQuery({
-    queryKey: ['assets', 'count'],
-    queryFn: () => unwrap(v1.GET('/api/v1/assets', { params: { query: { limit: 1 } } })),
-  })
+  const { usage } = organization
   return (
     <div className="panel stack">
-      <h3>Plan</h3>
-      <dl className="facts">
-        <div>
-          <dt>Plan</dt>
-          <dd>
-            <span className="badge">{organization.plan}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Assets</dt>
-          <dd>{assets.data ? assets.data.total.toLocaleString() : '…'}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{new Date(organization.created_at).toLocaleDateString()}</dd>
-        </div>
-      </dl>
+      <h3>
+        Plan <span className="badge">{organization.plan}</span>
+      </h3>
+      <UsageMeter label="Assets" used={usage.assets} limit={usage.max_assets} format={(n) => n.toLocaleString()} />
+      <UsageMeter label="Storage" used={usage.bytes} limit={usage.max_bytes} format={formatBytes} />
       <small className="hint">When a plan’s limit on assets or storage is reached, new pushes are refused with a problem that says which.</small>
+    </div>
+  )
+}
+
+function UsageMeter({ label, used, limit, format }: { label: string; used: number; limit: number | null; format(n: number): string }) {
+  return (
+    <div className="usage">
+      <div className="row">
+        <span>{label}</span>
+        <span className="muted">{limit === null ? `${format(used)} (no limit)` : `${format(used)} of ${format(limit)}`}</span>
+      </div>
+      {limit !== null && <meter aria-label={`${label} used`} min={0} max={limit} value={Math.min(used, limit)} high={limit * 0.9} />}
     </div>
   )
 }
