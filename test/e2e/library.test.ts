@@ -140,7 +140,14 @@ describe('the library', () => {
     await expect.poll(() => page.getByRole('article').count()).toBe(SEED.length)
   })
 
-  it('selects two assets and deletes them after confirming', async () => {
+  it('selects two assets, adds them to a collection, and deletes them after confirming', async () => {
+    const created = await e2e.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/collections',
+      headers: { authorization: `Bearer ${e2e.acme.writeKey}` },
+      payload: { name: 'Picked', kind: 'manual' },
+    })
+    expect(created.statusCode).toBe(201)
     await page.goto('/')
     await card('Office icon').hover()
     await page.getByRole('checkbox', { name: 'Select Office icon' }).check()
@@ -148,6 +155,13 @@ describe('the library', () => {
     const toolbar = page.getByRole('toolbar', { name: 'Selection' })
     await expect.poll(() => toolbar.getByText('2 selected').isVisible()).toBe(true)
     await screenshots(page, 'library-selection')
+
+    await toolbar.getByRole('button', { name: 'Add to collection' }).click()
+    const picker = page.getByRole('dialog', { name: 'Add 2 assets to a collection' })
+    await picker.getByRole('button', { name: /Picked/ }).click()
+    await expect.poll(() => page.getByText('Added 2 assets to Picked.').isVisible()).toBe(true)
+    const collection = await e2e.t.app.inject({ method: 'GET', url: `/api/v1/collections/${created.json<{ id: string }>().id}`, headers: { authorization: `Bearer ${e2e.acme.readKey}` } })
+    expect(collection.json<{ asset_count: number }>().asset_count).toBe(2)
     await toolbar.getByRole('button', { name: 'Delete' }).click()
     const dialog = page.getByRole('dialog', { name: 'Delete 2 assets?' })
     await expect.poll(() => dialog.isVisible()).toBe(true)
