@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { unwrap, v1 } from '../../api/client'
@@ -36,12 +36,15 @@ export function LibraryScreen() {
     initialPageParam: 0,
     getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
     enabled: !search,
+    // The grid stays in place while the next filters load, rather than blinking empty.
+    placeholderData: keepPreviousData,
   })
   const hits = useQuery({
     queryKey: [ASSETS_KEY, 'search', search, filters],
     queryFn: () => unwrap(v1.POST('/api/v1/search', { body: { q: search, limit: SEARCH_LIMIT, ...cleanFilters(filters) } })),
     enabled: Boolean(search),
     staleTime: 60_000,
+    placeholderData: keepPreviousData,
   })
 
   const items = search ? (hits.data?.data ?? []) : (list.data?.pages.flatMap((page) => page.data) ?? [])
