@@ -67,6 +67,7 @@ describe('/app/api responses', () => {
     await ok(owner.get(`${org}/members`))
 
     const invited = await ok<{ token: string }>(owner.post(`${org}/invitations`, { email: `invitee-${Date.now()}@example.com`, role: 'member' }))
+    await ok(t.app.inject({ method: 'POST', url: '/app/api/invitations/lookup', payload: { token: invited.token } }))
     clientFrom(t.app, await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token: invited.token, password: PASSWORD, name: 'Ivy' } }))
     const revoked = await ok<{ id: string }>(owner.post(`${org}/invitations`, { email: `revoked-${Date.now()}@example.com`, role: 'admin' }))
     await ok(owner.get(`${org}/invitations`))

@@ -229,6 +229,41 @@ describe('POST /app/api/orgs/:org/invitations', () => {
   })
 })
 
+describe('POST /app/api/invitations/lookup', () => {
+  const lookUp = (token: string) => t.app.inject({ method: 'POST', url: '/app/api/invitations/lookup', payload: { token } })
+
+  it('says whom a usable invitation is for, and whether the email has an account, without spending it', async () => {
+    const fresh = await invite(owner, 'Fresh.Face@example.com', 'member')
+    const res = await lookUp(fresh.token)
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({
+      email: 'Fresh.Face@example.com',
+      role: 'member',
+      organization_name: expect.any(String),
+      existing_user: false,
+      expires_at: expect.any(String),
+    })
+    expect((await invitationRow(fresh.id)).accepted_at).toBeNull()
+    const known = await invite(owner, globex.owner.email, 'admin')
+    expect((await lookUp(known.token)).json()).toMatchObject({ email: globex.owner.email, role: 'admin', existing_user: true })
+  })
+
+  it('is 404 for an unknown, revoked or used token', async () => {
+    expectProblem(await lookUp('not-a-token'), 404, 'invitation_not_found')
+    const revoked = await invite(owner, 'gone@example.com')
+    await admin.delete(`${orgUrl}/invitations/${revoked.id}`)
+    expectProblem(await lookUp(revoked.token), 404, 'invitation_not_found')
+    const used = await invite(owner, 'used.once@example.com')
+    expect((await accept({ token: used.token, password: PASSWORD })).statusCode).toBe(200)
+    expectProblem(await lookUp(used.token), 404, 'invitation_not_found')
+  })
+
+  it('refuses another site', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/app/api/invitations/lookup', payload: { token: 'x' }, headers: { origin: 'https://evil.example' } })
+    expectProblem(res, 403, 'cross_site_request')
+  })
+})
+
 describe('POST /app/api/invitations/accept', () => {
   it('turns a new email into a signed-in member and records member.joined', async () => {
     const invitation = await invite(owner, 'New.Person@example.com', 'member')

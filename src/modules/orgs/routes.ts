@@ -88,6 +88,19 @@ const CreatedInvitationSchema = Type.Object(
   { [COMPONENT]: 'AppCreatedInvitation', additionalProperties: false },
 )
 
+const InvitationToken = Type.String({ minLength: 1, maxLength: 200 })
+
+const InvitationPreviewSchema = Type.Object(
+  {
+    email: Type.String(),
+    role: Role,
+    organization_name: Type.String(),
+    existing_user: Type.Boolean({ description: 'The email has an account: accepting takes its password, and the name is not used.' }),
+    expires_at: DateTimeSchema,
+  },
+  { [COMPONENT]: 'AppInvitationPreview', additionalProperties: false },
+)
+
 const SESSION_TAGS = ['app-session']
 const ORG_TAGS = ['app-org']
 
@@ -276,8 +289,8 @@ const SIGN_IN_PROBLEMS = {
 }
 
 /**
- * POST /app/api/login and /app/api/invitations/accept: the two endpoints that take a password, kept in
- * a scope of their own so they can be rate limited per IP.
+ * POST /app/api/login and /app/api/invitations/lookup and /accept: the endpoints that take a password
+ * or an invitation's token, kept in a scope of their own so they can be rate limited per IP.
  */
 export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuard }): void {
   const { orgs, guard } = deps
@@ -309,6 +322,31 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
   )
 
   app.post(
+    '/app/api/invitations/lookup',
+    {
+      config: { session: 'none' },
+      schema: {
+        operationId: 'appLookUpInvitation',
+        tags: SESSION_TAGS,
+        summary: 'Look at an invitation before accepting it',
+        description:
+          'Whom an invitation is for, in which organization and with which role, and whether its email already has an account (then accepting takes that account\u2019s password). A POST so that the token stays out of URLs and logs. Changes nothing.',
+        body: Type.Object({ token: InvitationToken }, { additionalProperties: false }),
+        response: {
+          200: appResponse('The invitation, still usable.', InvitationPreviewSchema),
+          ...appProblemResponses({ invitation_not_found: true }),
+          ...SIGN_IN_PROBLEMS,
+        },
+      },
+    },
+    async (request) => {
+      guard.assertSameOrigin(request)
+      const invitation = await orgs.invitationPreview(request.body.token)
+      return { ...invitation, expires_at: iso(invitation.expires_at) }
+    },
+  )
+
+  app.post(
     '/app/api/invitations/accept',
     {
       config: { session: 'none' },
@@ -319,7 +357,7 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
         description:
           'Joins the organization and starts a session, as signing in does. A new email becomes a user with this password (and `name`); an existing user gives their own password. Emits `member.joined`.',
         body: Type.Object(
-          { token: Type.String({ minLength: 1, maxLength: 200 }), password: Password, name: Type.Optional(Type.String({ maxLength: 200 })) },
+          { token: InvitationToken, password: Password, name: Type.Optional(Type.String({ maxLength: 200 })) },
           { additionalProperties: false },
         ),
         response: {

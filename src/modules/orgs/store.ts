@@ -135,6 +135,25 @@ export function claimInvitation(db: Db, tokenHash: string): Promise<Invitation |
     .executeTakeFirst()
 }
 
+/** A usable invitation, with its organization's name and whether its email already has an account. */
+export function findUsableInvitation(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('invitations')
+    .innerJoin('organizations', 'organizations.id', 'invitations.organization_id')
+    .select((eb) => [
+      'invitations.email',
+      'invitations.role',
+      'invitations.expires_at',
+      'organizations.name as organization_name',
+      eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.email', '=', 'invitations.email')).as('existing_user'),
+    ])
+    .where('invitations.token_hash', '=', tokenHash)
+    .where('invitations.accepted_at', 'is', null)
+    .where('invitations.revoked_at', 'is', null)
+    .where('invitations.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst()
+}
+
 export function revokeInvitation(db: Db, organizationId: string, id: string): Promise<Invitation | undefined> {
   return db
     .updateTable('invitations')
