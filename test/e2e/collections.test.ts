@@ -47,7 +47,7 @@ describe('collections', () => {
     const query = page.getByRole('region', { name: 'Query' })
     await expect.poll(() => query.getByRole('status').textContent()).toBe('3 assets match')
     await expect.poll(() => page.getByRole('article').count()).toBe(3)
-    expect(await page.getByRole('article', { name: 'Red icon' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('article', { name: 'Red icon' }).isVisible()).toBe(true)
     // Editing the query counts again before saving.
     await query.getByLabel('Tag').fill('blue')
     await query.getByLabel('Tag').press('Enter')
@@ -69,7 +69,7 @@ describe('collections', () => {
     const publicPage = await stranger.newPage()
     const answer = await publicPage.goto(shareUrl)
     expect(answer?.status()).toBe(200)
-    expect(await publicPage.getByRole('img', { name: 'Red poster' }).isVisible()).toBe(true)
+    await expect.poll(() => publicPage.getByRole('img', { name: 'Red poster' }).isVisible()).toBe(true)
     expect(await publicPage.getByRole('img', { name: 'Blue poster' }).count()).toBe(0)
     await stranger.close()
 
@@ -107,11 +107,11 @@ describe('collections', () => {
     await picker.getByRole('button', { name: 'Add 2 assets' }).click()
 
     await expect.poll(() => page.getByRole('article').count()).toBe(2)
-    expect(await page.getByRole('article', { name: 'Blue banner' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('article', { name: 'Blue banner' }).isVisible()).toBe(true)
     await page.getByRole('button', { name: 'Remove Blue banner from the collection' }).click()
     await expect.poll(() => page.getByRole('article').count()).toBe(1)
-    expect(await page.getByRole('article', { name: 'Red poster' }).isVisible()).toBe(true)
-    expect(await page.getByText('1 asset', { exact: true }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('article', { name: 'Red poster' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('1 asset', { exact: true }).isVisible()).toBe(true)
     await screenshots(page, 'collection-manual')
     await expectAccessible(page)
     await context.close()

@@ -31,7 +31,7 @@ describe('settings', () => {
 
     const dialog = page.getByRole('dialog', { name: 'API key created' })
     await expect.poll(() => dialog.isVisible()).toBe(true)
-    expect(await dialog.getByText('Copy this api key now: it will not be shown again.').isVisible()).toBe(true)
+    await expect.poll(() => dialog.getByText('Copy this API key now: it will not be shown again.').isVisible()).toBe(true)
     const key = (await dialog.getByLabel('API key', { exact: true }).textContent()) ?? ''
     expect(key).toMatch(/^al_/)
     await dialog.getByRole('button', { name: 'Done' }).click()
@@ -110,7 +110,9 @@ describe('settings', () => {
     const guest = await e2e.context()
     const invited = await guest.newPage()
     await invited.goto(url)
-    await expect.poll(() => invited.getByRole('heading', { name: 'Join your team on Asset Library' }).isVisible()).toBe(true)
+    // The form says whom the invitation is for, and where, before it is used.
+    await expect.poll(() => invited.getByRole('heading', { name: 'Join Acme Design on Asset Library' }).isVisible()).toBe(true)
+    expect(await invited.getByText('new.designer@example.com').isVisible()).toBe(true)
     await expectAccessible(invited)
     await screenshots(invited, 'invite-accept')
     await invited.getByLabel('Your name').fill('New Designer')
@@ -118,7 +120,7 @@ describe('settings', () => {
     await invited.getByRole('button', { name: 'Accept invitation' }).click()
     await expect.poll(() => invited.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true)
     expect(new URL(invited.url()).pathname).toBe('/')
-    expect(await invited.getByText('new.designer@example.com').isVisible()).toBe(true)
+    await expect.poll(() => invited.getByText('new.designer@example.com').isVisible()).toBe(true)
 
     // A member sees the members, read-only, and no keys or webhooks.
     await invited.goto('/settings')
@@ -129,6 +131,13 @@ describe('settings', () => {
     await page.reload()
     await expect.poll(() => page.getByRole('cell', { name: 'new.designer@example.com' }).isVisible()).toBe(true)
     expect(await page.getByRole('region', { name: 'Pending invitations' }).getByText('new.designer@example.com').count()).toBe(0)
+
+    // A used link says so instead of showing the form.
+    const late = await (await e2e.context()).newPage()
+    await late.goto(url)
+    await expect.poll(() => late.getByRole('heading', { name: 'This invitation cannot be used' }).isVisible()).toBe(true)
+    expect(await late.getByLabel('Password').count()).toBe(0)
+    await late.context().close()
     await context.close()
   })
 
@@ -139,7 +148,7 @@ describe('settings', () => {
     await expect.poll(() => name.inputValue()).toBe('Acme Design')
     // The plan's usage against its limits (the seeded organization is on the free plan, with no assets).
     await expect.poll(() => page.getByRole('meter', { name: 'Assets used' }).getAttribute('max')).toBe('10000')
-    expect(await page.getByText('0 of 10,000').isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('0 of 10,000').isVisible()).toBe(true)
     await expectAccessible(page)
     await screenshots(page, 'settings-organization')
 

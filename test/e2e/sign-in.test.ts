@@ -21,7 +21,7 @@ describe('signing in', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('email or password')
 
     await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
-    expect(await page.getByText('Acme Design').isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Acme Design').isVisible()).toBe(true)
     // A reload keeps the session (the cookie), and a deep link opens where it points.
     await page.goto('/collections')
     await expect.poll(() => page.getByRole('link', { name: 'Collections' }).getAttribute('class')).toContain('active')
@@ -29,7 +29,7 @@ describe('signing in', () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
     await page.reload()
-    expect(await page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
     await context.close()
   })
 })

@@ -61,7 +61,7 @@ describe('uploading', () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
     await expect.poll(() => page.getByRole('article', { name: 'coral-hero' }).isVisible()).toBe(true)
-    expect(await page.getByRole('article', { name: 'teal-card' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('article', { name: 'teal-card' }).isVisible()).toBe(true)
     await context.close()
   })
 
@@ -75,7 +75,7 @@ describe('uploading', () => {
     await page.getByRole('button', { name: 'Import' }).click()
     const results = page.getByRole('region', { name: 'Uploads' })
     await expect.poll(() => results.getByRole('status').textContent()).toBe('1 item: 1 new, 0 duplicate, 0 failed')
-    expect(await results.getByText('green-banner', { exact: true }).isVisible()).toBe(true)
+    await expect.poll(() => results.getByText('green-banner', { exact: true }).isVisible()).toBe(true)
     expect(images.hits).toContain('/campaign/green-banner.png')
 
     // 10.0.0.1 is private and not allowed: the row shows the problem's detail.

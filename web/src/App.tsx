@@ -1,20 +1,33 @@
+import { lazy, Suspense, type ComponentType } from 'react'
 import { Link, Route, Switch, useRoute } from 'wouter'
 import logo from './favicon.svg'
-import { AcceptInvitationScreen } from './screens/invite/AcceptInvitationScreen'
-import { AssetDetailScreen } from './screens/library/AssetDetailScreen'
 import { LibraryScreen } from './screens/library/LibraryScreen'
-import { CollectionScreen } from './screens/collections/CollectionScreen'
-import { CollectionsScreen } from './screens/collections/CollectionsScreen'
-import { SettingsScreen } from './screens/settings/SettingsScreen'
 import { SignInScreen } from './screens/SignInScreen'
-import { UploadScreen } from './screens/upload/UploadScreen'
 import { SessionProvider, useSession, useSessionQuery } from './session'
+
+/** The library is the first screen; the others load when first opened, so it comes up sooner. */
+function lazyScreen<P>(load: () => Promise<Record<string, ComponentType<P>>>, name: string) {
+  return lazy(async () => ({ default: (await load())[name]! }))
+}
+
+const AcceptInvitationScreen = lazyScreen(() => import('./screens/invite/AcceptInvitationScreen'), 'AcceptInvitationScreen')
+const AssetDetailScreen = lazyScreen(() => import('./screens/library/AssetDetailScreen'), 'AssetDetailScreen')
+const CollectionScreen = lazyScreen(() => import('./screens/collections/CollectionScreen'), 'CollectionScreen')
+const CollectionsScreen = lazyScreen(() => import('./screens/collections/CollectionsScreen'), 'CollectionsScreen')
+const SettingsScreen = lazyScreen(() => import('./screens/settings/SettingsScreen'), 'SettingsScreen')
+const UploadScreen = lazyScreen(() => import('./screens/upload/UploadScreen'), 'UploadScreen')
 
 /** Signed out: the sign-in screen, or the invitation being accepted. Signed in: the shell and its screens. */
 export function App() {
   const session = useSessionQuery()
   const [inviting] = useRoute('/invite/:token')
-  if (inviting) return <Route path="/invite/:token" component={AcceptInvitationScreen} />
+  if (inviting) {
+    return (
+      <Suspense fallback={<div className="splash" aria-busy="true" />}>
+        <Route path="/invite/:token" component={AcceptInvitationScreen} />
+      </Suspense>
+    )
+  }
   if (session.isPending) return <div className="splash" aria-busy="true" />
   if (!session.data) return <SignInScreen />
   return (
@@ -68,19 +81,21 @@ function Shell() {
         </div>
       </header>
       <main className="content">
-        <Switch>
-          <Route path="/" component={LibraryScreen} />
-          <Route path="/assets/:id" component={AssetDetailScreen} />
-          <Route path="/upload" component={UploadScreen} />
-          <Route path="/collections" component={CollectionsScreen} />
-          <Route path="/collections/:id" component={CollectionScreen} />
-          <Route path="/settings" nest>
-            <SettingsScreen />
-          </Route>
-          <Route>
-            <p className="page-message">This page does not exist. <Link href="/">Back to the library</Link></p>
-          </Route>
-        </Switch>
+        <Suspense fallback={<p className="page-message" aria-busy="true">Loading…</p>}>
+          <Switch>
+            <Route path="/" component={LibraryScreen} />
+            <Route path="/assets/:id" component={AssetDetailScreen} />
+            <Route path="/upload" component={UploadScreen} />
+            <Route path="/collections" component={CollectionsScreen} />
+            <Route path="/collections/:id" component={CollectionScreen} />
+            <Route path="/settings" nest>
+              <SettingsScreen />
+            </Route>
+            <Route>
+              <p className="page-message">This page does not exist. <Link href="/">Back to the library</Link></p>
+            </Route>
+          </Switch>
+        </Suspense>
       </main>
     </div>
   )

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { useLocation } from 'wouter'
 import { appApi, unwrap } from '../../api/client'
@@ -22,6 +22,12 @@ export function AcceptInvitationScreen({ params }: { params: { token: string } }
   const [, navigate] = useLocation()
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
+  const invitation = useQuery({
+    queryKey: ['invitation', params.token],
+    queryFn: () => unwrap(appApi.POST('/app/api/invitations/lookup', { body: { token: params.token } })),
+    retry: false,
+    meta: { quiet: true },
+  })
   const accept = useMutation({
     mutationFn: () =>
       unwrap(appApi.POST('/app/api/invitations/accept', { body: { token: params.token, password, ...(name.trim() ? { name: name.trim() } : {}) } })),
@@ -35,32 +41,52 @@ export function AcceptInvitationScreen({ params }: { params: { token: string } }
     event.preventDefault()
     accept.mutate()
   }
+  if (invitation.isPending) return <main className="auth-page" aria-busy="true" />
+  if (invitation.isError) {
+    return (
+      <main className="auth-page">
+        <section className="auth-card stack" aria-labelledby="accept-title">
+          <h1 id="accept-title">This invitation cannot be used</h1>
+          <p role="alert">{problemText(invitation.error)}</p>
+          <p className="hint">
+            Already a member? <a href="/">Sign in</a>
+          </p>
+        </section>
+      </main>
+    )
+  }
+  const { email, organization_name, role, existing_user } = invitation.data
   return (
     <main className="auth-page">
       <form className="auth-card stack" onSubmit={submit} aria-labelledby="accept-title">
         <div className="accept-intro">
-          <h1 id="accept-title">Join your team on Asset Library</h1>
-          <p className="muted">You were invited to an organization. Choose how you will sign in, and you are in.</p>
+          <h1 id="accept-title">Join {organization_name} on Asset Library</h1>
+          <p className="muted">
+            You were invited as {role === 'member' ? 'a member' : `an ${role}`}, with <strong>{email}</strong>.{' '}
+            {existing_user ? 'This email already has an account: sign in with its password to join.' : 'Choose a password, and you are in.'}
+          </p>
         </div>
-        <label className="field">
-          <span>Your name</span>
-          <input autoComplete="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
-          <small>Shown to your teammates. Leave it empty if you already have an account.</small>
-        </label>
+        {!existing_user && (
+          <label className="field">
+            <span>Your name</span>
+            <input autoComplete="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+            <small>Shown to your teammates.</small>
+          </label>
+        )}
         <label className="field">
           <span>Password</span>
           <input
             type="password"
-            autoComplete="new-password"
+            autoComplete={existing_user ? 'current-password' : 'new-password'}
             required
-            minLength={MIN_PASSWORD}
+            minLength={existing_user ? 1 : MIN_PASSWORD}
             maxLength={200}
             aria-describedby="accept-password-hint"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
           <small id="accept-password-hint">
-            At least {MIN_PASSWORD} characters. Already have an account with the invited email? Enter its password instead.
+            {existing_user ? 'The password you sign in with.' : `At least ${MIN_PASSWORD} characters.`}
           </small>
         </label>
         {accept.isError && (
