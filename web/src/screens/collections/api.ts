@@ -19,6 +19,18 @@ export function useCollections() {
   })
 }
 
+/**
+ * The manual collections (the first 100), for pickers that add assets: Upload's batch and the
+ * library's selection. `enabled: false` until the picker opens.
+ */
+export function useManualCollections({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: [COLLECTIONS_KEY, 'manual'],
+    queryFn: () => unwrap(v1.GET('/api/v1/collections', { params: { query: { kind: 'manual', limit: 100 } } })),
+    enabled,
+  })
+}
+
 /** The collection itself (name, kind, query, count, shared). */
 export function useCollection(id: string) {
   return useQuery({

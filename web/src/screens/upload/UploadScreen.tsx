@@ -1,8 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type DragEvent, type FormEvent } from 'react'
 import { Link } from 'wouter'
-import { unwrap, v1 } from '../../api/client'
 import { formatBytes } from '../../ui/format'
+import { useManualCollections } from '../collections/api'
 import { useCatalog } from '../library/queries'
 import type { BatchMetadata } from './queue'
 import { sendPush } from './send'
@@ -23,10 +23,7 @@ export function UploadScreen() {
   const types = useCatalog('/api/v1/asset-types')
   const clients = useCatalog('/api/v1/clients')
   const products = useCatalog('/api/v1/products')
-  const collections = useQuery({
-    queryKey: ['collections', 'manual'],
-    queryFn: () => unwrap(v1.GET('/api/v1/collections', { params: { query: { kind: 'manual', limit: 100 } } })),
-  })
+  const collections = useManualCollections()
   const ids = useId()
   const set = <K extends keyof BatchMetadata>(key: K, value: BatchMetadata[K]) => setMeta((m) => ({ ...m, [key]: value }))
 
