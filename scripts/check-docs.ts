@@ -20,6 +20,7 @@ import { buildApp, type BuiltApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
 import { migrate } from '../src/platform/db/migrate.js'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './chromium.js'
 
 const LOCAL_HOST = '127.0.0.1'
 const EXPECTED_TEXTS = ['Asset Library API', 'Describe the calling API key']
@@ -27,13 +28,7 @@ const RENDER_TIMEOUT_MS = 60_000
 
 const CHROMIUM_ARGS = [
   '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...CHROMIUM_FLAGS,
   // Belt and braces beside the request routing below: no host name but ours resolves at all.
   `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE ${LOCAL_HOST}`,
 ]
@@ -44,7 +39,7 @@ function log(message: string): void {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { screenshot: { type: 'string' } } })
-  const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+  const executablePath = process.env.CHROMIUM_PATH || CHROMIUM_PATH
   if (!existsSync(executablePath)) {
     console.error(`check-docs: FAIL: no Chromium at ${executablePath}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`)
     return 1

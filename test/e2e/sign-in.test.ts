@@ -12,6 +12,7 @@ describe('signing in', () => {
     const context = await e2e.context()
     const page = await context.newPage()
     await page.goto('/')
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
     await expectAccessible(page)
     await screenshots(page, 'sign-in')
 
@@ -24,7 +25,8 @@ describe('signing in', () => {
     await expect.poll(() => page.getByText('Acme Design').isVisible()).toBe(true)
     // A reload keeps the session (the cookie), and a deep link opens where it points.
     await page.goto('/collections')
-    await expect.poll(() => page.getByRole('link', { name: 'Collections' }).getAttribute('class')).toContain('active')
+    await expect.poll(() => page.getByRole('link', { name: 'Collections' }).getAttribute('aria-current')).toBe('page')
+    expect(await page.title()).toBe('Collections · Asset Library')
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)

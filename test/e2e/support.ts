@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { AxeBuilder } from '@axe-core/playwright'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { expect, inject } from 'vitest'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 
 /**
@@ -22,16 +23,6 @@ export interface E2E {
   close(): Promise<void>
 }
 
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
 export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const socket = createServer()
   await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
@@ -41,7 +32,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   // As `serve` does: webhook deliveries and embeddings run beside the API.
   await Promise.all([t.app.services.embeddings.start(), t.app.services.webhookDelivery.start()])
   const acme = await seedOrganization(t.app, 'Acme Design')
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS })
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS })
   return {
     t,
     url,

@@ -1,9 +1,10 @@
-import { lazy, Suspense, type ComponentType } from 'react'
-import { Link, Route, Switch, useRoute } from 'wouter'
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react'
+import { Link, Route, Switch, useLocation, useRoute } from 'wouter'
 import logo from './favicon.svg'
 import { LibraryScreen } from './screens/library/LibraryScreen'
 import { SignInScreen } from './screens/SignInScreen'
 import { SessionProvider, useSession, useSessionQuery } from './session'
+import { ErrorBoundary } from './ui/ErrorBoundary'
 
 /** The library is the first screen; the others load when first opened, so it comes up sooner. */
 function lazyScreen<P>(load: () => Promise<Record<string, ComponentType<P>>>, name: string) {
@@ -23,9 +24,11 @@ export function App() {
   const [inviting] = useRoute('/invite/:token')
   if (inviting) {
     return (
-      <Suspense fallback={<div className="splash" aria-busy="true" />}>
-        <Route path="/invite/:token" component={AcceptInvitationScreen} />
-      </Suspense>
+      <ErrorBoundary>
+        <Suspense fallback={<div className="splash" aria-busy="true" />}>
+          <Route path="/invite/:token" component={AcceptInvitationScreen} />
+        </Suspense>
+      </ErrorBoundary>
     )
   }
   if (session.isPending) return <div className="splash" aria-busy="true" />
@@ -44,10 +47,32 @@ const NAV = [
   { href: '/settings', label: 'Settings', match: (path: string) => path.startsWith('/settings') },
 ]
 
+/**
+ * A client-side navigation is silent to a screen reader: the title names the section, and focus moves
+ * to the content, as a page load would do.
+ */
+function useNavigationFocus(label: string) {
+  const [path] = useLocation()
+  const main = useRef<HTMLElement>(null)
+  const first = useRef(true)
+  useEffect(() => {
+    document.title = `${label} · Asset Library`
+    if (first.current) first.current = false
+    else main.current?.focus({ preventScroll: true })
+  }, [path, label])
+  return main
+}
+
 function Shell() {
   const { user, organizations, organization, switchOrganization, signOut } = useSession()
+  const [path] = useLocation()
+  const section = NAV.find((item) => item.match(path))
+  const main = useNavigationFocus(section?.label ?? 'Asset Library')
   return (
     <div className="shell">
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
       <header className="topbar">
         <Link href="/" className="brand" aria-label="Asset Library home">
           <img src={logo} alt="" width="22" height="22" />
@@ -55,7 +80,7 @@ function Shell() {
         </Link>
         <nav aria-label="Main" className="main-nav">
           {NAV.map((item) => (
-            <Link key={item.href} href={item.href} className={(active) => (active || item.match(location.pathname) ? 'active' : '')}>
+            <Link key={item.href} href={item.href} className={item === section ? 'active' : ''} aria-current={item === section ? 'page' : undefined}>
               {item.label}
             </Link>
           ))}
@@ -80,22 +105,24 @@ function Shell() {
           </button>
         </div>
       </header>
-      <main className="content">
-        <Suspense fallback={<p className="page-message" aria-busy="true">Loading…</p>}>
-          <Switch>
-            <Route path="/" component={LibraryScreen} />
-            <Route path="/assets/:id" component={AssetDetailScreen} />
-            <Route path="/upload" component={UploadScreen} />
-            <Route path="/collections" component={CollectionsScreen} />
-            <Route path="/collections/:id" component={CollectionScreen} />
-            <Route path="/settings" nest>
-              <SettingsScreen />
-            </Route>
-            <Route>
-              <p className="page-message">This page does not exist. <Link href="/">Back to the library</Link></p>
-            </Route>
-          </Switch>
-        </Suspense>
+      <main className="content" id="content" ref={main} tabIndex={-1}>
+        <ErrorBoundary resetKey={path}>
+          <Suspense fallback={<p className="page-message" aria-busy="true">Loading…</p>}>
+            <Switch>
+              <Route path="/" component={LibraryScreen} />
+              <Route path="/assets/:id" component={AssetDetailScreen} />
+              <Route path="/upload" component={UploadScreen} />
+              <Route path="/collections" component={CollectionsScreen} />
+              <Route path="/collections/:id" component={CollectionScreen} />
+              <Route path="/settings" nest>
+                <SettingsScreen />
+              </Route>
+              <Route>
+                <p className="page-message">This page does not exist. <Link href="/">Back to the library</Link></p>
+              </Route>
+            </Switch>
+          </Suspense>
+        </ErrorBoundary>
       </main>
     </div>
   )

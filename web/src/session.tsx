@@ -1,7 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react'
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { createContext, Fragment, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { appApi, sessionHeaders, unwrap, whenSignedOut, type AppData } from './api/client'
 import { ApiError } from './api/problem'
+import { useToast } from './ui/toast'
 
 type SessionBody = AppData<'/app/api/session', 'get'>
 export type Membership = SessionBody['organizations'][number]
@@ -17,7 +18,11 @@ export interface Session {
   signOut(): Promise<void>
 }
 
-const ORGANIZATION_KEY = 'asset-library:organization'
+/**
+ * Each tab keeps the organization it acts in (sessionStorage), so a switch in one tab never retargets
+ * another; a new tab starts in the one chosen last (localStorage).
+ */
+const ORGANIZATION_STORAGE = 'asset-library:organization'
 const SessionContext = createContext<Session | null>(null)
 export const SESSION_QUERY = ['session'] as const
 
@@ -37,48 +42,72 @@ export function useSessionQuery() {
   })
 }
 
-/** The organization to act in: the one chosen last on this browser while still a member, else the first. */
 function chosenOrganization(body: SessionBody): Membership {
-  const stored = localStorage.getItem(ORGANIZATION_KEY)
-  return body.organizations.find((o) => o.slug === stored) ?? body.organizations[0]!
+  const memberOf = (slug: string | null) => body.organizations.find((o) => o.slug === slug)
+  return memberOf(sessionStorage.getItem(ORGANIZATION_STORAGE)) ?? memberOf(localStorage.getItem(ORGANIZATION_STORAGE)) ?? body.organizations[0]!
 }
 
-/** Every call from now on carries this session's CSRF token and organization. */
+function chooseOrganization(slug: string): void {
+  sessionStorage.setItem(ORGANIZATION_STORAGE, slug)
+  localStorage.setItem(ORGANIZATION_STORAGE, slug)
+  sessionHeaders.organization = slug
+}
+
+/** Every call from now on carries this session's CSRF token and this tab's organization. */
 export function rememberSession(body: SessionBody): SessionBody {
   sessionHeaders.csrf = body.csrf_token
-  sessionHeaders.organization = chosenOrganization(body).slug
+  chooseOrganization(chosenOrganization(body).slug)
   return body
 }
 
-/** Every cached answer but the session itself belongs to the organization (and user) of the moment. */
-const isOrganizationData = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] !== SESSION_QUERY[0]
+/**
+ * Forgets everything of the user and organization of the moment: cached answers, finished mutations
+ * (which may hold a secret shown once), and the headers. Nothing of theirs survives into the next session.
+ */
+function forgetOrganizationData(queryClient: QueryClient): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY[0] })
+  queryClient.getMutationCache().clear()
+}
+
+function forgetSession(queryClient: QueryClient): void {
+  forgetOrganizationData(queryClient)
+  sessionHeaders.csrf = ''
+  sessionHeaders.organization = ''
+  queryClient.setQueryData(SESSION_QUERY, null)
+}
+
+/** A new session (sign-in): nothing cached from before it is kept. */
+export function signedIn(queryClient: QueryClient, body: SessionBody): void {
+  forgetOrganizationData(queryClient)
+  queryClient.setQueryData(SESSION_QUERY, rememberSession(body))
+}
 
 export function SessionProvider({ body, children }: { body: SessionBody; children: ReactNode }) {
   const queryClient = useQueryClient()
-  const organization = chosenOrganization(body)
+  const toast = useToast()
+  const [slug, setSlug] = useState(() => chosenOrganization(body).slug)
+  // A membership that ended since (a refreshed session without it) falls back to the tab's next choice.
+  const organization = body.organizations.find((o) => o.slug === slug) ?? chosenOrganization(body)
 
   const switchOrganization = useCallback(
-    (slug: string) => {
-      localStorage.setItem(ORGANIZATION_KEY, slug)
-      sessionHeaders.organization = slug
-      // Everything cached belongs to the organization left behind.
-      queryClient.removeQueries({ predicate: isOrganizationData })
-      void queryClient.invalidateQueries({ queryKey: SESSION_QUERY })
+    (next: string) => {
+      chooseOrganization(next)
+      forgetOrganizationData(queryClient)
+      setSlug(next)
     },
     [queryClient],
   )
   const signOut = useCallback(async () => {
-    await appApi.POST('/app/api/logout')
-    sessionHeaders.csrf = ''
-    queryClient.setQueryData(SESSION_QUERY, null)
-    queryClient.removeQueries({ predicate: isOrganizationData })
-  }, [queryClient])
+    try {
+      const { response, error } = await appApi.POST('/app/api/logout')
+      if (!response.ok && response.status !== 401) throw new ApiError(response.status, error)
+      forgetSession(queryClient)
+    } catch (error) {
+      toast.error(error)
+    }
+  }, [queryClient, toast])
 
-  useEffect(() => {
-    whenSignedOut(() => {
-      queryClient.setQueryData(SESSION_QUERY, null)
-    })
-  }, [queryClient])
+  useEffect(() => whenSignedOut(() => forgetSession(queryClient)), [queryClient])
 
   const value = useMemo<Session>(
     () => ({
@@ -91,7 +120,12 @@ export function SessionProvider({ body, children }: { body: SessionBody; childre
     }),
     [body, organization, switchOrganization, signOut],
   )
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
+  // Keyed by the organization, so a switch remounts every screen: no state of the other one survives.
+  return (
+    <SessionContext.Provider value={value}>
+      <Fragment key={organization.slug}>{children}</Fragment>
+    </SessionContext.Provider>
+  )
 }
 
 export function useSession(): Session {

@@ -13,15 +13,30 @@ export function whenSignedOut(handler: () => void): void {
 }
 
 const SAFE = new Set(['GET', 'HEAD'])
+/** Their 401 is a wrong password, not a lost session. */
+const CREDENTIAL_PATHS = ['/app/api/login', '/app/api/invitations/']
+
+/** The headers a call made with the session carries; the upload's XMLHttpRequest uses them too. */
+export function sessionRequestHeaders(method: string): Record<string, string> {
+  return {
+    ...(!SAFE.has(method.toUpperCase()) && sessionHeaders.csrf && { 'x-csrf-token': sessionHeaders.csrf }),
+    ...(sessionHeaders.organization && { 'x-organization': sessionHeaders.organization }),
+  }
+}
+
+/** A 401 answer to `url` signs this tab out, unless it answered a sign-in's credentials. */
+export function reportUnauthorized(url: string): void {
+  const path = new URL(url, baseUrl).pathname
+  if (!CREDENTIAL_PATHS.some((prefix) => path.startsWith(prefix))) onSignedOut()
+}
 
 const session: Middleware = {
   onRequest({ request }) {
-    if (!SAFE.has(request.method) && sessionHeaders.csrf) request.headers.set('x-csrf-token', sessionHeaders.csrf)
-    if (sessionHeaders.organization) request.headers.set('x-organization', sessionHeaders.organization)
+    for (const [name, value] of Object.entries(sessionRequestHeaders(request.method))) request.headers.set(name, value)
     return request
   },
   onResponse({ response, request }) {
-    if (response.status === 401 && !request.url.endsWith('/app/api/login')) onSignedOut()
+    if (response.status === 401) reportUnauthorized(request.url)
     return response
   },
 }

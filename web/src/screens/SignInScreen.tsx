@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { appApi, unwrap } from '../api/client'
-import { messageOf } from '../api/problem'
-import { rememberSession, SESSION_QUERY } from '../session'
+import { FormError } from '../ui/FormError'
+import { signedIn } from '../session'
 
 export function SignInScreen() {
   const queryClient = useQueryClient()
@@ -10,7 +10,7 @@ export function SignInScreen() {
   const [password, setPassword] = useState('')
   const signIn = useMutation({
     mutationFn: () => unwrap(appApi.POST('/app/api/login', { body: { email, password } })),
-    onSuccess: (session) => queryClient.setQueryData(SESSION_QUERY, rememberSession(session)),
+    onSuccess: (session) => signedIn(queryClient, session),
     // Shown in the form, not as a toast.
     meta: { quiet: true },
   })
@@ -30,11 +30,7 @@ export function SignInScreen() {
           <span>Password</span>
           <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </label>
-        {signIn.isError && (
-          <p className="form-error" role="alert">
-            {messageOf(signIn.error)}
-          </p>
-        )}
+        <FormError error={signIn.error} />
         <button type="submit" className="primary" disabled={signIn.isPending}>
           Sign in
         </button>

@@ -1,16 +1,30 @@
 import { useState } from 'react'
 
-/** Copies `text`, and says so for two seconds. */
+/** Copies `text`, and says so (or that the browser refused) for two seconds, in a status region. */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false)
+  const [outcome, setOutcome] = useState<'copied' | 'failed' | null>(null)
   const copy = async () => {
-    await navigator.clipboard.writeText(text)
-    setCopied(true)
-    setTimeout(() => setCopied(false), 2000)
+    try {
+      await navigator.clipboard.writeText(text)
+      setOutcome('copied')
+    } catch {
+      setOutcome('failed')
+    }
+    setTimeout(() => setOutcome(null), 2000)
   }
   return (
-    <button type="button" onClick={() => void copy()} aria-label={copied ? 'Copied' : label}>
-      {copied ? 'Copied' : label}
-    </button>
+    <>
+      <button type="button" onClick={() => void copy()}>
+        {label}
+      </button>
+      <span className="visually-hidden copy-outcome" role="status">
+        {outcome === 'copied' ? 'Copied' : outcome === 'failed' ? 'The browser did not allow copying: select the text and copy it.' : ''}
+      </span>
+      {outcome && (
+        <span className="muted copy-outcome-visible" aria-hidden="true">
+          {outcome === 'copied' ? 'Copied' : 'Copy refused'}
+        </span>
+      )}
+    </>
   )
 }

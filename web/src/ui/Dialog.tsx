@@ -1,21 +1,39 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useId, useRef, type ReactNode } from 'react'
 
-/** A modal on the native <dialog>: focus is trapped, Esc closes, the page behind is inert. */
-export function Dialog({ title, open, onClose, children }: { title: string; open: boolean; onClose(): void; children: ReactNode }) {
+/**
+ * A modal on the native <dialog>: the page behind is inert and Esc closes it. On opening, focus goes
+ * to the element marked `data-autofocus`, else the first field, else the first button: `showModal()`
+ * would otherwise pick the close button, and React's `autoFocus` runs before the dialog is shown.
+ */
+export function Dialog(props: { title: string; open: boolean; onClose(): void; children: ReactNode; dismissible?: boolean }) {
+  const { title, open, onClose, children, dismissible = true } = props
   const ref = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
   useEffect(() => {
     const dialog = ref.current
     if (!dialog) return
-    if (open && !dialog.open) dialog.showModal()
+    if (open && !dialog.open) {
+      dialog.showModal()
+      const body = dialog.querySelector('.dialog-body')
+      const target = body?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea') ?? body?.querySelector<HTMLElement>('button')
+      target?.focus()
+    }
     if (!open && dialog.open) dialog.close()
   }, [open])
   return (
-    <dialog ref={ref} className="dialog" aria-label={title} onClose={onClose} onCancel={onClose}>
+    // `close` fires for Esc too (after `cancel`), so it is the one place that reports closing.
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => !dismissible && event.preventDefault()}
+      onClose={() => open && onClose()}
+    >
       {open && (
         <>
           <header className="dialog-header">
-            <h2>{title}</h2>
-            <button type="button" className="icon-button" aria-label="Close" onClick={onClose}>
+            <h2 id={titleId}>{title}</h2>
+            <button type="button" className="icon-button" aria-label="Close" onClick={onClose} disabled={!dismissible}>
               ×
             </button>
           </header>
@@ -26,18 +44,29 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
   )
 }
 
-/** Asks before something that cannot be undone. */
-export function ConfirmDialog(props: { title: string; open: boolean; confirmLabel: string; onConfirm(): void; onClose(): void; children: ReactNode }) {
+interface ConfirmProps {
+  title: string
+  open: boolean
+  confirmLabel: string
+  /** While the confirmed action runs: both buttons wait, so it cannot be sent twice. */
+  busy?: boolean
+  onConfirm(): void
+  onClose(): void
+  children: ReactNode
+}
+
+/** Asks before something that cannot be undone; Cancel has the focus, so Enter does no harm. */
+export function ConfirmDialog({ title, open, confirmLabel, busy = false, onConfirm, onClose, children }: ConfirmProps) {
   return (
-    <Dialog title={props.title} open={props.open} onClose={props.onClose}>
+    <Dialog title={title} open={open} onClose={onClose} dismissible={!busy}>
       <div className="stack">
-        {props.children}
+        {children}
         <div className="row end">
-          <button type="button" onClick={props.onClose}>
+          <button type="button" onClick={onClose} disabled={busy} data-autofocus>
             Cancel
           </button>
-          <button type="button" className="danger" onClick={props.onConfirm}>
-            {props.confirmLabel}
+          <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
+            {busy ? 'Working…' : confirmLabel}
           </button>
         </div>
       </div>

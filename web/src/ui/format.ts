@@ -15,3 +15,8 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 export function formatDate(iso: string | null | undefined, empty = '—'): string {
   return iso ? dateFormat.format(new Date(iso)) : empty
 }
+
+/** "1 asset", "1,234 assets". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString()} ${count === 1 ? one : many}`
+}

@@ -14,9 +14,12 @@ interface Toasts {
 
 const ToastContext = createContext<Toasts>({ error: () => undefined, success: () => undefined })
 let nextId = 1
-const VISIBLE_MS = 6000
+const SUCCESS_VISIBLE_MS = 5000
 
-/** Errors show the problem's `detail`; toasts sit in a live region so screen readers hear them. */
+/**
+ * Errors show the problem's `detail` and stay until dismissed (WCAG 2.2.1: no time limit on reading
+ * them), announced assertively; success notes go by themselves, announced politely.
+ */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([])
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
@@ -24,7 +27,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     (kind: Toast['kind'], text: string) => {
       const id = nextId++
       setToasts((all) => [...all.slice(-3), { id, kind, text }])
-      setTimeout(() => dismiss(id), VISIBLE_MS)
+      if (kind === 'success') setTimeout(() => dismiss(id), SUCCESS_VISIBLE_MS)
     },
     [dismiss],
   )
@@ -32,13 +35,19 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <div className="toasts" role="status" aria-live="polite">
-        {toasts.map((toast) => (
-          <div key={toast.id} className={`toast toast-${toast.kind}`}>
-            <span>{toast.text}</span>
-            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
-              ×
-            </button>
+      <div className="toasts">
+        {(['error', 'success'] as const).map((kind) => (
+          <div key={kind} className="toast-region" role={kind === 'error' ? 'alert' : 'status'} aria-live={kind === 'error' ? 'assertive' : 'polite'}>
+            {toasts
+              .filter((toast) => toast.kind === kind)
+              .map((toast) => (
+                <div key={toast.id} className={`toast toast-${toast.kind}`}>
+                  <span>{toast.text}</span>
+                  <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
+                    ×
+                  </button>
+                </div>
+              ))}
           </div>
         ))}
       </div>
