@@ -25,7 +25,7 @@ import { CatalogService } from './modules/catalog/service.js'
 import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
 import { AssetService, type CollectionMembership } from './modules/assets/service.js'
-import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
+import { publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
 import { FileBlobStore } from './platform/blobs/blob-store.js'
@@ -245,7 +245,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     fileRoutes(files as App, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
     shareRoutes(files as App, { collections })
   })
-  appCollectionRoutes(app, { collections })
   webhookRoutes(app, { webhooks })
   await app.register(async (v1) => {
     guardPublicApi(v1, {

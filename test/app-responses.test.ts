@@ -4,7 +4,7 @@
  * (fast-json-stringify silently leaves out fields a schema does not list).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
+import { seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
 import { clientFrom, login, PASSWORD, type Client } from './support/sessions.js'
 import { waitFor } from './support/wait.js'
 import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from './support/webhook-receiver.js'
@@ -82,12 +82,6 @@ describe('/app/api responses', () => {
       await ok(owner.delete(`${org}/${registry}/round%20trip`))
     }
 
-    const collection = await ok<{ id: string }>(
-      t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(acme.writeKey), payload: { name: 'Shared' } }),
-    )
-    await ok(owner.post(`${org}/collections/${collection.id}/share`))
-    await ok(owner.delete(`${org}/collections/${collection.id}/share`))
-
     const hooks = `${org}/webhooks`
     const subscription = await ok<{ id: string }>(owner.post(hooks, { url: receiver.url, events: ['ping', 'asset.created'], description: 'all' }))
     const one = `${hooks}/${subscription.id}`
@@ -126,6 +120,5 @@ const NO_CONTENT = new Set([
   'DELETE /app/api/orgs/:org/clients/:name',
   'POST /app/api/orgs/:org/products',
   'DELETE /app/api/orgs/:org/products/:name',
-  'DELETE /app/api/orgs/:org/collections/:id/share',
   'DELETE /app/api/orgs/:org/webhooks/:id',
 ])

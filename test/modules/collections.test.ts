@@ -251,14 +251,20 @@ describe('sharing by public link', () => {
     expectProblem(await call('POST', `/api/v1/collections/${theirs.id}/share`), 404, 'not_found')
   })
 
-  it('can be created by owners and admins in the app, not by members', async () => {
+  it('can be created and revoked from the web app by owners and admins, not by members', async () => {
     const collection = await createCollection({ name: 'From the app' })
     const owner = await login(t.app, acme.owner.email, acme.owner.password)
     const member = await signedInMember(t.app, acme.org.id, 'member')
-    expectProblem(await member.post(`/app/api/orgs/${acme.org.slug}/collections/${collection.id}/share`), 403, 'role_required')
-    const res = await owner.post(`/app/api/orgs/${acme.org.slug}/collections/${collection.id}/share`)
+    const admin = await signedInMember(t.app, acme.org.id, 'admin')
+    const url = `/api/v1/collections/${collection.id}/share`
+    expectProblem(await member.post(url), 403, 'role_required')
+    expect((await admin.post(url)).statusCode).toBe(201)
+    const res = await owner.post(url)
     expect(res.statusCode).toBe(201)
     expect((await t.app.inject({ method: 'GET', url: `${res.json().share_url.replace('http://assets.test', '')}.json` })).json().name).toBe('From the app')
-    expect((await owner.delete(`/app/api/orgs/${acme.org.slug}/collections/${collection.id}/share`)).statusCode).toBe(204)
+    expectProblem(await member.delete(url), 403, 'role_required')
+    expect((await owner.delete(url)).statusCode).toBe(204)
+    // A member still collects: making and filling collections is theirs too.
+    expect((await member.post('/api/v1/collections', { name: 'Mine' })).statusCode).toBe(201)
   })
 })

@@ -246,6 +246,9 @@ describe('POST /app/api/invitations/lookup', () => {
     expect((await invitationRow(fresh.id)).accepted_at).toBeNull()
     const known = await invite(owner, globex.owner.email, 'admin')
     expect((await lookUp(known.token)).json()).toMatchObject({ email: globex.owner.email, role: 'admin', existing_user: true })
+    // The account is found whatever the case of the invited email, as accepting finds it.
+    const shouted = await invite(owner, globex.owner.email.toUpperCase(), 'member')
+    expect((await lookUp(shouted.token)).json()).toMatchObject({ existing_user: true })
   })
 
   it('is 404 for an unknown, revoked or used token', async () => {

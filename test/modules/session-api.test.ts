@@ -69,6 +69,30 @@ describe('a session on /api/v1', () => {
   it('uses the Authorization header when both are sent', async () => {
     const res = await t.app.inject({ url: '/api/v1/assets', headers: { cookie: member.cookie, authorization: 'Bearer al_nope_nope' } })
     expectProblem(res, 401, 'invalid_api_key')
+    // A stale cookie beside a valid key: the key decides.
+    const keyed = await t.app.inject({ url: '/api/v1/assets', headers: { cookie: 'al_session=stale', ...bearer(acme.readKey) } })
+    expect(keyed.statusCode).toBe(200)
+  })
+
+  it('needs the CSRF token on every kind of write', async () => {
+    const pushed = await member.post('/api/v1/assets', { title: 'Guarded', image_base64: (await solid(30, 10).png().toBuffer()).toString('base64') })
+    const id = pushed.json<{ asset_id: string }>().asset_id
+    expectProblem(await member.patch(`/api/v1/assets/${id}`, { title: 'Forged' }, { csrf: null }), 403, 'csrf_token_invalid')
+    expectProblem(await member.delete(`/api/v1/assets/${id}`, { csrf: null }), 403, 'csrf_token_invalid')
+    expect((await member.get(`/api/v1/assets/${id}`)).json().title).toBe('Guarded')
+  })
+
+  it('counts refused session calls against the caller address, so they cannot be repeated freely', async () => {
+    const limited = await startTestApp({ database: t.database, env: { RATE_LIMIT_ANONYMOUS: '3' } })
+    try {
+      const stale = () => limited.app.inject({ url: '/api/v1/assets', headers: { cookie: 'al_session=stale' } })
+      for (let i = 0; i < 3; i++) expectProblem(await stale(), 401, 'not_signed_in')
+      const refused = await stale()
+      expectProblem(refused, 429, 'rate_limited')
+      expect(refused.headers['retry-after']).toBeDefined()
+    } finally {
+      await limited.close()
+    }
   })
 
   it('never shows another organization to a session', async () => {

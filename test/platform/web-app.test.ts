@@ -29,7 +29,8 @@ describe('the web app', () => {
       expect(res.headers['cache-control']).toBe('no-cache')
       expect(res.headers['x-content-type-options']).toBe('nosniff')
       const csp = String(res.headers['content-security-policy'])
-      expect(csp).toContain("script-src 'self'")
+      expect(csp).toContain("script-src 'self';")
+      expect(csp).toContain("style-src 'self';")
       expect(csp).toContain("frame-ancestors 'none'")
       // Signed image links are built on the public base URL.
       expect(csp).toContain('img-src \'self\' http://assets.test')

@@ -2,9 +2,6 @@ import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import {
-  appNoContent,
-  appProblemResponses,
-  appResponse,
   AUTHENTICATED_PROBLEMS,
   noContentResponse,
   okResponse,
@@ -173,11 +170,12 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.post(
     '/api/v1/collections/:id/share',
     {
+      config: { managersOnly: true },
       schema: {
         operationId: 'shareCollection',
         tags: TAGS,
         summary: 'Create a public link',
-        description: 'An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link. Shown once. Emits `collection.shared`.',
+        description: 'An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link. Shown once. Emits `collection.shared`. From the web app, only owners and admins may share.',
         params: CollectionParams,
         response: {
           201: okResponse('The link.', ShareLinkSchema, { share_url: 'https://assets.example.com/s/9f1c3e…' }),
@@ -192,11 +190,12 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.delete(
     '/api/v1/collections/:id/share',
     {
+      config: { managersOnly: true },
       schema: {
         operationId: 'unshareCollection',
         tags: TAGS,
         summary: 'Revoke the public link',
-        description: 'The link answers 404 from now on.',
+        description: 'The link answers 404 from now on. From the web app, only owners and admins may unshare.',
         params: CollectionParams,
         response: { 204: noContentResponse('Revoked.'), ...problemResponses(...AUTHENTICATED_PROBLEMS), ...NOT_FOUND },
       },
@@ -204,50 +203,6 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
     async (request, reply) => {
       await collections.unshare(org(request), request.params.id)
       return reply.code(204).send(null)
-    },
-  )
-}
-
-/** /app/api/orgs/:org/collections/:id/share: owners and admins share from the app. */
-export function appCollectionRoutes(app: App, deps: { collections: CollectionService }): void {
-  const params = Type.Object({ org: Type.String(), id: Type.String({ format: 'uuid' }) })
-  const tags = ['app-collections']
-  const notFound = appProblemResponses({ not_found: 'no collection with this id in the organization' })
-  app.post(
-    '/app/api/orgs/:org/collections/:id/share',
-    {
-      config: { session: 'manager' },
-      schema: {
-        operationId: 'appShareCollection',
-        tags,
-        summary: 'Create a public link',
-        description: 'As POST /api/v1/collections/{id}/share: a new link, replacing any earlier one, shown once. Emits `collection.shared`.',
-        params,
-        response: { 201: appResponse('The link.', ShareLinkSchema), ...notFound },
-      },
-    },
-    async (request, reply) => {
-      const { organization } = request.membership!
-      return reply.code(201).send(await deps.collections.share(organization.id, request.params.id))
-    },
-  )
-  app.delete(
-    '/app/api/orgs/:org/collections/:id/share',
-    {
-      config: { session: 'manager' },
-      schema: {
-        operationId: 'appUnshareCollection',
-        tags,
-        summary: 'Revoke the public link',
-        description: 'The link answers 404 from now on.',
-        params,
-        response: { 204: appNoContent('Revoked.'), ...notFound },
-      },
-    },
-    async (request, reply) => {
-      const { organization } = request.membership!
-      await deps.collections.unshare(organization.id, request.params.id)
-      return reply.code(204).send()
     },
   )
 }

@@ -179,10 +179,6 @@ export class OrgService {
     return invitation
   }
 
-  /**
-   * Uses an invitation token once: a new email becomes a user with the given password; an existing
-   * user must prove it with theirs. Either way the membership and `member.joined` commit together.
-   */
   /** What the acceptance form shows before the invitation is used: whom it is for, and where. */
   async invitationPreview(token: string) {
     const invitation = await store.findUsableInvitation(this.db, sha256Hex(token))
@@ -190,6 +186,10 @@ export class OrgService {
     return invitation
   }
 
+  /**
+   * Uses an invitation token once: a new email becomes a user with the given password; an existing
+   * user must prove it with theirs. Either way the membership and `member.joined` commit together.
+   */
   async acceptInvitation(input: { token: string; password: string; name?: string }) {
     const tokenHash = sha256Hex(input.token)
     const result = await this.db.transaction().execute(async (tx) => {

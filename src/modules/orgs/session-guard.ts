@@ -63,7 +63,16 @@ export class SessionGuard {
     if (request.cookies[SESSION_COOKIE] === undefined) return null
     const user = await this.user(request)
     const organization = pickOrganization(await this.orgs.userOrganizations(user.id), request.headers['x-organization'])
-    return { via: 'session', id: `user:${user.id}`, organizationId: organization.id, name: user.email, prefix: '', scope: 'assets:write', expiresAt: null }
+    return {
+      via: 'session',
+      id: `user:${user.id}`,
+      organizationId: organization.id,
+      name: user.email,
+      prefix: '',
+      scope: 'assets:write',
+      expiresAt: null,
+      manager: MANAGER_ROLES.includes(organization.role),
+    }
   }
 
   /**

@@ -145,7 +145,8 @@ export function findUsableInvitation(db: Db, tokenHash: string) {
       'invitations.role',
       'invitations.expires_at',
       'organizations.name as organization_name',
-      eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.email', '=', 'invitations.email')).as('existing_user'),
+      // Emails match case-insensitively, as signing in and accepting do.
+      eb.exists(eb.selectFrom('users').select('users.id').where(sql<string>`lower(users.email)`, '=', sql<string>`lower(invitations.email)`)).as('existing_user'),
     ])
     .where('invitations.token_hash', '=', tokenHash)
     .where('invitations.accepted_at', 'is', null)

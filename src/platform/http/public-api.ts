@@ -19,6 +19,8 @@ export interface ApiKeyIdentity {
   prefix: string
   scope: Scope
   expiresAt: Date | null
+  /** For a session: whether the user is an owner or admin of the organization. */
+  manager?: boolean
 }
 
 declare module 'fastify' {
@@ -27,6 +29,8 @@ declare module 'fastify' {
     scope?: Scope
     /** Rate-limit bucket; defaults to cheap for GET and standard otherwise. */
     bucket?: Bucket
+    /** A web-app session needs an owner or admin here (a key's scope is all that counts for keys). */
+    managersOnly?: boolean
   }
   interface FastifyRequest {
     apiKey: ApiKeyIdentity | null
@@ -54,28 +58,34 @@ export function guardPublicApi(app: FastifyInstance, options: PublicApiOptions):
   app.decorateRequest('apiKey', null)
   // Each route gets its own hook with its bucket and scope worked out once, not on every request.
   app.addHook('onRoute', (route) => {
-    const guard = routeGuard(options, routeBucket(route), routeScope(route))
+    const guard = routeGuard(options, routeBucket(route), routeScope(route), (route.config as { managersOnly?: boolean } | undefined)?.managersOnly === true)
     route.onRequest = [guard, ...(route.onRequest === undefined ? [] : [route.onRequest].flat())]
   })
 }
 
-function routeGuard(options: PublicApiOptions, bucket: Bucket, scope: Scope): onRequestHookHandler {
+function routeGuard(options: PublicApiOptions, bucket: Bucket, scope: Scope, managersOnly: boolean): onRequestHookHandler {
   const { limiter, rateLimits } = options
-  const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  /** Counts the request in its bucket (anonymous ones per IP), then refuses it if over the limit, or with `refused`. */
+  const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, refused?: Error) => {
     const identity = request.apiKey
     const limit = identity ? rateLimits[bucket] : rateLimits.anonymous
     const counted = limiter.hit(identity ? `${bucket}:${identity.id}` : `anonymous:${request.ip}`)
-    if (counted instanceof Promise) counted.then((c) => done(applyLimit(reply, limit, c) ?? refusal(identity, scope)), done)
-    else done(applyLimit(reply, limit, counted) ?? refusal(identity, scope))
+    const verdict = (c: Awaited<typeof counted>) => applyLimit(reply, limit, c) ?? refused ?? refusal(identity, scope, managersOnly)
+    if (counted instanceof Promise) counted.then((c) => done(verdict(c)), done)
+    else done(verdict(counted))
   }
   return (request, reply, done) => {
     const { authorization } = request.headers
     const identity = authorization === undefined ? options.session(request) : options.authenticate(authorization)
     if (identity instanceof Promise) {
-      identity.then((found) => {
-        request.apiKey = found
-        count(request, reply, done)
-      }, done)
+      identity.then(
+        (found) => {
+          request.apiKey = found
+          count(request, reply, done)
+        },
+        // A stale cookie or a missing CSRF token is counted like any anonymous call, so it cannot be repeated freely.
+        (error: Error) => count(request, reply, done, error),
+      )
     } else {
       request.apiKey = identity
       count(request, reply, done)
@@ -83,9 +93,10 @@ function routeGuard(options: PublicApiOptions, bucket: Bucket, scope: Scope): on
   }
 }
 
-function refusal(identity: ApiKeyIdentity | null, needed: Scope): AppError | undefined {
+function refusal(identity: ApiKeyIdentity | null, needed: Scope, managersOnly: boolean): AppError | undefined {
   if (!identity) return problems.invalidApiKey()
   if (needed === 'assets:write' && identity.scope !== 'assets:write') return problems.insufficientScope(needed)
+  if (managersOnly && identity.via === 'session' && !identity.manager) return problems.forbidden('role_required', 'Only owners and admins can do this.')
   return undefined
 }
 
