@@ -1,23 +1,7 @@
-/**
- * The asset filter bar, shared by the library and the smart-collection query editor.
- *
- *   import { AssetFilters } from '../library/AssetFilters'
- *   import type { AssetFilterValue } from '../library/filters'
- *   <AssetFilters value={query} onChange={setQuery} text />
- *
- * - `value`: `{ asset_type?, client?, product?, tag?, q? }`, the filters of GET /api/v1/assets (the same
- *   shape as a smart collection's `query`); empty fields are left out.
- * - `onChange(next)`: called with the whole new value (already cleaned: trimmed, no empty fields) when
- *   a select changes, or when the tag or text field is committed (Enter, blur, or picking a suggestion).
- * - `text` (default false): also show the full-text `q` field, labelled "Text".
- * - `clearable` (default true): a "Clear filters" button while anything filters.
- * The fields are labelled "Type", "Client", "Product", "Tag" (autocompleted from /api/v1/tags) and
- * "Text". It renders no <form>, so it may sit inside one. Helpers: `cleanFilters`, `hasFilters`,
- * `parseLibrarySearch`/`formatLibrarySearch` in ./filters.
- */
 import { useId, useState, type ChangeEvent, type KeyboardEvent } from 'react'
 import { cleanFilters, hasFilters, type AssetFilterValue } from './filters'
-import { useCatalog, useTagSuggestions, type CatalogList } from './queries'
+import { CatalogSelect } from './CatalogSelect'
+import { useTagSuggestions } from './queries'
 import './library.css'
 
 export type { AssetFilterValue } from './filters'
@@ -25,10 +9,16 @@ export type { AssetFilterValue } from './filters'
 export interface AssetFiltersProps {
   value: AssetFilterValue
   onChange(next: AssetFilterValue): void
+  /** Also the full-text `q` field, "Text" (the library has a search box instead). */
   text?: boolean
+  /** A "Clear filters" button while anything filters (default true). */
   clearable?: boolean
 }
 
+/**
+ * The asset filter bar of the library and of the smart-collection query editor. It reports the whole
+ * cleaned value on each committed change, and renders no <form>, so it may sit inside one.
+ */
 export function AssetFilters({ value, onChange, text = false, clearable = true }: AssetFiltersProps) {
   const set = (key: keyof AssetFilterValue, field: string) => {
     const next = cleanFilters({ ...value, [key]: field })
@@ -36,9 +26,9 @@ export function AssetFilters({ value, onChange, text = false, clearable = true }
   }
   return (
     <div className="asset-filters" role="group" aria-label="Filters">
-      <CatalogSelect label="Type" any="All types" path="/api/v1/asset-types" value={value.asset_type} onChange={(v) => set('asset_type', v)} />
-      <CatalogSelect label="Client" any="All clients" path="/api/v1/clients" value={value.client} onChange={(v) => set('client', v)} />
-      <CatalogSelect label="Product" any="All products" path="/api/v1/products" value={value.product} onChange={(v) => set('product', v)} />
+      <CatalogSelect className="filter-field" label="Type" empty="All types" path="/api/v1/asset-types" value={value.asset_type} onChange={(v) => set('asset_type', v)} />
+      <CatalogSelect className="filter-field" label="Client" empty="All clients" path="/api/v1/clients" value={value.client} onChange={(v) => set('client', v)} />
+      <CatalogSelect className="filter-field" label="Product" empty="All products" path="/api/v1/products" value={value.product} onChange={(v) => set('product', v)} />
       <TagField key={`tag:${value.tag ?? ''}`} label="Tag" initial={value.tag ?? ''} onCommit={(v) => set('tag', v)} />
       {text && <CommitField key={`q:${value.q ?? ''}`} label="Text" initial={value.q ?? ''} onCommit={(v) => set('q', v)} />}
       {clearable && hasFilters(value) && (
@@ -46,27 +36,6 @@ export function AssetFilters({ value, onChange, text = false, clearable = true }
           Clear filters
         </button>
       )}
-    </div>
-  )
-}
-
-function CatalogSelect(props: { label: string; any: string; path: CatalogList; value?: string; onChange(value: string): void }) {
-  const names = useCatalog(props.path).data ?? []
-  // A value from a shared link may not be among the first names listed: keep it selectable.
-  const options = props.value && !names.some((n) => n.toLowerCase() === props.value!.toLowerCase()) ? [props.value, ...names] : names
-  const selected = options.find((n) => n.toLowerCase() === props.value?.toLowerCase()) ?? ''
-  const id = useId()
-  return (
-    <div className="filter-field">
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} value={selected} onChange={(e) => props.onChange(e.target.value)}>
-        <option value="">{props.any}</option>
-        {options.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </select>
     </div>
   )
 }

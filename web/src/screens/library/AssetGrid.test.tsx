@@ -23,9 +23,39 @@ function setup(selected: string[] = []) {
 describe('the asset grid', () => {
   it('names each card by its title and badges the AI one', () => {
     setup()
-    expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-labelledby') && document.getElementById(a.getAttribute('aria-labelledby')!)?.textContent)).toEqual(['Alpha', 'Bravo', 'Charlie'])
+    expect(screen.getAllByRole('article')).toEqual(['Alpha', 'Bravo', 'Charlie'].map((name) => screen.getByRole('article', { name })))
     expect(screen.getByRole('article', { name: 'Bravo' }).querySelector('[title="Created by AI"]')?.textContent).toBe('AI')
     expect(screen.getByRole('article', { name: 'Alpha' }).querySelector('[title="Created by AI"]')).toBeNull()
+  })
+
+  it('names an untitled asset "Untitled"', () => {
+    render(<AssetGrid items={[asset('u', '')]} selected={new Set()} onToggle={vi.fn()} onOpen={vi.fn()} onEscape={vi.fn()} />)
+    expect(screen.getByRole('article', { name: 'Untitled' })).toBeTruthy()
+    expect(screen.getByRole('checkbox', { name: 'Select Untitled' })).toBeTruthy()
+  })
+
+  it('makes each title a link to the asset, which opens by itself and never selects', () => {
+    const props = setup()
+    const link = screen.getByRole('link', { name: 'Bravo' })
+    expect(link.getAttribute('href')).toBe('/assets/b')
+    fireEvent.click(link, { ctrlKey: true })
+    expect(props.onToggle).not.toHaveBeenCalled()
+    expect(props.onOpen).not.toHaveBeenCalled()
+  })
+
+  it('opens on a plain click of the image and selects on a Ctrl-click', () => {
+    const props = setup()
+    const image = screen.getByRole('article', { name: 'Charlie' }).querySelector('img')!
+    fireEvent.click(image)
+    expect(props.onOpen).toHaveBeenCalledWith('c')
+    fireEvent.click(image, { ctrlKey: true })
+    expect(props.onToggle).toHaveBeenCalledWith('c', 2, false)
+  })
+
+  it('tells keyboard users how the grid works', () => {
+    setup()
+    const grid = screen.getByRole('list', { name: 'Assets' })
+    expect(document.getElementById(grid.getAttribute('aria-describedby')!)?.textContent).toMatch(/Arrow keys move, Enter opens, Space selects/)
   })
 
   it('has one tab stop that the arrows move', () => {

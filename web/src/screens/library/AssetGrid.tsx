@@ -1,35 +1,40 @@
-import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { Link } from 'wouter'
+import { AiBadge, AssetThumb, assetTitle, type ThumbAsset } from '../../ui/AssetThumb'
 import { columnsOf, moveInGrid } from './gridNav'
 
 /** What a card shows: a listed asset and a search hit both have these. */
-export interface CardAsset {
+export interface CardAsset extends ThumbAsset {
   id: string
-  title: string
   asset_type: string | null
   client: string | null
   created_by_ai: boolean
-  thumbnail_url: string
-  width: number
-  height: number
 }
 
 export interface AssetGridProps {
   items: readonly CardAsset[]
   selected: ReadonlySet<string>
-  /** The checkbox of a card, or Space on it; `range` when shift was held. */
+  /** The checkbox of a card, Space on it, or a Ctrl/Cmd/Shift-click on its image; `range` when shift was held. */
   onToggle(id: string, index: number, range: boolean): void
+  /** Enter on a card, or a plain click on its image (the title is a link of its own). */
   onOpen(id: string): void
   /** Esc in the grid. */
   onEscape(): void
+  /** History state that the title links carry (where "back" goes from the detail). */
+  linkState?: unknown
 }
+
+export const assetHref = (id: string) => `/assets/${id}`
 
 /**
  * The thumbnails, one tab stop (roving tabindex): arrows, Home/End and PageUp/PageDown move the focus,
- * Enter opens, Space selects, Esc clears the selection.
+ * Enter opens, Space selects, Esc clears the selection. Each title is a real link, so Ctrl/Cmd or middle
+ * click opens a new tab.
  */
-export function AssetGrid({ items, selected, onToggle, onOpen, onEscape }: AssetGridProps) {
+export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkState }: AssetGridProps) {
   const [active, setActive] = useState(0)
   const list = useRef<HTMLUListElement>(null)
+  const helpId = useId()
   const current = Math.min(active, Math.max(items.length - 1, 0))
 
   const cards = () => Array.from(list.current?.querySelectorAll<HTMLElement>('article[data-index]') ?? [])
@@ -64,6 +69,8 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape }: Asset
 
   const click = (event: MouseEvent, id: string, index: number) => {
     setActive(index)
+    // The title link opens by itself (and in a new tab with a modifier or the middle button).
+    if ((event.target as HTMLElement).closest('a')) return
     if (event.shiftKey || event.metaKey || event.ctrlKey) {
       event.preventDefault()
       onToggle(id, index, event.shiftKey)
@@ -71,49 +78,52 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape }: Asset
   }
 
   return (
-    <ul ref={list} className={`asset-grid${selected.size > 0 ? ' selecting' : ''}`} aria-label="Assets" onKeyDown={keyDown}>
-      {items.map((asset, index) => {
-        const isSelected = selected.has(asset.id)
-        const titleId = `asset-title-${asset.id}`
-        return (
-          <li key={asset.id}>
-            <article
-              className={`asset-card${isSelected ? ' selected' : ''}`}
-              aria-labelledby={titleId}
-              tabIndex={index === current ? 0 : -1}
-              data-index={index}
-              onFocus={(e) => e.target === e.currentTarget && setActive(index)}
-              onClick={(e) => click(e, asset.id, index)}
-            >
-              <label className="select-box" onClick={(e) => e.stopPropagation()}>
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${asset.title}`}
-                  checked={isSelected}
-                  tabIndex={index === current ? 0 : -1}
-                  onChange={(e) => onToggle(asset.id, index, (e.nativeEvent as globalThis.MouseEvent).shiftKey === true)}
-                />
-              </label>
-              <div className="asset-thumb">
-                <img src={asset.thumbnail_url} alt="" width={asset.width} height={asset.height} loading="lazy" decoding="async" draggable={false} />
-              </div>
-              <div className="asset-meta">
-                <h3 className="asset-title" id={titleId} title={asset.title}>
-                  {asset.title || 'Untitled'}
-                </h3>
-                <div className="asset-sub">
-                  <span>{[asset.asset_type, asset.client].filter(Boolean).join(' · ') || '\u00a0'}</span>
-                  {asset.created_by_ai && (
-                    <span className="badge ai" title="Created by AI">
-                      AI
-                    </span>
-                  )}
+    <>
+      <p id={helpId} className="visually-hidden">
+        Arrow keys move, Enter opens, Space selects, Escape clears the selection.
+      </p>
+      <ul ref={list} className={`asset-grid${selected.size > 0 ? ' selecting' : ''}`} aria-label="Assets" aria-describedby={helpId} onKeyDown={keyDown}>
+        {items.map((asset, index) => {
+          const isSelected = selected.has(asset.id)
+          const titleId = `asset-title-${asset.id}`
+          const title = assetTitle(asset)
+          return (
+            <li key={asset.id}>
+              <article
+                className={`asset-card${isSelected ? ' selected' : ''}`}
+                aria-labelledby={titleId}
+                tabIndex={index === current ? 0 : -1}
+                data-index={index}
+                onFocus={(e) => e.target === e.currentTarget && setActive(index)}
+                onClick={(e) => click(e, asset.id, index)}
+              >
+                <label className="select-box" onClick={(e) => e.stopPropagation()}>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${title}`}
+                    checked={isSelected}
+                    tabIndex={index === current ? 0 : -1}
+                    onChange={(e) => onToggle(asset.id, index, (e.nativeEvent as globalThis.MouseEvent).shiftKey === true)}
+                  />
+                </label>
+                <AssetThumb asset={asset} />
+                <div className="asset-meta">
+                  <h3 className="asset-title" title={title}>
+                    {/* Not a tab stop of its own: the card is, and Enter on it opens. */}
+                    <Link href={assetHref(asset.id)} state={linkState} id={titleId} tabIndex={-1}>
+                      {title}
+                    </Link>
+                  </h3>
+                  <div className="asset-sub">
+                    <span>{[asset.asset_type, asset.client].filter(Boolean).join(' · ') || '\u00a0'}</span>
+                    {asset.created_by_ai && <AiBadge />}
+                  </div>
                 </div>
-              </div>
-            </article>
-          </li>
-        )
-      })}
-    </ul>
+              </article>
+            </li>
+          )
+        })}
+      </ul>
+    </>
   )
 }

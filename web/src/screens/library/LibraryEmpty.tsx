@@ -3,7 +3,7 @@ import { CopyButton } from '../../ui/CopyButton'
 import { EmptyState } from '../../ui/EmptyState'
 
 /** The curl command that pushes a first asset to this very server. */
-export function curlExample(origin: string): string {
+function curlExample(origin: string): string {
   return `curl -X POST ${origin}/api/v1/assets \\\n  -H "Authorization: Bearer <your key>" \\\n  -F file=@logo.png -F title=Logo -F tag_names=brand`
 }
 

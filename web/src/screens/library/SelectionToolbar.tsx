@@ -1,41 +1,41 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'wouter'
+import { COLLECTIONS_KEY, invalidateAssetData } from '../../api/cache'
 import { unwrap, v1, type V1Data } from '../../api/client'
 import { messageOf } from '../../api/problem'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
+import { FormError } from '../../ui/FormError'
+import { plural } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { ASSETS_KEY } from './queries'
+import { addInChunks, deleteEach } from './bulk'
 
 type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
-const assetsWord = (n: number) => `${n} ${n === 1 ? 'asset' : 'assets'}`
 
-/** What to do with the selected assets: add them to a manual collection, delete them, or let go. */
+/**
+ * What to do with the selected assets: add them to a manual collection, delete them, or let go. The
+ * count is announced by the screen's status region (a region mounted with its text is not read).
+ */
 export function SelectionToolbar({ ids, onClear }: { ids: string[]; onClear(): void }) {
   const [dialog, setDialog] = useState<'collect' | 'delete' | null>(null)
   const queryClient = useQueryClient()
   const toast = useToast()
 
   const remove = useMutation({
-    mutationFn: async (targets: string[]) => {
-      const results = await Promise.allSettled(targets.map((id) => unwrap(v1.DELETE('/api/v1/assets/{id}', { params: { path: { id } } }))))
-      return results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []))
-    },
-    onSuccess: (failures, targets) => {
-      const deleted = targets.length - failures.length
-      if (failures.length === 0) toast.success(`Deleted ${assetsWord(deleted)}.`)
-      else toast.error(new Error(`Deleted ${deleted} of ${targets.length}; ${failures.length} failed: ${messageOf(failures[0])}`))
+    mutationFn: (targets: string[]) => deleteEach(targets, (id) => v1.DELETE('/api/v1/assets/{id}', { params: { path: { id } } })),
+    onSuccess: ({ deleted, failures }, targets) => {
+      setDialog(null)
+      if (failures.length === 0) toast.success(`Deleted ${plural(deleted.length, 'asset')}.`)
+      else toast.error(new Error(`Deleted ${deleted.length} of ${targets.length}; ${failures.length} failed: ${messageOf(failures[0])}`))
       onClear()
     },
-    onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: [ASSETS_KEY] })
-      void queryClient.invalidateQueries({ queryKey: ['collections'] })
-    },
+    onSettled: () => invalidateAssetData(queryClient),
   })
 
   return (
     <div className="library-toolbar" role="toolbar" aria-label="Selection">
-      <strong aria-live="polite">{ids.length} selected</strong>
+      <strong>{ids.length} selected</strong>
       <button type="button" onClick={() => setDialog('collect')}>
         Add to collection
       </button>
@@ -47,14 +47,12 @@ export function SelectionToolbar({ ids, onClear }: { ids: string[]; onClear(): v
       </button>
       <AddToCollectionDialog open={dialog === 'collect'} ids={ids} onClose={() => setDialog(null)} />
       <ConfirmDialog
-        title={`Delete ${assetsWord(ids.length)}?`}
+        title={`Delete ${plural(ids.length, 'asset')}?`}
         open={dialog === 'delete'}
         confirmLabel="Delete"
+        busy={remove.isPending}
         onClose={() => setDialog(null)}
-        onConfirm={() => {
-          setDialog(null)
-          remove.mutate(ids)
-        }}
+        onConfirm={() => remove.mutate(ids)}
       >
         <p>
           The {ids.length === 1 ? 'image and its record are' : 'images and their records are'} deleted for everyone, and removed from every collection. This cannot be
@@ -69,26 +67,33 @@ function AddToCollectionDialog({ open, ids, onClose }: { open: boolean; ids: str
   const queryClient = useQueryClient()
   const toast = useToast()
   const collections = useQuery({
-    queryKey: ['collections', 'manual'],
+    queryKey: [COLLECTIONS_KEY, 'manual'],
     queryFn: () => unwrap(v1.GET('/api/v1/collections', { params: { query: { kind: 'manual', limit: 100 } } })),
     enabled: open,
+    meta: { quiet: true },
   })
   const add = useMutation({
+    meta: { quiet: true },
     mutationFn: (collection: Collection) =>
-      unwrap(v1.POST('/api/v1/collections/{id}/assets', { params: { path: { id: collection.id } }, body: { asset_ids: ids.slice(0, 100) } })),
-    onSuccess: (answer, collection) => {
-      const already = ids.length - answer.changed
-      toast.success(`Added ${assetsWord(answer.changed)} to ${collection.name}${already > 0 ? ` (${already} already there)` : ''}.`)
-      void queryClient.invalidateQueries({ queryKey: ['collections'] })
-      void queryClient.invalidateQueries({ queryKey: [ASSETS_KEY] })
+      addInChunks(ids, (chunk) => v1.POST('/api/v1/collections/{id}/assets', { params: { path: { id: collection.id } }, body: { asset_ids: chunk } })),
+    onSuccess: ({ added, already, failed, error }, collection) => {
+      void invalidateAssetData(queryClient)
+      const there = already > 0 ? ` (${already.toLocaleString()} already there)` : ''
+      if (failed > 0) {
+        toast.error(new Error(`Added ${plural(added, 'asset')} to ${collection.name}${there}; ${plural(failed, 'asset')} could not be added: ${messageOf(error)}`))
+        return
+      }
+      toast.success(`Added ${plural(added, 'asset')} to ${collection.name}${there}.`)
       onClose()
     },
   })
   const manual = collections.data?.data ?? []
   return (
-    <Dialog title={`Add ${assetsWord(ids.length)} to a collection`} open={open} onClose={onClose}>
+    <Dialog title={`Add ${plural(ids.length, 'asset')} to a collection`} open={open} onClose={onClose}>
       {collections.isPending ? (
         <p className="muted">Loading collections…</p>
+      ) : collections.isError ? (
+        <QueryError error={collections.error} onRetry={() => void collections.refetch()} what="the collections" />
       ) : manual.length === 0 ? (
         <p className="muted">
           No manual collection yet. <Link href="/collections">Create one in Collections</Link>, then come back.
@@ -99,12 +104,13 @@ function AddToCollectionDialog({ open, ids, onClose }: { open: boolean; ids: str
             <li key={collection.id}>
               <button type="button" disabled={add.isPending} onClick={() => add.mutate(collection)}>
                 <span>{collection.name}</span>
-                <span className="muted">{assetsWord(collection.asset_count)}</span>
+                <span className="muted">{plural(collection.asset_count, 'asset')}</span>
               </button>
             </li>
           ))}
         </ul>
       )}
+      <FormError error={add.error} />
     </Dialog>
   )
 }

@@ -17,8 +17,15 @@ describe('the library URL state', () => {
   })
 
   it('round-trips', () => {
-    const state = { filters: { asset_type: 'Social post', client: 'Ünïcode Co', product: 'P/1', tag: 'a+b', q: '"quoted" -not' }, search: 'blue' }
+    const state = { filters: { asset_type: 'Social post', client: 'Ünïcode Co', product: 'P/1', tag: 'a+b', q: '"quoted" -not' }, search: '' }
     expect(parseLibrarySearch(formatLibrarySearch(state))).toEqual(state)
+    const searching = { filters: { client: 'Ünïcode Co', tag: 'a+b' }, search: 'blue' }
+    expect(parseLibrarySearch(formatLibrarySearch(searching))).toEqual(searching)
+  })
+
+  it('lets a search replace the text filter, so the search sends the search text and not the filter', () => {
+    expect(parseLibrarySearch('?q=foo&search=bar&tag=x')).toEqual({ filters: { tag: 'x' }, search: 'bar' })
+    expect(formatLibrarySearch({ filters: { q: 'foo', tag: 'x' }, search: 'bar' })).toBe('tag=x&search=bar')
   })
 
   it('links to the library with the state', () => {

@@ -33,23 +33,33 @@ export interface LibraryUrlState {
   search: string
 }
 
+/**
+ * The state as the library uses it: a search replaces the text filter `q` (the search body's `q` is
+ * the search text), so the two never go together.
+ */
+export function libraryState(filters: AssetFilterValue, search: string): LibraryUrlState {
+  const text = search.trim()
+  const clean = cleanFilters(filters)
+  if (text) delete clean.q
+  return { filters: clean, search: text }
+}
+
 /** Reads `?asset_type=…&client=…&product=…&tag=…&q=…&search=…` (with or without the leading `?`). */
 export function parseLibrarySearch(search: string): LibraryUrlState {
   const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search)
   const filters: AssetFilterValue = {}
   for (const key of FILTER_KEYS) {
-    const value = params.get(key)?.trim()
+    const value = params.get(key)
     if (value) filters[key] = value
   }
-  return { filters, search: params.get('search')?.trim() ?? '' }
+  return libraryState(filters, params.get('search') ?? '')
 }
 
 /** The query string (without `?`) for the state, keys in a stable order, empty fields left out. */
 export function formatLibrarySearch(state: LibraryUrlState): string {
   const params = new URLSearchParams()
-  const filters = cleanFilters(state.filters)
+  const { filters, search } = libraryState(state.filters, state.search)
   for (const key of FILTER_KEYS) if (filters[key]) params.set(key, filters[key])
-  const search = state.search.trim()
   if (search) params.set('search', search)
   return params.toString()
 }

@@ -1,32 +1,51 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useDeferredValue } from 'react'
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
 import { unwrap, v1, type V1Data } from '../../api/client'
+import { ASSETS_KEY, catalogKey } from '../../api/cache'
 
 export type Asset = V1Data<'/api/v1/assets', 'get'>['data'][number]
 export type CatalogList = '/api/v1/asset-types' | '/api/v1/clients' | '/api/v1/products'
 
-/**
- * Query keys. Everything showing assets starts with ASSETS_KEY, so invalidating it after a push, an
- * edit or a delete refreshes the grid, the detail and the similar list at once.
- */
-export const ASSETS_KEY = 'assets'
+/** The detail's key; under ASSETS_KEY, so invalidateAssetData refreshes it with the lists. */
 export const assetKey = (id: string) => [ASSETS_KEY, 'one', id] as const
 
-/** The names of asset types, clients or products, most used first (the first 100). */
-export function useCatalog(path: CatalogList) {
-  return useQuery({
-    queryKey: ['catalog', path],
-    queryFn: async () => (await unwrap(v1.GET(path, { params: { query: { limit: 100 } } }))).data.map((item) => item.name),
+/**
+ * A registry list (asset types, clients or products) as the API pages it, the first 100, under its one
+ * key: the pickers and the Settings registry editor share this entry, so a change in one shows in all.
+ */
+export function catalogQuery(path: CatalogList) {
+  return queryOptions({
+    queryKey: catalogKey(path),
+    queryFn: () => unwrap(v1.GET(path, { params: { query: { limit: 100 } } })),
     staleTime: 5 * 60_000,
   })
 }
 
-/** Tag names for an autocomplete: the most used ones matching what is typed so far. */
+const names = (page: { data: Array<{ name: string }> }) => page.data.map((item) => item.name)
+
+/** The names of a registry, for a picker. */
+export function useCatalog(path: CatalogList) {
+  return useQuery({ ...catalogQuery(path), select: names })
+}
+
+/** The value once it has stopped changing for `ms`: a request per pause, not per keystroke. */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return settled
+}
+
+export const TAG_DEBOUNCE_MS = 250
+
+/** Tag names for an autocomplete: the most used ones matching what is typed, asked once typing pauses. */
 export function useTagSuggestions(text: string) {
-  const q = useDeferredValue(text.trim())
+  const q = useDebounced(text.trim(), TAG_DEBOUNCE_MS)
   return useQuery({
-    queryKey: ['catalog', 'tags', q],
-    queryFn: async () => (await unwrap(v1.GET('/api/v1/tags', { params: { query: { limit: 20, ...(q ? { q } : {}) } } }))).data.map((tag) => tag.name),
+    queryKey: catalogKey('/api/v1/tags', q),
+    queryFn: async () => names(await unwrap(v1.GET('/api/v1/tags', { params: { query: { limit: 20, ...(q ? { q } : {}) } } }))),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
     meta: { quiet: true },

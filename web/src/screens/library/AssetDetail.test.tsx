@@ -1,0 +1,95 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { act, fireEvent, render, renderHook, screen } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { catalogKey } from '../../api/cache'
+import { v1 } from '../../api/client'
+import { AssetEditForm } from './AssetEditForm'
+import { AssetRecord, safeHref } from './AssetRecord'
+import { TAG_DEBOUNCE_MS, useTagSuggestions, type Asset } from './queries'
+
+const version = (updated_at: string, fields: Partial<Asset> = {}): Asset =>
+  ({
+    id: 'a1',
+    title: 'Logo',
+    asset_type: null,
+    client: null,
+    product: null,
+    created_by_ai: false,
+    tags: ['brand'],
+    collections: [],
+    width: 10,
+    height: 10,
+    byte_size: 100,
+    mime_type: 'image/png',
+    sha256: 'f'.repeat(64),
+    source_url: null,
+    created_at: '2025-01-01T00:00:00Z',
+    updated_at,
+    thumbnail_url: '/t',
+    original_url: '/o',
+    ...fields,
+  }) as Asset
+
+/** A client whose catalogue lists are already fresh, so nothing goes to the network. */
+function wrapper() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const page = { data: [], total: 0, offset: 0, limit: 100 }
+  for (const path of ['/api/v1/asset-types', '/api/v1/clients', '/api/v1/products']) client.setQueryData(catalogKey(path), page)
+  client.setQueryData(catalogKey('/api/v1/tags', ''), [])
+  return ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.useRealTimers()
+})
+
+describe('editing an asset', () => {
+  it('keeps an edit in progress when a newer version of the asset arrives, and says so', () => {
+    const Wrapper = wrapper()
+    const { rerender } = render(<AssetEditForm asset={version('1')} />, { wrapper: Wrapper })
+    fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'My title' } })
+    rerender(<AssetEditForm asset={version('2', { title: 'Their title', tags: ['brand', 'new'] })} />)
+    expect((screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement).value).toBe('My title')
+    expect(screen.getByRole('status').textContent).toMatch(/changed elsewhere/)
+    fireEvent.click(screen.getByRole('button', { name: 'Discard my edits' }))
+    expect((screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement).value).toBe('Their title')
+  })
+
+  it('takes a newer version as it is while nothing is edited', () => {
+    const Wrapper = wrapper()
+    const { rerender } = render(<AssetEditForm asset={version('1')} />, { wrapper: Wrapper })
+    rerender(<AssetEditForm asset={version('2', { title: 'Renamed' })} />)
+    expect((screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement).value).toBe('Renamed')
+    expect(screen.queryByRole('status')).toBeNull()
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+})
+
+describe('the record', () => {
+  it('links a source only when it is a web address', () => {
+    expect(safeHref('https://example.com/a.png')).toBe('https://example.com/a.png')
+    expect(safeHref('javascript:alert(1)')).toBeNull()
+    expect(safeHref('data:text/html,<b>x</b>')).toBeNull()
+    expect(safeHref('not a url')).toBeNull()
+    render(<AssetRecord asset={version('1', { source_url: 'javascript:alert(document.cookie)' })} />)
+    expect(screen.getByText('javascript:alert(document.cookie)').closest('a')).toBeNull()
+    expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/?tag=brand'])
+  })
+})
+
+describe('tag suggestions', () => {
+  it('ask once typing pauses, not on every keystroke', async () => {
+    vi.useFakeTimers()
+    const get = vi.spyOn(v1, 'GET').mockResolvedValue({ data: { data: [{ name: 'brand' }] }, response: new Response('{}') } as never)
+    const { rerender } = renderHook(({ text }) => useTagSuggestions(text), { initialProps: { text: '' }, wrapper: wrapper() })
+    for (const text of ['b', 'br', 'bra', 'bran', 'brand']) {
+      rerender({ text })
+      await act(() => vi.advanceTimersByTimeAsync(50))
+    }
+    await act(() => vi.advanceTimersByTimeAsync(TAG_DEBOUNCE_MS))
+    const asked = get.mock.calls.map((call) => (call[1] as { params: { query: { q?: string } } }).params.query.q)
+    expect(asked).toEqual(['brand'])
+  })
+})

@@ -1,0 +1,86 @@
+/**
+ * Work on many assets within the per-user rate limits: DELETE and collection adds are in the
+ * `standard` bucket (60 a minute), so deletes go two at a time and wait out a 429's Retry-After, and
+ * adds go in chunks of the API's maximum of 100 ids.
+ */
+import { ApiError } from '../../api/problem'
+import { retrySeconds, sleep } from '../upload/queue'
+
+export const BULK_CONCURRENCY = 2
+export const ADD_CHUNK = 100
+const MAX_RETRIES = 5
+
+/** What openapi-fetch answers: the body or the problem, and the response for its headers. */
+export interface Answer<T> {
+  data?: T
+  error?: unknown
+  response: Response
+}
+
+export interface Pacing {
+  wait?: (ms: number) => Promise<void>
+}
+
+/** Sends until the answer is not a 429 (waiting as Retry-After asks); throws the problem of a failure. */
+export async function sendPaced<T>(send: () => Promise<Answer<T>>, { wait = sleep }: Pacing = {}): Promise<T | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await send()
+    if (answer.response.ok) return answer.data
+    if (answer.response.status !== 429 || attempt >= MAX_RETRIES) throw new ApiError(answer.response.status, answer.error)
+    await wait(retrySeconds(answer.response.headers.get('retry-after')) * 1000)
+  }
+}
+
+/** Runs `job` over every item, at most `concurrency` at once; settles like Promise.allSettled, in order. */
+export async function settleLimited<T, R>(items: readonly T[], concurrency: number, job: (item: T) => Promise<R>): Promise<Array<PromiseSettledResult<R>>> {
+  const results: Array<PromiseSettledResult<R>> = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      try {
+        results[index] = { status: 'fulfilled', value: await job(items[index]!) }
+      } catch (reason) {
+        results[index] = { status: 'rejected', reason }
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
+  return results
+}
+
+/** Deletes the assets, two at a time; which were deleted and the failures. */
+export async function deleteEach(ids: readonly string[], remove: (id: string) => Promise<Answer<unknown>>, pacing?: Pacing) {
+  const results = await settleLimited(ids, BULK_CONCURRENCY, (id) => sendPaced(() => remove(id), pacing))
+  return {
+    deleted: ids.filter((_, index) => results[index]!.status === 'fulfilled'),
+    failures: results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])),
+  }
+}
+
+/** Splits a list into chunks of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size))
+  return out
+}
+
+/**
+ * Adds every id to a collection, a chunk of 100 at a time, one chunk after the other: how many were
+ * added and how many were there already (counted per chunk, from what each answer says changed). A
+ * failing chunk stops the rest: `failed` counts the ids not sent or refused, `error` says why.
+ */
+export async function addInChunks(ids: readonly string[], add: (chunk: string[]) => Promise<Answer<{ changed: number }>>, pacing?: Pacing) {
+  let added = 0
+  let already = 0
+  for (const chunk of chunks(ids, ADD_CHUNK)) {
+    try {
+      const changed = (await sendPaced(() => add(chunk), pacing))?.changed ?? 0
+      added += changed
+      already += chunk.length - changed
+    } catch (error) {
+      return { added, already, failed: ids.length - added - already, error }
+    }
+  }
+  return { added, already, failed: 0, error: undefined }
+}

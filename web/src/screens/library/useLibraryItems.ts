@@ -1,0 +1,61 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useMemo } from 'react'
+import { ASSETS_KEY } from '../../api/cache'
+import { unwrap, v1 } from '../../api/client'
+import { plural } from '../../ui/format'
+import type { CardAsset } from './AssetGrid'
+import type { LibraryUrlState } from './filters'
+
+export const PAGE = 60
+export const SEARCH_LIMIT = 100
+
+/**
+ * What the library shows for its URL state: the listed assets page by page (GET /api/v1/assets), or
+ * the top hits of a search (POST /api/v1/search, one request without pages). `items` is stable
+ * between renders while the data is.
+ */
+export function useLibraryItems({ filters, search }: LibraryUrlState) {
+  const list = useInfiniteQuery({
+    queryKey: [ASSETS_KEY, 'list', filters],
+    queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/assets', { params: { query: { ...filters, limit: PAGE, offset: pageParam } } })),
+    initialPageParam: 0,
+    getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
+    enabled: !search,
+    // The grid stays in place while the next filters load, rather than blinking empty.
+    placeholderData: keepPreviousData,
+    meta: { quiet: true },
+  })
+  const hits = useQuery({
+    queryKey: [ASSETS_KEY, 'search', search, filters],
+    // The search text is the body's `q`; the text filter never goes with a search (libraryState).
+    queryFn: () => unwrap(v1.POST('/api/v1/search', { body: { ...filters, q: search, limit: SEARCH_LIMIT } })),
+    enabled: Boolean(search),
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+    meta: { quiet: true },
+  })
+
+  const active = search ? hits : list
+  const items: readonly CardAsset[] = useMemo(
+    () => (search ? (hits.data?.data ?? []) : (list.data?.pages.flatMap((page) => page.data) ?? [])),
+    [search, hits.data, list.data],
+  )
+  const total = search ? hits.data?.data.length : list.data?.pages[0]?.total
+  return {
+    items,
+    total,
+    /** "6 assets", "3 hits", or "Top 100 hits" when the search was cut at its limit. */
+    countText: total === undefined ? '' : search ? (total >= SEARCH_LIMIT ? `Top ${SEARCH_LIMIT} hits` : plural(total, 'hit')) : plural(total, 'asset'),
+    mode: search ? hits.data?.mode : undefined,
+    pending: active.isPending,
+    /** The first load failed (a failed next page is `more.failed`). */
+    error: active.isError && !list.isFetchNextPageError ? active.error : null,
+    retry: () => void active.refetch(),
+    more: {
+      hasMore: !search && list.hasNextPage,
+      loading: list.isFetchingNextPage,
+      failed: !search && list.isFetchNextPageError,
+      load: () => void list.fetchNextPage(),
+    },
+  }
+}
