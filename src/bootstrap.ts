@@ -42,6 +42,7 @@ export function describeFirstRun(credentials: FirstRunCredentials, publicBaseUrl
     `  Owner login:           ${credentials.ownerEmail} / ${credentials.ownerPassword}`,
     '',
     'Try it:',
+    `  Web app: ${publicBaseUrl}/ (sign in with the owner login)`,
     `  curl -H "Authorization: Bearer ${credentials.apiKey}" ${publicBaseUrl}/api/v1/auth/key`,
     `  API reference: ${publicBaseUrl}/api/v1/docs`,
     '',

@@ -82,6 +82,7 @@ describe('asset-library serve on a fresh data directory', () => {
     server = await startServer()
     const output = server.output()
     expect(output).toContain('shown once')
+    expect(output).toMatch(/Web app: http:\/\/\S+\/ \(sign in with the owner login\)/)
     firstKey = /API key \(assets:write\): (al_\S+)/.exec(output)![1]!
     const [, email, password] = /Owner login:\s+(\S+) \/ (\S+)/.exec(output)!
 
