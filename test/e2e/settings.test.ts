@@ -32,7 +32,10 @@ describe('settings', () => {
     const dialog = page.getByRole('dialog', { name: 'API key created' })
     await expect.poll(() => dialog.isVisible()).toBe(true)
     await expect.poll(() => dialog.getByText('Copy this API key now: it will not be shown again.').isVisible()).toBe(true)
-    const key = (await dialog.getByLabel('API key', { exact: true }).textContent()) ?? ''
+    const keyField = dialog.getByLabel('API key', { exact: true })
+    // The dialog opens on the key itself, ready to copy.
+    await expect.poll(() => keyField.and(page.locator(':focus')).count()).toBe(1)
+    const key = await keyField.inputValue()
     expect(key).toMatch(/^al_/)
     await dialog.getByRole('button', { name: 'Done' }).click()
     await expect.poll(() => page.getByText(key).count()).toBe(0)
@@ -60,7 +63,10 @@ describe('settings', () => {
 
     const created = page.getByRole('dialog', { name: 'Webhook created' })
     await expect.poll(() => created.isVisible()).toBe(true)
-    const secret = (await created.getByLabel('Signing secret', { exact: true }).textContent()) ?? ''
+    const secretField = created.getByLabel('Signing secret', { exact: true })
+    // The form's submit button is gone: focus moves to the secret, not to the page.
+    await expect.poll(() => secretField.and(page.locator(':focus')).count()).toBe(1)
+    const secret = await secretField.inputValue()
     expect(secret).toMatch(/^whsec_/)
     await created.getByRole('button', { name: 'Close' }).first().click()
     await expect.poll(() => page.getByText(secret).count()).toBe(0)
@@ -76,9 +82,9 @@ describe('settings', () => {
     await expect.poll(() => history.getByRole('cell', { name: 'succeeded' }).isVisible(), { timeout: 10_000 }).toBe(true)
     expect(receiver.received.some((r) => r.headers['x-service-event'] === 'ping')).toBe(true)
 
-    await history.getByRole('button', { name: /^Open ping delivery/ }).click()
+    await history.getByRole('button', { name: /^Details of the ping delivery/ }).click()
     const delivery = page.getByRole('dialog', { name: 'Delivery' })
-    await expect.poll(() => delivery.getByLabel('Status code 200').isVisible()).toBe(true)
+    await expect.poll(() => delivery.getByText('HTTP 200', { exact: true }).isVisible()).toBe(true)
     expect(await delivery.getByLabel('Payload').textContent()).toContain('"event": "ping"')
     await expectAccessible(page)
     await delivery.getByRole('button', { name: 'Close' }).click()
@@ -90,6 +96,22 @@ describe('settings', () => {
     await history.getByLabel('Status').selectOption('')
     await expect.poll(() => history.getByRole('cell', { name: 'ping', exact: true }).isVisible()).toBe(true)
     await screenshots(page, 'settings-webhook-detail')
+
+    // A double click on the confirmation rotates once: twice would leave receivers with neither secret.
+    let rotations = 0
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/rotate-secret')) rotations++
+    })
+    await page.getByRole('button', { name: 'Rotate secret' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Rotate the signing secret?' })
+    await confirm.getByRole('button', { name: 'Rotate secret' }).dblclick()
+    const rotated = page.getByRole('dialog', { name: 'New signing secret' })
+    await expect.poll(() => rotated.getByLabel('Signing secret', { exact: true }).inputValue()).toMatch(/^whsec_/)
+    expect(await rotated.getByLabel('Signing secret', { exact: true }).inputValue()).not.toBe(secret)
+    await expect.poll(() => confirm.count()).toBe(0)
+    expect(rotations).toBe(1)
+    await rotated.getByRole('button', { name: 'Done' }).click()
+    await expect.poll(() => page.getByText('Deliveries are also signed with the previous secret', { exact: false }).isVisible()).toBe(true)
     await context.close()
   })
 
@@ -99,10 +121,13 @@ describe('settings', () => {
     await page.getByLabel('Email').fill('new.designer@example.com')
     await page.getByLabel('Role').selectOption('member')
     await page.getByRole('button', { name: 'Create invitation' }).click()
-    const link = page.getByLabel('Invitation link')
+    const link = page.getByLabel('Invitation link', { exact: true })
     await expect.poll(() => link.isVisible()).toBe(true)
-    const url = (await link.textContent()) ?? ''
+    const url = await link.inputValue()
     expect(url).toMatch(new RegExp(`^${e2e.url}/invite/`))
+    // The token is not read out by a live region; the toast says what happened.
+    expect(await page.locator('[role=status], [role=alert], [aria-live]').filter({ has: link }).count()).toBe(0)
+    await expect.poll(() => page.getByRole('status').getByText('Invitation created for new.designer@example.com.').isVisible()).toBe(true)
     await expect.poll(() => page.getByRole('region', { name: 'Pending invitations' }).getByText('new.designer@example.com').isVisible()).toBe(true)
     await expectAccessible(page)
     await screenshots(page, 'settings-members')
@@ -112,7 +137,7 @@ describe('settings', () => {
     await invited.goto(url)
     // The form says whom the invitation is for, and where, before it is used.
     await expect.poll(() => invited.getByRole('heading', { name: 'Join Acme Design on Asset Library' }).isVisible()).toBe(true)
-    expect(await invited.getByText('new.designer@example.com').isVisible()).toBe(true)
+    await expect.poll(() => invited.getByText('new.designer@example.com').isVisible()).toBe(true)
     await expectAccessible(invited)
     await screenshots(invited, 'invite-accept')
     await invited.getByLabel('Your name').fill('New Designer')
@@ -125,12 +150,15 @@ describe('settings', () => {
     // A member sees the members, read-only, and no keys or webhooks.
     await invited.goto('/settings')
     await expect.poll(() => new URL(invited.url()).pathname).toBe('/settings/members')
+    await expect.poll(() => invited.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).isVisible()).toBe(true)
     expect(await invited.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).count()).toBe(0)
     await guest.close()
 
     await page.reload()
     await expect.poll(() => page.getByRole('cell', { name: 'new.designer@example.com' }).isVisible()).toBe(true)
-    expect(await page.getByRole('region', { name: 'Pending invitations' }).getByText('new.designer@example.com').count()).toBe(0)
+    const pending = page.getByRole('region', { name: 'Pending invitations' })
+    await expect.poll(() => pending.getByText('No invitation is waiting to be accepted.').isVisible()).toBe(true)
+    expect(await pending.getByText('new.designer@example.com').count()).toBe(0)
 
     // A used link says so instead of showing the form.
     const late = await (await e2e.context()).newPage()
@@ -154,6 +182,7 @@ describe('settings', () => {
 
     await name.fill('Acme Design Studio')
     await page.getByRole('button', { name: 'Save name' }).click()
+    await expect.poll(() => page.getByText('Organization renamed.').isVisible()).toBe(true)
     const ai = page.getByRole('switch', { name: /Semantic search/ })
     const wasOn = await ai.isChecked()
     await ai.click()

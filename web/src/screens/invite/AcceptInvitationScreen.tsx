@@ -22,9 +22,14 @@ export function AcceptInvitationScreen({ params }: { params: { token: string } }
   const [, navigate] = useLocation()
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
+  // Each lookup spends the per-IP sign-in budget (10 a minute): look once, never again on focus,
+  // reconnect or failure. The answer cannot change while the page is open, except by accepting.
   const invitation = useQuery({
     queryKey: ['invitation', params.token],
     queryFn: () => unwrap(appApi.POST('/app/api/invitations/lookup', { body: { token: params.token } })),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
     retry: false,
     meta: { quiet: true },
   })

@@ -5,21 +5,26 @@ import { appApi, unwrap, type AppData } from '../../api/client'
 import { useOrg } from '../../session'
 import { Dialog } from '../../ui/Dialog'
 import { EmptyState } from '../../ui/EmptyState'
-import { formatDate } from '../../ui/format'
+import { formatDate, plural } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { ALL_EVENTS, DELIVERY_STATUSES, filtersFromSearch, searchFromFilters, type DeliveryFilters, type DeliveryStatus } from './events'
 
 type Delivery = AppData<'/app/api/orgs/{org}/webhooks/{id}/deliveries', 'get'>['data'][number]
 const PAGE = 20
-const POLL_MS = 2000
+/** While a delivery is pending, the list is polled this often: never faster (GETs share a per-user budget of 120 a minute). */
+const POLL_MS = 3000
 
 const STATUS_TONE: Record<DeliveryStatus, string> = { pending: 'warn', succeeded: 'ok', failed: 'bad' }
 
-export function StatusBadge({ status }: { status: DeliveryStatus }) {
+function StatusBadge({ status }: { status: DeliveryStatus }) {
   return <span className={`badge ${STATUS_TONE[status]}`}>{status}</span>
 }
 
-/** The delivery history: filters and page in the URL, polled every 2 s while a delivery is pending. */
+/**
+ * The delivery history: filters and page in the URL, polled every 3 s while a delivery is pending and
+ * the page is visible (a hidden tab does not poll).
+ */
 export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled: boolean }) {
   const org = useOrg()
   const [search, setSearch] = useSearchParams()
@@ -38,7 +43,9 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
         }),
       ),
     refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? POLL_MS : false),
+    refetchIntervalInBackground: false,
     placeholderData: (previous) => previous,
+    meta: { quiet: true },
   })
   const page = deliveries.data
   const filtered = filters.status !== undefined || filters.event !== undefined
@@ -75,6 +82,7 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
           </button>
         </div>
       </header>
+      {deliveries.isError && <QueryError error={deliveries.error} onRetry={() => void deliveries.refetch()} what="the deliveries" />}
       {page && page.data.length === 0 && (
         <EmptyState title={filtered ? 'No deliveries match' : 'No deliveries yet'}>
           <p>{filtered ? 'Try another status or event.' : enabled ? 'Send a test ping to check that your endpoint answers.' : 'Enable the webhook to receive deliveries.'}</p>
@@ -137,8 +145,8 @@ function DeliveryRow({ delivery, onOpen }: { delivery: Delivery; onOpen(): void 
       <td className="mono">{delivery.last_status_code ?? '—'}</td>
       <td className="nowrap">{formatDate(delivery.created_at)}</td>
       <td className="actions-cell">
-        <button type="button" className="small" onClick={onOpen} aria-label={`Open ${delivery.event} delivery of ${formatDate(delivery.created_at)}`}>
-          Details
+        <button type="button" className="small" onClick={onOpen}>
+          Details<span className="visually-hidden"> of the {delivery.event} delivery of {formatDate(delivery.created_at)}</span>
         </button>
       </td>
     </tr>
@@ -154,6 +162,8 @@ function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; delivery
     queryKey: ['deliveries', org, webhookId, 'detail', deliveryId],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/webhooks/{id}/deliveries/{delivery_id}', { params: { path } })),
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_MS : false),
+    refetchIntervalInBackground: false,
+    meta: { quiet: true },
   })
   const replay = useMutation({
     mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/webhooks/{id}/deliveries/{delivery_id}/replay', { params: { path } })),
@@ -163,7 +173,7 @@ function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; delivery
     },
   })
   if (detail.isPending) return <p className="muted">Loading the delivery…</p>
-  if (!detail.data) return <p className="form-error">This delivery cannot be shown.</p>
+  if (detail.isError) return <QueryError error={detail.error} onRetry={() => void detail.refetch()} what="the delivery" />
   const delivery = detail.data
   return (
     <div className="stack delivery-detail">
@@ -171,7 +181,7 @@ function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; delivery
         <code className="mono">{delivery.event}</code>
         <StatusBadge status={delivery.status} />
         <span className="muted">
-          {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'} · created {formatDate(delivery.created_at)}
+          {plural(delivery.attempt_count, 'attempt')} · created {formatDate(delivery.created_at)}
         </span>
         <button type="button" className="push-end" disabled={replay.isPending || delivery.status === 'pending'} onClick={() => replay.mutate()}>
           Replay
@@ -185,16 +195,14 @@ function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; delivery
           <li key={attempt.number} className="attempt">
             <div className="row">
               <strong>#{attempt.number}</strong>
-              <span className={`badge ${attempt.error ? 'bad' : 'ok'}`} aria-label={`Status code ${attempt.status_code}`}>
-                {attempt.status_code === 0 ? 'no answer' : attempt.status_code}
-              </span>
+              <span className={`badge ${attempt.error ? 'bad' : 'ok'}`}>{attempt.status_code === 0 ? 'No answer' : `HTTP ${attempt.status_code}`}</span>
               <span className="muted">{attempt.trigger}</span>
               <span className="muted">{attempt.duration_ms} ms</span>
               <span className="muted push-end">{formatDate(attempt.attempted_at)}</span>
             </div>
             {attempt.error && <p className="form-error mono">{attempt.error}</p>}
             {attempt.response_body && (
-              <pre className="code snippet" tabIndex={0} aria-label={`Response to attempt ${attempt.number}`}>
+              <pre className="code snippet" tabIndex={0} role="region" aria-label={`Response to attempt ${attempt.number}`}>
                 {attempt.response_body}
               </pre>
             )}
@@ -202,7 +210,7 @@ function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; delivery
         ))}
       </ol>
       <h3>Payload</h3>
-      <pre className="code snippet payload" tabIndex={0} aria-label="Payload">
+      <pre className="code snippet payload" tabIndex={0} role="region" aria-label="Payload">
         {JSON.stringify(delivery.body, null, 2)}
       </pre>
     </div>

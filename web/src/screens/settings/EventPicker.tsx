@@ -1,15 +1,15 @@
-import { EVENT_KINDS, type EventKind } from './events'
+import { EVENT_KINDS, type PickableEvent } from './events'
 
 /** Checkboxes of the event kinds a subscription receives, with a toggle for all of them. */
-export function EventPicker({ value, onChange, disabled }: { value: readonly EventKind[]; onChange(next: EventKind[]): void; disabled?: boolean }) {
+export function EventPicker({ value, onChange, disabled }: { value: readonly PickableEvent[]; onChange(next: PickableEvent[]): void; disabled?: boolean }) {
   const chosen = new Set(value)
   const all = EVENT_KINDS.every((e) => chosen.has(e.kind))
-  const toggle = (kind: EventKind, on: boolean) => {
+  const toggle = (kind: PickableEvent, on: boolean) => {
     const next = new Set(chosen)
     if (on) next.add(kind)
     else next.delete(kind)
     // Keep the table's order, whatever the clicking order.
-    onChange([...(next.has('ping') ? ['ping' as const] : []), ...EVENT_KINDS.map((e) => e.kind).filter((k) => next.has(k))])
+    onChange(EVENT_KINDS.map((e) => e.kind).filter((k) => next.has(k)))
   }
   return (
     <fieldset className="event-picker" disabled={disabled}>

@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { appApi, unwrap, type AppData } from '../../api/client'
-import { messageOf } from '../../api/problem'
 import { useOrg } from '../../session'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
 import { EmptyState } from '../../ui/EmptyState'
+import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { isPast, OnceSecret, SectionHeader } from './parts'
+import { useConfirmedMutation } from './useConfirmedMutation'
 
 type Key = AppData<'/app/api/orgs/{org}/keys', 'get'>['data'][number]
 type Scope = Key['scope']
@@ -30,16 +32,15 @@ export function KeysSection() {
   const keys = useQuery({
     queryKey: ['keys', org],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/keys', { params: { path: { org } } })),
+    meta: { quiet: true },
   })
-  const [created, setCreated] = useState<{ name: string; token: string } | null>(null)
-  const [revoking, setRevoking] = useState<Key | null>(null)
-  const revoke = useMutation({
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['keys', org] })
+  const revoke = useConfirmedMutation({
     mutationFn: (key: Key) => unwrap(appApi.DELETE('/app/api/orgs/{org}/keys/{id}', { params: { path: { org, id: key.id } } })),
     onSuccess: (_, key) => {
       toast.success(`The key “${key.name}” is revoked.`)
-      void queryClient.invalidateQueries({ queryKey: ['keys', org] })
+      refresh()
     },
-    onSettled: () => setRevoking(null),
   })
 
   return (
@@ -48,53 +49,28 @@ export function KeysSection() {
       <p className="muted section-intro">
         Keys let scripts, plugins and other services call <code>/api/v1</code> for this organization. Send one as <code>Authorization: Bearer al_…</code>.
       </p>
-      <CreateKeyForm
-        onCreated={(key) => {
-          setCreated({ name: key.name, token: key.token })
-          void queryClient.invalidateQueries({ queryKey: ['keys', org] })
-        }}
-      />
+      <CreateKeyForm onCreated={refresh} />
+      {keys.isError && <QueryError error={keys.error} onRetry={() => void keys.refetch()} what="the keys" />}
       {keys.data && keys.data.data.length === 0 && (
         <EmptyState title="No API keys yet">
           <p>Create a read key for a website or dashboard, or a write key for a design-tool plugin.</p>
         </EmptyState>
       )}
-      {keys.data && keys.data.data.length > 0 && <KeyTable keys={keys.data.data} onRevoke={setRevoking} />}
+      {keys.data && keys.data.data.length > 0 && <KeyTable keys={keys.data.data} onRevoke={revoke.ask} />}
       {keys.isPending && <p className="muted">Loading keys…</p>}
 
-      <Dialog title="API key created" open={created !== null} onClose={() => setCreated(null)}>
-        {created && (
-          <div className="stack">
-            <p>
-              The key <strong>{created.name}</strong> is ready.
-            </p>
-            <OnceSecret label="API key" value={created.token}>
-              {' '}Only a hash is kept: if it is lost, revoke it and create another.
-            </OnceSecret>
-            <div className="row end">
-              <button type="button" className="primary" onClick={() => setCreated(null)}>
-                Done
-              </button>
-            </div>
-          </div>
-        )}
-      </Dialog>
-      <ConfirmDialog
-        title="Revoke this key?"
-        open={revoking !== null}
-        confirmLabel="Revoke key"
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onClose={() => setRevoking(null)}
-      >
+      <ConfirmDialog title="Revoke this key?" confirmLabel="Revoke key" {...revoke.dialog}>
         <p>
-          Anything that uses <strong>{revoking?.name}</strong> (<code className="mono">al_{revoking?.prefix}_…</code>) stops working at once. This cannot be undone.
+          Anything that uses <strong>{revoke.asked?.name}</strong> (<code className="mono">al_{revoke.asked?.prefix}_…</code>) stops working at once. This cannot be
+          undone.
         </p>
       </ConfirmDialog>
     </section>
   )
 }
 
-function CreateKeyForm({ onCreated }: { onCreated(key: AppData<'/app/api/orgs/{org}/keys', 'post'>): void }) {
+/** The form, and the dialog that shows the new key once: the key lives only in the mutation, reset when the dialog closes. */
+function CreateKeyForm({ onCreated }: { onCreated(): void }) {
   const org = useOrg()
   const [name, setName] = useState('')
   const [scope, setScope] = useState<Scope>('assets:read')
@@ -107,54 +83,66 @@ function CreateKeyForm({ onCreated }: { onCreated(key: AppData<'/app/api/orgs/{o
           body: { name: name.trim(), scope, ...(expiry ? { expires_in_days: Number(expiry) } : {}) },
         }),
       ),
-    onSuccess: (key) => {
+    onSuccess: () => {
       setName('')
-      onCreated(key)
+      onCreated()
     },
+    gcTime: 0,
     meta: { quiet: true },
   })
   const submit = (event: FormEvent) => {
     event.preventDefault()
     create.mutate()
   }
+  const created = create.data
   return (
-    <form className="panel create-form" onSubmit={submit} aria-labelledby="new-key-title">
-      <h3 id="new-key-title">New key</h3>
-      <div className="form-grid">
-        <label className="field">
-          <span>Name</span>
-          <input required maxLength={100} placeholder="e.g. Figma plugin" value={name} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <label className="field">
-          <span>Scope</span>
-          <select value={scope} onChange={(e) => setScope(e.target.value as Scope)} aria-describedby="scope-hint">
-            <option value="assets:read">assets:read</option>
-            <option value="assets:write">assets:write</option>
-          </select>
-        </label>
-        <label className="field">
-          <span>Expires</span>
-          <select value={expiry} onChange={(e) => setExpiry(e.target.value)}>
-            {EXPIRIES.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="primary" disabled={create.isPending || !name.trim()}>
-          Create key
-        </button>
-      </div>
-      <small id="scope-hint" className="hint">
-        {SCOPES[scope]}
-      </small>
-      {create.isError && (
-        <p className="form-error" role="alert">
-          {messageOf(create.error)}
-        </p>
-      )}
-    </form>
+    <>
+      <form className="panel create-form" onSubmit={submit} aria-labelledby="new-key-title">
+        <h3 id="new-key-title">New key</h3>
+        <div className="form-grid">
+          <label className="field">
+            <span>Name</span>
+            <input required maxLength={100} placeholder="e.g. Figma plugin" value={name} onChange={(e) => setName(e.target.value)} />
+          </label>
+          <label className="field">
+            <span>Scope</span>
+            <select value={scope} onChange={(e) => setScope(e.target.value as Scope)} aria-describedby="scope-hint">
+              <option value="assets:read">assets:read</option>
+              <option value="assets:write">assets:write</option>
+            </select>
+          </label>
+          <label className="field">
+            <span>Expires</span>
+            <select value={expiry} onChange={(e) => setExpiry(e.target.value)}>
+              {EXPIRIES.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="primary" disabled={create.isPending || !name.trim()}>
+            Create key
+          </button>
+        </div>
+        <small id="scope-hint" className="hint">
+          {SCOPES[scope]}
+        </small>
+        <FormError error={create.error} />
+      </form>
+      <Dialog title="API key created" open={created !== undefined} onClose={() => create.reset()}>
+        {created && (
+          <div className="stack">
+            <p>
+              The key <strong>{created.name}</strong> is ready.
+            </p>
+            <OnceSecret label="API key" value={created.token} onDone={() => create.reset()}>
+              {' '}Only a hash is kept: if it is lost, revoke it and create another.
+            </OnceSecret>
+          </div>
+        )}
+      </Dialog>
+    </>
   )
 }
 

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { appApi, unwrap, type AppData } from '../../api/client'
-import { messageOf } from '../../api/problem'
 import { useOrg, useSession } from '../../session'
-import { CopyButton } from '../../ui/CopyButton'
 import { ConfirmDialog } from '../../ui/Dialog'
+import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { isPast, SectionHeader } from './parts'
+import { isPast, OnceSecret, SectionHeader } from './parts'
+import { useConfirmedMutation } from './useConfirmedMutation'
 
 type Invitation = AppData<'/app/api/orgs/{org}/invitations', 'get'>['data'][number]
 type Role = Invitation['role']
@@ -24,6 +25,7 @@ export function MembersSection() {
   const members = useQuery({
     queryKey: ['members', org],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/members', { params: { path: { org } } })),
+    meta: { quiet: true },
   })
   return (
     <section className="stack" aria-labelledby="members-title">
@@ -31,6 +33,7 @@ export function MembersSection() {
       {!canManage && <p className="note">You can see who is in the organization. An owner or admin invites people and manages keys, webhooks and settings.</p>}
       {canManage && <InviteForm />}
       {members.isPending && <p className="muted">Loading members…</p>}
+      {members.isError && <QueryError error={members.error} onRetry={() => void members.refetch()} what="the members" />}
       {members.data && (
         <div className="table-scroll">
           <table className="table">
@@ -68,22 +71,25 @@ export function MembersSection() {
 function InviteForm() {
   const org = useOrg()
   const queryClient = useQueryClient()
+  const toast = useToast()
   const [email, setEmail] = useState('')
   const [role, setRole] = useState<Role>('member')
-  const [link, setLink] = useState<{ email: string; url: string; expires: string } | null>(null)
+  // The link holds the token: it lives only in the mutation, reset by Done and dropped from the cache with the form.
   const invite = useMutation({
     mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/invitations', { params: { path: { org } }, body: { email: email.trim(), role } })),
     onSuccess: (invitation) => {
-      setLink({ email: invitation.email, url: `${location.origin}/invite/${invitation.token}`, expires: invitation.expires_at })
       setEmail('')
+      toast.success(`Invitation created for ${invitation.email}.`)
       void queryClient.invalidateQueries({ queryKey: ['invitations', org] })
     },
+    gcTime: 0,
     meta: { quiet: true },
   })
   const submit = (event: FormEvent) => {
     event.preventDefault()
     invite.mutate()
   }
+  const invitation = invite.data
   return (
     <div className="panel stack">
       <form className="stack" onSubmit={submit} aria-labelledby="invite-title">
@@ -108,22 +114,12 @@ function InviteForm() {
         <small id="role-hint" className="hint">
           {ROLES[role]}
         </small>
-        {invite.isError && (
-          <p className="form-error" role="alert">
-            {messageOf(invite.error)}
-          </p>
-        )}
+        <FormError error={invite.error} />
       </form>
-      {link && (
-        <div className="stack invitation-link" role="status">
-          <p>
-            Send this link to <strong>{link.email}</strong>. It works once, until {formatDate(link.expires)}, and is not shown again.
-          </p>
-          <div className="secret-box">
-            <code aria-label="Invitation link">{link.url}</code>
-            <CopyButton text={link.url} label="Copy link" />
-          </div>
-        </div>
+      {invitation && (
+        <OnceSecret label="Invitation link" value={`${location.origin}/invite/${invitation.token}`} onDone={() => invite.reset()}>
+          {' '}Send it to <strong>{invitation.email}</strong>: it works once, until {formatDate(invitation.expires_at)}.
+        </OnceSecret>
       )}
     </div>
   )
@@ -133,23 +129,23 @@ function PendingInvitations() {
   const org = useOrg()
   const queryClient = useQueryClient()
   const toast = useToast()
-  const [revoking, setRevoking] = useState<Invitation | null>(null)
   const invitations = useQuery({
     queryKey: ['invitations', org],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/invitations', { params: { path: { org } } })),
+    meta: { quiet: true },
   })
-  const revoke = useMutation({
+  const revoke = useConfirmedMutation({
     mutationFn: (invitation: Invitation) => unwrap(appApi.DELETE('/app/api/orgs/{org}/invitations/{id}', { params: { path: { org, id: invitation.id } } })),
     onSuccess: (_, invitation) => {
       toast.success(`The invitation for ${invitation.email} is revoked.`)
       void queryClient.invalidateQueries({ queryKey: ['invitations', org] })
     },
-    onSettled: () => setRevoking(null),
   })
   const pending = (invitations.data?.data ?? []).filter((i) => !i.accepted_at && !i.revoked_at && !isPast(i.expires_at))
   return (
     <section className="stack" aria-labelledby="pending-title">
       <h3 id="pending-title">Pending invitations</h3>
+      {invitations.isError && <QueryError error={invitations.error} onRetry={() => void invitations.refetch()} what="the invitations" />}
       {invitations.data && pending.length === 0 && <p className="muted">No invitation is waiting to be accepted.</p>}
       {pending.length > 0 && (
         <div className="table-scroll">
@@ -175,7 +171,7 @@ function PendingInvitations() {
                   <td className="nowrap">{formatDate(invitation.created_at)}</td>
                   <td className="nowrap">{formatDate(invitation.expires_at)}</td>
                   <td className="actions-cell">
-                    <button type="button" className="danger small" onClick={() => setRevoking(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
+                    <button type="button" className="danger small" onClick={() => revoke.ask(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
                       Revoke
                     </button>
                   </td>
@@ -185,14 +181,8 @@ function PendingInvitations() {
           </table>
         </div>
       )}
-      <ConfirmDialog
-        title="Revoke this invitation?"
-        open={revoking !== null}
-        confirmLabel="Revoke invitation"
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onClose={() => setRevoking(null)}
-      >
-        <p>The link sent to {revoking?.email} stops working. You can invite them again later.</p>
+      <ConfirmDialog title="Revoke this invitation?" confirmLabel="Revoke invitation" {...revoke.dialog}>
+        <p>The link sent to {revoke.asked?.email} stops working. You can invite them again later.</p>
       </ConfirmDialog>
     </section>
   )

@@ -1,10 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import { appApi, unwrap, v1, type AppData } from '../../api/client'
-import { formatBytes } from '../../ui/format'
-import { messageOf } from '../../api/problem'
+import { ASSETS_KEY, catalogKey, ORGANIZATION_KEY } from '../../api/cache'
+import { appApi, unwrap, type AppData } from '../../api/client'
 import { SESSION_QUERY, useOrg, useSession } from '../../session'
+import { FormError } from '../../ui/FormError'
+import { formatBytes, plural } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
+import { catalogQuery } from '../library/queries'
 import { SectionHeader } from './parts'
 
 type Organization = AppData<'/app/api/orgs/{org}', 'get'>
@@ -15,19 +18,22 @@ const REGISTRIES: ReadonlyArray<{ registry: Registry; title: string; one: string
   { registry: 'clients', title: 'Clients', one: 'client', about: 'Registered names are offered when tagging assets; names used by assets show too.' },
   { registry: 'products', title: 'Products', one: 'product', about: 'Registered names are offered when tagging assets; names used by assets show too.' },
 ]
+const ORGANIZATION_QUERY = (org: string) => [ORGANIZATION_KEY, org]
 
 export function OrganizationSection() {
   const org = useOrg()
   const { canManage } = useSession()
   const organization = useQuery({
-    queryKey: ['organization', org],
+    queryKey: ORGANIZATION_QUERY(org),
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}', { params: { path: { org } } })),
+    meta: { quiet: true },
   })
   return (
     <section className="stack" aria-labelledby="organization-title">
       <SectionHeader title="Organization" id="organization-title" />
       {!canManage && <p className="note">These settings are read-only for you: an owner or admin manages them.</p>}
       {organization.isPending && <p className="muted">Loading…</p>}
+      {organization.isError && <QueryError error={organization.error} onRetry={() => void organization.refetch()} what="the organization" />}
       {organization.data && (
         <>
           <NameForm organization={organization.data} canManage={canManage} />
@@ -49,10 +55,12 @@ function useUpdateOrganization() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (body: { name?: string; ai_enabled?: boolean }) => unwrap(appApi.PATCH('/app/api/orgs/{org}', { params: { path: { org } }, body })),
-    onSuccess: (updated) => {
-      queryClient.setQueryData<Organization>(['organization', org], (old) => (old ? { ...old, ...updated } : old))
+    onSuccess: (updated, body) => {
+      queryClient.setQueryData<Organization>(ORGANIZATION_QUERY(org), (old) => (old ? { ...old, ...updated } : old))
       // The top bar shows the organization's name, from the session.
       void queryClient.invalidateQueries({ queryKey: SESSION_QUERY })
+      // Searches answered in the other mode (hybrid or text) and the similar assets are stale.
+      if (body.ai_enabled !== undefined) void queryClient.invalidateQueries({ queryKey: [ASSETS_KEY] })
     },
   })
 }
@@ -149,12 +157,10 @@ function RegistryEditor({ registry, title, one, about, canManage }: { registry: 
   const org = useOrg()
   const queryClient = useQueryClient()
   const [name, setName] = useState('')
-  const queryKey = ['catalog', registry]
-  const entries = useQuery({
-    queryKey,
-    queryFn: () => unwrap(v1.GET(`/api/v1/${registry}`, { params: { query: { limit: 100 } } })),
-  })
-  const refresh = () => void queryClient.invalidateQueries({ queryKey })
+  // The pickers' own entry: a name added or removed here shows in the library, upload and detail at once.
+  const path = `/api/v1/${registry}` as const
+  const entries = useQuery({ ...catalogQuery(path), meta: { quiet: true } })
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: catalogKey(path) })
   const add = useMutation({
     mutationFn: (value: string) => unwrap(appApi.POST(`/app/api/orgs/{org}/${registry}`, { params: { path: { org } }, body: { name: value } })),
     onSuccess: () => {
@@ -179,6 +185,7 @@ function RegistryEditor({ registry, title, one, about, canManage }: { registry: 
         <h3 id={headingId}>{title}</h3>
         <small className="hint">{about}</small>
       </div>
+      {entries.isError && <QueryError error={entries.error} onRetry={() => void entries.refetch()} what={title.toLowerCase()} />}
       {entries.data && list.length === 0 && <p className="muted">None yet.</p>}
       {list.length > 0 && (
         <ul className="registry-list" aria-label={title}>
@@ -186,7 +193,7 @@ function RegistryEditor({ registry, title, one, about, canManage }: { registry: 
             <li key={entry.name}>
               <span className="registry-name">{entry.name}</span>
               <span className="muted small-text">
-                {entry.asset_count} {entry.asset_count === 1 ? 'asset' : 'assets'}
+                {plural(entry.asset_count, 'asset')}
                 {!entry.registered && ' · not registered'}
               </span>
               {canManage && entry.registered && (
@@ -210,11 +217,7 @@ function RegistryEditor({ registry, title, one, about, canManage }: { registry: 
           </button>
         </form>
       )}
-      {add.isError && (
-        <p className="form-error" role="alert">
-          {messageOf(add.error)}
-        </p>
-      )}
+      <FormError error={add.error} />
     </section>
   )
 }

@@ -2,14 +2,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { appApi, unwrap, type AppData } from '../../api/client'
+import { ApiError } from '../../api/problem'
 import { useOrg } from '../../session'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
 import { formatDate } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { Deliveries } from './Deliveries'
 import { EventPicker } from './EventPicker'
-import type { EventKind } from './events'
+import { pickable, type PickableEvent } from './events'
 import { isPast, OnceSecret } from './parts'
+import { useConfirmedMutation } from './useConfirmedMutation'
 
 type Webhook = AppData<'/app/api/orgs/{org}/webhooks/{id}', 'get'>
 type Rotated = AppData<'/app/api/orgs/{org}/webhooks/{id}/rotate-secret', 'post'>
@@ -20,14 +23,17 @@ export function WebhookDetail({ id }: { id: string }) {
   const webhook = useQuery({
     queryKey: ['webhooks', org, id],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/webhooks/{id}', { params: { path: { org, id } } })),
+    meta: { quiet: true },
   })
+  const gone = webhook.error instanceof ApiError && webhook.error.status === 404
   return (
     <section className="stack" aria-labelledby="webhook-title">
       <Link href="/webhooks" className="back-link">
         ← Webhooks
       </Link>
       {webhook.isPending && <p className="muted">Loading the webhook…</p>}
-      {webhook.isError && <p className="page-message">This webhook cannot be shown. It may have been deleted.</p>}
+      {gone && <p className="page-message">There is no such webhook: it may have been deleted.</p>}
+      {webhook.isError && !gone && <QueryError error={webhook.error} onRetry={() => void webhook.refetch()} what="the webhook" />}
       {webhook.data && <WebhookPanel webhook={webhook.data} />}
       {webhook.data && <Deliveries webhookId={id} enabled={webhook.data.enabled} />}
     </section>
@@ -40,9 +46,8 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
   const toast = useToast()
   const [, navigate] = useLocation()
   const path = { org, id: webhook.id }
-  const [events, setEvents] = useState<EventKind[]>(webhook.events.filter((e) => e !== 'ping'))
+  const [events, setEvents] = useState<PickableEvent[]>(() => pickable(webhook.events))
   const [rotated, setRotated] = useState<Rotated | null>(null)
-  const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null)
   const refresh = (updated?: Webhook) => {
     if (updated) queryClient.setQueryData(['webhooks', org, webhook.id], updated)
     void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })
@@ -64,15 +69,15 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
       void queryClient.invalidateQueries({ queryKey: ['deliveries', org, webhook.id] })
     },
   })
-  const rotate = useMutation({
+  // Rotating twice would leave receivers with neither secret: the confirmation runs it once.
+  const rotate = useConfirmedMutation<void, Rotated>({
     mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/webhooks/{id}/rotate-secret', { params: { path } })),
     onSuccess: (answer) => {
       setRotated(answer)
       refresh()
     },
-    onSettled: () => setConfirm(null),
   })
-  const remove = useMutation({
+  const remove = useConfirmedMutation<void>({
     mutationFn: () => unwrap(appApi.DELETE('/app/api/orgs/{org}/webhooks/{id}', { params: { path } })),
     onSuccess: () => {
       toast.success('Webhook deleted.')
@@ -80,9 +85,8 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
       void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })
       navigate('/webhooks', { replace: true })
     },
-    onSettled: () => setConfirm(null),
   })
-  const saved = webhook.events.filter((e) => e !== 'ping')
+  const saved = pickable(webhook.events)
   const eventsChanged = saved.length !== events.length || saved.some((e) => !events.includes(e))
 
   return (
@@ -100,10 +104,10 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
           <button type="button" onClick={() => ping.mutate()} disabled={ping.isPending || !webhook.enabled} title={webhook.enabled ? undefined : 'Enable the webhook to ping it'}>
             Send test ping
           </button>
-          <button type="button" onClick={() => setConfirm('rotate')}>
+          <button type="button" onClick={() => rotate.ask()}>
             Rotate secret
           </button>
-          <button type="button" className="danger" onClick={() => setConfirm('delete')}>
+          <button type="button" className="danger" onClick={() => remove.ask()}>
             Delete
           </button>
         </div>
@@ -141,10 +145,10 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
         </div>
       </div>
 
-      <ConfirmDialog title="Rotate the signing secret?" open={confirm === 'rotate'} confirmLabel="Rotate secret" onConfirm={() => rotate.mutate()} onClose={() => setConfirm(null)}>
+      <ConfirmDialog title="Rotate the signing secret?" confirmLabel="Rotate secret" {...rotate.dialog}>
         <p>A new secret signs every delivery from now on. The current one keeps working for a while, so you can update your receiver without dropping deliveries.</p>
       </ConfirmDialog>
-      <ConfirmDialog title="Delete this webhook?" open={confirm === 'delete'} confirmLabel="Delete webhook" onConfirm={() => remove.mutate()} onClose={() => setConfirm(null)}>
+      <ConfirmDialog title="Delete this webhook?" confirmLabel="Delete webhook" {...remove.dialog}>
         <p>
           Nothing more is sent to <code className="mono break">{webhook.url}</code>, and its delivery history goes with it.
         </p>
@@ -152,16 +156,11 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
       <Dialog title="New signing secret" open={rotated !== null} onClose={() => setRotated(null)}>
         {rotated && (
           <div className="stack">
-            <OnceSecret label="Signing secret" value={rotated.secret}>
+            <OnceSecret label="Signing secret" value={rotated.secret} onDone={() => setRotated(null)}>
               {rotated.previous_secret_expires_at
                 ? ` The previous secret keeps working until ${formatDate(rotated.previous_secret_expires_at)}: deliveries carry both signatures until then.`
                 : ' The previous secret no longer works.'}
             </OnceSecret>
-            <div className="row end">
-              <button type="button" className="primary" onClick={() => setRotated(null)}>
-                Done
-              </button>
-            </div>
           </div>
         )}
       </Dialog>

@@ -1,17 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'wouter'
-import { appApi, unwrap, type AppData } from '../../api/client'
-import { messageOf } from '../../api/problem'
+import { appApi, unwrap } from '../../api/client'
 import { useOrg } from '../../session'
 import { Dialog } from '../../ui/Dialog'
 import { EmptyState } from '../../ui/EmptyState'
+import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
 import { EventPicker } from './EventPicker'
-import type { EventKind } from './events'
+import type { PickableEvent } from './events'
 import { OnceSecret, SectionHeader } from './parts'
-
-type Created = AppData<'/app/api/orgs/{org}/webhooks', 'post'>
 
 export function WebhooksSection() {
   const org = useOrg()
@@ -19,13 +18,9 @@ export function WebhooksSection() {
   const webhooks = useQuery({
     queryKey: ['webhooks', org],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/webhooks', { params: { path: { org } } })),
+    meta: { quiet: true },
   })
   const [creating, setCreating] = useState(false)
-  const [created, setCreated] = useState<Created | null>(null)
-  const close = () => {
-    setCreating(false)
-    setCreated(null)
-  }
   const list = webhooks.data?.data ?? []
   return (
     <section className="stack" aria-labelledby="webhooks-title">
@@ -38,6 +33,7 @@ export function WebhooksSection() {
         A webhook POSTs a signed JSON body to your HTTPS endpoint when something happens in the library. Each delivery is retried on failure, and its history is kept.
       </p>
       {webhooks.isPending && <p className="muted">Loading webhooks…</p>}
+      {webhooks.isError && <QueryError error={webhooks.error} onRetry={() => void webhooks.refetch()} what="the webhooks" />}
       {webhooks.data && list.length === 0 && (
         <EmptyState title="No webhooks yet">
           <p>Subscribe an HTTPS endpoint to events such as asset.created to sync a CMS, a chat channel or a build.</p>
@@ -80,41 +76,22 @@ export function WebhooksSection() {
           </table>
         </div>
       )}
-      <Dialog title={created ? 'Webhook created' : 'New webhook'} open={creating} onClose={close}>
-        {created ? (
-          <div className="stack">
-            <p>
-              Deliveries to <code className="mono break">{created.url}</code> are signed with this secret: check <code>X-Service-Signature</code> with it.
-            </p>
-            <OnceSecret label="Signing secret" value={created.secret} />
-            <div className="row end">
-              <button type="button" onClick={close}>
-                Close
-              </button>
-              <Link href={`/webhooks/${created.id}`} className="button primary" onClick={close}>
-                Open webhook
-              </Link>
-            </div>
-          </div>
-        ) : (
-          <CreateWebhookForm
-            onCreated={(hook) => {
-              setCreated(hook)
-              void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })
-            }}
-            onCancel={close}
-          />
-        )}
-      </Dialog>
+      <NewWebhookDialog open={creating} onCreated={() => void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })} onClose={() => setCreating(false)} />
     </section>
   )
 }
 
-function CreateWebhookForm({ onCreated, onCancel }: { onCreated(hook: Created): void; onCancel(): void }) {
+const DEFAULT_EVENTS: PickableEvent[] = ['asset.created', 'asset.updated', 'asset.deleted']
+
+/**
+ * The form, then the signing secret shown once in its place (focus moves to it, as the submit button
+ * goes). The secret lives only in the mutation, reset when the dialog closes.
+ */
+function NewWebhookDialog({ open, onCreated, onClose }: { open: boolean; onCreated(): void; onClose(): void }) {
   const org = useOrg()
   const [url, setUrl] = useState('')
   const [description, setDescription] = useState('')
-  const [events, setEvents] = useState<EventKind[]>(['asset.created', 'asset.updated', 'asset.deleted'])
+  const [events, setEvents] = useState<PickableEvent[]>(DEFAULT_EVENTS)
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -124,49 +101,74 @@ function CreateWebhookForm({ onCreated, onCancel }: { onCreated(hook: Created): 
         }),
       ),
     onSuccess: onCreated,
+    gcTime: 0,
     meta: { quiet: true },
   })
+  const close = () => {
+    create.reset()
+    setUrl('')
+    setDescription('')
+    setEvents(DEFAULT_EVENTS)
+    onClose()
+  }
+  const created = create.data
   const notHttps = url.trim() !== '' && !/^https:\/\//i.test(url.trim())
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!notHttps && events.length > 0) create.mutate()
   }
   return (
-    <form className="stack" onSubmit={submit}>
-      <label className="field">
-        <span>Endpoint URL</span>
-        <input
-          type="url"
-          required
-          placeholder="https://example.com/hooks/asset-library"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          aria-invalid={notHttps}
-          aria-describedby="webhook-url-hint"
-        />
-        <small id="webhook-url-hint" className={notHttps ? 'form-error' : undefined}>
-          {notHttps ? 'The URL must start with https://.' : 'HTTPS only, on a public address.'}
-        </small>
-      </label>
-      <label className="field">
-        <span>Description</span>
-        <input maxLength={500} placeholder="Optional: what it feeds" value={description} onChange={(e) => setDescription(e.target.value)} />
-      </label>
-      <EventPicker value={events} onChange={setEvents} />
-      {events.length === 0 && <p className="hint">Pick at least one event.</p>}
-      {create.isError && (
-        <p className="form-error" role="alert">
-          {messageOf(create.error)}
-        </p>
+    <Dialog title={created ? 'Webhook created' : 'New webhook'} open={open} onClose={close}>
+      {created ? (
+        <div className="stack">
+          <p>
+            Deliveries to <code className="mono break">{created.url}</code> are signed with this secret: check <code>X-Service-Signature</code> with it.
+          </p>
+          <OnceSecret label="Signing secret" value={created.secret} takeFocus />
+          <div className="row end">
+            <button type="button" onClick={close}>
+              Close
+            </button>
+            <Link href={`/webhooks/${created.id}`} className="button primary" onClick={close}>
+              Open webhook
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <form className="stack" onSubmit={submit}>
+          <label className="field">
+            <span>Endpoint URL</span>
+            <input
+              type="url"
+              required
+              placeholder="https://example.com/hooks/asset-library"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              aria-invalid={notHttps}
+              aria-describedby="webhook-url-hint"
+              data-autofocus
+            />
+            <small id="webhook-url-hint" className={notHttps ? 'form-error' : undefined}>
+              {notHttps ? 'The URL must start with https://.' : 'HTTPS only, on a public address.'}
+            </small>
+          </label>
+          <label className="field">
+            <span>Description</span>
+            <input maxLength={500} placeholder="Optional: what it feeds" value={description} onChange={(e) => setDescription(e.target.value)} />
+          </label>
+          <EventPicker value={events} onChange={setEvents} />
+          {events.length === 0 && <p className="hint">Pick at least one event.</p>}
+          <FormError error={create.error} />
+          <div className="row end">
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className="primary" disabled={create.isPending || notHttps || events.length === 0}>
+              Create webhook
+            </button>
+          </div>
+        </form>
       )}
-      <div className="row end">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={create.isPending || notHttps || events.length === 0}>
-          Create webhook
-        </button>
-      </div>
-    </form>
+    </Dialog>
   )
 }

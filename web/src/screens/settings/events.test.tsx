@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
 import { EventPicker } from './EventPicker'
-import { filtersFromSearch, searchFromFilters, type EventKind } from './events'
+import { filtersFromSearch, pickable, searchFromFilters, type PickableEvent } from './events'
 
 describe('the delivery filters in the URL', () => {
   it('reads known values and ignores the rest', () => {
@@ -19,7 +19,7 @@ describe('the delivery filters in the URL', () => {
   })
 })
 
-function Picker({ initial }: { initial: EventKind[] }) {
+function Picker({ initial }: { initial: PickableEvent[] }) {
   const [value, setValue] = useState(initial)
   return (
     <>
@@ -30,6 +30,10 @@ function Picker({ initial }: { initial: EventKind[] }) {
 }
 
 describe('the event picker', () => {
+  it('edits what a subscription picks, without the ping the server lists', () => {
+    expect(pickable(['ping', 'asset.deleted', 'member.joined'])).toEqual(['asset.deleted', 'member.joined'])
+  })
+
   it('keeps the events in the table order whatever the clicking order', () => {
     render(<Picker initial={['member.joined']} />)
     fireEvent.click(screen.getByLabelText(/asset\.deleted/))

@@ -3,8 +3,11 @@ import type { components } from '../../api/app.gen'
 export type EventKind = components['schemas']['AppWebhookSubscription']['events'][number]
 export type DeliveryStatus = components['schemas']['AppWebhookDelivery']['status']
 
-/** The events a subscription can pick, with what fires them (the spec's table); `ping` is sent on demand. */
-export const EVENT_KINDS: ReadonlyArray<{ kind: Exclude<EventKind, 'ping'>; description: string }> = [
+/** What a subscription can pick: every event but `ping`, which is sent on demand whatever is picked. */
+export type PickableEvent = Exclude<EventKind, 'ping'>
+
+/** The events a subscription can pick, with what fires them (the spec's table). */
+export const EVENT_KINDS: ReadonlyArray<{ kind: PickableEvent; description: string }> = [
   { kind: 'asset.created', description: 'An upload, an import or POST /api/v1/assets creates an asset' },
   { kind: 'asset.updated', description: 'Asset metadata is edited' },
   { kind: 'asset.deleted', description: 'An asset is deleted' },
@@ -13,6 +16,9 @@ export const EVENT_KINDS: ReadonlyArray<{ kind: Exclude<EventKind, 'ping'>; desc
   { kind: 'member.invited', description: 'A teammate is invited' },
   { kind: 'member.joined', description: 'An invitation is accepted' },
 ]
+
+/** The subscription's picked events, without the `ping` the server may list. */
+export const pickable = (events: readonly EventKind[]): PickableEvent[] => events.filter((e): e is PickableEvent => e !== 'ping')
 
 export const ALL_EVENTS: readonly EventKind[] = ['ping', ...EVENT_KINDS.map((e) => e.kind)]
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed']

@@ -1,11 +1,22 @@
-import type { ReactNode } from 'react'
+import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { CopyButton } from '../../ui/CopyButton'
 
 /** "API key" stays as it is; "Signing secret" reads "signing secret" inside a sentence. */
 const inSentence = (label: string) => (/^[A-Z]{2}/.test(label) ? label : label.toLowerCase())
 
-/** A secret the server shows once: the value, a copy button and the warning that it will not come back. */
-export function OnceSecret({ label, value, children }: { label: string; value: string; children?: ReactNode }) {
+/**
+ * A value the server shows once (a key, a signing secret, an invitation link): a read-only field
+ * named by `label`, a copy button and the warning that it will not come back. Dialogs focus the field
+ * when they open (`data-autofocus`); `takeFocus` also focuses it when it replaces a form in place, so
+ * focus never falls back to the page. `onDone` adds the Done button that forgets it.
+ */
+export function OnceSecret(props: { label: string; value: string; takeFocus?: boolean; onDone?(): void; children?: ReactNode }) {
+  const { label, value, takeFocus = false, onDone, children } = props
+  const id = useId()
+  const field = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (takeFocus) field.current?.focus()
+  }, [takeFocus])
   return (
     <div className="stack">
       <p className="once-warning" role="note">
@@ -13,9 +24,29 @@ export function OnceSecret({ label, value, children }: { label: string; value: s
         {children}
       </p>
       <div className="secret-box">
-        <code aria-label={label}>{value}</code>
+        <label htmlFor={id} className="visually-hidden">
+          {label}
+        </label>
+        <input
+          id={id}
+          ref={field}
+          className="secret-value"
+          readOnly
+          value={value}
+          spellCheck={false}
+          autoComplete="off"
+          data-autofocus
+          onFocus={(event) => event.currentTarget.select()}
+        />
         <CopyButton text={value} label={`Copy ${inSentence(label)}`} />
       </div>
+      {onDone && (
+        <div className="row end">
+          <button type="button" className="primary" onClick={onDone}>
+            Done
+          </button>
+        </div>
+      )}
     </div>
   )
 }
