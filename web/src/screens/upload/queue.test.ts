@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createPump, importBody, outcomeOf, parseTags, pushFields, pushUntilFinal, retrySeconds, titleOf, titleOfUrl, type PushAnswer } from './queue'
 
 const answer = (status: number, body: unknown = null, retryAfter: string | null = null): PushAnswer => ({ status, body, retryAfter })
@@ -56,6 +56,38 @@ describe('sending until the answer is final', () => {
     expect(outcome.kind).toBe('failed')
     expect(sent).toBe(3)
   })
+
+  it('stops when cancelled: before sending, during a wait, or while an answer is on its way', async () => {
+    const before = new AbortController()
+    before.abort()
+    let sent = 0
+    const send = async () => {
+      sent++
+      return answer(429, null, '5')
+    }
+    expect(await pushUntilFinal(send, () => undefined, { signal: before.signal })).toEqual({ kind: 'cancelled' })
+    expect(sent).toBe(0)
+
+    const waiting = new AbortController()
+    const waits: number[] = []
+    const outcome = pushUntilFinal(send, (seconds) => waits.push(seconds), { signal: waiting.signal })
+    await vi.waitFor(() => expect(waits).toEqual([5]))
+    waiting.abort()
+    // The real sleep ends at the abort instead of after a second.
+    expect(await outcome).toEqual({ kind: 'cancelled' })
+    expect(sent).toBe(1)
+
+    const sending = new AbortController()
+    const answered = pushUntilFinal(
+      async () => {
+        sending.abort()
+        return answer(0)
+      },
+      () => undefined,
+      { signal: sending.signal },
+    )
+    expect(await answered).toEqual({ kind: 'cancelled' })
+  })
 })
 
 describe('the pump', () => {
@@ -63,12 +95,16 @@ describe('the pump', () => {
     const pump = createPump(2)
     const started: number[] = []
     const finish = new Map<number, () => void>()
+    let running = 0
     let most = 0
     const job = (n: number) => () =>
       new Promise<void>((resolve) => {
         started.push(n)
-        most = Math.max(most, pump.active)
-        finish.set(n, resolve)
+        most = Math.max(most, ++running)
+        finish.set(n, () => {
+          running--
+          resolve()
+        })
       })
     for (const n of [1, 2, 3]) pump.add(job(n))
     expect(started).toEqual([1, 2])
@@ -84,11 +120,15 @@ describe('the pump', () => {
     expect(started).toEqual([1, 2, 3, 4])
     expect(most).toBe(2)
     // A job that throws frees its lane all the same.
-    finish.get(3)!()
-    finish.get(4)!()
     pump.add(() => Promise.reject(new Error('boom')))
+    pump.add(job(5))
+    pump.add(job(6))
+    finish.get(3)!()
     await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(pump.active).toBe(0)
+    expect(started).toEqual([1, 2, 3, 4, 5])
+    finish.get(4)!()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(started).toEqual([1, 2, 3, 4, 5, 6])
   })
 })
 

@@ -1,4 +1,5 @@
 /** The upload queue's logic, free of React and of the network: what an answer means, retries, concurrency. */
+import { ApiError, messageOf } from '../../api/problem'
 
 /** What POST /api/v1/assets answered, as the XMLHttpRequest saw it. */
 export interface PushAnswer {
@@ -26,17 +27,8 @@ export function retrySeconds(retryAfter: string | null, now = Date.now()): numbe
 
 const record = (body: unknown): Record<string, unknown> => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {})
 
-/** A problem's detail, with the fields it points at; the status when the body says nothing. */
-export function problemDetail(status: number, body: unknown): string {
-  const problem = record(body)
-  if (status === 0) return 'The server cannot be reached. Check your connection.'
-  const detail = typeof problem.detail === 'string' ? problem.detail : `The server answered ${status}.`
-  const errors = Array.isArray(problem.errors) ? (problem.errors as Array<{ pointer?: unknown; detail?: unknown }>) : []
-  const fields = errors
-    .filter((e) => typeof e.detail === 'string')
-    .map((e) => `${String(e.pointer ?? '').split('/').pop()}: ${String(e.detail)}`)
-  return fields.length > 0 ? `${detail} ${fields.join('; ')}` : detail
-}
+/** Status 0: the request never got an answer (offline, refused), as fetch would have thrown a TypeError. */
+const failure = (answer: PushAnswer): unknown => (answer.status === 0 ? new TypeError('Network request failed') : new ApiError(answer.status, answer.body))
 
 /** 201 is a new asset, 200 with `duplicate` an existing one, 429 waits and tries again, anything else failed. */
 export function outcomeOf(answer: PushAnswer): Outcome {
@@ -45,31 +37,46 @@ export function outcomeOf(answer: PushAnswer): Outcome {
     return body.duplicate === true ? { kind: 'duplicate', assetId: body.asset_id } : { kind: 'new', assetId: body.asset_id }
   }
   if (answer.status === 429) return { kind: 'retry', seconds: retrySeconds(answer.retryAfter) }
-  return { kind: 'failed', detail: problemDetail(answer.status, answer.body) }
+  return { kind: 'failed', detail: messageOf(failure(answer)) }
 }
 
-export type Final = Exclude<Outcome, { kind: 'retry' }>
+export type Final = Exclude<Outcome, { kind: 'retry' }> | { kind: 'cancelled' }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+    function done() {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+  })
 
 /**
  * Sends until the answer is final: after a 429 it counts down the Retry-After seconds (telling `onWait`
- * each second, so the row can say "Waiting 12s") and sends again, at most `maxRetries` times.
+ * each second, so the row can say "Waiting 12s") and sends again, at most `maxRetries` times. Once
+ * `signal` aborts (Cancel), nothing more is sent and the outcome is `cancelled`.
  */
 export async function pushUntilFinal(
   send: () => Promise<PushAnswer>,
   onWait: (seconds: number) => void,
-  options: { wait?: (ms: number) => Promise<void>; maxRetries?: number } = {},
+  options: { wait?: (ms: number, signal?: AbortSignal) => Promise<void>; maxRetries?: number; signal?: AbortSignal } = {},
 ): Promise<Final> {
-  const wait = options.wait ?? sleep
-  const maxRetries = options.maxRetries ?? 10
+  const { signal, wait = sleep, maxRetries = 10 } = options
+  const cancelled: Final = { kind: 'cancelled' }
   for (let attempt = 0; ; attempt++) {
-    const outcome = outcomeOf(await send())
+    if (signal?.aborted) return cancelled
+    const answer = await send()
+    if (signal?.aborted) return cancelled
+    const outcome = outcomeOf(answer)
     if (outcome.kind !== 'retry') return outcome
     if (attempt >= maxRetries) return { kind: 'failed', detail: 'The rate limit kept refusing this file. Try again in a minute.' }
     for (let left = outcome.seconds; left > 0; left--) {
+      if (signal?.aborted) return cancelled
       onWait(left)
-      await wait(1000)
+      await wait(1000, signal)
     }
   }
 }
@@ -97,9 +104,6 @@ export function createPump(concurrency: number) {
     add(job: () => Promise<void>) {
       pending.push(job)
       next()
-    },
-    get active() {
-      return active
     },
   }
 }

@@ -1,23 +1,33 @@
-import { sessionHeaders } from '../../api/client'
+import { reportUnauthorized } from '../../api/client'
 import type { PushAnswer } from './queue'
 
+/** One push as queued: its body and the session headers (CSRF, organization) of the moment it was queued. */
+export interface PushRequest {
+  body: FormData | Record<string, unknown>
+  headers: Record<string, string>
+}
+
+const URL_PATH = '/api/v1/assets'
+
 /**
- * POST /api/v1/assets through XMLHttpRequest, the one browser API that reports upload progress. The
- * session's cookie, CSRF token and organization go with it, as with every other call.
+ * POST /api/v1/assets through XMLHttpRequest, the one browser API that reports upload progress. It
+ * carries the headers captured when the file was queued and treats a 401 as the fetch client does.
+ * Aborting `signal` (Cancel) stops the transfer; the answer is then status 0.
  */
-export function sendPush(body: FormData | Record<string, unknown>, onProgress: (fraction: number) => void): Promise<PushAnswer> {
+export function sendPush(request: PushRequest, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<PushAnswer> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest()
-    xhr.open('POST', '/api/v1/assets')
+    const unreachable = () => resolve({ status: 0, body: null, retryAfter: null })
+    xhr.open('POST', URL_PATH)
     xhr.withCredentials = true
     xhr.responseType = 'text'
-    if (sessionHeaders.csrf) xhr.setRequestHeader('X-CSRF-Token', sessionHeaders.csrf)
-    if (sessionHeaders.organization) xhr.setRequestHeader('X-Organization', sessionHeaders.organization)
+    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value)
     xhr.setRequestHeader('Accept', 'application/json, application/problem+json')
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
     }
     xhr.onload = () => {
+      if (xhr.status === 401) reportUnauthorized(URL_PATH)
       let parsed: unknown = null
       try {
         parsed = xhr.responseText ? JSON.parse(xhr.responseText) : null
@@ -26,12 +36,15 @@ export function sendPush(body: FormData | Record<string, unknown>, onProgress: (
       }
       resolve({ status: xhr.status, body: parsed, retryAfter: xhr.getResponseHeader('Retry-After') })
     }
-    xhr.onerror = () => resolve({ status: 0, body: null, retryAfter: null })
-    if (body instanceof FormData) {
-      xhr.send(body)
+    xhr.onerror = unreachable
+    xhr.onabort = unreachable
+    if (signal?.aborted) return unreachable()
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true })
+    if (request.body instanceof FormData) {
+      xhr.send(request.body)
     } else {
       xhr.setRequestHeader('Content-Type', 'application/json')
-      xhr.send(JSON.stringify(body))
+      xhr.send(JSON.stringify(request.body))
     }
   })
 }

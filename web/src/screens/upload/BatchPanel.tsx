@@ -1,0 +1,80 @@
+import { useId } from 'react'
+import { useManualCollections } from '../collections/api'
+import { useCatalog } from '../library/queries'
+import type { BatchMetadata } from './queue'
+
+export const NO_METADATA: BatchMetadata = { asset_type: '', client: '', product: '', tags: '', created_by_ai: true, collection_name: '' }
+
+/** The details every file of the next drop or import gets: type, client, product, tags, origin, collection. */
+export function BatchPanel({ meta, onChange }: { meta: BatchMetadata; onChange(next: BatchMetadata): void }) {
+  const types = useCatalog('/api/v1/asset-types')
+  const clients = useCatalog('/api/v1/clients')
+  const products = useCatalog('/api/v1/products')
+  const collections = useManualCollections()
+  const ids = useId()
+  const set = <K extends keyof BatchMetadata>(key: K, value: BatchMetadata[K]) => onChange({ ...meta, [key]: value })
+
+  return (
+    <section className="panel stack upload-meta" aria-labelledby={`${ids}-meta`}>
+      <h2 id={`${ids}-meta`}>Details for this batch</h2>
+      <label className="field">
+        <span>Type</span>
+        <select value={meta.asset_type} onChange={(e) => set('asset_type', e.target.value)}>
+          <option value="">None</option>
+          {(types.data ?? []).map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <SuggestedInput label="Client" value={meta.client} onChange={(value) => set('client', value)} suggestions={clients.data} />
+      <SuggestedInput label="Product" value={meta.product} onChange={(value) => set('product', value)} suggestions={products.data} />
+      <label className="field">
+        <span>Tags</span>
+        <input value={meta.tags} onChange={(e) => set('tags', e.target.value)} placeholder="launch, hero, q3" aria-describedby={`${ids}-tags-hint`} autoComplete="off" />
+        <small id={`${ids}-tags-hint`}>Separate tags with commas. New tags are created as they are used.</small>
+      </label>
+      <fieldset className="field upload-origin">
+        <legend>Origin</legend>
+        <label className="row">
+          <input type="radio" name={`${ids}-origin`} checked={meta.created_by_ai} onChange={() => set('created_by_ai', true)} />
+          Made by AI
+        </label>
+        <label className="row">
+          <input type="radio" name={`${ids}-origin`} checked={!meta.created_by_ai} onChange={() => set('created_by_ai', false)} />
+          Made by a person
+        </label>
+        <small>AI-made assets carry the AI badge in the library.</small>
+      </fieldset>
+      <label className="field">
+        <span>Add to collection</span>
+        <select value={meta.collection_name} onChange={(e) => set('collection_name', e.target.value)}>
+          <option value="">None</option>
+          {(collections.data?.data ?? []).map((collection) => (
+            <option key={collection.id} value={collection.name}>
+              {collection.name}
+            </option>
+          ))}
+        </select>
+        <small>Manual collections only.</small>
+      </label>
+    </section>
+  )
+}
+
+/** A free text field that suggests the names already in use. */
+function SuggestedInput({ label, value, onChange, suggestions = [] }: { label: string; value: string; onChange(next: string): void; suggestions?: string[] }) {
+  const list = useId()
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input list={list} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
+      <datalist id={list}>
+        {suggestions.map((name) => (
+          <option key={name} value={name} />
+        ))}
+      </datalist>
+    </label>
+  )
+}
