@@ -60,9 +60,11 @@ describe('collections', () => {
     await page.getByRole('button', { name: 'Share', exact: true }).click()
     const link = page.getByLabel('Public link', { exact: true })
     await expect.poll(() => link.isVisible()).toBe(true)
-    const shareUrl = (await link.textContent())!
+    const shareUrl = await link.inputValue()
     expect(shareUrl).toMatch(/\/s\/.+/)
     expect(await page.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(shareUrl)
+    // The link field took the focus from the Share button it replaced.
+    await expect.poll(() => link.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true)
 
     // Someone without a session opens the link.
     const stranger = await e2e.context()
@@ -72,6 +74,11 @@ describe('collections', () => {
     await expect.poll(() => publicPage.getByRole('img', { name: 'Red poster' }).isVisible()).toBe(true)
     expect(await publicPage.getByRole('img', { name: 'Blue poster' }).count()).toBe(0)
     await stranger.close()
+
+    // Done hides the link for good; the panel offers a new one instead.
+    await page.getByRole('button', { name: 'Done' }).click()
+    await expect.poll(() => link.count()).toBe(0)
+    await expect.poll(() => page.getByRole('button', { name: 'Make a new link' }).isVisible()).toBe(true)
 
     await page.getByRole('button', { name: 'Unshare' }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Share', exact: true }).isVisible()).toBe(true)
@@ -93,6 +100,8 @@ describe('collections', () => {
     await page.goto('/collections')
     await page.getByRole('button', { name: 'New collection', exact: true }).click()
     const dialog = page.getByRole('dialog', { name: 'New collection' })
+    // The dialog opens on its first field.
+    await expect.poll(() => dialog.getByLabel('Name').evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true)
     await dialog.getByLabel('Name').fill('Hand-off picks')
     await dialog.getByRole('button', { name: 'Create collection' }).click()
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Hand-off picks')
@@ -114,6 +123,31 @@ describe('collections', () => {
     await expect.poll(() => page.getByText('1 asset', { exact: true }).isVisible()).toBe(true)
     await screenshots(page, 'collection-manual')
     await expectAccessible(page)
+
+    // A failed load says so and offers a retry, instead of an empty collection.
+    const collectionUrl = new URL(page.url()).pathname
+    const oneCollection = (url: URL) => /^\/api\/v1\/collections\/[^/]+$/.test(url.pathname)
+    await page.route(oneCollection, (route) =>
+      route.fulfill({ status: 429, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Too Many Requests', status: 429, detail: 'Too many requests: try again in 20 seconds.' }) }),
+    )
+    await page.reload()
+    const failed = page.getByRole('alert').filter({ hasText: 'Could not load the collection' })
+    await expect.poll(() => failed.textContent()).toContain('Too many requests: try again in 20 seconds.')
+    expect(await page.getByRole('heading', { name: 'This collection is empty' }).count()).toBe(0)
+    await page.unroute(oneCollection)
+    await failed.getByRole('button', { name: 'Retry' }).click()
+    await expect.poll(() => page.getByRole('article', { name: 'Red poster' }).isVisible()).toBe(true)
+
+    // Deleting waits for the server: a double click sends one DELETE, not two.
+    const deletes: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'DELETE' && request.url().includes('/api/v1/collections/')) deletes.push(request.url())
+    })
+    await page.getByRole('button', { name: 'Delete', exact: true }).click()
+    const confirm = page.getByRole('dialog', { name: 'Delete this collection?' })
+    await confirm.getByRole('button', { name: 'Delete collection' }).dblclick()
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/collections')
+    expect(deletes).toEqual([expect.stringContaining(`/api/v1${collectionUrl}`)])
     await context.close()
   })
 })

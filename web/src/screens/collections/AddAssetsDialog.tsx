@@ -1,10 +1,14 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { unwrap, v1 } from '../../api/client'
-import { messageOf } from '../../api/problem'
+import { ASSETS_KEY } from '../../api/cache'
+import { AssetThumb, assetTitle } from '../../ui/AssetThumb'
 import { Dialog } from '../../ui/Dialog'
+import { plural } from '../../ui/format'
+import { FormError } from '../../ui/FormError'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { plural, useDebounced, useRefreshCollections, type Collection } from './api'
+import { useDebounced, useRefreshAssetData, type Collection } from './api'
 
 /** Library assets with checkboxes and a text filter; "Add" puts the checked ones in the manual collection. */
 export function AddAssetsDialog({ collection, open, onClose }: { collection: Collection; open: boolean; onClose(): void }) {
@@ -20,12 +24,12 @@ function AddAssetsForm({ collection, onClose }: { collection: Collection; onClos
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set())
   const q = useDebounced(text.trim(), 250)
   const assets = useQuery({
-    queryKey: ['assets', 'pick', q],
+    queryKey: [ASSETS_KEY, 'pick', q],
     queryFn: () => unwrap(v1.GET('/api/v1/assets', { params: { query: { limit: 60, ...(q ? { q } : {}) } } })),
     placeholderData: keepPreviousData,
     meta: { quiet: true },
   })
-  const refresh = useRefreshCollections()
+  const refresh = useRefreshAssetData()
   const toast = useToast()
   const add = useMutation({
     mutationFn: () =>
@@ -50,18 +54,18 @@ function AddAssetsForm({ collection, onClose }: { collection: Collection; onClos
     <div className="stack add-assets">
       <label className="field">
         <span>Filter assets</span>
-        <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Title, tag, client…" autoFocus />
+        <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Title, tag, client…" data-autofocus />
       </label>
       <div className="pick-list" role="group" aria-label="Library assets" aria-busy={assets.isFetching}>
-        {assets.isError && <p className="form-error">{messageOf(assets.error)}</p>}
+        {assets.isError && <QueryError error={assets.error} onRetry={() => void assets.refetch()} what="the library" />}
         {assets.isSuccess && list.length === 0 && <p className="muted pick-empty">{q ? 'No asset matches this text.' : 'The library is empty: upload images first.'}</p>}
         {list.map((asset) => {
           const already = asset.collections.some((c) => c.id === collection.id)
           return (
             <label key={asset.id} className={`pick-item${already ? ' already' : ''}`}>
               <input type="checkbox" checked={already || checked.has(asset.id)} disabled={already} onChange={() => toggle(asset.id)} />
-              <img src={asset.thumbnail_url} alt="" loading="lazy" />
-              <span className="pick-title">{asset.title}</span>
+              <AssetThumb asset={asset} className="pick-thumb" />
+              <span className="pick-title">{assetTitle(asset)}</span>
               {already && <span className="muted pick-already">Already in</span>}
             </label>
           )
@@ -72,11 +76,7 @@ function AddAssetsForm({ collection, onClose }: { collection: Collection; onClos
           Showing {list.length} of {assets.data.total.toLocaleString()}: filter to find others.
         </p>
       )}
-      {add.isError && (
-        <p className="form-error" role="alert">
-          {messageOf(add.error)}
-        </p>
-      )}
+      <FormError error={add.error} />
       <div className="row end">
         <button type="button" onClick={onClose}>
           Cancel

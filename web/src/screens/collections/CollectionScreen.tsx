@@ -1,34 +1,45 @@
 import { useMutation } from '@tanstack/react-query'
-import { useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
 import { unwrap, v1 } from '../../api/client'
-import { ApiError, messageOf } from '../../api/problem'
+import { ApiError } from '../../api/problem'
+import { AiBadge, AssetThumb, assetTitle } from '../../ui/AssetThumb'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
-import { formatDate } from '../../ui/format'
+import { EmptyState } from '../../ui/EmptyState'
+import { formatDate, plural } from '../../ui/format'
+import { FormError } from '../../ui/FormError'
+import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { sameFilters, type AssetFilterValue } from '../library/filters'
 import { AddAssetsDialog } from './AddAssetsDialog'
-import { describeQuery, plural, useCollection, useCollectionAssets, useRefreshCollections, type Collection, type CollectionAsset } from './api'
+import { describeQuery, useCollection, useRefreshAssetData, useRefreshCollections, type Collection, type CollectionAsset } from './api'
+import { CollectionFields } from './CollectionFields'
 import { SharePanel } from './SharePanel'
 import { SmartQueryEditor } from './SmartQueryEditor'
 import './collections.css'
 
+type CollectionQuery = ReturnType<typeof useCollection>
+
 export function CollectionScreen() {
   const { id } = useParams<{ id: string }>()
-  const collection = useCollection(id)
-  if (collection.isPending) return <p className="page-message">Loading the collection…</p>
-  if (collection.isError) {
-    const missing = collection.error instanceof ApiError && (collection.error.status === 404 || collection.error.status === 400)
-    return (
+  const query = useCollection(id)
+  // Every page carries the collection; the first is as fresh as the others (they refetch together).
+  // Once loaded, a failed refetch or "Show more" keeps the page and says so where it happened.
+  if (query.data) return <CollectionView collection={query.data.pages[0]!} query={query} />
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400)
+    return missing ? (
       <p className="page-message">
-        {missing ? 'This collection does not exist, or it was deleted.' : messageOf(collection.error)} <Link href="/collections">Back to collections</Link>
+        This collection does not exist, or it was deleted. <Link href="/collections">Back to collections</Link>
       </p>
+    ) : (
+      <QueryError error={query.error} onRetry={() => void query.refetch()} what="the collection" />
     )
   }
-  return <CollectionView collection={collection.data} />
+  return <p className="page-message">Loading the collection…</p>
 }
 
-function CollectionView({ collection }: { collection: Collection }) {
+function CollectionView({ collection, query }: { collection: Collection; query: CollectionQuery }) {
   const [dialog, setDialog] = useState<'rename' | 'delete' | 'add' | null>(null)
   const [, navigate] = useLocation()
   const refresh = useRefreshCollections()
@@ -42,6 +53,13 @@ function CollectionView({ collection }: { collection: Collection }) {
       toast.success(`Collection “${collection.name}” deleted. Its assets are still in the library.`)
     },
   })
+  // isPending reaches the dialog a render later: a second click before it must not delete twice.
+  const deleting = useRef(false)
+  const confirmDelete = () => {
+    if (deleting.current) return
+    deleting.current = true
+    remove.mutate(undefined, { onSettled: () => void (deleting.current = false) })
+  }
   const manual = collection.kind === 'manual'
 
   return (
@@ -73,7 +91,7 @@ function CollectionView({ collection }: { collection: Collection }) {
 
       <SharePanel collection={collection} />
       {!manual && <QueryPanel key={JSON.stringify(collection.query)} collection={collection} />}
-      <CollectionAssets collection={collection} onAdd={() => setDialog('add')} />
+      <CollectionAssets collection={collection} query={query} onAdd={() => setDialog('add')} />
 
       <RenameDialog collection={collection} open={dialog === 'rename'} onClose={() => setDialog(null)} />
       {manual && <AddAssetsDialog collection={collection} open={dialog === 'add'} onClose={() => setDialog(null)} />}
@@ -81,7 +99,8 @@ function CollectionView({ collection }: { collection: Collection }) {
         title="Delete this collection?"
         open={dialog === 'delete'}
         confirmLabel="Delete collection"
-        onConfirm={() => remove.mutate()}
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
         onClose={() => setDialog(null)}
       >
         <p>
@@ -126,9 +145,8 @@ function QueryPanel({ collection }: { collection: Collection }) {
   )
 }
 
-function CollectionAssets({ collection, onAdd }: { collection: Collection; onAdd(): void }) {
-  const assets = useCollectionAssets(collection.id)
-  const refresh = useRefreshCollections()
+function CollectionAssets({ collection, query, onAdd }: { collection: Collection; query: CollectionQuery; onAdd(): void }) {
+  const refresh = useRefreshAssetData()
   const toast = useToast()
   const manual = collection.kind === 'manual'
   const take = useMutation({
@@ -136,26 +154,23 @@ function CollectionAssets({ collection, onAdd }: { collection: Collection; onAdd
       unwrap(v1.DELETE('/api/v1/collections/{id}/assets', { params: { path: { id: collection.id } }, body: { asset_id: asset.id } })),
     onSuccess: async (_answer, asset) => {
       await refresh()
-      toast.success(`“${asset.title}” removed from the collection.`)
+      toast.success(`“${assetTitle(asset)}” removed from the collection.`)
     },
   })
-  const items = assets.data?.pages.flatMap((page) => page.data) ?? []
+  const items = query.data?.pages.flatMap((page) => page.assets.data) ?? []
 
-  if (assets.isPending) return <p className="page-message">Loading assets…</p>
   if (items.length === 0) {
     return manual ? (
-      <div className="empty-state">
-        <h2>This collection is empty</h2>
+      <EmptyState title="This collection is empty">
         <p>Add assets here, or select them in the library and choose “Add to collection”.</p>
         <button type="button" className="primary" onClick={onAdd}>
           Add assets
         </button>
-      </div>
+      </EmptyState>
     ) : (
-      <div className="empty-state">
-        <h2>Nothing matches this query yet</h2>
+      <EmptyState title="Nothing matches this query yet">
         <p>Assets that match will appear here as they are pushed. Loosen the filters above to include more.</p>
-      </div>
+      </EmptyState>
     )
   }
   return (
@@ -165,22 +180,17 @@ function CollectionAssets({ collection, onAdd }: { collection: Collection; onAdd
           <li key={asset.id}>
             <article className="collection-card" aria-labelledby={`card-${asset.id}`}>
               <Link href={`/assets/${asset.id}`} className="collection-thumb" tabIndex={-1} aria-hidden="true">
-                <img src={asset.thumbnail_url} alt="" loading="lazy" width={asset.width} height={asset.height} />
-                {asset.created_by_ai && (
-                  <span className="badge ai" title="Created by AI">
-                    AI
-                  </span>
-                )}
+                <AssetThumb asset={asset}>{asset.created_by_ai && <AiBadge />}</AssetThumb>
               </Link>
               <div className="collection-card-body">
                 <Link href={`/assets/${asset.id}`} id={`card-${asset.id}`} className="collection-card-title">
-                  {asset.title}
+                  {assetTitle(asset)}
                 </Link>
                 {manual && (
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={`Remove ${asset.title} from the collection`}
+                    aria-label={`Remove ${assetTitle(asset)} from the collection`}
                     title="Remove from the collection"
                     disabled={take.isPending}
                     onClick={() => take.mutate(asset)}
@@ -193,10 +203,11 @@ function CollectionAssets({ collection, onAdd }: { collection: Collection; onAdd
           </li>
         ))}
       </ul>
-      {assets.hasNextPage && (
-        <div className="row" style={{ justifyContent: 'center' }}>
-          <button type="button" onClick={() => void assets.fetchNextPage()} disabled={assets.isFetchingNextPage}>
-            {assets.isFetchingNextPage ? 'Loading…' : 'Show more'}
+      {query.isFetchNextPageError && <QueryError error={query.error} onRetry={() => void query.fetchNextPage()} what="more assets" />}
+      {query.hasNextPage && !query.isFetchNextPageError && (
+        <div className="row collection-more">
+          <button type="button" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+            {query.isFetchingNextPage ? 'Loading…' : 'Show more'}
           </button>
         </div>
       )}
@@ -231,19 +242,8 @@ function RenameForm({ collection, onClose }: { collection: Collection; onClose()
   }
   return (
     <form className="stack" onSubmit={submit}>
-      <label className="field">
-        <span>Name</span>
-        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
-      </label>
-      <label className="field">
-        <span>Description</span>
-        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
-      </label>
-      {save.isError && (
-        <p className="form-error" role="alert">
-          {messageOf(save.error)}
-        </p>
-      )}
+      <CollectionFields name={name} description={description} onName={setName} onDescription={setDescription} />
+      <FormError error={save.error} />
       <p className="hint">Created {formatDate(collection.created_at)}.</p>
       <div className="row end">
         <button type="button" onClick={onClose}>

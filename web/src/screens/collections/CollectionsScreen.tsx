@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { EmptyState } from '../../ui/EmptyState'
-import { formatDate } from '../../ui/format'
-import { describeQuery, plural, useCollections } from './api'
+import { formatDate, plural } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
+import { describeQuery, useCollections } from './api'
 import { NewCollectionDialog } from './NewCollectionDialog'
 import './collections.css'
 
@@ -23,6 +24,7 @@ export function CollectionsScreen() {
       </header>
 
       {collections.isPending && <p className="page-message">Loading collections…</p>}
+      {collections.isError && !collections.data && <QueryError error={collections.error} onRetry={() => void collections.refetch()} what="the collections" />}
       {collections.isSuccess && list.length === 0 && (
         <EmptyState title="No collections yet">
           <p>Collections gather assets for a campaign, a client or a hand-off, and can be shared with a public link.</p>

@@ -2,11 +2,12 @@ import { useMutation } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
 import { useLocation } from 'wouter'
 import { unwrap, v1 } from '../../api/client'
-import { messageOf } from '../../api/problem'
 import { Dialog } from '../../ui/Dialog'
+import { FormError } from '../../ui/FormError'
 import { useToast } from '../../ui/toast'
 import type { AssetFilterValue } from '../library/filters'
 import { useRefreshCollections } from './api'
+import { CollectionFields } from './CollectionFields'
 import { SmartQueryEditor } from './SmartQueryEditor'
 
 type Kind = 'manual' | 'smart'
@@ -50,14 +51,7 @@ function NewCollectionForm({ onClose }: { onClose(): void }) {
   }
   return (
     <form className="stack" onSubmit={submit}>
-      <label className="field">
-        <span>Name</span>
-        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} autoFocus />
-      </label>
-      <label className="field">
-        <span>Description</span>
-        <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} placeholder="Optional" />
-      </label>
+      <CollectionFields name={name} description={description} onName={setName} onDescription={setDescription} />
       <fieldset className="kind-picker">
         <legend>Kind</legend>
         <label className={`kind-option${kind === 'manual' ? ' checked' : ''}`}>
@@ -76,11 +70,7 @@ function NewCollectionForm({ onClose }: { onClose(): void }) {
         </label>
       </fieldset>
       {kind === 'smart' && <SmartQueryEditor value={query} onChange={setQuery} />}
-      {create.isError && (
-        <p className="form-error" role="alert">
-          {messageOf(create.error)}
-        </p>
-      )}
+      <FormError error={create.error} />
       <div className="row end">
         <button type="button" onClick={onClose}>
           Cancel

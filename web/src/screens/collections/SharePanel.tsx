@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { unwrap, v1 } from '../../api/client'
 import { CopyButton } from '../../ui/CopyButton'
 import { formatDate } from '../../ui/format'
@@ -8,7 +8,8 @@ import { useRefreshCollections, type Collection } from './api'
 
 /**
  * Share and unshare. The public link is shown once, when made (the server keeps only its hash); sharing
- * again makes a new link and retires the old one.
+ * again makes a new link and retires the old one. The link lives only in this panel's state until
+ * "Done": the mutation that fetched it is reset and not kept in the mutation cache.
  */
 export function SharePanel({ collection }: { collection: Collection }) {
   const [link, setLink] = useState<string | null>(null)
@@ -16,10 +17,8 @@ export function SharePanel({ collection }: { collection: Collection }) {
   const toast = useToast()
   const share = useMutation({
     mutationFn: () => unwrap(v1.POST('/api/v1/collections/{id}/share', { params: { path: { id: collection.id } } })),
-    onSuccess: async (answer) => {
-      setLink(answer.share_url)
-      await refresh()
-    },
+    gcTime: 0,
+    onSuccess: () => refresh(),
   })
   const unshare = useMutation({
     mutationFn: () => unwrap(v1.DELETE('/api/v1/collections/{id}/share', { params: { path: { id: collection.id } } })),
@@ -29,6 +28,13 @@ export function SharePanel({ collection }: { collection: Collection }) {
       toast.success('The public link no longer works.')
     },
   })
+  const makeLink = () =>
+    share.mutate(undefined, {
+      onSuccess: (answer) => {
+        setLink(answer.share_url)
+        share.reset()
+      },
+    })
   const busy = share.isPending || unshare.isPending
 
   return (
@@ -44,7 +50,7 @@ export function SharePanel({ collection }: { collection: Collection }) {
           {collection.shared ? (
             <>
               {!link && (
-                <button type="button" onClick={() => share.mutate()} disabled={busy}>
+                <button type="button" onClick={makeLink} disabled={busy}>
                   Make a new link
                 </button>
               )}
@@ -53,27 +59,47 @@ export function SharePanel({ collection }: { collection: Collection }) {
               </button>
             </>
           ) : (
-            <button type="button" onClick={() => share.mutate()} disabled={busy}>
-              Share
+            <button type="button" onClick={makeLink} disabled={busy}>
+              {share.isPending ? 'Sharing…' : 'Share'}
             </button>
           )}
         </div>
       </div>
-      {link && collection.shared && (
-        <div className="stack share-link">
-          <div className="secret-box">
-            <code aria-label="Public link">{link}</code>
-            <CopyButton text={link} label="Copy link" />
-            <a className="button" href={link} target="_blank" rel="noreferrer noopener">
-              Open
-            </a>
-          </div>
-          <p className="hint">Anyone with this link sees the collection’s images, read-only. Copy it now: it is shown only once.</p>
-        </div>
-      )}
-      {collection.shared && !link && (
-        <p className="hint">The link was shown when it was made. Making a new one retires the old link.</p>
+      {link && collection.shared ? (
+        <ShareLink link={link} onDone={() => setLink(null)} />
+      ) : (
+        collection.shared && <p className="hint">The link was shown when it was made. Making a new one retires the old link.</p>
       )}
     </section>
+  )
+}
+
+/**
+ * The new link, as the other once-shown values are (the settings' keys and secrets): a warning, a
+ * read-only field with its label, Copy; here also Open. It takes the focus from the button it replaced.
+ */
+function ShareLink({ link, onDone }: { link: string; onDone(): void }) {
+  const id = useId()
+  const field = useRef<HTMLInputElement>(null)
+  useEffect(() => field.current?.focus(), [link])
+  return (
+    <div className="stack share-link">
+      <p className="once-warning share-warning" role="note">
+        <strong>Copy this public link now: it will not be shown again.</strong> Anyone with it sees the collection’s images, read-only.
+      </p>
+      <div className="secret-box">
+        <label htmlFor={id} className="visually-hidden">
+          Public link
+        </label>
+        <input id={id} ref={field} className="share-link-value" readOnly value={link} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={link} label="Copy link" />
+        <a className="button" href={link} target="_blank" rel="noreferrer noopener">
+          Open
+        </a>
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
   )
 }

@@ -1,6 +1,7 @@
 import { AssetFilters } from '../library/AssetFilters'
 import type { AssetFilterValue } from '../library/filters'
-import { plural, useLiveCount } from './api'
+import { plural } from '../../ui/format'
+import { useLiveCount } from './api'
 
 /** A smart collection's query: the library's filters, with how many assets match right now. */
 export function SmartQueryEditor({ value, onChange }: { value: AssetFilterValue; onChange(next: AssetFilterValue): void }) {

@@ -1,21 +1,20 @@
 import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
+import { ASSETS_KEY, COLLECTIONS_KEY, invalidateAssetData } from '../../api/cache'
 import { unwrap, v1, type V1Data } from '../../api/client'
 import type { AssetFilterValue } from '../library/filters'
 
 export type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
 export type CollectionAsset = V1Data<'/api/v1/collections/{id}', 'get'>['assets']['data'][number]
+export type CollectionPage = V1Data<'/api/v1/collections/{id}', 'get'>
 
-/** Collections live under this key; a collection's assets also under 'assets', so a push or an edit refreshes them. */
-export const COLLECTIONS_KEY = 'collections'
-const collectionKey = (id: string) => [COLLECTIONS_KEY, 'one', id] as const
-const collectionAssetsKey = (id: string) => ['assets', 'collection', id] as const
 const PAGE = 60
 
 export function useCollections() {
   return useQuery({
     queryKey: [COLLECTIONS_KEY, 'list'],
     queryFn: () => unwrap(v1.GET('/api/v1/collections', { params: { query: { limit: 100 } } })),
+    meta: { quiet: true },
   })
 }
 
@@ -31,31 +30,30 @@ export function useManualCollections({ enabled = true }: { enabled?: boolean } =
   })
 }
 
-/** The collection itself (name, kind, query, count, shared). */
+/**
+ * One collection and its assets, a page at a time ("Show more"): every page is the collection with a
+ * slice of its assets, so the first page gives the collection itself without a second request.
+ */
 export function useCollection(id: string) {
-  return useQuery({
-    queryKey: collectionKey(id),
-    queryFn: () => unwrap(v1.GET('/api/v1/collections/{id}', { params: { path: { id }, query: { limit: 1 } } })),
+  return useInfiniteQuery({
+    queryKey: [COLLECTIONS_KEY, 'one', id],
+    queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/collections/{id}', { params: { path: { id }, query: { limit: PAGE, offset: pageParam } } })),
+    initialPageParam: 0,
+    getNextPageParam: ({ assets }) => (assets.offset + assets.data.length < assets.total ? assets.offset + assets.data.length : undefined),
     meta: { quiet: true },
   })
 }
 
-/** Its assets, a page at a time ("Show more"). */
-export function useCollectionAssets(id: string) {
-  return useInfiniteQuery({
-    queryKey: collectionAssetsKey(id),
-    queryFn: async ({ pageParam }) =>
-      (await unwrap(v1.GET('/api/v1/collections/{id}', { params: { path: { id }, query: { limit: PAGE, offset: pageParam } } }))).assets,
-    initialPageParam: 0,
-    getNextPageParam: (last) => (last.offset + last.data.length < last.total ? last.offset + last.data.length : undefined),
-  })
-}
-
-/** After a change to collections: their list, this one, and anything showing assets (which lists its collections). */
+/** After a change to a collection itself (name, query, sharing): the collections, and the assets that list them by name. */
 export function useRefreshCollections() {
   const queryClient = useQueryClient()
-  return () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: [COLLECTIONS_KEY] }), queryClient.invalidateQueries({ queryKey: ['assets'] })])
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: [COLLECTIONS_KEY] }), queryClient.invalidateQueries({ queryKey: [ASSETS_KEY] })])
+}
+
+/** After assets were added to or taken out of a collection: everything assets feed. */
+export function useRefreshAssetData() {
+  const queryClient = useQueryClient()
+  return () => invalidateAssetData(queryClient)
 }
 
 /** `value`, once it has stopped changing for `ms`. */
@@ -72,14 +70,12 @@ export function useDebounced<T>(value: T, ms: number): T {
 export function useLiveCount(filters: AssetFilterValue) {
   const settled = useDebounced(filters, 250)
   return useQuery({
-    queryKey: ['assets', 'count', settled],
+    queryKey: [ASSETS_KEY, 'count', settled],
     queryFn: async () => (await unwrap(v1.GET('/api/v1/assets', { params: { query: { ...settled, limit: 1 } } }))).total,
     placeholderData: keepPreviousData,
     meta: { quiet: true },
   })
 }
-
-export const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString()} ${count === 1 ? one : many}`
 
 /** "tag red · client Acme" for a smart collection's query. */
 export function describeQuery(query: AssetFilterValue | null | undefined): string {
