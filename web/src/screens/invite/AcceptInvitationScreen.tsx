@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react'
 import { useLocation } from 'wouter'
 import { appApi, unwrap } from '../../api/client'
 import { ApiError, messageOf } from '../../api/problem'
-import { rememberSession, SESSION_QUERY } from '../../session'
+import { signedIn } from '../../session'
 import './invite.css'
 
 const MIN_PASSWORD = 10
@@ -37,7 +37,8 @@ export function AcceptInvitationScreen({ params }: { params: { token: string } }
     mutationFn: () =>
       unwrap(appApi.POST('/app/api/invitations/accept', { body: { token: params.token, password, ...(name.trim() ? { name: name.trim() } : {}) } })),
     onSuccess: (session) => {
-      queryClient.setQueryData(SESSION_QUERY, rememberSession(session))
+      // A new session, as after a sign-in: nothing cached before it (this lookup included) is kept.
+      signedIn(queryClient, session)
       navigate('/', { replace: true })
     },
     meta: { quiet: true },
