@@ -65,6 +65,8 @@ describe('collections', () => {
     expect(await page.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(shareUrl)
     // The link field took the focus from the Share button it replaced.
     await expect.poll(() => link.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true)
+    await screenshots(page, 'collection-shared')
+    await expectAccessible(page)
 
     // Someone without a session opens the link.
     const stranger = await e2e.context()

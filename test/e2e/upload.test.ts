@@ -75,6 +75,11 @@ describe('uploading', () => {
     const page = await context.newPage()
     await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
     await page.goto('/upload')
+    // Nothing queued in this tab yet: the region is there, its summary empty until something is added.
+    const empty = page.getByRole('region', { name: 'Uploads' })
+    await expect.poll(() => empty.getByText('Files you add appear here.', { exact: false }).isVisible()).toBe(true)
+    expect(await empty.getByRole('status').textContent()).toBe('')
+    await screenshots(page, 'upload-empty')
 
     await page.getByLabel('Image URL').fill(`${images.url}/campaign/green-banner.png`)
     await page.getByRole('button', { name: 'Import' }).click()
