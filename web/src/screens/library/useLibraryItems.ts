@@ -9,6 +9,13 @@ import type { LibraryUrlState } from './filters'
 export const PAGE = 60
 export const SEARCH_LIMIT = 100
 
+/** "6 assets", "3 hits", or "Top 100 hits" when a search was cut at its limit (it has no total). */
+export function countText(total: number | undefined, searching: boolean): string {
+  if (total === undefined) return ''
+  if (!searching) return plural(total, 'asset')
+  return total >= SEARCH_LIMIT ? `Top ${SEARCH_LIMIT} hits` : plural(total, 'hit')
+}
+
 /**
  * What the library shows for its URL state: the listed assets page by page (GET /api/v1/assets), or
  * the top hits of a search (POST /api/v1/search, one request without pages). `items` is stable
@@ -44,8 +51,7 @@ export function useLibraryItems({ filters, search }: LibraryUrlState) {
   return {
     items,
     total,
-    /** "6 assets", "3 hits", or "Top 100 hits" when the search was cut at its limit. */
-    countText: total === undefined ? '' : search ? (total >= SEARCH_LIMIT ? `Top ${SEARCH_LIMIT} hits` : plural(total, 'hit')) : plural(total, 'asset'),
+    countText: countText(total, Boolean(search)),
     mode: search ? hits.data?.mode : undefined,
     pending: active.isPending,
     /** The first load failed (a failed next page is `more.failed`). */
