@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { createContext, Fragment, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { appApi, sessionHeaders, unwrap, whenSignedOut, type AppData } from './api/client'
+import { appApi, sessionHeaders, signalSignedOut, unwrap, whenSignedOut, type AppData } from './api/client'
 import { ApiError } from './api/problem'
 import { useToast } from './ui/toast'
 
@@ -91,21 +91,22 @@ export function SessionProvider({ body, children }: { body: SessionBody; childre
 
   const switchOrganization = useCallback(
     (next: string) => {
+      if (next === slug) return
       chooseOrganization(next)
       forgetOrganizationData(queryClient)
       setSlug(next)
     },
-    [queryClient],
+    [queryClient, slug],
   )
   const signOut = useCallback(async () => {
     try {
       const { response, error } = await appApi.POST('/app/api/logout')
       if (!response.ok && response.status !== 401) throw new ApiError(response.status, error)
-      forgetSession(queryClient)
+      signalSignedOut()
     } catch (error) {
       toast.error(error)
     }
-  }, [queryClient, toast])
+  }, [toast])
 
   useEffect(() => whenSignedOut(() => forgetSession(queryClient)), [queryClient])
 

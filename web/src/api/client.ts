@@ -5,11 +5,17 @@ import { ApiError } from './problem'
 
 /** What every call made with the session needs: the CSRF token for writes and the organization acted in. */
 export const sessionHeaders = { csrf: '', organization: '' }
-let onSignedOut: () => void = () => undefined
+const signedOutListeners = new Set<() => void>()
 
-/** Called once by the session provider: a 401 anywhere means the session is gone. */
-export function whenSignedOut(handler: () => void): void {
-  onSignedOut = handler
+/** Runs `listener` whenever the session ends (signing out, or a 401 anywhere); returns the unsubscribe. */
+export function whenSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener)
+  return () => void signedOutListeners.delete(listener)
+}
+
+/** The session is over: everyone holding something of it lets go. */
+export function signalSignedOut(): void {
+  for (const listener of [...signedOutListeners]) listener()
 }
 
 const SAFE = new Set(['GET', 'HEAD'])
@@ -27,7 +33,7 @@ export function sessionRequestHeaders(method: string): Record<string, string> {
 /** A 401 answer to `url` signs this tab out, unless it answered a sign-in's credentials. */
 export function reportUnauthorized(url: string): void {
   const path = new URL(url, baseUrl).pathname
-  if (!CREDENTIAL_PATHS.some((prefix) => path.startsWith(prefix))) onSignedOut()
+  if (!CREDENTIAL_PATHS.some((prefix) => path.startsWith(prefix))) signalSignedOut()
 }
 
 const session: Middleware = {

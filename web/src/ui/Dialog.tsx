@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 
 /**
  * A modal on the native <dialog>: the page behind is inert and Esc closes it. On opening, focus goes
@@ -15,7 +15,10 @@ export function Dialog(props: { title: string; open: boolean; onClose(): void; c
     if (open && !dialog.open) {
       dialog.showModal()
       const body = dialog.querySelector('.dialog-body')
-      const target = body?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea') ?? body?.querySelector<HTMLElement>('button')
+      const target =
+        body?.querySelector<HTMLElement>('[data-autofocus]') ??
+        body?.querySelector<HTMLElement>('input, select, textarea') ??
+        body?.querySelector<HTMLElement>('button')
       target?.focus()
     }
     if (!open && dialog.open) dialog.close()
@@ -57,16 +60,30 @@ interface ConfirmProps {
 
 /** Asks before something that cannot be undone; Cancel has the focus, so Enter does no harm. */
 export function ConfirmDialog({ title, open, confirmLabel, busy = false, onConfirm, onClose, children }: ConfirmProps) {
+  // The caller's `busy` arrives a render after the click: a second click before it must not confirm again.
+  const [confirmed, setConfirmed] = useState(false)
+  const wasBusy = useRef(busy)
+  useEffect(() => {
+    // Ready again when closed, or when the action ends (failed: the dialog stays for a retry).
+    if (!open || (wasBusy.current && !busy)) setConfirmed(false)
+    wasBusy.current = busy
+  }, [open, busy])
+  const confirm = () => {
+    if (confirmed || busy) return
+    setConfirmed(true)
+    onConfirm()
+  }
+  const waiting = busy || confirmed
   return (
-    <Dialog title={title} open={open} onClose={onClose} dismissible={!busy}>
+    <Dialog title={title} open={open} onClose={onClose} dismissible={!waiting}>
       <div className="stack">
         {children}
         <div className="row end">
-          <button type="button" onClick={onClose} disabled={busy} data-autofocus>
+          <button type="button" onClick={onClose} disabled={waiting} data-autofocus>
             Cancel
           </button>
-          <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
-            {busy ? 'Working…' : confirmLabel}
+          <button type="button" className="danger" onClick={confirm} disabled={waiting}>
+            {waiting ? 'Working…' : confirmLabel}
           </button>
         </div>
       </div>

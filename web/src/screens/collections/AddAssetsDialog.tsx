@@ -8,7 +8,8 @@ import { plural } from '../../ui/format'
 import { FormError } from '../../ui/FormError'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { useDebounced, useRefreshAssetData, type Collection } from './api'
+import { useDebounced } from '../../ui/useDebounced'
+import { useRefreshAssetData, type Collection } from './api'
 
 /** Library assets with checkboxes and a text filter; "Add" puts the checked ones in the manual collection. */
 export function AddAssetsDialog({ collection, open, onClose }: { collection: Collection; open: boolean; onClose(): void }) {

@@ -5,6 +5,7 @@ import { CopyButton } from '../../ui/CopyButton'
 import { formatDate } from '../../ui/format'
 import { useToast } from '../../ui/toast'
 import { useRefreshCollections, type Collection } from './api'
+import { useSession } from '../../session'
 
 /**
  * Share and unshare. The public link is shown once, when made (the server keeps only its hash); sharing
@@ -12,6 +13,7 @@ import { useRefreshCollections, type Collection } from './api'
  * "Done": the mutation that fetched it is reset and not kept in the mutation cache.
  */
 export function SharePanel({ collection }: { collection: Collection }) {
+  const { canManage } = useSession()
   const [link, setLink] = useState<string | null>(null)
   const refresh = useRefreshCollections()
   const toast = useToast()
@@ -47,7 +49,7 @@ export function SharePanel({ collection }: { collection: Collection }) {
           <span className="muted">Private: only members of the organization see it.</span>
         )}
         <div className="share-actions">
-          {collection.shared ? (
+          {!canManage ? null : collection.shared ? (
             <>
               {!link && (
                 <button type="button" onClick={makeLink} disabled={busy}>
@@ -70,6 +72,7 @@ export function SharePanel({ collection }: { collection: Collection }) {
       ) : (
         collection.shared && <p className="hint">The link was shown when it was made. Making a new one retires the old link.</p>
       )}
+      {!canManage && <p className="hint">Owners and admins share collections publicly.</p>}
     </section>
   )
 }
@@ -84,14 +87,14 @@ function ShareLink({ link, onDone }: { link: string; onDone(): void }) {
   useEffect(() => field.current?.focus(), [link])
   return (
     <div className="stack share-link">
-      <p className="once-warning share-warning" role="note">
+      <p className="once-warning" role="note">
         <strong>Copy this public link now: it will not be shown again.</strong> Anyone with it sees the collection’s images, read-only.
       </p>
       <div className="secret-box">
         <label htmlFor={id} className="visually-hidden">
           Public link
         </label>
-        <input id={id} ref={field} className="share-link-value" readOnly value={link} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
+        <input id={id} ref={field} className="secret-value" readOnly value={link} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
         <CopyButton text={link} label="Copy link" />
         <a className="button" href={link} target="_blank" rel="noreferrer noopener">
           Open

@@ -1,8 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
 import { ASSETS_KEY, COLLECTIONS_KEY, invalidateAssetData } from '../../api/cache'
 import { unwrap, v1, type V1Data } from '../../api/client'
 import type { AssetFilterValue } from '../library/filters'
+import { useDebounced } from '../../ui/useDebounced'
 
 export type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
 export type CollectionAsset = V1Data<'/api/v1/collections/{id}', 'get'>['assets']['data'][number]
@@ -54,16 +54,6 @@ export function useRefreshCollections() {
 export function useRefreshAssetData() {
   const queryClient = useQueryClient()
   return () => invalidateAssetData(queryClient)
-}
-
-/** `value`, once it has stopped changing for `ms`. */
-export function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
 }
 
 /** How many assets a query matches now: GET /api/v1/assets with limit=1, read `total`, debounced as the user edits. */

@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'wouter'
-import { COLLECTIONS_KEY, invalidateAssetData } from '../../api/cache'
-import { unwrap, v1, type V1Data } from '../../api/client'
+import { invalidateAssetData } from '../../api/cache'
+import { useManualCollections } from '../collections/api'
+import { v1, type V1Data } from '../../api/client'
 import { messageOf } from '../../api/problem'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
 import { FormError } from '../../ui/FormError'
@@ -66,12 +67,7 @@ export function SelectionToolbar({ ids, onClear }: { ids: string[]; onClear(): v
 function AddToCollectionDialog({ open, ids, onClose }: { open: boolean; ids: string[]; onClose(): void }) {
   const queryClient = useQueryClient()
   const toast = useToast()
-  const collections = useQuery({
-    queryKey: [COLLECTIONS_KEY, 'manual'],
-    queryFn: () => unwrap(v1.GET('/api/v1/collections', { params: { query: { kind: 'manual', limit: 100 } } })),
-    enabled: open,
-    meta: { quiet: true },
-  })
+  const collections = useManualCollections({ enabled: open })
   const add = useMutation({
     meta: { quiet: true },
     mutationFn: (collection: Collection) =>

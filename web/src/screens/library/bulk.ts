@@ -4,7 +4,7 @@
  * adds go in chunks of the API's maximum of 100 ids.
  */
 import { ApiError } from '../../api/problem'
-import { retrySeconds, sleep } from '../upload/queue'
+import { retrySeconds, sleep } from '../../api/pacing'
 
 export const BULK_CONCURRENCY = 2
 export const ADD_CHUNK = 100

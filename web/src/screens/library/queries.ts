@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
 import { unwrap, v1, type V1Data } from '../../api/client'
 import { ASSETS_KEY, catalogKey } from '../../api/cache'
+import { useDebounced } from '../../ui/useDebounced'
 
 export type Asset = V1Data<'/api/v1/assets', 'get'>['data'][number]
 export type CatalogList = '/api/v1/asset-types' | '/api/v1/clients' | '/api/v1/products'
@@ -26,16 +26,6 @@ const names = (page: { data: Array<{ name: string }> }) => page.data.map((item) 
 /** The names of a registry, for a picker. */
 export function useCatalog(path: CatalogList) {
   return useQuery({ ...catalogQuery(path), select: names })
-}
-
-/** The value once it has stopped changing for `ms`: a request per pause, not per keystroke. */
-export function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
 }
 
 export const TAG_DEBOUNCE_MS = 250

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createPump, importBody, outcomeOf, parseTags, pushFields, pushUntilFinal, retrySeconds, titleOf, titleOfUrl, type PushAnswer } from './queue'
+import { createPump, retrySeconds } from '../../api/pacing'
+import { importBody, outcomeOf, parseTags, pushFields, pushUntilFinal, titleOf, titleOfUrl, type PushAnswer } from './queue'
 
 const answer = (status: number, body: unknown = null, retryAfter: string | null = null): PushAnswer => ({ status, body, retryAfter })
 const ID = '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55'

@@ -1,4 +1,5 @@
 /** The upload queue's logic, free of React and of the network: what an answer means, retries, concurrency. */
+import { retrySeconds, sleep } from '../../api/pacing'
 import { ApiError, messageOf } from '../../api/problem'
 
 /** What POST /api/v1/assets answered, as the XMLHttpRequest saw it. */
@@ -13,17 +14,6 @@ export type Outcome =
   | { kind: 'duplicate'; assetId: string }
   | { kind: 'failed'; detail: string }
   | { kind: 'retry'; seconds: number }
-
-/** How long a 429 asks to wait: Retry-After in seconds (or an HTTP date), at least one second, 60 when absent. */
-export function retrySeconds(retryAfter: string | null, now = Date.now()): number {
-  if (retryAfter) {
-    const seconds = Number(retryAfter)
-    if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds))
-    const date = Date.parse(retryAfter)
-    if (!Number.isNaN(date)) return Math.max(1, Math.ceil((date - now) / 1000))
-  }
-  return 60
-}
 
 const record = (body: unknown): Record<string, unknown> => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {})
 
@@ -41,18 +31,6 @@ export function outcomeOf(answer: PushAnswer): Outcome {
 }
 
 export type Final = Exclude<Outcome, { kind: 'retry' }> | { kind: 'cancelled' }
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done, { once: true })
-    function done() {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-  })
 
 /**
  * Sends until the answer is final: after a 429 it counts down the Retry-After seconds (telling `onWait`
@@ -78,33 +56,6 @@ export async function pushUntilFinal(
       onWait(left)
       await wait(1000, signal)
     }
-  }
-}
-
-/**
- * Jobs run at most `concurrency` at a time, in order of arrival; more can be added while others run
- * (a second drop while the first batch uploads joins the same queue).
- */
-export function createPump(concurrency: number) {
-  const pending: Array<() => Promise<void>> = []
-  let active = 0
-  const next = () => {
-    while (active < concurrency && pending.length > 0) {
-      const job = pending.shift()!
-      active++
-      void job()
-        .catch(() => undefined)
-        .finally(() => {
-          active--
-          next()
-        })
-    }
-  }
-  return {
-    add(job: () => Promise<void>) {
-      pending.push(job)
-      next()
-    },
   }
 }
 

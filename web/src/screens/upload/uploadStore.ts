@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react'
-import { sessionRequestHeaders } from '../../api/client'
+import { sessionRequestHeaders, whenSignedOut } from '../../api/client'
 import { invalidateAssetData } from '../../api/cache'
 import { plural } from '../../ui/format'
-import { createPump, importBody, pushFields, pushUntilFinal, sleep, titleOf, titleOfUrl, type BatchMetadata, type Final, type PushAnswer } from './queue'
+import { createPump, sleep } from '../../api/pacing'
+import { importBody, pushFields, pushUntilFinal, titleOf, titleOfUrl, type BatchMetadata, type Final, type PushAnswer } from './queue'
 import { sendPush, type PushRequest } from './send'
 
 export type ItemState = { kind: 'queued' } | { kind: 'sending'; progress: number } | { kind: 'waiting'; seconds: number } | Final
@@ -154,13 +155,19 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
     keepOwner(owner: string) {
       drop((item) => item.owner === owner)
     },
+
+    /** Signed out: everything stops and goes. */
+    clear() {
+      drop(() => false)
+    },
   }
 }
 
 export type UploadStore = ReturnType<typeof createUploadStore>
 
-/** The tab's one queue. */
+/** The tab's one queue; signing out (or losing the session) empties it. */
 export const uploads = createUploadStore((request, onProgress, signal) => sendPush(request, onProgress, signal))
+whenSignedOut(() => uploads.clear())
 
 /** The queue's rows and actions, for the signed-in user; every finished row refreshes what assets feed. */
 export function useUploads(owner: string, store: UploadStore = uploads) {
