@@ -165,7 +165,6 @@ const APP_OPTIONS: SwaggerOptions = {
       { name: 'app-org', description: 'The organization: its settings, members and invitations.' },
       { name: 'app-keys', description: 'The organization\'s API keys, for owners and admins.' },
       { name: 'app-catalogue', description: 'The asset-type, client and product registries, for owners and admins.' },
-      { name: 'app-collections', description: 'Public links of collections, for owners and admins.' },
       { name: 'app-webhooks', description: 'Webhook subscriptions, their deliveries and replays, for owners and admins.' },
     ],
   },
