@@ -2,6 +2,7 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { ApiError } from './api/problem'
+import { retryDelay, shouldRetry } from './api/retry'
 import { App } from './App'
 import { ToastBridge, ToastProvider, toastBridge } from './ui/toast'
 import './styles.css'
@@ -18,7 +19,8 @@ const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+      retry: shouldRetry,
+      retryDelay,
     },
   },
 })

@@ -59,7 +59,7 @@ appApi.use(session)
 /** The data of an openapi-fetch answer, or its problem thrown as an ApiError. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call
-  if (!response.ok) throw new ApiError(response.status, error)
+  if (!response.ok) throw new ApiError(response.status, error, response.headers.get('retry-after'))
   return data as T
 }
 

@@ -4,8 +4,10 @@ export class ApiError extends Error {
   readonly code: string
   readonly detail: string
   readonly errors: Array<{ pointer: string; detail: string }>
+  /** A 429's `Retry-After`, as sent. */
+  readonly retryAfter: string | null
 
-  constructor(status: number, body: unknown) {
+  constructor(status: number, body: unknown, retryAfter: string | null = null) {
     const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>
     const detail = typeof problem.detail === 'string' ? problem.detail : `The server answered ${status}.`
     super(detail)
@@ -13,6 +15,7 @@ export class ApiError extends Error {
     this.code = typeof problem.code === 'string' ? problem.code : 'unknown'
     this.detail = detail
     this.errors = Array.isArray(problem.errors) ? (problem.errors as ApiError['errors']) : []
+    this.retryAfter = retryAfter
   }
 }
 
