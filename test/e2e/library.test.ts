@@ -198,6 +198,8 @@ describe('the library', () => {
     await page.getByRole('heading', { name: 'Brand logo', level: 1 }).click()
     await page.keyboard.press('Escape')
     await expect.poll(() => new URL(page.url()).pathname).toBe('/')
+    // Back in the grid, the focus is on the card that was opened, as a page's Back would leave it.
+    await expect.poll(() => page.getByRole('article', { name: 'Brand logo' }).evaluate((card) => card === card.ownerDocument.activeElement)).toBe(true)
     await page.getByLabel('Tag', { exact: true }).fill('hero')
     await page.getByLabel('Tag', { exact: true }).press('Enter')
     await expect.poll(() => cardTitles(page)).toEqual(['Brand logo'])

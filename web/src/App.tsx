@@ -57,8 +57,9 @@ function useNavigationFocus(label: string) {
   const first = useRef(true)
   useEffect(() => {
     document.title = `${label} · Asset Library`
+    // A screen that put the focus somewhere itself (the card one came back to) keeps it.
     if (first.current) first.current = false
-    else main.current?.focus({ preventScroll: true })
+    else if (!main.current?.contains(document.activeElement)) main.current?.focus({ preventScroll: true })
   }, [path, label])
   return main
 }

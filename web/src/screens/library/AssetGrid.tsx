@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { Link } from 'wouter'
 import { AiBadge, AssetThumb, assetTitle, type ThumbAsset } from '../../ui/AssetThumb'
 import { columnsOf, moveInGrid } from './gridNav'
@@ -26,6 +26,10 @@ export interface AssetGridProps {
 
 export const assetHref = (id: string) => `/assets/${id}`
 
+/** The asset last opened from a grid (this tab): coming back puts the focus on its card again, as a page's Back would. */
+const LAST_OPENED = 'asset-library:last-opened'
+const rememberOpened = (id: string) => sessionStorage.setItem(LAST_OPENED, id)
+
 /**
  * The thumbnails, one tab stop (roving tabindex): arrows, Home/End and PageUp/PageDown move the focus,
  * Enter opens, Space selects, Esc clears the selection. Each title is a real link, so Ctrl/Cmd or middle
@@ -39,6 +43,14 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkSta
 
   const cards = () => Array.from(list.current?.querySelectorAll<HTMLElement>('article[data-index]') ?? [])
 
+  useEffect(() => {
+    const opened = sessionStorage.getItem(LAST_OPENED)
+    const index = opened === null ? -1 : items.findIndex((asset) => asset.id === opened)
+    if (index < 0) return
+    sessionStorage.removeItem(LAST_OPENED)
+    list.current?.querySelector<HTMLElement>(`article[data-index="${index}"]`)?.focus()
+  }, [items])
+
   const keyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const target = event.target as HTMLElement
     const card = target.closest<HTMLElement>('article[data-index]')
@@ -51,6 +63,7 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkSta
     if (target !== card) return // keys inside the checkbox are the checkbox's
     if (event.key === 'Enter') {
       event.preventDefault()
+      rememberOpened(items[index]!.id)
       onOpen(items[index]!.id)
       return
     }
@@ -70,11 +83,17 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkSta
   const click = (event: MouseEvent, id: string, index: number) => {
     setActive(index)
     // The title link opens by itself (and in a new tab with a modifier or the middle button).
-    if ((event.target as HTMLElement).closest('a')) return
+    if ((event.target as HTMLElement).closest('a')) {
+      rememberOpened(id)
+      return
+    }
     if (event.shiftKey || event.metaKey || event.ctrlKey) {
       event.preventDefault()
       onToggle(id, index, event.shiftKey)
-    } else onOpen(id)
+    } else {
+      rememberOpened(id)
+      onOpen(id)
+    }
   }
 
   return (
