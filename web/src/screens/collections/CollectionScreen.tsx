@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { useRef, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
 import { unwrap, v1 } from '../../api/client'
 import { ApiError } from '../../api/problem'
@@ -53,13 +53,6 @@ function CollectionView({ collection, query }: { collection: Collection; query: 
       toast.success(`Collection “${collection.name}” deleted. Its assets are still in the library.`)
     },
   })
-  // isPending reaches the dialog a render later: a second click before it must not delete twice.
-  const deleting = useRef(false)
-  const confirmDelete = () => {
-    if (deleting.current) return
-    deleting.current = true
-    remove.mutate(undefined, { onSettled: () => void (deleting.current = false) })
-  }
   const manual = collection.kind === 'manual'
 
   return (
@@ -100,7 +93,7 @@ function CollectionView({ collection, query }: { collection: Collection; query: 
         open={dialog === 'delete'}
         confirmLabel="Delete collection"
         busy={remove.isPending}
-        onConfirm={confirmDelete}
+        onConfirm={() => remove.mutate()}
         onClose={() => setDialog(null)}
       >
         <p>
