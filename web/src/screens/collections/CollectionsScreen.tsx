@@ -3,6 +3,7 @@ import { Link } from 'wouter'
 import { EmptyState } from '../../ui/EmptyState'
 import { formatDate, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
+import { Table } from '../../ui/Table'
 import { describeQuery, useCollections } from './api'
 import { NewCollectionDialog } from './NewCollectionDialog'
 import './collections.css'
@@ -44,43 +45,24 @@ export function CollectionsScreen() {
         </EmptyState>
       )}
       {list.length > 0 && (
-        <div className="table-scroll">
-          <table className="table collections-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" className="col-kind">
-                  Kind
-                </th>
-                <th scope="col" className="num">
-                  Assets
-                </th>
-                <th scope="col">Sharing</th>
-                <th scope="col" className="col-updated">
-                  Updated
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((collection) => (
-                <tr key={collection.id}>
-                  <td className="col-name">
-                    <Link href={`/collections/${collection.id}`}>{collection.name}</Link>
-                    <div className="muted collection-sub">
-                      {collection.kind === 'smart' ? describeQuery(collection.query) : collection.description || '\u00a0'}
-                    </div>
-                  </td>
-                  <td className="col-kind">
-                    <span className={`badge kind-${collection.kind}`}>{collection.kind === 'smart' ? 'Smart' : 'Manual'}</span>
-                  </td>
-                  <td className="num">{collection.asset_count.toLocaleString()}</td>
-                  <td>{collection.shared ? <span className="shared-mark">Shared</span> : <span className="muted">Private</span>}</td>
-                  <td className="col-updated muted">{formatDate(collection.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Name', { label: 'Kind', className: 'col-kind' }, { label: 'Assets', className: 'num' }, 'Sharing', { label: 'Updated', className: 'col-updated' }]} className="collections-table">
+          {list.map((collection) => (
+            <tr key={collection.id}>
+              <td className="col-name">
+                <Link href={`/collections/${collection.id}`}>{collection.name}</Link>
+                <div className="muted collection-sub">
+                  {collection.kind === 'smart' ? describeQuery(collection.query) : collection.description || '\u00a0'}
+                </div>
+              </td>
+              <td className="col-kind">
+                <span className={`badge kind-${collection.kind}`}>{collection.kind === 'smart' ? 'Smart' : 'Manual'}</span>
+              </td>
+              <td className="num">{collection.asset_count.toLocaleString()}</td>
+              <td>{collection.shared ? <span className="shared-mark">Shared</span> : <span className="muted">Private</span>}</td>
+              <td className="col-updated muted">{formatDate(collection.updated_at)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <NewCollectionDialog open={creating} onClose={() => setCreating(false)} />
     </div>

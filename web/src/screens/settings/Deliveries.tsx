@@ -8,6 +8,7 @@ import { EmptyState } from '../../ui/EmptyState'
 import { formatDate, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
+import { Table } from '../../ui/Table'
 import { ALL_EVENTS, DELIVERY_STATUSES, filtersFromSearch, searchFromFilters, type DeliveryFilters, type DeliveryStatus } from './events'
 
 type Delivery = AppData<'/app/api/orgs/{org}/webhooks/{id}/deliveries', 'get'>['data'][number]
@@ -90,27 +91,11 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
       )}
       {page && page.data.length > 0 && (
         <>
-          <div className="table-scroll">
-            <table className="table deliveries">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last code</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Details</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((delivery) => (
-                  <DeliveryRow key={delivery.id} delivery={delivery} onOpen={() => setOpen(delivery.id)} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Event', 'Status', 'Attempts', 'Last code', 'Created', { label: 'Details', hidden: true }]} className="deliveries">
+            {page.data.map((delivery) => (
+              <DeliveryRow key={delivery.id} delivery={delivery} onOpen={() => setOpen(delivery.id)} />
+            ))}
+          </Table>
           <nav className="pager row" aria-label="Delivery pages">
             <span className="muted">
               {page.offset + 1}–{page.offset + page.data.length} of {page.total}

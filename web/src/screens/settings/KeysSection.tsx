@@ -8,6 +8,7 @@ import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
+import { Table } from '../../ui/Table'
 import { isPast, OnceSecret, SectionHeader } from './parts'
 import { useConfirmedMutation } from './useConfirmedMutation'
 
@@ -156,50 +157,33 @@ function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke(key: Key): void })
   // Working keys first; revoked ones stay listed, greyed, for the record.
   const sorted = [...keys].sort((a, b) => Number(a.revoked_at !== null) - Number(b.revoked_at !== null))
   return (
-    <div className="table-scroll">
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Expires</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+    <Table columns={['Name', 'Key', 'Scope', 'Created', 'Last used', 'Expires', { label: 'Actions', hidden: true }]}>
+      {sorted.map((key) => {
+        const state = keyState(key)
+        return (
+          <tr key={key.id} className={key.revoked_at ? 'inactive' : undefined}>
+            <td className="strong">
+              {key.name} {state && <span className={`badge ${state.tone}`}>{state.label}</span>}
+            </td>
+            <td>
+              <code className="mono">al_{key.prefix}_…</code>
+            </td>
+            <td>
+              <span className="badge">{key.scope}</span>
+            </td>
+            <td className="nowrap">{formatDate(key.created_at)}</td>
+            <td className="nowrap">{formatDate(key.last_used_at, 'Never')}</td>
+            <td className="nowrap">{formatDate(key.expires_at, 'Never')}</td>
+            <td className="actions-cell">
+              {!key.revoked_at && (
+                <button type="button" className="danger small" onClick={() => onRevoke(key)} aria-label={`Revoke ${key.name}`}>
+                  Revoke
+                </button>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {sorted.map((key) => {
-            const state = keyState(key)
-            return (
-              <tr key={key.id} className={key.revoked_at ? 'inactive' : undefined}>
-                <td className="strong">
-                  {key.name} {state && <span className={`badge ${state.tone}`}>{state.label}</span>}
-                </td>
-                <td>
-                  <code className="mono">al_{key.prefix}_…</code>
-                </td>
-                <td>
-                  <span className="badge">{key.scope}</span>
-                </td>
-                <td className="nowrap">{formatDate(key.created_at)}</td>
-                <td className="nowrap">{formatDate(key.last_used_at, 'Never')}</td>
-                <td className="nowrap">{formatDate(key.expires_at, 'Never')}</td>
-                <td className="actions-cell">
-                  {!key.revoked_at && (
-                    <button type="button" className="danger small" onClick={() => onRevoke(key)} aria-label={`Revoke ${key.name}`}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-    </div>
+        )
+      })}
+    </Table>
   )
 }

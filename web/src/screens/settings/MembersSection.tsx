@@ -7,6 +7,7 @@ import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
+import { Table } from '../../ui/Table'
 import { isPast, OnceSecret, SectionHeader } from './parts'
 import { useConfirmedMutation } from './useConfirmedMutation'
 
@@ -35,33 +36,20 @@ export function MembersSection() {
       {members.isPending && <p className="muted">Loading members…</p>}
       {members.isError && <QueryError error={members.error} onRetry={() => void members.refetch()} what="the members" />}
       {members.data && (
-        <div className="table-scroll">
-          <table className="table">
-            <caption className="visually-hidden">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.data.map((member) => (
-                <tr key={member.user_id}>
-                  <td className="strong">
-                    {member.name || <span className="muted">—</span>} {member.user_id === user.id && <span className="badge">You</span>}
-                  </td>
-                  <td className="email">{member.email}</td>
-                  <td>
-                    <span className={`badge ${member.role === 'member' ? '' : 'ok'}`}>{member.role}</span>
-                  </td>
-                  <td className="nowrap">{formatDate(member.joined_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Name', 'Email', 'Role', 'Joined']} caption="Members">
+          {members.data.data.map((member) => (
+            <tr key={member.user_id}>
+              <td className="strong">
+                {member.name || <span className="muted">—</span>} {member.user_id === user.id && <span className="badge">You</span>}
+              </td>
+              <td className="email">{member.email}</td>
+              <td>
+                <span className={`badge ${member.role === 'member' ? '' : 'ok'}`}>{member.role}</span>
+              </td>
+              <td className="nowrap">{formatDate(member.joined_at)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       {canManage && <PendingInvitations />}
     </section>
@@ -148,38 +136,23 @@ function PendingInvitations() {
       {invitations.isError && <QueryError error={invitations.error} onRetry={() => void invitations.refetch()} what="the invitations" />}
       {invitations.data && pending.length === 0 && <p className="muted">No invitation is waiting to be accepted.</p>}
       {pending.length > 0 && (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Invited</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {pending.map((invitation) => (
-                <tr key={invitation.id}>
-                  <td className="email">{invitation.email}</td>
-                  <td>
-                    <span className="badge">{invitation.role}</span>
-                  </td>
-                  <td className="nowrap">{formatDate(invitation.created_at)}</td>
-                  <td className="nowrap">{formatDate(invitation.expires_at)}</td>
-                  <td className="actions-cell">
-                    <button type="button" className="danger small" onClick={() => revoke.ask(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Email', 'Role', 'Invited', 'Expires', { label: 'Actions', hidden: true }]}>
+          {pending.map((invitation) => (
+            <tr key={invitation.id}>
+              <td className="email">{invitation.email}</td>
+              <td>
+                <span className="badge">{invitation.role}</span>
+              </td>
+              <td className="nowrap">{formatDate(invitation.created_at)}</td>
+              <td className="nowrap">{formatDate(invitation.expires_at)}</td>
+              <td className="actions-cell">
+                <button type="button" className="danger small" onClick={() => revoke.ask(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       <ConfirmDialog title="Revoke this invitation?" confirmLabel="Revoke invitation" {...revoke.dialog}>
         <p>The link sent to {revoke.asked?.email} stops working. You can invite them again later.</p>

@@ -8,6 +8,7 @@ import { EmptyState } from '../../ui/EmptyState'
 import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
+import { Table } from '../../ui/Table'
 import { EventPicker } from './EventPicker'
 import type { PickableEvent } from './events'
 import { OnceSecret, SectionHeader } from './parts'
@@ -40,41 +41,29 @@ export function WebhooksSection() {
         </EmptyState>
       )}
       {list.length > 0 && (
-        <div className="table-scroll">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((hook) => (
-                <tr key={hook.id}>
-                  <td className="url-cell">
-                    <Link href={`/webhooks/${hook.id}`} className="mono" title={hook.url}>
-                      {hook.url}
-                    </Link>
-                    {hook.description && <div className="muted small-text">{hook.description}</div>}
-                  </td>
-                  <td>
-                    <div className="chips">
-                      {hook.events.map((event) => (
-                        <span key={event} className="chip mono">
-                          {event}
-                        </span>
-                      ))}
-                    </div>
-                  </td>
-                  <td>{hook.enabled ? <span className="badge ok">Enabled</span> : <span className="badge">Disabled</span>}</td>
-                  <td className="nowrap">{formatDate(hook.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['Endpoint', 'Events', 'Status', 'Created']}>
+          {list.map((hook) => (
+            <tr key={hook.id}>
+              <td className="url-cell">
+                <Link href={`/webhooks/${hook.id}`} className="mono" title={hook.url}>
+                  {hook.url}
+                </Link>
+                {hook.description && <div className="muted small-text">{hook.description}</div>}
+              </td>
+              <td>
+                <div className="chips">
+                  {hook.events.map((event) => (
+                    <span key={event} className="chip mono">
+                      {event}
+                    </span>
+                  ))}
+                </div>
+              </td>
+              <td>{hook.enabled ? <span className="badge ok">Enabled</span> : <span className="badge">Disabled</span>}</td>
+              <td className="nowrap">{formatDate(hook.created_at)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <NewWebhookDialog open={creating} onCreated={() => void queryClient.invalidateQueries({ queryKey: ['webhooks', org] })} onClose={() => setCreating(false)} />
     </section>
