@@ -16,6 +16,10 @@ export default defineConfig({
     target: 'es2022',
   },
   server: {
-    proxy: Object.fromEntries(['/api', '/app/api', '/files', '/s'].map((path) => [path, 'http://127.0.0.1:3000'])),
+    // Prefixes with their slash: a bare '/s' would also send Vite's own '/src/…' to the API. The Host
+    // header is kept (Vite's shorthand rewrites it), or sign-in would take the page for another site.
+    proxy: Object.fromEntries(
+      ['/api/', '/app/api/', '/files/', '/s/'].map((path) => [path, { target: 'http://127.0.0.1:3000', changeOrigin: false }]),
+    ),
   },
 })
