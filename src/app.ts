@@ -114,6 +114,7 @@ function createAssetService(
     signer,
     planLimits: config.planLimits,
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
+    listCacheRecords: config.listCacheRecords,
     queueText: (assets, organizationId, record) => embeddings.queueText(assets, organizationId, record),
     afterTextCommitted: () => wake.textChanged(),
     afterEventsCommitted: () => wake.eventsCommitted(),

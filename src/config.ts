@@ -39,6 +39,8 @@ export interface Config {
   statisticsCheckIntervalMs: number
   /** How long a verified API key is trusted before it is checked again; bounds how late another process sees a revocation. */
   apiKeyCacheTtlMs: number
+  /** Records kept in recently listed pages of assets, reused while the library is unchanged; 0 keeps none. */
+  listCacheRecords: number
   rateLimits: RateLimitConfig
   /** Email of the owner created on the first start. */
   firstRunOwnerEmail: string
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
   const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000)
   const statisticsCheckIntervalMs = read.integer('STATISTICS_CHECK_INTERVAL_MS', 5_000, 0, 3_600_000)
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
+  const listCacheRecords = read.integer('LIST_CACHE_RECORDS', 10_000, 0, 1_000_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
   const webDir = resolve(read.string('WEB_DIR', fileURLToPath(new URL('../web/dist', import.meta.url))))
@@ -191,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize,
     statisticsCheckIntervalMs,
     apiKeyCacheTtlMs,
+    listCacheRecords,
     rateLimits,
     firstRunOwnerEmail,
     blobDir,

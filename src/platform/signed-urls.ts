@@ -45,6 +45,11 @@ export class UrlSigner {
     return link
   }
 
+  /** The expiry (unix s) of the links `sign` gives now: while it holds, a link signed earlier is the same. */
+  currentExpiry(now = Date.now()): number {
+    return expiryFrom(now)
+  }
+
   /** A link bound to the share `share` (a reference that names the share, never its token). */
   signForShare(path: string, share: string, now = Date.now()): SignedLink {
     const expires = expiryFrom(now)

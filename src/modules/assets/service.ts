@@ -11,8 +11,10 @@ import type { ErrorCode } from '../../platform/http/error-codes.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import { uuidv7 } from '../../platform/ids.js'
+import { FreshReads } from '../../platform/fresh-reads.js'
 import type { NamedCollection } from '../collections/store.js'
 import type { CatalogService } from '../catalog/service.js'
+import { ListPages, listQueryKey, type ListedPage } from './list-pages.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
 
@@ -35,6 +37,8 @@ export interface AssetServiceDeps {
   signer: UrlSigner
   planLimits: Record<string, PlanLimit>
   imageFetchTimeoutMs: number
+  /** How many records the list keeps in recently listed pages (`LIST_CACHE_RECORDS`). */
+  listCacheRecords: number
   /**
    * The clause that queues an asset's searchable text (the search index follows), for the assets `assets`
    * selects; it runs in the statement or transaction that changed the text.
@@ -101,7 +105,13 @@ const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
 
 /** Pushing, reading, filtering, editing and deleting assets, with their files and events. */
 export class AssetService {
-  constructor(private readonly deps: AssetServiceDeps) {}
+  private readonly pages: ListPages<AssetRecord>
+  private readonly libraryVersions: FreshReads<string | undefined>
+
+  constructor(private readonly deps: AssetServiceDeps) {
+    this.pages = new ListPages(deps.listCacheRecords)
+    this.libraryVersions = new FreshReads((organizationId) => store.libraryVersion(deps.db, organizationId))
+  }
 
   /**
    * Statements: one to learn what the push needs (plan usage, a duplicate, the names it uses), one to
@@ -203,12 +213,23 @@ export class AssetService {
   }
 
   /** `inCollection` lists a manual collection's members instead of the whole library. */
-  async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string) {
+  /**
+   * `inCollection` lists a manual collection's members instead of the whole library. A page listed before
+   * is answered again without the list statement while the organization's library version says nothing
+   * it shows has changed (see `ListPages`).
+   */
+  async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string): Promise<ListedPage<AssetRecord>> {
+    const query = listQueryKey(filter, page, inCollection)
+    const linksExpire = this.deps.signer.currentExpiry()
+    const kept = this.pages.get(organizationId, query)
+    if (kept?.linksExpire === linksExpire && kept.version === (await this.libraryVersions.get(organizationId))) return kept.page
     const { tag, ...otherFilters } = filter
     const onlyTag = inCollection === undefined && tag !== undefined && !store.hasFilter(otherFilters)
     const keptTotal = onlyTag ? this.deps.catalog.taggedCount(organizationId, tag) : undefined
-    const { rows, total } = await store.listAssets(this.deps.db, organizationId, filter, page, { inCollection, keptTotal })
-    return { data: rows.map((row) => this.record(row)), total, ...page }
+    const { rows, total, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { inCollection, keptTotal })
+    const listed = { data: rows.map((row) => this.record(row)), total, ...page }
+    this.pages.keep(organizationId, query, { version, linksExpire, page: listed })
+    return listed
   }
 
   /** The counts of several scopes (a filter, optionally within a manual collection) in one statement. */

@@ -98,7 +98,14 @@ export function matchesText(query: string): RawBuilder<boolean> {
  */
 export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page, options: ListOptions = {}) {
   const rows = await listQuery(db, organizationId, filter, page, options).execute()
-  return { rows: rows.filter((row) => row.id !== null) as AssetWithRelations[], total: rows[0]?.total ?? 0 }
+  const first = rows[0]!
+  return { rows: rows.filter((row) => row.id !== null) as AssetWithRelations[], total: first.total, version: first.library_version }
+}
+
+/** The organization's `library_version` (migration 0008): unchanged, so is every page of its assets. */
+export async function libraryVersion(db: Db, organizationId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('organizations').select('library_version').where('id', '=', organizationId).executeTakeFirst()
+  return row?.library_version
 }
 
 export interface ListOptions {
@@ -107,7 +114,10 @@ export interface ListOptions {
   keptTotal?: RawBuilder<number> | undefined
 }
 
-/** The statement of `listAssets`: the total joined with the page, so an empty page still has its total. */
+/**
+ * The statement of `listAssets`: the total joined with the page, so an empty page still has its total,
+ * and the organization's `library_version` read in the same snapshot as both.
+ */
 export function listQuery(db: Db, organizationId: string, filter: AssetFilter, page: Page, { inCollection, keptTotal }: ListOptions = {}) {
   const pageRows = whereFilter(scopedAssets(db, inCollection).select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]), organizationId, filter)
     .orderBy('assets.created_at', 'desc')
@@ -120,7 +130,12 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
     : unfiltered
       ? db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
       : whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
-  return db.selectFrom(total.as('counted')).leftJoinLateral(pageRows.as('page'), (join) => join.onTrue()).selectAll('page').select('counted.total')
+  return db
+    .selectFrom(total.as('counted'))
+    .leftJoinLateral(pageRows.as('page'), (join) => join.onTrue())
+    .selectAll('page')
+    .select('counted.total')
+    .select((eb) => eb.selectFrom('organizations').select('library_version').where('id', '=', organizationId).as('library_version'))
 }
 
 export function hasFilter(filter: AssetFilter): boolean {

@@ -7,6 +7,7 @@ import * as search from './migrations/0004_search.js'
 import * as webhooks from './migrations/0005_webhooks.js'
 import * as blobReferences from './migrations/0006_blob_references.js'
 import * as pushAndListCosts from './migrations/0007_push_and_list_costs.js'
+import * as libraryVersion from './migrations/0008_library_version.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_webhooks': webhooks,
   '0006_blob_references': blobReferences,
   '0007_push_and_list_costs': pushAndListCosts,
+  '0008_library_version': libraryVersion,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

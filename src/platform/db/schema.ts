@@ -17,6 +17,8 @@ export interface OrganizationsTable {
   /** Kept by triggers on `assets`: never written by the application. */
   asset_count: ColumnType<number, never, never>
   byte_count: ColumnType<string, never, never>
+  /** Moved by triggers whenever anything a list of assets shows may have changed (migration 0008). */
+  library_version: ColumnType<string, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }

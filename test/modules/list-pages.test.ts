@@ -1,0 +1,187 @@
+import { sql } from 'kysely'
+import sharp from 'sharp'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { ListPages } from '../../src/modules/assets/list-pages.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+
+const LIMITS = { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' }
+
+let t: TestApp
+/** A second process on the same database, with pages of its own. */
+let other: TestApp
+let acme: Seeded
+let globex: Seeded
+let colour = 0x200000
+
+const call = (app: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, key = acme.writeKey) =>
+  app.app.inject({ method, url, headers: bearer(key), ...(payload && { payload }) })
+
+async function list(url = '/api/v1/assets?limit=5', key = acme.readKey, app = t) {
+  const res = await call(app, 'GET', url, undefined, key)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json() as { data: Array<{ id: string; title: string; tags: string[]; collections: Array<{ name: string }>; thumbnail_expires_at: string }>; total: number }
+}
+
+async function push(fields: object = {}, key = acme.writeKey): Promise<string> {
+  const image = await sharp({ create: { width: 24, height: 16, channels: 3, background: `#${(++colour).toString(16)}` } }).png().toBuffer()
+  const res = await call(t, 'POST', '/api/v1/assets', { image_base64: image.toString('base64'), title: 'Pushed', ...fields }, key)
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json().asset_id
+}
+
+async function collection(name: string): Promise<string> {
+  const res = await call(t, 'POST', '/api/v1/collections', { name })
+  expect(res.statusCode, res.body).toBe(201)
+  return res.json().id
+}
+
+/** Changes a title the way no trigger sees: only a page kept from before still shows the old one. */
+async function retitleBehindTheTriggers(id: string, title: string) {
+  const { db } = t.database.handle
+  await sql`alter table assets disable trigger assets_library_versioned`.execute(db)
+  try {
+    await sql`update assets set title = ${title} where id = ${id}`.execute(db)
+  } finally {
+    await sql`alter table assets enable trigger assets_library_versioned`.execute(db)
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ env: LIMITS })
+  other = await startTestApp({ env: LIMITS, database: t.database })
+  acme = await seedOrganization(t.app, 'Acme')
+  globex = await seedOrganization(t.app, 'Globex')
+})
+afterAll(async () => {
+  await other.close()
+  await t.close()
+})
+afterEach(() => vi.useRealTimers())
+
+describe('a list page listed again', () => {
+  it('is the kept page while the library version is unchanged, and a fresh one once it moves', async () => {
+    const id = await push({ title: 'Before' })
+    expect((await list()).data[0]).toMatchObject({ id, title: 'Before' })
+    await retitleBehindTheTriggers(id, 'Behind the triggers')
+    expect((await list()).data[0]!.title).toBe('Before')
+    await sql`update organizations set library_version = library_version + 1 where id = ${acme.org.id}`.execute(t.database.handle.db)
+    expect((await list()).data[0]!.title).toBe('Behind the triggers')
+  })
+
+  it('is never kept with LIST_CACHE_RECORDS=0', async () => {
+    const uncached = await startTestApp({ env: { ...LIMITS, LIST_CACHE_RECORDS: '0' }, database: t.database })
+    try {
+      const id = await push({ title: 'Uncached' })
+      expect((await list(undefined, undefined, uncached)).data[0]!.title).toBe('Uncached')
+      await retitleBehindTheTriggers(id, 'Seen at once')
+      expect((await list(undefined, undefined, uncached)).data[0]!.title).toBe('Seen at once')
+    } finally {
+      await uncached.close()
+    }
+  })
+
+  it('is signed again once its links would expire an hour later', async () => {
+    const first = await list()
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000 })
+    const later = await list()
+    expect(Date.parse(later.data[0]!.thumbnail_expires_at) - Date.parse(first.data[0]!.thumbnail_expires_at)).toBe(3_600_000)
+  })
+
+  it('is never another organization\u2019s, for the same query', async () => {
+    await push({ title: 'Acme only' })
+    const acmePage = await list()
+    const globexPage = await list(undefined, globex.readKey)
+    expect(globexPage.total).toBe(0)
+    expect(acmePage.total).toBeGreaterThan(0)
+  })
+})
+
+describe('every change a page shows is on the next read', () => {
+  const url = '/api/v1/assets?limit=5'
+
+  it('a push, in the page and the total', async () => {
+    const before = await list(url)
+    const id = await push({ title: 'Newest' })
+    const after = await list(url)
+    expect(after.data[0]!.id).toBe(id)
+    expect(after.total).toBe(before.total + 1)
+  })
+
+  it('a push seen from another process', async () => {
+    await list(url, undefined, other)
+    const id = await push({ title: 'From the first process' })
+    expect((await list(url, undefined, other)).data[0]!.id).toBe(id)
+  })
+
+  it('an edit of the title and the tags, in the list and in the tag filter', async () => {
+    const id = await push({ title: 'To edit' })
+    await list(url)
+    await list('/api/v1/assets?tag=fresh&limit=5')
+    expect((await call(t, 'PATCH', `/api/v1/assets/${id}`, { title: 'Edited', tag_names: ['Fresh'] })).statusCode).toBe(200)
+    expect((await list(url)).data[0]).toMatchObject({ id, title: 'Edited', tags: ['Fresh'] })
+    const tagged = await list('/api/v1/assets?tag=fresh&limit=5')
+    expect(tagged.data.map((asset) => asset.id)).toEqual([id])
+    expect(tagged.total).toBe(1)
+  })
+
+  it('a delete', async () => {
+    const id = await push({ title: 'To delete' })
+    expect((await list(url)).data[0]!.id).toBe(id)
+    expect((await call(t, 'DELETE', `/api/v1/assets/${id}`)).statusCode).toBe(204)
+    expect((await list(url)).data.map((asset) => asset.id)).not.toContain(id)
+  })
+
+  it('collection membership, a rename and a delete, on the asset and in the collection\u2019s list', async () => {
+    const id = await push({ title: 'Collected' })
+    const collectionId = await collection('Picks')
+    const members = async () => {
+      const res = await call(t, 'GET', `/api/v1/collections/${collectionId}?limit=5`)
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json().assets as { data: Array<{ id: string }>; total: number }
+    }
+    expect((await members()).total).toBe(0)
+    await list(url)
+
+    expect((await call(t, 'POST', `/api/v1/collections/${collectionId}/assets`, { asset_id: id })).statusCode).toBe(200)
+    expect((await list(url)).data[0]!.collections.map((c) => c.name)).toEqual(['Picks'])
+    expect((await members()).data.map((asset) => asset.id)).toEqual([id])
+
+    expect((await call(t, 'PATCH', `/api/v1/collections/${collectionId}`, { name: 'Best picks' })).statusCode).toBe(200)
+    expect((await list(url)).data[0]!.collections.map((c) => c.name)).toEqual(['Best picks'])
+
+    expect((await call(t, 'DELETE', `/api/v1/collections/${collectionId}/assets`, { asset_id: id })).statusCode).toBe(200)
+    expect((await list(url)).data[0]!.collections).toEqual([])
+    expect((await members()).total).toBe(0)
+
+    expect((await call(t, 'POST', `/api/v1/collections/${collectionId}/assets`, { asset_id: id })).statusCode).toBe(200)
+    expect((await list(url)).data[0]!.collections).toHaveLength(1)
+    expect((await call(t, 'DELETE', `/api/v1/collections/${collectionId}`)).statusCode).toBe(204)
+    expect((await list(url)).data[0]!.collections).toEqual([])
+  })
+})
+
+describe('ListPages', () => {
+  const page = (n: number) => ({ version: '1', linksExpire: 1, page: { data: Array.from({ length: n }, (_, i) => i), total: n, limit: n, offset: 0 } })
+
+  it('keeps at most its budget of records (a page counts one more), dropping the least recently used', () => {
+    const pages = new ListPages<number>(8)
+    pages.keep('org', 'a', page(3))
+    pages.keep('org', 'b', page(3))
+    pages.get('org', 'a')
+    pages.keep('org', 'c', page(3))
+    expect(pages.get('org', 'b')).toBeUndefined()
+    expect(pages.get('org', 'a')?.page.total).toBe(3)
+    expect(pages.get('org', 'c')?.page.total).toBe(3)
+  })
+
+  it('keeps nothing larger than its budget, and replaces a query\u2019s page', () => {
+    const pages = new ListPages<number>(5)
+    pages.keep('org', 'a', page(5))
+    expect(pages.get('org', 'a')).toBeUndefined()
+    pages.keep('org', 'a', page(1))
+    pages.keep('org', 'a', page(2))
+    pages.keep('org', 'b', page(1))
+    expect(pages.get('org', 'a')?.page.total).toBe(2)
+    expect(pages.get('other org', 'a')).toBeUndefined()
+  })
+})
