@@ -1,7 +1,8 @@
 /**
  * What the public API's guard costs: req/s of a no-op route behind guardPublicApi (the real
- * ApiKeyService.authenticate over the embedded database, our rate limiter counting every request)
- * next to the same no-op route without it. Both routes live on one real app (buildApp), so the logger,
+ * ApiKeyService.authenticate, our rate limiter counting every request) next to the same no-op route
+ * without it, on the embedded database, or on a throwaway database on the PostgreSQL server of
+ * BENCH_DATABASE_URL (dropped at the end). Both routes live on one real app (buildApp), so the logger,
  * request-id hook, cookie plugin and error handler are the same and only the guard differs.
  *
  * autocannon runs in a forked child: the server keeps its process to itself, and its CPU time per
@@ -10,11 +11,13 @@
  *   npx tsx bench/auth-overhead.ts
  *   BENCH_DURATION=10 BENCH_WARMUP=3 BENCH_CONNECTIONS=10 BENCH_ROUNDS=2 npx tsx bench/auth-overhead.ts
  *   BENCH_REDIS_URL=redis://127.0.0.1:6379 npx tsx bench/auth-overhead.ts   # adds the Redis rate-limit store
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/auth-overhead.ts
  */
 import type { Redis } from 'ioredis'
 import { randomBytes } from 'node:crypto'
 import { loadavg } from 'node:os'
-import { benchKey, silent, startBenchApp, type BenchApp } from './support/app.js'
+import { benchKey, silent } from './support/app.js'
+import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { type BuiltApp } from '../src/app.js'
 import { type Config } from '../src/config.js'
@@ -27,6 +30,7 @@ const WARMUP_S = envNumber('BENCH_WARMUP', 3)
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10)
 const ROUNDS = envNumber('BENCH_ROUNDS', 2)
 const REDIS_URL = process.env.BENCH_REDIS_URL
+const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
 const TARGET_OVERHEAD = 0.15
 // Counted but never reached. Passed directly: RATE_LIMIT_CHEAP is capped at 1,000,000 by config.ts.
 const UNREACHABLE_LIMIT = 100_000_000
@@ -46,11 +50,11 @@ await main()
 async function main(): Promise<void> {
   const redisNamespace = `al-bench:${randomBytes(6).toString('hex')}:`
   let redis: Redis | undefined
-  let bench: BenchApp | undefined
+  let bench: BenchAppOn | undefined
   let loadGenerator: LoadGenerator | undefined
   try {
     redis = REDIS_URL ? await connectRedis(REDIS_URL, silent) : undefined
-    bench = await startBenchApp('auth', {}, async (app, config) => {
+    bench = await startBenchAppOn('auth', SERVER_URL, {}, async (app, config) => {
       app.get('/bench/plain', noop)
       await registerGuardedNoop(app, config, '/bench/guarded', { redis: undefined, redisNamespace })
       if (redis) await registerGuardedNoop(app, config, '/bench/guarded-redis', { redis, redisNamespace })
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
       return { ...result, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.completed }
     }
 
+    console.log(SERVER_URL ? `PostgreSQL at ${redactedUrl(SERVER_URL)}, throwaway database ${bench.databaseName}` : 'embedded database (PGlite)')
     console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${CONNECTIONS} connections, ${WARMUP_S} s warm-up, ${ROUNDS} x ${DURATION_S} s per variant, alternating`)
     for (const variant of variants) await measure(variant, WARMUP_S)
     const runs = new Map<Variant, Measurement[]>(variants.map((v) => [v, []]))
