@@ -41,6 +41,12 @@ describe('GET /api/v1/auth/key', () => {
     expect(res.json().organization.id).toBe(globex.org.id)
   })
 
+  it('accepts the scheme in any case, with any white space around the key', async () => {
+    for (const authorization of [`bearer ${acme.readKey}`, `BEARER \t${acme.readKey} `, `Bearer  ${acme.readKey}\t`]) {
+      expect((await getKey(undefined, { authorization })).statusCode, authorization).toBe(200)
+    }
+  })
+
   const unusable: Array<[string, () => Record<string, string>]> = [
     ['no header', () => ({})],
     ['a non-bearer scheme', () => ({ authorization: `Basic ${acme.readKey}` })],

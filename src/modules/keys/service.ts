@@ -154,9 +154,12 @@ export class ApiKeyService {
 }
 
 const BEARER = /^\s*bearer\s+(\S+)\s*$/i
+/** What nearly every client sends; a test and a slice cost less than BEARER's match array. */
+const USUAL_BEARER = /^Bearer \S+$/
 
 function bearerToken(authorization: string | undefined): string | null {
-  return authorization ? (BEARER.exec(authorization)?.[1] ?? null) : null
+  if (!authorization) return null
+  return USUAL_BEARER.test(authorization) ? authorization.slice(7) : (BEARER.exec(authorization)?.[1] ?? null)
 }
 
 function isExpired(identity: ApiKeyIdentity, now: number): boolean {
