@@ -212,7 +212,6 @@ export class AssetService {
     return this.recordIn(this.deps.db, organizationId, id)
   }
 
-  /** `inCollection` lists a manual collection's members instead of the whole library. */
   /**
    * `inCollection` lists a manual collection's members instead of the whole library. A page listed before
    * is answered again without the list statement while the organization's library version says nothing
