@@ -26,7 +26,7 @@ import pg from 'pg'
 import sharp from 'sharp'
 import { buildApp, type BuiltApp } from '../src/app.js'
 import { benchKey } from './support/app.js'
-import { startBenchAppOn, redactedUrl, type BenchAppOn } from './support/database.js'
+import { listenOnLoopback, startBenchAppOn, redactedUrl, type BenchAppOn } from './support/database.js'
 import { percentile } from './support/child.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { mulberry32, syntheticFile } from './support/synthetic.js'
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     })
     const { app, database, baseUrl } = bench
     uncached = await buildApp({ config: { ...bench.config, listCacheRecords: 0, serveBackgroundWork: false }, database })
-    const freshUrl = await listen(uncached)
+    const freshUrl = await listenOnLoopback(uncached)
     console.log(`Database: ${SERVER_URL ? `PostgreSQL (${redactedUrl(SERVER_URL)})` : 'embedded (PGlite)'}`)
     const { organizationId, token } = await benchKey(app, 'assets:write')
     const headers = { authorization: `Bearer ${token}` }
@@ -398,13 +398,6 @@ function report(results: Map<number, LevelResult>, breakdown: Map<Variant, Map<S
       console.log(`${m.reqPerSec >= PEER[variant.name]! ? 'PASS' : 'MISS'}: ${variant.name} at ${TARGET_CONNECTIONS} connections: ${Math.round(m.reqPerSec)} req/s (target >= ${PEER[variant.name]}, twice Directus)`)
     }
   }
-}
-
-async function listen(app: BuiltApp): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
-  if (!address || typeof address === 'string') throw new Error('server has no TCP address')
-  return `http://127.0.0.1:${address.port}`
 }
 
 function percent(fraction: number): string {

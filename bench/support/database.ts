@@ -68,14 +68,19 @@ export async function startBenchAppOn(
     const migration = await migrate(database.db)
     app = await buildApp({ config, database })
     await extend?.(app, config)
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    const address = app.server.address()
-    if (!address || typeof address === 'string') throw new Error('server has no TCP address')
-    return { app, config, database, dataDir, baseUrl: `http://127.0.0.1:${address.port}`, close, migration, databaseName }
+    return { app, config, database, dataDir, baseUrl: await listenOnLoopback(app), close, migration, databaseName }
   } catch (error) {
     await close()
     throw error
   }
+}
+
+/** Listens on 127.0.0.1, on a port from the OS; the base URL. */
+export async function listenOnLoopback(app: BuiltApp): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  if (!address || typeof address === 'string') throw new Error('server has no TCP address')
+  return `http://127.0.0.1:${address.port}`
 }
 
 /** One statement on the server of `serverUrl` through a connection of its own (create or drop a database). */

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 
 /**
  * `organizations.library_version` moves whenever anything a list of assets shows may have changed: an
@@ -15,20 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     alter table organizations add column library_version bigint not null default 0;
 
-    create or replace function count_added_assets() returns trigger language plpgsql as $$
-    begin
-      update organizations set asset_count = asset_count + added.assets, byte_count = byte_count + added.bytes, library_version = library_version + 1
-        from (select organization_id, count(*) as assets, sum(byte_size) as bytes from added_assets group by organization_id) as added
-        where added.organization_id = organizations.id;
-      return null;
-    end $$;
-    create or replace function count_removed_assets() returns trigger language plpgsql as $$
-    begin
-      update organizations set asset_count = asset_count - removed.assets, byte_count = byte_count - removed.bytes, library_version = library_version + 1
-        from (select organization_id, count(*) as assets, sum(byte_size) as bytes from removed_assets group by organization_id) as removed
-        where removed.organization_id = organizations.id;
-      return null;
-    end $$;
+    ${counterFunctions(true)}
 
     create function bump_library_version() returns trigger language plpgsql as $$
     begin
@@ -67,20 +54,21 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     drop trigger collections_versioned_delete on collections;
     drop trigger assets_library_versioned on assets;
     drop function bump_library_version_of_members, bump_library_version;
-    create or replace function count_added_assets() returns trigger language plpgsql as $$
-    begin
-      update organizations set asset_count = asset_count + added.assets, byte_count = byte_count + added.bytes
-        from (select organization_id, count(*) as assets, sum(byte_size) as bytes from added_assets group by organization_id) as added
-        where added.organization_id = organizations.id;
-      return null;
-    end $$;
-    create or replace function count_removed_assets() returns trigger language plpgsql as $$
-    begin
-      update organizations set asset_count = asset_count - removed.assets, byte_count = byte_count - removed.bytes
-        from (select organization_id, count(*) as assets, sum(byte_size) as bytes from removed_assets group by organization_id) as removed
-        where removed.organization_id = organizations.id;
-      return null;
-    end $$;
+    ${counterFunctions(false)}
     alter table organizations drop column library_version;
   `.execute(db)
+}
+
+/** Migration 0007's counter functions on asset inserts and deletes, moving the version too or (down) not. */
+function counterFunctions(movingVersion: boolean): RawBuilder<unknown> {
+  const version = movingVersion ? ', library_version = library_version + 1' : ''
+  const counter = (name: string, sign: '+' | '-', rows: string) => `
+    create or replace function ${name}() returns trigger language plpgsql as $$
+    begin
+      update organizations set asset_count = asset_count ${sign} changed.assets, byte_count = byte_count ${sign} changed.bytes${version}
+        from (select organization_id, count(*) as assets, sum(byte_size) as bytes from ${rows} group by organization_id) as changed
+        where changed.organization_id = organizations.id;
+      return null;
+    end $$;`
+  return sql.raw(counter('count_added_assets', '+', 'added_assets') + counter('count_removed_assets', '-', 'removed_assets'))
 }
