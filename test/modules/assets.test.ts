@@ -320,9 +320,13 @@ describe('GET /api/v1/assets', () => {
     expect((await list('limit=101')).limit).toBe(100)
   })
 
-  it('keeps the total on a page past the end: the kept counts (whole library, one tag) and a counted filter', async () => {
+  it('keeps the total on a page past the end: the kept counts (whole library, one tag, type, client or product) and a counted filter', async () => {
     expect(await list('offset=10')).toMatchObject({ total: 3, data: [] })
     expect(await list('tag=BLUE&offset=10')).toMatchObject({ total: 2, data: [] })
+    expect(await list('client=hooli&offset=10')).toMatchObject({ total: 2, data: [] })
+    expect(await list('asset_type=LOGO&offset=10')).toMatchObject({ total: 1, data: [] })
+    expect(await list('product=Nucleus&offset=10')).toMatchObject({ total: 1, data: [] })
+    expect(await list('client=nobody&offset=10')).toMatchObject({ total: 0, data: [] })
     expect(await list('tag=blue&client=hooli&offset=10')).toMatchObject({ total: 1, data: [] })
     expect(await list('tag=never-used&offset=10')).toMatchObject({ total: 0, data: [] })
   })

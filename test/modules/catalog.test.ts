@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
@@ -37,6 +38,7 @@ async function insertAsset(organizationId: string, fields: { client?: string; pr
       updated_at: new Date(),
     })
     .execute()
+  return id
 }
 
 const list = (path: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: `/api/v1/${path}`, headers: bearer(key) })
@@ -105,6 +107,44 @@ describe('GET /api/v1/clients and /products', () => {
     expect((await list('clients?offset=10')).json()).toMatchObject({ data: [], total: 3 })
     expect((await list('clients?q=%25')).json().total).toBe(0)
     expect((await list('clients?q=UMB')).json().data).toEqual([{ name: 'Umbrella', registered: true, asset_count: 0 }])
+  })
+})
+
+describe('the counts of names kept by triggers', () => {
+  const clients = async (key: string) => (await list('clients', key)).json().data
+  const total = async (query: string, key: string) => (await list(`assets?${query}&limit=1`, key)).json().total
+
+  it('show a name while an asset uses it, in a spelling still used', async () => {
+    const wayne = await seedOrganization(t.app, 'Wayne')
+    const upper = await insertAsset(wayne.org.id, { client: 'ZED' })
+    const lower = await insertAsset(wayne.org.id, { client: 'zed' })
+    const [shown] = await clients(wayne.readKey)
+    expect(shown).toEqual({ name: expect.stringMatching(/^(ZED|zed)$/), registered: false, asset_count: 2 })
+    await t.database.handle.db.deleteFrom('assets').where('id', '=', shown.name === 'ZED' ? upper : lower).execute()
+    expect(await clients(wayne.readKey)).toEqual([{ name: shown.name === 'ZED' ? 'zed' : 'ZED', registered: false, asset_count: 1 }])
+    await t.database.handle.db.deleteFrom('assets').where('organization_id', '=', wayne.org.id).execute()
+    expect(await clients(wayne.readKey)).toEqual([])
+    expect(await total('client=zed', wayne.readKey)).toBe(0)
+    // A count that falls to zero goes with its last asset.
+    expect(await t.database.handle.db.selectFrom('asset_name_counts').select('name').where('organization_id', '=', wayne.org.id).execute()).toEqual([])
+  })
+
+  it('are where a one-name filter’s total and the catalogue’s counts come from, not a count of the assets', async () => {
+    const stark = await seedOrganization(t.app, 'Stark')
+    await insertAsset(stark.org.id, { client: 'Pepper', product: 'Suit', asset_type: 'Logo' })
+    const { db } = t.database.handle
+    await sql`alter table assets disable trigger assets_named_counted_in`.execute(db)
+    try {
+      await insertAsset(stark.org.id, { client: 'pepper', product: 'suit', asset_type: 'logo' })
+    } finally {
+      await sql`alter table assets enable trigger assets_named_counted_in`.execute(db)
+    }
+    expect((await list('assets?client=pepper', stark.readKey)).json()).toMatchObject({ total: 1, data: [{}, {}] })
+    expect(await total('product=SUIT', stark.readKey)).toBe(1)
+    expect(await total('asset_type=Logo', stark.readKey)).toBe(1)
+    expect(await clients(stark.readKey)).toEqual([{ name: 'Pepper', registered: false, asset_count: 1 }])
+    // Two filters at once are counted.
+    expect(await total('client=pepper&product=suit', stark.readKey)).toBe(2)
   })
 })
 

@@ -69,14 +69,18 @@ describe('deleting an asset', () => {
 
 describe('the kept counts', () => {
   it('stay equal to a count of the library under concurrent pushes, duplicate pushes, tag edits and deletes', async () => {
-    const existing = await Promise.all(Array.from({ length: 25 }, (_, i) => pushAsset({ tag_names: i % 2 ? ['Counted', 'odd'] : ['counted'] })))
+    const existing = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => pushAsset({ tag_names: i % 2 ? ['Counted', 'odd'] : ['counted'], client: i % 2 ? 'Acme' : 'ACME', product: 'Kept' })),
+    )
     const images = await Promise.all(Array.from({ length: 25 }, () => image()))
     const answers = await Promise.all([
-      ...images.map((image_base64, i) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted', tag_names: i % 3 ? ['counted', 'new'] : ['Third'] })),
+      ...images.map((image_base64, i) =>
+        call('POST', '/api/v1/assets', { image_base64, title: 'Counted', tag_names: i % 3 ? ['counted', 'new'] : ['Third'], client: i % 2 ? 'acme' : 'Hooli', asset_type: 'Logo' }),
+      ),
       // The same bytes again: one of each pair creates, the other is its duplicate.
-      ...images.slice(0, 10).map((image_base64) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted twice', tag_names: ['counted'] })),
+      ...images.slice(0, 10).map((image_base64) => call('POST', '/api/v1/assets', { image_base64, title: 'Counted twice', tag_names: ['counted'], client: 'Initech' })),
       ...existing.slice(0, 15).map(({ id }) => call('DELETE', `/api/v1/assets/${id}`)),
-      ...existing.slice(15).map(({ id }) => call('PATCH', `/api/v1/assets/${id}`, { tag_names: ['Edited', 'counted'] })),
+      ...existing.slice(15).map(({ id }, i) => call('PATCH', `/api/v1/assets/${id}`, { tag_names: ['Edited', 'counted'], ...(i % 2 ? { client: 'Hooli' } : { product: null, asset_type: 'Icon' }) })),
     ])
     expect(answers.map((res) => res.statusCode).filter((status) => status >= 300)).toEqual([])
     expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(25)
@@ -99,6 +103,27 @@ describe('the kept counts', () => {
     for (const tag of tags.rows) {
       expect(tag.asset_count, tag.name).toBe(tag.counted)
       expect((await call('GET', `/api/v1/assets?tag=${encodeURIComponent(tag.name.toUpperCase())}&limit=1`)).json().total, tag.name).toBe(tag.counted)
+    }
+
+    // Every name the assets use, beside every kept count, each counted again from the assets.
+    const names = await sql<{ name: string; kept: number; counted: number }>`
+      with kept as (
+        select field || '=' || key as name, sum(asset_count)::int as n from asset_name_counts where organization_id = ${acme.org.id} group by field, key
+      ),
+      counted as (
+        select named.field || '=' || lower(named.value) as name, count(*)::int as n from assets
+          cross join lateral (values ('asset_type', asset_type), ('client', client), ('product', product)) as named(field, value)
+          where organization_id = ${acme.org.id} and named.value is not null group by 1
+      )
+      select name, coalesce(kept.n, 0) as kept, coalesce(counted.n, 0) as counted from kept full join counted using (name) order by name
+    `.execute(db)
+    expect(names.rows.filter((name) => name.counted > 0).map((name) => name.name)).toEqual(
+      expect.arrayContaining(['asset_type=icon', 'asset_type=logo', 'client=acme', 'client=hooli', 'product=kept']),
+    )
+    for (const { name, kept, counted } of names.rows) {
+      expect(kept, name).toBe(counted)
+      const [field, key] = name.split('=')
+      expect((await call('GET', `/api/v1/assets?${field}=${encodeURIComponent(key!.toUpperCase())}&limit=1`)).json().total, name).toBe(counted)
     }
   })
 })

@@ -20,6 +20,8 @@ import type { AssetFilter, AssetWithRelations } from './store.js'
 
 export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
 const THUMBNAIL_VARIANT = 'thumb.webp'
+/** The filters whose matches are counted by triggers (tags: 0007, the rest: 0009). */
+const KEPT_COUNT_FIELDS = ['tag', 'asset_type', 'client', 'product'] as const
 const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i
 
 export interface PlanLimit {
@@ -222,10 +224,7 @@ export class AssetService {
     const linksExpire = this.deps.signer.currentExpiry()
     const kept = this.pages.get(organizationId, query)
     if (kept?.linksExpire === linksExpire && kept.version === (await this.libraryVersions.get(organizationId))) return kept.page
-    const { tag, ...otherFilters } = filter
-    const onlyTag = inCollection === undefined && tag !== undefined && !store.hasFilter(otherFilters)
-    const keptTotal = onlyTag ? this.deps.catalog.taggedCount(organizationId, tag) : undefined
-    const { rows, total, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { inCollection, keptTotal })
+    const { rows, total, version } = await store.listAssets(this.deps.db, organizationId, filter, page, this.totalOptions(organizationId, filter, inCollection))
     const listed = { data: rows.map((row) => this.record(row)), total, ...page }
     this.pages.keep(organizationId, query, { version, linksExpire, page: listed })
     return listed
@@ -233,16 +232,28 @@ export class AssetService {
 
   /** The counts of several scopes (a filter, optionally within a manual collection) in one statement. */
   countEach(organizationId: string, scopes: Array<{ filter: AssetFilter; inCollection?: string }>): Promise<number[]> {
-    return store.countAssetsEach(this.deps.db, organizationId, scopes)
+    const counted = scopes.map(({ filter, inCollection }) => ({ filter, ...this.totalOptions(organizationId, filter, inCollection) }))
+    return store.countAssetsEach(this.deps.db, organizationId, counted)
+  }
+
+  async count(organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
+    const [count] = await this.countEach(organizationId, [{ filter, inCollection }])
+    return count!
+  }
+
+  /**
+   * Where the total of a filter comes from: a filter on one tag, asset type, client or product over the
+   * whole library has its count kept beside the catalogue, so it costs one lookup, not a count.
+   */
+  private totalOptions(organizationId: string, filter: AssetFilter, inCollection: string | undefined): store.ListOptions {
+    const used = KEPT_COUNT_FIELDS.filter((field) => filter[field] !== undefined)
+    const kept = inCollection === undefined && filter.q === undefined && used.length === 1 ? used[0]! : undefined
+    return { inCollection, keptTotal: kept && this.deps.catalog.keptCount(organizationId, kept, filter[kept]!) }
   }
 
   /** Whether the filter selects the asset (a smart collection's file links). */
   matches(organizationId: string, assetId: string, filter: AssetFilter): Promise<boolean> {
     return store.assetMatches(this.deps.db, organizationId, assetId, filter)
-  }
-
-  count(organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
-    return store.countAssets(this.deps.db, organizationId, filter, inCollection)
   }
 
   /** Ids among `ids` that are not assets of the organization. */

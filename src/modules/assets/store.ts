@@ -118,42 +118,35 @@ export interface ListOptions {
  * The statement of `listAssets`: the total joined with the page, so an empty page still has its total,
  * and the organization's `library_version` read in the same snapshot as both.
  */
-export function listQuery(db: Db, organizationId: string, filter: AssetFilter, page: Page, { inCollection, keptTotal }: ListOptions = {}) {
-  const pageRows = whereFilter(scopedAssets(db, inCollection).select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]), organizationId, filter)
+export function listQuery(db: Db, organizationId: string, filter: AssetFilter, page: Page, options: ListOptions = {}) {
+  const pageRows = whereFilter(scopedAssets(db, options.inCollection).select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]), organizationId, filter)
     .orderBy('assets.created_at', 'desc')
     .orderBy('assets.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
-  const unfiltered = inCollection === undefined && !hasFilter(filter)
-  const total = keptTotal
-    ? db.selectNoFrom(keptTotal.as('total'))
-    : unfiltered
-      ? db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
-      : whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
   return db
-    .selectFrom(total.as('counted'))
+    .selectFrom(totalOf(db, organizationId, filter, options).as('counted'))
     .leftJoinLateral(pageRows.as('page'), (join) => join.onTrue())
     .selectAll('page')
     .select('counted.total')
     .select((eb) => eb.selectFrom('organizations').select('library_version').where('id', '=', organizationId).as('library_version'))
 }
 
+/** How many assets the filter selects: the kept count when there is one, the organization's counter for the whole library, or a count of the matches. */
+function totalOf(db: Db, organizationId: string, filter: AssetFilter, { inCollection, keptTotal }: ListOptions) {
+  if (keptTotal) return db.selectNoFrom(keptTotal.as('total'))
+  if (inCollection === undefined && !hasFilter(filter)) return db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
+  return whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
+}
+
 export function hasFilter(filter: AssetFilter): boolean {
   return Object.values(filter).some((value) => value !== undefined)
 }
 
-export async function countAssets(db: Db, organizationId: string, filter: AssetFilter, inCollection?: string): Promise<number> {
-  const counted = await whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('n')), organizationId, filter).executeTakeFirstOrThrow()
-  return counted.n
-}
-
-/** Several counts in one statement: each scope is a filter, optionally within a manual collection. */
-export async function countAssetsEach(db: Db, organizationId: string, scopes: Array<{ filter: AssetFilter; inCollection?: string }>): Promise<number[]> {
+/** Several totals in one statement: each scope is a filter, with the options of a list. */
+export async function countAssetsEach(db: Db, organizationId: string, scopes: Array<ListOptions & { filter: AssetFilter }>): Promise<number[]> {
   if (scopes.length === 0) return []
-  const counts = scopes.map(({ filter, inCollection }, i) => {
-    const count = whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('n')), organizationId, filter)
-    return sql`(${count}) as ${sql.ref(`c${i}`)}`
-  })
+  const counts = scopes.map(({ filter, ...options }, i) => sql`(${totalOf(db, organizationId, filter, options)}) as ${sql.ref(`c${i}`)}`)
   const { rows } = await sql<Record<string, number>>`select ${sql.join(counts)}`.execute(db)
   return scopes.map((_, i) => rows[0]![`c${i}`]!)
 }

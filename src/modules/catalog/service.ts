@@ -32,9 +32,12 @@ export class CatalogService {
     return [...found, ...added].sort(byTagOrder)
   }
 
-  /** A scalar subquery for a larger statement: how many assets carry the tag, from the catalogue's count. */
-  taggedCount(organizationId: string, name: string): RawBuilder<number> {
-    return store.taggedCountOf(organizationId, name)
+  /**
+   * A scalar subquery for a larger statement: how many assets carry the tag, or have the asset type,
+   * client or product, `name` (any spelling), from the counts kept beside the catalogue.
+   */
+  keptCount(organizationId: string, field: 'tag' | store.AssetColumn, name: string): RawBuilder<number> {
+    return field === 'tag' ? store.taggedCountOf(organizationId, name) : store.namedCountOf(field, organizationId, name)
   }
 
   /** A scalar subquery for a larger statement: the registered spelling of an asset type, or null. */

@@ -55,7 +55,7 @@ export interface ListOptions {
 }
 
 /**
- * Registered names and the names assets use, merged case-insensitively, most used first.
+ * Registered names and the names assets use (from their kept counts), merged case-insensitively, most used first.
  * `onlyRegistered` lists the registry alone (the asset-type catalogue).
  */
 export async function listEntries(
@@ -70,9 +70,9 @@ export async function listEntries(
     db,
     sql`
       with used as (
-        select lower(${sql.ref(column)}) as key, min(${sql.ref(column)}) as name, count(*)::int as n
-        from assets where organization_id = ${organizationId} and ${sql.ref(column)} is not null
-        group by lower(${sql.ref(column)})
+        select key, min(name) as name, sum(asset_count)::int as n
+        from asset_name_counts where organization_id = ${organizationId} and field = ${column} and asset_count > 0
+        group by key
       ),
       registered as (
         select lower(name) as key, name from ${sql.table(table)} where organization_id = ${organizationId}
@@ -110,6 +110,11 @@ async function pageOfRows<T>(db: Db, rows: RawBuilder<unknown>, options: ListOpt
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** A scalar subquery: how many assets have `name` (any spelling) as their `column` (kept by triggers, so no count). */
+export function namedCountOf(column: AssetColumn, organizationId: string, name: string): RawBuilder<number> {
+  return sql<number>`coalesce((select sum(asset_count)::int from asset_name_counts where organization_id = ${organizationId} and field = ${column} and key = ${name.toLowerCase()}), 0)`
 }
 
 /** A scalar subquery: the registered spelling of `name` (matched case-insensitively), or null. */

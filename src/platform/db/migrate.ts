@@ -8,6 +8,7 @@ import * as webhooks from './migrations/0005_webhooks.js'
 import * as blobReferences from './migrations/0006_blob_references.js'
 import * as pushAndListCosts from './migrations/0007_push_and_list_costs.js'
 import * as libraryVersion from './migrations/0008_library_version.js'
+import * as nameCounts from './migrations/0009_name_counts.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_blob_references': blobReferences,
   '0007_push_and_list_costs': pushAndListCosts,
   '0008_library_version': libraryVersion,
+  '0009_name_counts': nameCounts,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -153,6 +153,16 @@ export interface TagsTable extends CatalogTable {
   asset_count: ColumnType<number, never, never>
 }
 
+/** How many assets carry each spelling of an asset type, client or product (migration 0009): kept by triggers, never written by the application. */
+export interface AssetNameCountsTable {
+  organization_id: string
+  field: 'asset_type' | 'client' | 'product'
+  /** `lower(name)`, which filters match. */
+  key: string
+  name: string
+  asset_count: number
+}
+
 export interface AssetsTable {
   id: string
   organization_id: string
@@ -234,6 +244,7 @@ export interface Database {
   products: CatalogTable
   tags: TagsTable
   assets: AssetsTable
+  asset_name_counts: AssetNameCountsTable
   asset_embeddings: AssetEmbeddingsTable
   collections: CollectionsTable
   collection_assets: CollectionAssetsTable
