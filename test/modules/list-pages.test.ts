@@ -96,6 +96,35 @@ describe('a list page listed again', () => {
   })
 })
 
+describe('a total counted for a filter', () => {
+  it('is the total of its other pages while the library version is unchanged, and counted again once it moves', async () => {
+    const first = await push({ title: 'Quokka one' })
+    await push({ title: 'Quokka two' })
+    await push({ title: 'Quokka three' })
+    expect((await list('/api/v1/assets?q=quokka&limit=1')).total).toBe(3)
+    await retitleBehindTheTriggers(first, 'Wombat')
+    // Pages not listed before, each read by its own statement: only the total is the one counted.
+    const second = await list('/api/v1/assets?q=quokka&limit=1&offset=1')
+    expect(second.total).toBe(3)
+    expect((await list('/api/v1/assets?q=quokka&limit=2&offset=0')).data.map((asset) => asset.title)).toEqual(['Quokka three', 'Quokka two'])
+    await push({ title: 'Anything' })
+    expect((await list('/api/v1/assets?q=quokka&limit=1&offset=1')).total).toBe(2)
+  })
+
+  it('is kept by each process for itself, and not with LIST_CACHE_RECORDS=0', async () => {
+    const uncached = await startTestApp({ env: { ...LIMITS, LIST_CACHE_RECORDS: '0' }, database: t.database })
+    try {
+      const id = await push({ title: 'Numbat' })
+      for (const app of [t, other, uncached]) expect((await list('/api/v1/assets?q=numbat&limit=1', undefined, app)).total).toBe(1)
+      await retitleBehindTheTriggers(id, 'Gone')
+      expect((await list('/api/v1/assets?q=numbat&limit=1&offset=1', undefined, uncached)).total).toBe(0)
+      expect((await list('/api/v1/assets?q=numbat&limit=1&offset=1', undefined, other)).total).toBe(1)
+    } finally {
+      await uncached.close()
+    }
+  })
+})
+
 describe('every change a page shows is on the next read', () => {
   const url = '/api/v1/assets?limit=5'
 

@@ -17,54 +17,101 @@ interface CachedPage<R> {
   page: ListedPage<R>
 }
 
+/** A counted total of a filter (in a collection or not), and the library version it was counted at. */
+export interface CountedTotal {
+  version: string
+  total: number
+}
+
 /**
- * Recently listed pages, per organization and query. A page is only reused after the caller has read the
- * organization's `library_version` and found it unchanged: triggers move the version in the transaction
- * of any change a page could show, so a reused page is exactly what the list statement would answer, on
- * any number of processes, and a write is visible to the next read as soon as it commits.
+ * Recently listed pages, per organization and query, and the totals counted for them per filter, so the
+ * next page of a query (any offset or limit) need not count its matches again. Either is only reused
+ * once the organization's `library_version` is known to be unchanged: triggers move the version in the
+ * transaction of any change a page could show, so a reused page or total is exactly what the list
+ * statement would answer, on any number of processes, and a write is visible to the next read as soon as
+ * it commits.
  *
- * Bounded by the records held (least recently used out first); a budget of 0 keeps nothing.
+ * Each is bounded by the records held (least recently used out first; a page counts one more record
+ * than it has, a total one); a budget of 0 keeps nothing.
  */
 export class ListPages<R> {
-  private readonly pages = new Map<string, CachedPage<R>>()
-  private records = 0
+  private readonly pages: Recent<CachedPage<R>>
+  private readonly totals: Recent<CountedTotal>
 
-  constructor(private readonly maxRecords: number) {}
+  constructor(maxRecords: number) {
+    this.pages = new Recent(maxRecords, (entry) => entry.page.data.length + 1)
+    this.totals = new Recent(maxRecords, () => 1)
+  }
 
   /** The page kept for this query, marked as just used; reuse it only if `version` and `linksExpire` still hold. */
   get(organizationId: string, query: string): CachedPage<R> | undefined {
-    const key = pageKey(organizationId, query)
-    const entry = this.pages.get(key)
-    if (entry) {
-      this.pages.delete(key)
-      this.pages.set(key, entry)
-    }
-    return entry
+    return this.pages.get(scopedKey(organizationId, query))
   }
 
   keep(organizationId: string, query: string, entry: CachedPage<R>): void {
-    const size = entry.page.data.length + 1
-    if (size > this.maxRecords) return
-    const key = pageKey(organizationId, query)
+    this.pages.set(scopedKey(organizationId, query), entry)
+  }
+
+  /** The total last counted for this filter (`countedScopeKey`); it holds only while its version is current. */
+  countedTotal(organizationId: string, scope: string): CountedTotal | undefined {
+    return this.totals.get(scopedKey(organizationId, scope))
+  }
+
+  keepCountedTotal(organizationId: string, scope: string, counted: CountedTotal): void {
+    this.totals.set(scopedKey(organizationId, scope), counted)
+  }
+}
+
+/** A map that keeps at most `maxWeight` in entries, dropping the least recently used. */
+class Recent<V> {
+  private readonly entries = new Map<string, V>()
+  private weight = 0
+
+  constructor(
+    private readonly maxWeight: number,
+    private readonly weigh: (value: V) => number,
+  ) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key)
+    if (value !== undefined) {
+      this.entries.delete(key)
+      this.entries.set(key, value)
+    }
+    return value
+  }
+
+  set(key: string, value: V): void {
+    const weight = this.weigh(value)
+    if (weight > this.maxWeight) return
     this.forget(key)
-    while (this.records + size > this.maxRecords) this.forget(this.pages.keys().next().value!)
-    this.pages.set(key, entry)
-    this.records += size
+    while (this.weight + weight > this.maxWeight) this.forget(this.entries.keys().next().value!)
+    this.entries.set(key, value)
+    this.weight += weight
   }
 
   private forget(key: string): void {
-    const entry = this.pages.get(key)
-    if (!entry) return
-    this.pages.delete(key)
-    this.records -= entry.page.data.length + 1
+    const value = this.entries.get(key)
+    if (value === undefined) return
+    this.entries.delete(key)
+    this.weight -= this.weigh(value)
   }
 }
 
 /** One string per distinct list request: the filters in a fixed order, the collection, the page. */
 export function listQueryKey(filter: AssetFilter, page: Page, inCollection: string | undefined): string {
-  return JSON.stringify([inCollection ?? null, filter.asset_type ?? null, filter.client ?? null, filter.product ?? null, filter.tag ?? null, filter.q ?? null, page.limit, page.offset])
+  return JSON.stringify([...scopeOf(filter, inCollection), page.limit, page.offset])
 }
 
-function pageKey(organizationId: string, query: string): string {
-  return `${organizationId}\n${query}`
+/** One string per set of assets a list can page through: the filters in a fixed order and the collection. */
+export function countedScopeKey(filter: AssetFilter, inCollection: string | undefined): string {
+  return JSON.stringify(scopeOf(filter, inCollection))
+}
+
+function scopeOf(filter: AssetFilter, inCollection: string | undefined) {
+  return [inCollection ?? null, filter.asset_type ?? null, filter.client ?? null, filter.product ?? null, filter.tag ?? null, filter.q ?? null]
+}
+
+function scopedKey(organizationId: string, key: string): string {
+  return `${organizationId}\n${key}`
 }

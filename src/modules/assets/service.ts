@@ -14,7 +14,7 @@ import { uuidv7 } from '../../platform/ids.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
 import type { NamedCollection } from '../collections/store.js'
 import type { CatalogService } from '../catalog/service.js'
-import { ListPages, listQueryKey, type ListedPage } from './list-pages.js'
+import { countedScopeKey, ListPages, listQueryKey, type ListedPage } from './list-pages.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
 
@@ -224,7 +224,11 @@ export class AssetService {
     const linksExpire = this.deps.signer.currentExpiry()
     const kept = this.pages.get(organizationId, query)
     if (kept?.linksExpire === linksExpire && kept.version === (await this.libraryVersions.get(organizationId))) return kept.page
-    const { rows, total, version } = await store.listAssets(this.deps.db, organizationId, filter, page, this.totalOptions(organizationId, filter, inCollection))
+    const options = this.totalOptions(organizationId, filter, inCollection)
+    const counted = store.countsMatches(filter, options) ? countedScopeKey(filter, inCollection) : undefined
+    const countedBefore = counted === undefined ? undefined : this.pages.countedTotal(organizationId, counted)
+    const { rows, total, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore })
+    if (counted !== undefined && version !== null) this.pages.keepCountedTotal(organizationId, counted, { version, total })
     const listed = { data: rows.map((row) => this.record(row)), total, ...page }
     this.pages.keep(organizationId, query, { version, linksExpire, page: listed })
     return listed

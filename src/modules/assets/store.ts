@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { textQuery } from './full-text.js'
+import type { CountedTotal } from './list-pages.js'
 
 /**
  * The filters of GET /api/v1/assets; smart collections store exactly this object and are evaluated
@@ -112,6 +113,8 @@ export interface ListOptions {
   /** A manual collection's members instead of the whole library. */
   inCollection?: string | undefined
   keptTotal?: RawBuilder<number> | undefined
+  /** The total counted for the same filter at a library version: used, instead of counting, while the version is current. */
+  countedBefore?: CountedTotal | undefined
 }
 
 /**
@@ -132,11 +135,24 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
     .select((eb) => eb.selectFrom('organizations').select('library_version').where('id', '=', organizationId).as('library_version'))
 }
 
-/** How many assets the filter selects: the kept count when there is one, the organization's counter for the whole library, or a count of the matches. */
-function totalOf(db: Db, organizationId: string, filter: AssetFilter, { inCollection, keptTotal }: ListOptions) {
-  if (keptTotal) return db.selectNoFrom(keptTotal.as('total'))
-  if (inCollection === undefined && !hasFilter(filter)) return db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
-  return whereFilter(scopedAssets(db, inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
+/**
+ * How many assets the filter selects: the kept count when there is one, the organization's counter for
+ * the whole library, or a count of the matches, which `countedBefore` spares while its version is current.
+ */
+function totalOf(db: Db, organizationId: string, filter: AssetFilter, options: ListOptions) {
+  if (options.keptTotal) return db.selectNoFrom(options.keptTotal.as('total'))
+  if (!countsMatches(filter, options)) return db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
+  const counted = whereFilter(scopedAssets(db, options.inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
+  const before = options.countedBefore
+  if (!before) return counted
+  // The count is a subplan that CASE runs only when it reaches it.
+  const version = db.selectFrom('organizations').select('library_version').where('id', '=', organizationId)
+  return db.selectNoFrom(sql<number>`case when (${version}) = ${before.version} then ${before.total}::int else (${counted}) end`.as('total'))
+}
+
+/** Whether the total of a list with these options is a count of the matches (nothing kept counts them). */
+export function countsMatches(filter: AssetFilter, { inCollection, keptTotal }: ListOptions): boolean {
+  return !keptTotal && (inCollection !== undefined || hasFilter(filter))
 }
 
 export function hasFilter(filter: AssetFilter): boolean {
