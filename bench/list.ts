@@ -29,6 +29,7 @@ import { benchKey } from './support/app.js'
 import { listenOnLoopback, startBenchAppOn, redactedUrl, type BenchAppOn } from './support/database.js'
 import { percentile } from './support/child.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
+import { startRotatingLoad, type RotatingLoad, type RotatingRequest } from './support/rotating-load.js'
 import { mulberry32, syntheticFile } from './support/synthetic.js'
 import { ASSET_COLUMNS, libraryVersion, listAssets, whereFilter, type AssetFilter } from '../src/modules/assets/store.js'
 import { AssetSchema } from '../src/modules/assets/schemas.js'
@@ -96,6 +97,12 @@ interface LevelResult {
   apiFresh: Map<Variant, Measurement>
   bareSql: Map<Variant, Measurement>
   bareMemory: Measurement
+  /**
+   * Filters whose total is counted (`q=`), paged through: every request a page at an offset not asked
+   * for before, as infinite scroll or a script walking the results does, so each runs its statement
+   * while the total counted for the filter is reused.
+   */
+  nextPages: Map<Variant, Measurement>
 }
 
 type AssetPage = Awaited<ReturnType<AssetService['list']>>
@@ -105,6 +112,7 @@ await main()
 async function main(): Promise<void> {
   let bench: BenchAppOn | undefined
   let loadGenerator: LoadGenerator | undefined
+  let rotatingLoad: RotatingLoad | undefined
   let barePool: pg.Pool | undefined
   let uncached: BuiltApp | undefined
   try {
@@ -147,6 +155,7 @@ async function main(): Promise<void> {
     console.log(`  one page is ${(Buffer.byteLength(JSON.stringify(bare.page)) / 1024).toFixed(1)} KiB of JSON`)
 
     loadGenerator = await startLoadGenerator()
+    rotatingLoad = await startRotatingLoad()
     const measure = async (name: string, path: string, connections: number, origin = baseUrl): Promise<Measurement> => {
       await loadGenerator!.run({ url: `${origin}${path}`, headers, connections, duration: WARMUP_S })
       const cpuBefore = process.cpuUsage()
@@ -157,13 +166,34 @@ async function main(): Promise<void> {
       return { ...result, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.completed }
     }
 
+    const measureNextPages = async (variant: Variant, connections: number): Promise<Measurement> => {
+      const { total } = await getPage(`${baseUrl}${apiPath(variant)}`, headers)
+      // Limits around PAGE_SIZE as well as offsets, so a 10,000-asset library has pages enough that none repeats.
+      const limits = Array.from({ length: 41 }, (_, i) => PAGE_SIZE - 20 + i)
+      const requests = limits.flatMap((limit) =>
+        Array.from({ length: total - PAGE_SIZE }, (_, offset): RotatingRequest => ({ method: 'GET', path: `${apiPath(variant).replace(`limit=${PAGE_SIZE}`, `limit=${limit}`)}&offset=${offset + 1}` })),
+      )
+      const run = (duration: number, pages: RotatingRequest[]) => rotatingLoad!.run({ url: baseUrl, headers, connections, duration, requests: pages, expect: `"total":${total}` })
+      // The warm-up from the last page back, so the measured run asks for none of its pages again.
+      await run(WARMUP_S, [...requests].reverse())
+      const cpuBefore = process.cpuUsage()
+      const result = await run(DURATION_S, requests)
+      const cpu = process.cpuUsage(cpuBefore)
+      if (result.failures) throw new Error(`${variant.name}, next pages: ${result.failures}`)
+      if (result.completed >= requests.length) throw new Error(`${variant.name}, next pages: ${requests.length} distinct pages are too few for ${result.completed} requests`)
+      console.log(`  ${connections} conn. ${`${variant.name}, next pages`.padEnd(26)} ${Math.round(result.reqPerSec)} req/s, p95 ${result.p95Ms.toFixed(1)} ms`)
+      return { ...result, serverCpuUsPerRequest: (cpu.user + cpu.system) / result.completed }
+    }
+
     console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${WARMUP_S} s warm-up, then ${DURATION_S} s per route`)
     const results = new Map<number, LevelResult>()
     for (const connections of CONNECTION_LEVELS) {
-      const level: LevelResult = { api: new Map(), apiFresh: new Map(), bareSql: new Map(), bareMemory: await measure('bare memory', BARE_MEMORY_PATH, connections) }
+      const bareMemory = await measure('bare memory', BARE_MEMORY_PATH, connections)
+      const level: LevelResult = { api: new Map(), apiFresh: new Map(), bareSql: new Map(), bareMemory, nextPages: new Map() }
       for (const variant of VARIANTS) {
         level.api.set(variant, await measure(variant.name, apiPath(variant), connections))
         level.apiFresh.set(variant, await measure(`${variant.name}, not kept`, apiPath(variant), connections, freshUrl))
+        if (variant.filter.q !== undefined) level.nextPages.set(variant, await measureNextPages(variant, connections))
         level.bareSql.set(variant, await measure(`bare SQL ${variant.name}`, bareSqlPath(variant), connections))
       }
       results.set(connections, level)
@@ -179,6 +209,7 @@ async function main(): Promise<void> {
     )
   } finally {
     loadGenerator?.stop()
+    rotatingLoad?.stop()
     await uncached?.close()
     await barePool?.end()
     await bench?.close()
@@ -370,7 +401,9 @@ function report(results: Map<number, LevelResult>, breakdown: Map<Variant, Map<S
     console.log(`  ${'bare memory'.padEnd(22)}${[Math.round(memory.reqPerSec), fmt(memory.p50Ms), fmt(memory.p95Ms), fmt(memory.p99Ms), Math.round(memory.serverCpuUsPerRequest)].map((c) => String(c).padStart(11)).join('')}`)
     for (const variant of VARIANTS) {
       const bareSql = level.bareSql.get(variant)!
-      for (const [label, m] of [[variant.name, level.api.get(variant)!], ['  not kept', level.apiFresh.get(variant)!]] as const) {
+      const nextPages = level.nextPages.get(variant)
+      const rows = [[variant.name, level.api.get(variant)!], ['  not kept', level.apiFresh.get(variant)!], ...(nextPages ? [['  next pages', nextPages] as const] : [])] as const
+      for (const [label, m] of rows) {
         const cells = [Math.round(m.reqPerSec), fmt(m.p50Ms), fmt(m.p95Ms), fmt(m.p99Ms), Math.round(m.serverCpuUsPerRequest), Math.round(bareSql.reqPerSec), percent(m.reqPerSec / bareSql.reqPerSec), percent(m.reqPerSec / memory.reqPerSec)]
         console.log(`  ${label.padEnd(22)}${cells.map((c) => String(c).padStart(11)).join('')}`)
       }

@@ -122,11 +122,18 @@ export interface ListOptions {
  * and the organization's `library_version` read in the same snapshot as both.
  */
 export function listQuery(db: Db, organizationId: string, filter: AssetFilter, page: Page, options: ListOptions = {}) {
-  const pageRows = whereFilter(scopedAssets(db, options.inCollection).select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]), organizationId, filter)
+  const pageColumns = whereFilter(scopedAssets(db, options.inCollection).select(ASSET_COLUMNS), organizationId, filter)
     .orderBy('assets.created_at', 'desc')
     .orderBy('assets.id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
+  // The derived columns over the page alone: beside the columns, PostgreSQL would compute them for every
+  // row that the offset skips too.
+  const pageRows = db
+    .selectFrom(pageColumns.as('assets'))
+    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS])
+    .orderBy('assets.created_at', 'desc')
+    .orderBy('assets.id', 'desc')
   return db
     .selectFrom(totalOf(db, organizationId, filter, options).as('counted'))
     .leftJoinLateral(pageRows.as('page'), (join) => join.onTrue())
