@@ -31,7 +31,7 @@ import { percentile } from './support/child.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingRequest } from './support/rotating-load.js'
 import { mulberry32, syntheticFile } from './support/synthetic.js'
-import { ASSET_COLUMNS, libraryVersion, listAssets, whereFilter, type AssetFilter } from '../src/modules/assets/store.js'
+import { ASSET_COLUMNS, libraryVersion, listAssets, listQuery, whereFilter, type AssetFilter } from '../src/modules/assets/store.js'
 import { AssetSchema } from '../src/modules/assets/schemas.js'
 import type { AssetService } from '../src/modules/assets/service.js'
 import { byTagOrder } from '../src/modules/catalog/service.js'
@@ -54,6 +54,8 @@ const SEED = process.env.BENCH_SEED === 'sql' ? 'sql' : 'api'
 /** Pushes timed after the seeding, to compare what a push costs in a small and a large library. */
 const PUSH_PROBE = envNumber('BENCH_PUSH_PROBE', 400)
 const PAGE_SIZE = 50
+/** `BENCH_EXPLAIN=1` prints the plan of each variant's list statement (EXPLAIN ANALYZE) at the end. */
+const SHOW_PLANS = process.env.BENCH_EXPLAIN === '1'
 const TARGET_CONNECTIONS = 10
 /** The issue's targets: PostgreSQL at half a bare route's rate or better with p95 <= 10 ms; the embedded database at 1,000 req/s with p95 <= 15 ms. */
 const TARGETS = SERVER_URL ? { shareOfBareSql: 0.5, p95Ms: 10, reqPerSec: 0 } : { shareOfBareSql: 0, p95Ms: 15, reqPerSec: 1000 }
@@ -203,6 +205,7 @@ async function main(): Promise<void> {
     const pushTimes = await seedThroughApi(baseUrl, headers, plannedLibrary(PUSH_PROBE), ASSETS)
     const probeSeconds = (performance.now() - probeStarted) / 1000
     report(results, await timeBreakdown(app.services.assets, database.db, organizationId))
+    if (SHOW_PLANS) await printPlans(database.db, organizationId)
     console.log(
       `\nPushes into a library of ${ASSETS}: ${PUSH_PROBE} tiny PNGs, ${SEED_IN_FLIGHT} in flight: ${Math.round(PUSH_PROBE / probeSeconds)}/s, ` +
         `p50 ${fmt(percentile(pushTimes, 50))} ms, p95 ${fmt(percentile(pushTimes, 95))} ms`,
@@ -334,6 +337,15 @@ async function statisticsState(db: Db): Promise<string> {
 }
 
 /** The page query without what the API adds: the same filter and order, the record's own columns. */
+/** The plan of each variant's list statement, without kept counts, as `listAssets` builds it. */
+async function printPlans(db: Db, organizationId: string): Promise<void> {
+  for (const variant of VARIANTS) {
+    const compiled = listQuery(db, organizationId, variant.filter, { limit: PAGE_SIZE, offset: 0 }).compile()
+    const plan = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers) ${compiled.sql}`, [...compiled.parameters]))
+    console.log(`\n${variant.name}:\n${plan.rows.map((row) => `  ${row['QUERY PLAN']}`).join('\n')}`)
+  }
+}
+
 function barePageQuery(db: Db, organizationId: string, filter: AssetFilter): CompiledQuery {
   return whereFilter(db.selectFrom('assets').select([...ASSET_COLUMNS]), organizationId, filter)
     .orderBy('assets.created_at', 'desc')

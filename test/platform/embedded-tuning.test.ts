@@ -18,7 +18,7 @@ describe('embedded database tuning by size', () => {
     [64 * MiB, '64MB', true],
     [2048 * MiB, '128MB', true],
   ])('a database of %d bytes gets shared_buffers %s, WASM optimised: %s', (bytes, buffers, optimizeWasm) => {
-    expect(embeddedTuning(bytes)).toEqual({ settings: { shared_buffers: buffers, maintenance_work_mem: '16MB' }, optimizeWasm })
+    expect(embeddedTuning(bytes)).toEqual({ settings: { shared_buffers: buffers, maintenance_work_mem: '16MB', random_page_cost: '1.1' }, optimizeWasm })
   })
 })
 
@@ -30,7 +30,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded database setti
     handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger })
     return handle.db
   }
-  const show = async (db: Db, name: 'shared_buffers' | 'maintenance_work_mem') =>
+  const show = async (db: Db, name: 'shared_buffers' | 'maintenance_work_mem' | 'random_page_cost') =>
     (await sql<{ value: string }>`select current_setting(${name}) as value`.execute(db)).rows[0]!.value
   const includes = () => readFileSync(join(dataDir, 'pg', 'postgresql.conf'), 'utf8').split('\n').filter((line) => line === "include_if_exists = 'asset-library.conf'")
 
@@ -50,6 +50,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('embedded database setti
     const db = await open()
     expect(await show(db, 'shared_buffers')).toBe('16MB')
     expect(await show(db, 'maintenance_work_mem')).toBe('16MB')
+    expect(await show(db, 'random_page_cost')).toBe('1.1')
     expect(readdirSync(dataDir).filter((entry) => entry.startsWith('pg.'))).toEqual([])
     expect(existsSync(join(dataDir, 'pg', 'PG_VERSION'))).toBe(true)
     expect(includes()).toHaveLength(1)

@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { acquireLock } from './lockfile.js'
+import { SSD_RANDOM_PAGE_COST } from './planner.js'
 
 export interface EmbeddedServer {
   /** Directory holding the `.s.PGSQL.<port>` socket, which is what `pg` takes as `host`. */
@@ -51,6 +52,7 @@ const OPTIMIZE_WASM_FROM_BYTES = 64 * MiB
  *   grows back towards the default.
  * - maintenance_work_mem: 16MB instead of 64MB, as what VACUUM or CREATE INDEX takes once stays in the
  *   heap for good. The HNSW build raises it for its own statement.
+ * - random_page_cost: SSD_RANDOM_PAGE_COST (see there), as the files are local and mostly cached.
  * - optimizeWasm: only from OPTIMIZE_WASM_FROM_BYTES on. Below, ~50 MB less RSS and a quicker start, for
  *   SQL that runs ~20% slower (hybrid search 25%); the bigger the library, the more its queries cost and
  *   the less those 50 MB weigh beside its buffers.
@@ -58,7 +60,7 @@ const OPTIMIZE_WASM_FROM_BYTES = 64 * MiB
 export function embeddedTuning(databaseBytes: number): EmbeddedTuning {
   const buffers = Math.min(MAX_SHARED_BUFFERS_MB, Math.max(MIN_SHARED_BUFFERS_MB, Math.ceil(databaseBytes / (8 * MiB)) * 8))
   return {
-    settings: { shared_buffers: `${buffers}MB`, maintenance_work_mem: '16MB' },
+    settings: { shared_buffers: `${buffers}MB`, maintenance_work_mem: '16MB', random_page_cost: SSD_RANDOM_PAGE_COST },
     optimizeWasm: databaseBytes >= OPTIMIZE_WASM_FROM_BYTES,
   }
 }
