@@ -173,8 +173,9 @@ async function main(): Promise<void> {
       // Limits around PAGE_SIZE as well as offsets, so a 10,000-asset library has pages enough that none repeats.
       const limits = Array.from({ length: 41 }, (_, i) => PAGE_SIZE - 20 + i)
       const requests = limits.flatMap((limit) =>
-        Array.from({ length: total - PAGE_SIZE }, (_, offset): RotatingRequest => ({ method: 'GET', path: `${apiPath(variant).replace(`limit=${PAGE_SIZE}`, `limit=${limit}`)}&offset=${offset + 1}` })),
+        Array.from({ length: Math.max(0, total - PAGE_SIZE) }, (_, offset): RotatingRequest => ({ method: 'GET', path: `${apiPath(variant).replace(`limit=${PAGE_SIZE}`, `limit=${limit}`)}&offset=${offset + 1}` })),
       )
+      if (requests.length === 0) throw new Error(`${variant.name}, next pages: ${total} matches make no second page`)
       const run = (duration: number, pages: RotatingRequest[]) => rotatingLoad!.run({ url: baseUrl, headers, connections, duration, requests: pages, expect: `"total":${total}` })
       // The warm-up from the last page back, so the measured run asks for none of its pages again.
       await run(WARMUP_S, [...requests].reverse())
@@ -336,7 +337,6 @@ async function statisticsState(db: Db): Promise<string> {
   return `${row.analyzed ? `analyzed ${((Date.now() - row.analyzed.getTime()) / 1000).toFixed(0)} s ago` : 'never analyzed'}, ${row.changed} rows changed since, reltuples ${row.estimate}`
 }
 
-/** The page query without what the API adds: the same filter and order, the record's own columns. */
 /** The plan of each variant's list statement, without kept counts, as `listAssets` builds it. */
 async function printPlans(db: Db, organizationId: string): Promise<void> {
   for (const variant of VARIANTS) {
@@ -346,6 +346,7 @@ async function printPlans(db: Db, organizationId: string): Promise<void> {
   }
 }
 
+/** The page query without what the API adds: the same filter and order, the record's own columns. */
 function barePageQuery(db: Db, organizationId: string, filter: AssetFilter): CompiledQuery {
   return whereFilter(db.selectFrom('assets').select([...ASSET_COLUMNS]), organizationId, filter)
     .orderBy('assets.created_at', 'desc')

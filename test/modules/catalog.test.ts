@@ -125,8 +125,15 @@ describe('the counts of names kept by triggers', () => {
     await t.database.handle.db.deleteFrom('assets').where('organization_id', '=', wayne.org.id).execute()
     expect(await clients(wayne.readKey)).toEqual([])
     expect(await total('client=zed', wayne.readKey)).toBe(0)
-    // A count that falls to zero goes with its last asset.
-    expect(await t.database.handle.db.selectFrom('asset_name_counts').select('name').where('organization_id', '=', wayne.org.id).execute()).toEqual([])
+    // A count that falls to zero goes with its last asset, deleted or renamed.
+    const names = () => t.database.handle.db.selectFrom('asset_name_counts').select(['field', 'name', 'asset_count']).where('organization_id', '=', wayne.org.id).orderBy('field').execute()
+    expect(await names()).toEqual([])
+    const renamed = await insertAsset(wayne.org.id, { client: 'Zed', product: 'Kit' })
+    await t.database.handle.db.updateTable('assets').set({ client: 'Yan' }).where('id', '=', renamed).execute()
+    expect(await names()).toEqual([
+      { field: 'client', name: 'Yan', asset_count: 1 },
+      { field: 'product', name: 'Kit', asset_count: 1 },
+    ])
   })
 
   it('are where a one-name filter’s total and the catalogue’s counts come from, not a count of the assets', async () => {

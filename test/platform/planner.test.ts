@@ -9,10 +9,13 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('random_page_cost on Post
 
   async function randomPageCost(url: string): Promise<string> {
     handle = await openDatabase({ databaseUrl: url, dataDir: '', logger: silentLogger, statisticsCheckIntervalMs: 0 })
-    // Several connections at once: each new one gets the setting before its first statement.
-    const values = await Promise.all(Array.from({ length: 3 }, async () => (await sql<{ value: string }>`select current_setting('random_page_cost') as value`.execute(handle!.db)).rows[0]!.value))
-    expect(new Set(values).size).toBe(1)
-    return values[0]!
+    // Three statements held open at once take three new connections: each gets the setting before its first statement.
+    const read = async () =>
+      (await sql<{ value: string; pid: number }>`select current_setting('random_page_cost') as value, pg_backend_pid() as pid, pg_sleep(0.1)`.execute(handle!.db)).rows[0]!
+    const rows = await Promise.all([read(), read(), read()])
+    expect(new Set(rows.map((row) => row.pid)).size).toBe(3)
+    expect(new Set(rows.map((row) => row.value)).size).toBe(1)
+    return rows[0]!.value
   }
 
   it('is the SSD cost on every connection when the server leaves it at its default', async () => {

@@ -1,5 +1,5 @@
 import type { Page } from '../../platform/http/pagination.js'
-import type { AssetFilter } from './store.js'
+import type { AssetFilter, CountedTotal } from './store.js'
 
 /** What a page of the list answers, as the service computed it. */
 export interface ListedPage<R> {
@@ -17,11 +17,6 @@ interface CachedPage<R> {
   page: ListedPage<R>
 }
 
-/** A counted total of a filter (in a collection or not), and the library version it was counted at. */
-export interface CountedTotal {
-  version: string
-  total: number
-}
 
 /**
  * Recently listed pages, per organization and query, and the totals counted for them per filter, so the

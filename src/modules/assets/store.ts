@@ -2,7 +2,6 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { textQuery } from './full-text.js'
-import type { CountedTotal } from './list-pages.js'
 
 /**
  * The filters of GET /api/v1/assets; smart collections store exactly this object and are evaluated
@@ -107,6 +106,12 @@ export async function listAssets(db: Db, organizationId: string, filter: AssetFi
 export async function libraryVersion(db: Db, organizationId: string): Promise<string | undefined> {
   const row = await db.selectFrom('organizations').select('library_version').where('id', '=', organizationId).executeTakeFirst()
   return row?.library_version
+}
+
+/** A counted total of a filter (in a collection or not), and the library version it was counted at. */
+export interface CountedTotal {
+  version: string
+  total: number
 }
 
 export interface ListOptions {

@@ -155,12 +155,12 @@ export interface TagsTable extends CatalogTable {
 
 /** How many assets carry each spelling of an asset type, client or product (migration 0009): kept by triggers, never written by the application. */
 export interface AssetNameCountsTable {
-  organization_id: string
-  field: 'asset_type' | 'client' | 'product'
+  organization_id: ColumnType<string, never, never>
+  field: ColumnType<'asset_type' | 'client' | 'product', never, never>
   /** `lower(name)`, which filters match. */
-  key: string
-  name: string
-  asset_count: number
+  key: ColumnType<string, never, never>
+  name: ColumnType<string, never, never>
+  asset_count: ColumnType<number, never, never>
 }
 
 export interface AssetsTable {

@@ -17,6 +17,9 @@ import { sql, type Kysely, type RawBuilder } from 'kysely'
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
+    -- Until this migration commits, processes of the previous version cannot change assets between the
+    -- backfill's snapshot and the triggers, where a change would be counted by neither.
+    lock table assets in share row exclusive mode;
     create table asset_name_counts (
       organization_id uuid not null references organizations(id) on delete cascade,
       field text not null check (field in ('asset_type', 'client', 'product')),
@@ -26,8 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (organization_id, field, key, name)
     );
     insert into asset_name_counts (organization_id, field, key, name, asset_count)
-      select organization_id, field, lower(name), name, count(*) from assets
-        cross join lateral (values ('asset_type', asset_type), ('client', client), ('product', product)) as named(field, name)
+      select organization_id, field, lower(name), name, count(*) from assets ${NAMED}
         where name is not null group by organization_id, field, name;
 
     create function count_named_assets() returns trigger language plpgsql as $$
@@ -36,13 +38,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         ${addToNameCounts(sql`select organization_id, asset_type, client, product, 1 as delta from added_assets`)};
       elsif tg_op = 'DELETE' then
         ${addToNameCounts(sql`select organization_id, asset_type, client, product, -1 as delta from removed_assets`)};
-        delete from asset_name_counts where organization_id in (select organization_id from removed_assets) and asset_count = 0;
+        ${removeEmptyCounts(sql`removed_assets`)};
       else
         ${addToNameCounts(sql`
           select organization_id, asset_type, client, product, -1 as delta from assets_before
           union all
           select organization_id, asset_type, client, product, 1 as delta from assets_after`)};
-        delete from asset_name_counts where organization_id in (select organization_id from assets_after) and asset_count = 0;
+        ${removeEmptyCounts(sql`assets_before`)};
       end if;
       return null;
     end $$;
@@ -65,6 +67,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   `.execute(db)
 }
 
+/** The names of `rows` (with organization_id, asset_type, client, product), one row per field used. */
+const NAMED = sql`cross join lateral (values ('asset_type', asset_type), ('client', client), ('product', product)) as named(field, name)`
+
 /**
  * Adds each (organization, field, name)'s net change among `changes` (rows of organization_id,
  * asset_type, client, product and a ±1 delta) to its count. An update that leaves the three fields as
@@ -74,9 +79,18 @@ function addToNameCounts(changes: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     insert into asset_name_counts as counts (organization_id, field, key, name, asset_count)
       select organization_id, field, lower(name), name, sum(delta) from (${changes}) as changed
-        cross join lateral (values ('asset_type', asset_type), ('client', client), ('product', product)) as named(field, name)
+        ${NAMED}
         where name is not null
         group by organization_id, field, name having sum(delta) <> 0
         order by organization_id, field, lower(name), name
       on conflict (organization_id, field, key, name) do update set asset_count = counts.asset_count + excluded.asset_count`
+}
+
+/** Deletes the counts, among the names `left` (a transition table of assets) had, that fell to zero. */
+function removeEmptyCounts(left: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    delete from asset_name_counts as counts
+      using (select distinct organization_id, field, name from ${left} ${NAMED} where name is not null) as used
+      where counts.organization_id = used.organization_id and counts.field = used.field
+        and counts.key = lower(used.name) and counts.name = used.name and counts.asset_count = 0`
 }
