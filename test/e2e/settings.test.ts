@@ -23,7 +23,8 @@ async function ownerPage() {
 describe('settings', () => {
   it('creates a read key, shows it once, and the key works', async () => {
     const { context, page } = await ownerPage()
-    await page.getByRole('link', { name: 'Settings' }).click()
+    // The main navigation's link: an empty library's welcome also links to "Settings → API keys".
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click()
     await page.getByLabel('Name').fill('CI read')
     await page.getByLabel('Scope').selectOption('assets:read')
