@@ -173,7 +173,7 @@ async function main(): Promise<void> {
       // Limits around PAGE_SIZE as well as offsets, so a 10,000-asset library has pages enough that none repeats.
       const limits = Array.from({ length: 41 }, (_, i) => PAGE_SIZE - 20 + i)
       const requests = limits.flatMap((limit) =>
-        Array.from({ length: Math.max(0, total - PAGE_SIZE) }, (_, offset): RotatingRequest => ({ method: 'GET', path: `${apiPath(variant).replace(`limit=${PAGE_SIZE}`, `limit=${limit}`)}&offset=${offset + 1}` })),
+        Array.from({ length: Math.max(0, total - PAGE_SIZE) }, (_, offset): RotatingRequest => ({ method: 'GET', path: `${apiPath(variant, limit)}&offset=${offset + 1}` })),
       )
       if (requests.length === 0) throw new Error(`${variant.name}, next pages: ${total} matches make no second page`)
       const run = (duration: number, pages: RotatingRequest[]) => rotatingLoad!.run({ url: baseUrl, headers, connections, duration, requests: pages, expect: `"total":${total}` })
@@ -359,8 +359,8 @@ function slug(variant: Variant): string {
   return variant.name.replace(/[^a-z]/gi, '-')
 }
 
-function apiPath(variant: Variant): string {
-  return `/api/v1/assets?${variant.query}limit=${PAGE_SIZE}`
+function apiPath(variant: Variant, limit = PAGE_SIZE): string {
+  return `/api/v1/assets?${variant.query}limit=${limit}`
 }
 
 function bareSqlPath(variant: Variant): string {

@@ -111,6 +111,26 @@ describe('a total counted for a filter', () => {
     expect((await list('/api/v1/assets?q=quokka&limit=1&offset=1')).total).toBe(2)
   })
 
+  it('is never another organization’s or another collection’s, for the same filter', async () => {
+    await push({ title: 'Axolotl one' })
+    await push({ title: 'Axolotl two' })
+    await push({ title: 'Axolotl' }, globex.writeKey)
+    expect((await list('/api/v1/assets?q=axolotl&limit=1')).total).toBe(2)
+    expect((await list('/api/v1/assets?q=axolotl&limit=1&offset=1', globex.readKey)).total).toBe(1)
+
+    const members = async (id: string, offset: number) => {
+      const res = await call(t, 'GET', `/api/v1/collections/${id}?limit=1&offset=${offset}`)
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json().assets.total as number
+    }
+    const [big, small] = [await collection('Two members'), await collection('One member')]
+    const [a, b] = (await list('/api/v1/assets?q=axolotl&limit=2')).data.map((asset) => asset.id)
+    expect((await call(t, 'POST', `/api/v1/collections/${big}/assets`, { asset_ids: [a, b] })).statusCode).toBe(200)
+    expect((await call(t, 'POST', `/api/v1/collections/${small}/assets`, { asset_id: a })).statusCode).toBe(200)
+    expect(await members(big, 0)).toBe(2)
+    expect(await members(small, 1)).toBe(1)
+  })
+
   it('is kept by each process for itself, and not with LIST_CACHE_RECORDS=0', async () => {
     const uncached = await startTestApp({ env: { ...LIMITS, LIST_CACHE_RECORDS: '0' }, database: t.database })
     try {

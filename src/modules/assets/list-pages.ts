@@ -17,7 +17,6 @@ interface CachedPage<R> {
   page: ListedPage<R>
 }
 
-
 /**
  * Recently listed pages, per organization and query, and the totals counted for them per filter, so the
  * next page of a query (any offset or limit) need not count its matches again. Either is only reused
