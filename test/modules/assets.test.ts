@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
+import { FileBlobStore, variantKey } from '../../src/platform/blobs/blob-store.js'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
@@ -167,6 +168,16 @@ describe('POST /api/v1/assets', () => {
     expectProblem(await push({ image_base64: Buffer.from('hello, I am a text file named logo.png').toString('base64') }), 422, 'not_an_image')
     const truncated = (await png(400, 400, '#abcdef')).subarray(0, 200)
     expectProblem(await push({ image_base64: truncated.toString('base64') }), 422, 'not_an_image')
+  })
+
+  it('leaves no file behind for an image refused after its header passed (the original is written while it decodes)', async () => {
+    const noise = await sharp({ create: { width: 300, height: 300, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer()
+    const truncated = noise.subarray(0, noise.length >> 1)
+    const sha256 = createHash('sha256').update(truncated).digest('hex')
+    expectProblem(await push({ image_base64: truncated.toString('base64') }), 422, 'not_an_image')
+    const blobs = new FileBlobStore(t.config.blobDir)
+    expect(await blobs.exists(sha256)).toBe(false)
+    expect(await blobs.exists(variantKey(sha256, 'thumb.webp'))).toBe(false)
   })
 
   it('refuses decompression bombs and SVG with 422, without decoding them', async () => {

@@ -132,13 +132,17 @@ export class AssetService {
     // Before any decoding or file write; checked again under the organization's lock by the insert.
     this.assertWithinPlan(context.plan, context.used, bytes.length)
 
-    const image = await this.process(bytes)
-    // Files are written before the insert, so their writes and fsyncs never hold the database.
-    const files = await this.storeFiles(sha256, bytes, image.thumbnail)
+    // The header only: nothing is written for what is not an image.
+    const info = await this.image(() => this.deps.images.inspect(bytes))
+    const image = this.image(() => this.deps.images.process(bytes, info))
+    const files = { original: sha256, thumbnail: thumbnailKey(sha256) }
     let inserted: { outcome: store.InsertOutcome; id: string }
     try {
+      // The original is written while the image decodes, the thumbnail once it is made; both before the
+      // insert, so their writes and fsyncs never hold the database.
+      await this.storeFiles(sha256, bytes, image.then(({ thumbnail }) => thumbnail))
       const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
-      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: image.info, files })
+      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files })
       inserted = { outcome: await this.insertPushed(asset, collection), id: asset.id }
       if (inserted.outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
     } catch (error) {
@@ -148,7 +152,7 @@ export class AssetService {
     }
     if (inserted.outcome !== 'inserted') return this.duplicateOfWinner(organizationId, sha256, collection)
     // A delete of the same bytes (another asset's) that checked their use before this commit may have removed the files.
-    await this.storeFiles(sha256, bytes, image.thumbnail)
+    await this.storeFiles(sha256, bytes, (await image).thumbnail)
     this.deps.afterTextCommitted()
     this.deps.afterEventsCommitted()
     return { asset_id: inserted.id, duplicate: false }
@@ -193,13 +197,18 @@ export class AssetService {
     return this.duplicate(winner, collection)
   }
 
-  /** Writes the original and its thumbnail unless they are there already (put is idempotent). */
-  private async storeFiles(sha256: string, bytes: Buffer, thumbnail: Buffer) {
-    const [original, thumb] = await Promise.all([
+  /**
+   * Writes the original at once and its thumbnail when it is made, unless they are there already (put is
+   * idempotent). Settles only once both writes have, so none is still under way when a failed push cleans
+   * up; a refused image is the failure reported before a failed write.
+   */
+  private async storeFiles(sha256: string, bytes: Buffer, thumbnail: Buffer | Promise<Buffer>): Promise<void> {
+    const [thumb, original] = await Promise.allSettled([
+      Promise.resolve(thumbnail).then((made) => this.deps.blobs.putAs(thumbnailKey(sha256), made)),
       this.deps.blobs.put(bytes, sha256),
-      this.deps.blobs.putAs(variantKey(sha256, THUMBNAIL_VARIANT), thumbnail),
     ])
-    return { original: original.key, thumbnail: thumb.key }
+    if (thumb.status === 'rejected') throw thumb.reason
+    if (original.status === 'rejected') throw original.reason
   }
 
   /** After a failed push: the files go only if no asset (of any organization) uses these bytes. */
@@ -370,9 +379,10 @@ export class AssetService {
     }
   }
 
-  private async process(bytes: Buffer) {
+  /** An image call whose refusal of the bytes (not an image, unsupported, too many pixels) is the client's 422. */
+  private async image<T>(call: () => Promise<T>): Promise<T> {
     try {
-      return await this.deps.images.process(bytes)
+      return await call()
     } catch (error) {
       if (!(error instanceof ImageError)) throw error
       throw problems.unprocessable(IMAGE_ERROR_CODES[error.kind], error.message)
@@ -456,6 +466,11 @@ function newAsset(
     thumbnail_key: facts.files.thumbnail,
     created_at: new Date(),
   }
+}
+
+/** Originals are stored under their SHA-256 (`BlobStore.put`), thumbnails beside them. */
+function thumbnailKey(sha256: string): string {
+  return variantKey(sha256, THUMBNAIL_VARIANT)
 }
 
 /** Trimmed, without empties, one of each case-insensitively (the first spelling wins). */

@@ -114,9 +114,12 @@ export async function inspectImage(bytes: Buffer, limits: ImageLimits = {}): Pro
   }
 }
 
-/** Inspects, fully decodes (the first frame) and renders the thumbnail. */
-export async function processImage(bytes: Buffer, limits: ImageLimits = {}): Promise<ProcessedImage> {
-  const info = await inspectImage(bytes, limits)
+/**
+ * Inspects (unless given `inspected`, what `inspectImage` found in these bytes with these limits), fully
+ * decodes (the first frame) and renders the thumbnail.
+ */
+export async function processImage(bytes: Buffer, limits: ImageLimits = {}, inspected?: ImageInfo): Promise<ProcessedImage> {
+  const info = inspected ?? (await inspectImage(bytes, limits))
   const maxPixels = limits.maxPixels ?? DEFAULT_MAX_PIXELS
   const size = limits.thumbnailSize ?? DEFAULT_THUMBNAIL_SIZE
   try {
@@ -171,8 +174,9 @@ export class ImageProcessor {
     return inspectImage(bytes, this.limits)
   }
 
-  process(bytes: Buffer): Promise<ProcessedImage> {
-    return this.withSlot(() => processImage(bytes, this.limits))
+  /** `inspected`: what `inspect` found in these bytes, so the header is not read twice. */
+  process(bytes: Buffer, inspected?: ImageInfo): Promise<ProcessedImage> {
+    return this.withSlot(() => processImage(bytes, this.limits, inspected))
   }
 
   async thumbnail(bytes: Buffer): Promise<Buffer> {
