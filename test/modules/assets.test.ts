@@ -26,12 +26,35 @@ const uniquePng = (width = 64, height = 32) => png(width, height, `#${(++colour)
 
 const push = (body: object, key = acme.writeKey) =>
   t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: body })
+/** Noise (so it barely compresses) cut in half: its header passes, its decode fails. Random: new bytes each call. */
+const truncatedNoisePng = async () => {
+  const noise = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer()
+  return noise.subarray(0, noise.length >> 1)
+}
 const pushPng = async (fields: object = {}, key = acme.writeKey) =>
   push({ image_base64: (await uniquePng()).toString('base64'), ...fields }, key)
 const get = (path: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: path, headers: bearer(key) })
 const db = () => t.database.handle.db
 const assetCount = async (organizationId = acme.org.id) =>
   (await db().selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow()).n
+
+/**
+ * Bytes from `make` whose files cannot be written: a plain file stands where their fan-out directory
+ * (`<blobDir>/ab/cd`) would be made, so every write of them fails. `unblock` removes it again.
+ */
+async function unwritable(blobDir: string, make: () => Promise<Buffer>) {
+  const fanOutOf = (bytes: Buffer) => {
+    const sha256 = createHash('sha256').update(bytes).digest('hex')
+    return { sha256, fanOut: join(blobDir, sha256.slice(0, 2), sha256.slice(2, 4)) }
+  }
+  let bytes = await make()
+  // Bytes whose directory another test's file already made could still be written: draw again.
+  while (existsSync(fanOutOf(bytes).fanOut)) bytes = await make()
+  const { sha256, fanOut } = fanOutOf(bytes)
+  mkdirSync(dirname(fanOut), { recursive: true })
+  writeFileSync(fanOut, 'not a directory')
+  return { bytes, sha256, unblock: () => rmSync(fanOut), stored: () => existsSync(join(fanOut, sha256)) }
+}
 
 beforeAll(async () => {
   t = await startTestApp({ env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
@@ -171,13 +194,30 @@ describe('POST /api/v1/assets', () => {
   })
 
   it('leaves no file behind for an image refused after its header passed (the original is written while it decodes)', async () => {
-    const noise = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer()
-    const truncated = noise.subarray(0, noise.length >> 1)
+    const truncated = await truncatedNoisePng()
     const sha256 = createHash('sha256').update(truncated).digest('hex')
     expectProblem(await push({ image_base64: truncated.toString('base64') }), 422, 'not_an_image')
     const blobs = new FileBlobStore(t.config.blobDir)
     expect(await blobs.exists(sha256)).toBe(false)
     expect(await blobs.exists(variantKey(sha256, 'thumb.webp'))).toBe(false)
+  })
+
+  it('answers 500 and keeps no asset when the files cannot be written, and still 422 for an image refused meanwhile', async () => {
+    const before = await assetCount()
+    const image = await unwritable(t.config.blobDir, () => uniquePng())
+    const broken = await unwritable(t.config.blobDir, truncatedNoisePng)
+    try {
+      expectProblem(await push({ image_base64: image.bytes.toString('base64') }), 500, 'internal_error')
+      // The write fails at once, the decode later: the client hears about its bytes, not our disk.
+      expectProblem(await push({ image_base64: broken.bytes.toString('base64') }), 422, 'not_an_image')
+    } finally {
+      image.unblock()
+      broken.unblock()
+    }
+    expect(await assetCount()).toBe(before)
+    expect(image.stored() || broken.stored()).toBe(false)
+    // Nothing was left half done: the same bytes push now that the disk takes them.
+    expect((await push({ image_base64: image.bytes.toString('base64') })).json()).toMatchObject({ duplicate: false })
   })
 
   it('refuses decompression bombs and SVG with 422, without decoding them', async () => {
@@ -271,21 +311,12 @@ describe('plan limits', () => {
       const send = async (image: Buffer) =>
         limited.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(org.writeKey), payload: { image_base64: image.toString('base64') } })
       expect((await send(await uniquePng())).statusCode).toBe(201)
-      let refused = await uniquePng()
-      let sha = createHash('sha256').update(refused).digest('hex')
-      while (existsSync(join(limited.config.blobDir, sha.slice(0, 2), sha.slice(2, 4)))) {
-        refused = await uniquePng()
-        sha = createHash('sha256').update(refused).digest('hex')
-      }
-      // A file where the push would make its directory: any write for these bytes fails, so the
-      // refusal must come before the push writes anything.
-      const fanOut = join(limited.config.blobDir, sha.slice(0, 2), sha.slice(2, 4))
-      mkdirSync(dirname(fanOut), { recursive: true })
-      writeFileSync(fanOut, 'not a directory')
-      expectProblem(await send(refused), 403, 'plan_limit_reached')
-      rmSync(fanOut)
+      // Any write of these bytes fails, so the refusal must come before the push writes anything.
+      const refused = await unwritable(limited.config.blobDir, () => uniquePng())
+      expectProblem(await send(refused.bytes), 403, 'plan_limit_reached')
+      refused.unblock()
       expect(await assetCount(org.org.id)).toBe(1)
-      expect(existsSync(join(fanOut, sha))).toBe(false)
+      expect(refused.stored()).toBe(false)
     } finally {
       await limited.close()
     }
