@@ -111,6 +111,18 @@ describe('FileBlobStore', () => {
     await expect(nodeFs.readFile(outside, 'utf8')).resolves.toBe('keep me')
   })
 
+  it('finds no blob where a file stands in place of its directory, deletes it as gone, and refuses to write it', async () => {
+    const bytes = randomBytes(100)
+    const hash = sha256(bytes)
+    await nodeFs.mkdir(join(root, 'blobs', hash.slice(0, 2)), { recursive: true })
+    writeFileSync(join(root, 'blobs', hash.slice(0, 2), hash.slice(2, 4)), 'not a directory')
+    expect(await store.exists(hash)).toBe(false)
+    expect(await store.get(hash)).toBeNull()
+    expect(await store.stream(hash)).toBeNull()
+    await expect(store.delete(hash)).resolves.toBeUndefined()
+    await expect(store.put(bytes)).rejects.toMatchObject({ code: expect.stringMatching(/^(EEXIST|ENOTDIR)$/) })
+  })
+
   it('leaves no temporary file when a write fails half way', async () => {
     const fs: BlobFs = {
       ...nodeFs,

@@ -245,7 +245,9 @@ async function ifExists<T>(operation: Promise<T>): Promise<T | null> {
   try {
     return await operation
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    // ENOTDIR: a part of the path is a file, so no blob can be there either (a delete has nothing to do).
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null
     throw error
   }
 }
