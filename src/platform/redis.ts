@@ -3,6 +3,8 @@ import { Redis } from 'ioredis'
 
 const ERROR_LOG_INTERVAL_MS = 30_000
 const CONNECT_WAIT_MS = 1_000
+/** How long a command may wait for its answer before the caller carries on without it. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500
 
 /**
  * A Redis client that fails fast: with ioredis defaults a request waits seconds for a Redis that is
@@ -12,7 +14,7 @@ export async function connectRedis(url: string, logger: FastifyBaseLogger): Prom
   const redis = new Redis(url, {
     connectTimeout: 500,
     // A Redis that accepts connections but hangs must not hang requests either.
-    commandTimeout: 500,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),

@@ -1,5 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 
 const LIMITS = { RATE_LIMIT_CHEAP: '3', RATE_LIMIT_STANDARD: '2', RATE_LIMIT_ANONYMOUS: '4' }
@@ -139,6 +142,80 @@ describe('rate limits with Redis', () => {
     }
   })
 })
+
+describe('rate limits with a Redis that hangs', () => {
+  let redis: ChildProcess | undefined
+  let app: TestApp | undefined
+  afterAll(async () => {
+    redis?.kill('SIGCONT')
+    await app?.close()
+    redis?.kill('SIGKILL')
+  })
+
+  it('stop asking it after a few failures, then count again once it answers, with nothing from the hung period', async () => {
+    const password = 'redis-password-never-logged'
+    const started = await startRedis(password)
+    redis = started.process
+    const limit = 100
+    const lines: string[] = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })
+    app = await startTestApp({ database: t.database, env: { RATE_LIMIT_CHEAP: String(limit) }, redisUrl: started.url, logger })
+    const testApp = app
+    const remaining = async (key: string) => (await getKey(testApp, key)).headers['x-ratelimit-remaining']
+    const key = await newKey()
+    expect([await remaining(key), await remaining(key)]).toEqual([String(limit - 1), String(limit - 2)])
+
+    await stopAndWait(redis)
+    const durations: number[] = []
+    for (let i = 0; i < 15; i++) {
+      const sentAt = performance.now()
+      const res = await getKey(testApp, key)
+      durations.push(performance.now() - sentAt)
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['x-ratelimit-remaining'], 'uncounted: fails open').toBeUndefined()
+    }
+    expect(median(durations)).toBeLessThan(100)
+
+    redis.kill('SIGCONT')
+    // Another key tells when hits are counted again, so this key's count holds only what follows.
+    const watcher = await newKey()
+    await vi.waitFor(async () => expect(await remaining(watcher)).toBeDefined(), { timeout: 10_000, interval: 50 })
+    const after = [await remaining(key), await remaining(key), await remaining(key)]
+    expect(after).toEqual([String(limit - 3), String(limit - 4), String(limit - 5)])
+    // One line when the circuit opened and one when it closed, however many requests went by.
+    const transitions = lines.map((line) => JSON.parse(line).msg as string).filter((msg) => msg.startsWith('Redis'))
+    expect(transitions).toEqual([expect.stringMatching(/^Redis does not answer/), expect.stringMatching(/^Redis answers again/)])
+    expect(lines.join('')).not.toContain(password)
+  })
+})
+
+/** A Redis of the test's own, which it may stop and resume; resolves once it accepts connections. */
+async function startRedis(password: string): Promise<{ url: string; process: ChildProcess }> {
+  const port = await unusedPort()
+  const options = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', password]
+  const child = spawn('redis-server', options, { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise<void>((resolve, reject) => {
+    let output = ''
+    // The listener stays on: its log must keep draining, or a full pipe would block Redis.
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('Ready to accept connections')) resolve()
+    })
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)))
+  })
+  return { url: `redis://:${password}@127.0.0.1:${port}`, process: child }
+}
+
+/** SIGSTOP, then waits until the kernel reports the process stopped (state T in /proc). */
+function stopAndWait(child: ChildProcess): Promise<void> {
+  child.kill('SIGSTOP')
+  return vi.waitFor(() => expect(readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.[0]).toBe('T'), { interval: 5 })
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
+}
 
 function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Redis } from 'ioredis'
+import { Command, type Redis } from 'ioredis'
+import { CircuitBreaker } from '../circuit-breaker.js'
+import { REDIS_COMMAND_TIMEOUT_MS } from '../redis.js'
 import { AppError } from './errors.js'
 
 /** Where a key stands in its current window. */
@@ -49,47 +51,107 @@ export class MemoryStore implements RateLimitStore {
   }
 }
 
-/** One round trip: count, start the window's expiry on the first hit, and read what is left of it. */
+/**
+ * One round trip: count, start the window's expiry on the first hit, and read what is left of it.
+ * A hit that Redis runs after its deadline (ARGV[2], in ms on Redis's own clock) is not counted and
+ * answers nil: its caller has given up on it and let the request through already. This is what keeps
+ * a hung Redis (SIGSTOP, a long stall) from applying the hits queued meanwhile when it resumes: they
+ * sit in its socket buffer whatever the client does, so only Redis itself can tell that they are late.
+ * Reading TIME before a write needs Redis 5 or later (scripts replicated by their effects).
+ */
 const HIT_SCRIPT = `
+local time = redis.call('TIME')
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[2]) then return false end
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { count, ttl }
 `
-const ERROR_LOG_INTERVAL_MS = 30_000
+/** Failed hits in a row after which Redis is not asked for a while (each failure cost a command timeout). */
+const FAILURES_TO_OPEN = 3
+const PROBE_INTERVAL_MS = 1_000
+const PROBE_TIMEOUT_MS = 250
+/** Either host's clock may be stepped (NTP): the offset between them is measured again this often. */
+const CLOCK_REFRESH_MS = 60_000
 
-type RedisWithHit = Redis & { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> }
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, windowMs: number, deadlineMs: number): Promise<[number, number] | null>
+}
 
-/** Counters shared by every process that uses the same Redis and namespace. */
+/**
+ * Counters shared by every process that uses the same Redis and namespace. After a few failed hits in
+ * a row the circuit opens: hits fail open at once, without asking Redis, until a background probe gets
+ * an answer. Each hit carries a deadline on Redis's clock (see HIT_SCRIPT), computed from the offset
+ * between the two clocks that each probe measures, so skew between the hosts does not matter.
+ */
 export class RedisStore implements RateLimitStore {
   private readonly redis: RedisWithHit
-  private lastLogged = 0
+  private readonly breaker: CircuitBreaker
+  /** Redis's clock minus this process's monotonic clock, in ms; unknown until first measured. */
+  private clockOffsetMs: number | undefined
+  private clockMeasuredAt = Number.NEGATIVE_INFINITY
+  private clockRefresh: Promise<void> | undefined
 
   constructor(
     redis: Redis,
     private readonly namespace: string,
-    private readonly logger: FastifyBaseLogger,
+    logger: FastifyBaseLogger,
   ) {
     if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT })
     this.redis = redis as RedisWithHit
+    this.breaker = new CircuitBreaker({
+      failuresToOpen: FAILURES_TO_OPEN,
+      probeIntervalMs: PROBE_INTERVAL_MS,
+      probe: () => this.measureClock(),
+      onOpen: (error) => logger.warn({ err: { message: error.message } }, 'Redis does not answer; rate limits fail open, without asking it, until it does'),
+      onClose: () => logger.info('Redis answers again; rate limits count again'),
+    })
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount | null> {
+    if (this.breaker.isOpen) return null
+    // Measured on the first hit rather than at start, where building the app blocks the event loop
+    // for longer than the measurement may take.
+    if (this.clockOffsetMs === undefined) await this.refreshClock()
+    else if (performance.now() - this.clockMeasuredAt > CLOCK_REFRESH_MS) void this.refreshClock()
+    if (this.clockOffsetMs === undefined) return null
     try {
-      const [count, resetMs] = await this.redis.rateLimitHit(`${this.namespace}${key}`, windowMs)
-      return { count, resetMs }
+      const deadline = Math.round(performance.now() + this.clockOffsetMs + REDIS_COMMAND_TIMEOUT_MS)
+      const counted = await this.redis.rateLimitHit(`${this.namespace}${key}`, windowMs, deadline)
+      this.breaker.succeeded()
+      // Late, yet answered before the command timeout: the measured offset is stale.
+      if (counted === null) void this.refreshClock()
+      return counted && { count: counted[0], resetMs: counted[1] }
     } catch (error) {
-      const now = Date.now()
-      if (now - this.lastLogged >= ERROR_LOG_INTERVAL_MS) {
-        this.lastLogged = now
-        this.logger.warn({ err: { message: (error as Error).message } }, 'rate-limit store unreachable; requests pass uncounted')
-      }
+      this.breaker.failed(error as Error)
       return null
     }
   }
 
-  close(): void {}
+  close(): void {
+    this.breaker.stop()
+  }
+
+  /** One measurement at a time; a failed one counts as a failed hit. */
+  private refreshClock(): Promise<void> {
+    return (this.clockRefresh ??= this.measureClock()
+      .catch((error: Error) => this.breaker.failed(error))
+      .finally(() => {
+        this.clockRefresh = undefined
+      }))
+  }
+
+  /** Reads Redis's TIME with a timeout of its own; the offset is taken at the round trip's midpoint. */
+  private async measureClock(): Promise<void> {
+    const time = new Command('time', [], { replyEncoding: 'utf8' })
+    time.setTimeout(PROBE_TIMEOUT_MS)
+    const sentAt = performance.now()
+    const [seconds, microseconds] = (await this.redis.sendCommand(time)) as [string, string]
+    const answeredAt = performance.now()
+    this.clockOffsetMs = Number(seconds) * 1000 + Number(microseconds) / 1000 - (sentAt + answeredAt) / 2
+    this.clockMeasuredAt = answeredAt
+  }
 }
 
 export class RateLimiter {
