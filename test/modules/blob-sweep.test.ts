@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { existsSync, utimesSync } from 'node:fs'
-import { join } from 'node:path'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { existsSync, linkSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sweepBlobs } from '../../src/modules/assets/blob-sweep.js'
@@ -21,7 +21,10 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const fileOf = (key: string) => join(t.config.blobDir, key.slice(0, 2), key.slice(2, 4), key)
-const age = (key: string, ms: number) => utimesSync(fileOf(key), new Date(Date.now() - ms), new Date(Date.now() - ms))
+const ageFile = (path: string, ms: number) => utimesSync(path, new Date(Date.now() - ms), new Date(Date.now() - ms))
+const age = (key: string, ms: number) => ageFile(fileOf(key), ms)
+/** Where a write of `key` puts its bytes before linking them into place. */
+const temporaryOf = (key: string) => join(dirname(fileOf(key)), `.tmp-${randomUUID()}`)
 
 /** The files a crash between a push's file writes and its commit leaves: an original and its thumbnail. */
 async function orphan(): Promise<string[]> {
@@ -63,5 +66,34 @@ describe('the sweep of unreferenced image files', () => {
     expect(existsSync(fileOf(sha256))).toBe(true)
     expect((await sweepBlobs(t.database.handle.db, blobs, 0)).removed).toBe(2)
     expect(existsSync(fileOf(sha256))).toBe(false)
+  })
+
+  it('removes the temporary files that killed writes left behind once past the grace period, never the blobs they link to', async () => {
+    const image = await sharp({ create: { width: 12, height: 12, channels: 3, background: '#206040' } }).png().toBuffer()
+    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
+    const asset = (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.readKey) })).json()
+    const originalBytes = readFileSync(fileOf(asset.sha256))
+
+    // Killed after the link: the temporary name is a second hard link of the original.
+    const linked = temporaryOf(asset.sha256)
+    linkSync(fileOf(asset.sha256), linked)
+    // Killed mid-write, beside a blob and in a fan-out directory of its own.
+    const partial = temporaryOf(asset.sha256)
+    writeFileSync(partial, originalBytes.subarray(0, 10))
+    const alone = temporaryOf(randomBytes(32).toString('hex'))
+    mkdirSync(dirname(alone), { recursive: true })
+    writeFileSync(alone, randomBytes(16))
+    for (const path of [linked, partial, alone]) ageFile(path, 2 * HOUR_MS)
+    // A write under way: just written.
+    const live = temporaryOf(asset.sha256)
+    writeFileSync(live, randomBytes(16))
+
+    expect(await sweepBlobs(t.database.handle.db, blobs, HOUR_MS)).toEqual({ removed: 3, recent: 0 })
+    for (const path of [linked, partial, alone]) expect(existsSync(path), path).toBe(false)
+    expect(existsSync(live)).toBe(true)
+    expect(readFileSync(fileOf(asset.sha256)).equals(originalBytes)).toBe(true)
+    const original = await t.app.inject({ method: 'GET', url: new URL(asset.original_url).pathname + new URL(asset.original_url).search })
+    expect(original.statusCode).toBe(200)
+    expect(original.rawPayload.equals(originalBytes)).toBe(true)
   })
 })

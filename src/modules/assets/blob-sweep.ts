@@ -7,7 +7,7 @@ import * as store from './store.js'
 const BATCH = 500
 
 export interface SweepOutcome {
-  /** Files no asset refers to, removed. */
+  /** Files no asset refers to, removed: blobs, and temporary files of writes a crash interrupted. */
   removed: number
   /** Files no asset refers to yet, kept because they are newer than the grace period (pushes under way). */
   recent: number
@@ -18,10 +18,11 @@ export interface SweepOutcome {
  * push's file writes and its commit leaves behind, or a delete whose file removal failed. A push writes
  * its files before its transaction, so the grace period keeps the files of pushes under way; each
  * removal then takes the content's lock and looks again, as a push or a delete of those bytes does.
+ * The temporary files of writes that a crash interrupted go too, past the same grace period.
  */
 export async function sweepBlobs(db: Db, blobs: BlobStore, graceMs: number): Promise<SweepOutcome> {
   const cutoff = Date.now() - graceMs
-  const outcome: SweepOutcome = { removed: 0, recent: 0 }
+  const outcome: SweepOutcome = { removed: await blobs.removeUnfinishedWrites(new Date(cutoff)), recent: 0 }
   let batch: string[] = []
   const sweep = async () => {
     outcome.removed += await removeUnreferenced(db, blobs, batch)

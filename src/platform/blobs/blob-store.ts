@@ -19,8 +19,8 @@ import type { Readable } from 'node:stream'
  * - delete: DELETE the row and commit; then BEGIN; lock(sha256); if no row references sha256 any more,
  *   delete the original and its variants; COMMIT. Files left behind by a failure are the sweep's.
  * A crash between put and COMMIT can still leave an unreferenced file: the blob sweep
- * (modules/assets/blob-sweep.ts) removes those once older than BLOB_SWEEP_GRACE_MS. A crash in the
- * middle of a write leaves a `.tmp-*` file, which the sweep does not collect.
+ * (modules/assets/blob-sweep.ts) removes those once older than BLOB_SWEEP_GRACE_MS, and with them the
+ * temporary files of writes that a crash interrupted.
  */
 export interface BlobStore {
   /**
@@ -44,6 +44,11 @@ export interface BlobStore {
   delete(key: string): Promise<void>
   /** Every stored blob with when it was written, in no particular order (for the sweep of unreferenced ones). */
   list(): AsyncIterable<StoredBlob>
+  /**
+   * Removes what writes that never finished left behind (a process killed mid-write), when last
+   * modified before `cutoff`: a write under way keeps its temporary file recent. Returns how many.
+   */
+  removeUnfinishedWrites(cutoff: Date): Promise<number>
 }
 
 export interface StoredBlob {
@@ -108,6 +113,8 @@ const SHA256 = /^[0-9a-f]{64}$/
 const READ_CHUNK_BYTES = 256 * 1024
 /** No separators and no leading dot: a key can only name a file inside its fan-out directory. */
 const KEY = /^[0-9a-f]{64}(?:\.[a-z0-9]{1,16}){0,3}$/
+/** A write's bytes go to `<fan-out directory>/.tmp-<uuid>` first (see `write`). */
+const TEMPORARY_PREFIX = '.tmp-'
 
 /** `variantKey(sha256, 'thumb.webp')` -> `<sha256>.thumb.webp` */
 export function variantKey(sha256: string, variant: string): string {
@@ -166,15 +173,37 @@ export class FileBlobStore implements BlobStore {
     await ifExists(this.fs.unlink(this.path(key)))
   }
 
-  /** Walks `ab/cd/<key>`; anything else (temporary files of writes under way) is not a blob. */
+  /** Walks `ab/cd/<key>`; anything else (temporary files of writes) is not a blob. */
   async *list(): AsyncIterable<StoredBlob> {
+    for await (const { fanOut, name, path } of this.fanOutEntries()) {
+      if (!KEY.test(name) || name.slice(0, 4) !== fanOut) continue
+      const stat = await ifExists(this.fs.stat(path))
+      if (stat) yield { key: name, modifiedAt: stat.mtime }
+    }
+  }
+
+  /**
+   * A kill between writing a temporary file and removing it leaves it behind, sometimes as a second
+   * hard link of the blob it became: unlinking it removes only that name, never the blob's bytes.
+   */
+  async removeUnfinishedWrites(cutoff: Date): Promise<number> {
+    let removed = 0
+    for await (const { name, path } of this.fanOutEntries()) {
+      if (!name.startsWith(TEMPORARY_PREFIX)) continue
+      const stat = await ifExists(this.fs.stat(path))
+      if (stat === null || stat.mtimeMs >= cutoff.getTime()) continue
+      // Its write may have finished meanwhile and removed it: then it is not counted.
+      if (await ifExists(this.fs.unlink(path).then(() => true))) removed++
+    }
+    return removed
+  }
+
+  /** Every name in the fan-out directories `ab/cd`, with `abcd` as `fanOut`. */
+  private async *fanOutEntries(): AsyncIterable<{ fanOut: string; name: string; path: string }> {
     for (const first of await entries(this.rootDir)) {
       for (const second of await entries(join(this.rootDir, first))) {
-        for (const key of await entries(join(this.rootDir, first, second))) {
-          if (!KEY.test(key) || key.slice(0, 4) !== `${first}${second}`) continue
-          const stat = await ifExists(this.fs.stat(join(this.rootDir, first, second, key)))
-          if (stat) yield { key, modifiedAt: stat.mtime }
-        }
+        const dir = join(this.rootDir, first, second)
+        for (const name of await entries(dir)) yield { fanOut: `${first}${second}`, name, path: join(dir, name) }
       }
     }
   }
@@ -189,7 +218,7 @@ export class FileBlobStore implements BlobStore {
     if (await this.exists(key)) return { created: false }
     const dir = dirname(target)
     const firstNewDir = await this.fs.mkdir(dir, { recursive: true })
-    const temp = join(dir, `.tmp-${randomUUID()}`)
+    const temp = join(dir, `${TEMPORARY_PREFIX}${randomUUID()}`)
     let created = true
     try {
       await this.fs.writeFile(temp, bytes, { flag: 'wx', flush: true })
