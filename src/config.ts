@@ -80,6 +80,8 @@ export interface WebhookConfig {
   concurrency: number
   /** Sends in flight to one subscription in one process, so one slow endpoint cannot take every slot. */
   perEndpointConcurrency: number
+  /** A subscription whose every attempt has failed for this long is disabled automatically. */
+  disableAfterMs: number
 }
 
 export interface EmbeddingConfig {
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     concurrency: read.integer('WEBHOOK_CONCURRENCY', 32, 1, 1000),
     perEndpointConcurrency: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8, 1, 1000),
+    disableAfterMs: read.integer('WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000, 1, 365 * 86_400_000),
   }
   const rateLimits: RateLimitConfig = {
     windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),

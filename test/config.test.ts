@@ -122,18 +122,26 @@ describe('loadConfig', () => {
       retentionDays: 30,
       concurrency: 32,
       perEndpointConcurrency: 8,
+      disableAfterMs: 5 * 86_400_000,
     })
     const dir = dataDir()
     writeFileSync(join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\n')
-    const config = loadConfig({ DATA_DIR: dir, WEBHOOK_RETRY_SCHEDULE: '250ms, 1.5s,2m,1h', WEBHOOK_MAX_ATTEMPTS: '8', OUTBOUND_CA_FILE: join(dir, 'ca.pem') })
-    expect(config.webhooks).toMatchObject({ retryScheduleMs: [250, 1_500, 120_000, 3_600_000], maxAttempts: 8 })
+    const config = loadConfig({
+      DATA_DIR: dir,
+      WEBHOOK_RETRY_SCHEDULE: '250ms, 1.5s,2m,1h',
+      WEBHOOK_MAX_ATTEMPTS: '8',
+      WEBHOOK_DISABLE_AFTER_MS: '300',
+      OUTBOUND_CA_FILE: join(dir, 'ca.pem'),
+    })
+    expect(config.webhooks).toMatchObject({ retryScheduleMs: [250, 1_500, 120_000, 3_600_000], maxAttempts: 8, disableAfterMs: 300 })
     expect(config.outboundCa).toBe('-----BEGIN CERTIFICATE-----\n')
     for (const schedule of ['5', '5s,,30s', '0s', '5d', 'soon']) {
       expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: schedule }), schedule).toEqual([expect.stringContaining('WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of durations')])
     }
-    expect(problemsOf({ OUTBOUND_CA_FILE: '/no/such/ca.pem', WEBHOOK_MAX_ATTEMPTS: '0' })).toEqual([
+    expect(problemsOf({ OUTBOUND_CA_FILE: '/no/such/ca.pem', WEBHOOK_MAX_ATTEMPTS: '0', WEBHOOK_DISABLE_AFTER_MS: '0' })).toEqual([
       'OUTBOUND_CA_FILE: cannot read /no/such/ca.pem (ENOENT)',
       'WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 50, got "0"',
+      'WEBHOOK_DISABLE_AFTER_MS must be a whole number from 1 to 31536000000, got "0"',
     ])
   })
 

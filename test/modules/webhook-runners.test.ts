@@ -12,6 +12,7 @@ import { claimDeliveries, claimEvents, fanOut } from '../../src/modules/webhooks
 import { createSafeFetcher } from '../../src/platform/net/safe-fetch.js'
 import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { silentLogger } from '../support/database.js'
+import { login } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 import { startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type WebhookReceiver } from '../support/webhook-receiver.js'
 
@@ -36,6 +37,8 @@ afterAll(async () => {
 
 const deliveryRow = (id: string) => t.database.handle.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 const deliveryIdOf = (request: { headers: Record<string, unknown> }) => request.headers['x-service-delivery-id'] as string
+const attemptsOf = (id: string) =>
+  t.database.handle.db.selectFrom('webhook_attempts').select(['number', 'status_code', 'error', 'trigger', 'attempted_at']).where('delivery_id', '=', id).orderBy('number').execute()
 
 /** A sender of its own (own database connections, own client) that names itself in User-Agent. */
 function runner(database: DatabaseHandle, name: string, env: Record<string, string> = {}) {
@@ -87,9 +90,16 @@ describe('stopping', () => {
     const second = runner(t.database.handle, 'stopping-c')
     try {
       await second.delivery.start()
-      const [, again] = await receiver.waitForCount(2, 3_000)
+      const [cutOff, again] = await receiver.waitForCount(2, 3_000)
       expect(deliveryIdOf(again!)).toBe(id)
       await waitFor('the delivery to succeed', async () => (await deliveryRow(id)).status === 'succeeded')
+      // The receiver got the cut-off send: the history says so, as an interrupted attempt.
+      expect(await deliveryRow(id)).toMatchObject({ attempt_count: 2, attempt_started_at: null })
+      expect(await attemptsOf(id)).toEqual([
+        { number: 1, status_code: 0, error: 'interrupted', trigger: 'ping', attempted_at: expect.any(Date) },
+        { number: 2, status_code: 200, error: null, trigger: 'ping', attempted_at: expect.any(Date) },
+      ])
+      expect((await attemptsOf(id))[0]!.attempted_at.getTime()).toBeLessThanOrEqual(performance.timeOrigin + cutOff!.at)
     } finally {
       await second.delivery.stop(1_000)
       await second.close()
@@ -116,6 +126,101 @@ describe('concurrency', () => {
       await delivery.stop(200)
       await close()
       await slow.close()
+      receiver.received.length = 0
+    }
+  })
+})
+
+describe('a runner that dies mid-send', () => {
+  it('leaves its attempt to the survivor, which records it as interrupted: the history counts both sends', async () => {
+    // The doomed runner's send outlives the test; its lease is made to run out, as when its process dies.
+    const doomed = runner(t.database.handle, 'doomed', { WEBHOOK_TIMEOUT_MS: '60000' })
+    const survivor = runner(t.database.handle, 'survivor')
+    receiver.answer((request) => (request.headers['user-agent'] === 'doomed' ? { hang: true } : {}))
+    try {
+      await doomed.delivery.start()
+      const { delivery_id: id } = await t.app.services.webhooks.ping(acme.org.id, subscriptionId)
+      doomed.delivery.deliveriesDue()
+      const [first] = await receiver.waitForCount(1)
+      expect(await deliveryRow(id)).toMatchObject({ status: 'pending', attempt_count: 0, attempt_started_at: expect.any(Date) })
+      await t.database.handle.db.updateTable('webhook_deliveries').set({ locked_until: new Date(Date.now() - 1000) }).where('id', '=', id).execute()
+
+      await survivor.delivery.start()
+      const [, second] = await receiver.waitForCount(2)
+      expect(deliveryIdOf(second!)).toBe(id)
+      expect(second!.body).toBe(first!.body)
+      await waitFor('the delivery to succeed', async () => (await deliveryRow(id)).status === 'succeeded')
+      expect(await deliveryRow(id)).toMatchObject({ attempt_count: 2, attempts: 1, last_status_code: 200 })
+      const attempts = await attemptsOf(id)
+      expect(attempts).toEqual([
+        { number: 1, status_code: 0, error: 'interrupted', trigger: 'ping', attempted_at: expect.any(Date) },
+        { number: 2, status_code: 200, error: null, trigger: 'ping', attempted_at: expect.any(Date) },
+      ])
+      expect(attempts[0]!.attempted_at.getTime()).toBeLessThanOrEqual(performance.timeOrigin + first!.at)
+      expect(attempts[1]!.attempted_at.getTime()).toBeGreaterThan(performance.timeOrigin + first!.at - 5)
+      const owner = await login(t.app, acme.owner.email, acme.owner.password)
+      const detail = await owner.get(`/app/api/orgs/${acme.org.slug}/webhooks/${subscriptionId}/deliveries/${id}`)
+      expect(detail.json()).toMatchObject({ attempt_count: 2, attempts: [{ number: 1, error: 'interrupted', status_code: 0 }, { number: 2, status_code: 200 }] })
+    } finally {
+      await Promise.all([doomed.delivery.stop(100), survivor.delivery.stop(1_000)])
+      await Promise.all([doomed.close(), survivor.close()])
+      receiver.received.length = 0
+    }
+  })
+})
+
+describe('an endpoint that keeps failing', () => {
+  it('is disabled once every attempt has failed for the period, keeping its deliveries; one that succeeded meanwhile is not; enabling clears the record', async () => {
+    const PERIOD_MS = 400
+    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const hooks = `/app/api/orgs/${acme.org.slug}/webhooks`
+    const subscribe = async (name: string) =>
+      (await t.app.services.webhooks.create(acme.org.id, { url: `${receiver.url}?${name}`, events: ['asset.deleted'], createdBy: null })).subscription.id
+    const [dead, flaky] = [await subscribe('dead'), await subscribe('flaky')]
+    let flakySucceeds = false
+    receiver.answer((request) => (request.path.endsWith('flaky') && flakySucceeds ? {} : { status: 500, body: 'broken' }))
+    // Retries an hour away: each ping is one attempt, made when the test says.
+    const { delivery, close } = runner(t.database.handle, 'health', { WEBHOOK_DISABLE_AFTER_MS: String(PERIOD_MS), WEBHOOK_RETRY_SCHEDULE: '1h' })
+    const attempted = async (subscription: string) => {
+      const { delivery_id: id } = await t.app.services.webhooks.ping(acme.org.id, subscription)
+      delivery.deliveriesDue()
+      await waitFor('the attempt to be recorded', async () => (await deliveryRow(id)).attempt_count === 1)
+      return deliveryRow(id)
+    }
+    try {
+      await delivery.start()
+      const [deadFirst] = [await attempted(dead), await attempted(flaky)]
+      flakySucceeds = true
+      expect(await attempted(flaky)).toMatchObject({ status: 'succeeded' })
+      flakySucceeds = false
+      const startedAt = Date.now()
+      await waitFor('the period to pass', () => Date.now() - startedAt > PERIOD_MS + 50)
+      const [deadLast, flakyLast] = [await attempted(dead), await attempted(flaky)]
+
+      const deadRecord = (await owner.get(`${hooks}/${dead}`)).json()
+      expect(deadRecord).toMatchObject({
+        enabled: false,
+        failing_since: (await attemptsOf(deadFirst!.id))[0]!.attempted_at.toISOString(),
+        disabled_at: expect.any(String),
+        disabled_reason: 'Every delivery attempt failed for 400 ms. The last error: http_error (HTTP 500).',
+      })
+      expect(Date.parse(deadRecord.disabled_at)).toBeGreaterThanOrEqual(Date.parse(deadRecord.failing_since) + PERIOD_MS)
+      // As when an owner disables it: its deliveries wait, pending, for it to be enabled again.
+      for (const id of [deadFirst!.id, deadLast!.id]) expect(await deliveryRow(id)).toMatchObject({ status: 'pending', locked_by: null })
+      const flakyRecord = (await owner.get(`${hooks}/${flaky}`)).json()
+      expect(flakyRecord).toMatchObject({ enabled: true, disabled_at: null, disabled_reason: null })
+      expect(flakyRecord.failing_since).toBe((await attemptsOf(flakyLast!.id))[0]!.attempted_at.toISOString())
+      expect(flakyLast).toMatchObject({ status: 'pending' })
+
+      const enabled = await owner.patch(`${hooks}/${dead}`, { enabled: true })
+      expect(enabled.statusCode, enabled.body).toBe(200)
+      expect(enabled.json()).toMatchObject({ enabled: true, failing_since: null, disabled_at: null, disabled_reason: null })
+      expect((await owner.get(`${hooks}/${dead}`)).json()).toMatchObject({ enabled: true, failing_since: null, disabled_reason: null })
+    } finally {
+      await delivery.stop(1_000)
+      await close()
+      for (const id of [dead, flaky]) await t.app.services.webhooks.delete(acme.org.id, id)
+      receiver.answer(() => ({}))
       receiver.received.length = 0
     }
   })
@@ -197,7 +302,11 @@ describe.runIf(postgres)('several runners on one PostgreSQL', () => {
       expect(second!.at - first!.at).toBeGreaterThan(2 * TIMEOUT_MS + 4_000)
       expect(second!.at).toBeGreaterThan(killedAt)
       await waitFor('the delivery to succeed', async () => (await deliveryRow(id)).status === 'succeeded')
-      expect(await deliveryRow(id)).toMatchObject({ attempt_count: 1, last_status_code: 200 })
+      expect(await deliveryRow(id)).toMatchObject({ attempt_count: 2, last_status_code: 200 })
+      expect((await attemptsOf(id)).map((a) => [a.number, a.status_code, a.error])).toEqual([
+        [1, 0, 'interrupted'],
+        [2, 200, null],
+      ])
     } finally {
       worker.kill('SIGKILL')
       await survivor.delivery.stop(1_000)

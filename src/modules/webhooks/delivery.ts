@@ -209,7 +209,7 @@ class SendQueue implements WorkQueue<DeliveryJob> {
     private readonly deps: WebhookDeliveryDeps,
     private readonly retryAt: (at: number) => void,
   ) {
-    this.writer = new OutcomeWriter(deps.db, deps.logger)
+    this.writer = new OutcomeWriter(deps.db, deps.logger, deps.config.disableAfterMs)
   }
 
   keyOf(job: DeliveryJob): string {
@@ -226,7 +226,7 @@ class SendQueue implements WorkQueue<DeliveryJob> {
       outcome = await this.attempt(job!, signal)
     } catch (error) {
       // Stopping: the send was cut off, so it goes back at once rather than after the lease.
-      if (signal.aborted) return this.release(job!.locked_by, [job!.id])
+      if (signal.aborted) return store.releaseInterrupted(this.deps.db, job!.locked_by, [job!.id])
       throw error
     }
     this.writer.record(job!.locked_by, outcome, () => {
@@ -348,10 +348,15 @@ class OutcomeWriter {
   private queue: Array<{ owner: string; outcome: AttemptOutcome; written: () => void }> = []
   private writing: Promise<void> | undefined
 
+  private readonly health: { disableAfterMs: number; disabledReason: string }
+
   constructor(
     private readonly db: Db,
     private readonly logger: FastifyBaseLogger,
-  ) {}
+    disableAfterMs: number,
+  ) {
+    this.health = { disableAfterMs, disabledReason: `Every delivery attempt failed for ${spelledDuration(disableAfterMs)}.` }
+  }
 
   record(owner: string, outcome: AttemptOutcome, written: () => void): void {
     this.queue.push({ owner, outcome, written })
@@ -369,15 +374,27 @@ class OutcomeWriter {
       const batch = this.queue.filter((entry) => entry.owner === owner).slice(0, MAX_OUTCOMES_PER_WRITE)
       this.queue = this.queue.filter((entry) => !batch.includes(entry))
       try {
-        await store.recordAttempts(
+        const disabled = await store.recordAttempts(
           this.db,
           owner,
           batch.map((entry) => entry.outcome),
+          this.health,
         )
         for (const entry of batch) entry.written()
+        for (const endpoint of disabled) {
+          this.logger.warn({ subscription_id: endpoint.id, failing_since: endpoint.failing_since, reason: endpoint.disabled_reason }, 'webhook subscription disabled: its endpoint failed every attempt for too long')
+        }
       } catch (error) {
         this.logger.warn({ err: error, attempts: batch.length }, 'recording webhook attempts failed; those deliveries are sent again after their lease')
       }
     }
   }
+}
+
+/** 5 days, 36 hours, 90 minutes, 300 ms: the largest unit that divides the duration. */
+export function spelledDuration(ms: number): string {
+  const units: Array<[string, number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]]
+  const [unit, size] = units.find(([, size]) => ms % size === 0) ?? ['ms', 1]
+  const count = ms / size
+  return unit === 'ms' ? `${count} ms` : `${count} ${unit}${count === 1 ? '' : 's'}`
 }

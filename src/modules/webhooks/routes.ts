@@ -28,6 +28,9 @@ function subscriptionView(row: SubscriptionRow) {
     enabled: row.enabled,
     /** While set, deliveries are signed with the previous secret too. */
     previous_secret_expires_at: rotating ? iso(row.previous_secret_expires_at) : null,
+    failing_since: iso(row.failing_since),
+    disabled_at: iso(row.disabled_at),
+    disabled_reason: row.disabled_reason,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   }

@@ -41,6 +41,9 @@ export const SubscriptionSchema = Type.Object(
     events: Type.Array(EventName),
     enabled: Type.Boolean({ description: 'A disabled subscription is sent nothing.' }),
     previous_secret_expires_at: nullableDateTime('While set, after a rotation, deliveries are signed with the previous secret too.'),
+    failing_since: nullableDateTime('Since when every attempt has failed; null while the last ones succeed. Failing like this for 5 days (a deployment may set another period) disables the subscription.'),
+    disabled_at: nullableDateTime('When the service disabled the subscription because its endpoint kept failing; null when enabled or disabled by hand.'),
+    disabled_reason: Type.Union([Type.Null(), Type.String()], { description: 'Why the service disabled it. Enabling it again clears this, `disabled_at` and `failing_since`.' }),
     created_at: DateTimeSchema,
     updated_at: DateTimeSchema,
   },
@@ -96,7 +99,10 @@ const AttemptSchema = Type.Object(
     attempted_at: DateTimeSchema,
     trigger: Type.Enum(['automatic', 'replay', 'ping'], { type: 'string' }),
     status_code: Type.Integer({ description: 'The receiver\u2019s status code; 0 when no answer came.' }),
-    error: Type.Union([Type.Null(), Type.String()], { description: 'Why the attempt failed, as a class such as `http_error`; null when it succeeded.' }),
+    error: Type.Union([Type.Null(), Type.String()], {
+      description:
+        'Why the attempt failed, as a class such as `http_error`; null when it succeeded. `interrupted`: the send was cut off (its worker stopped or died) before an answer was recorded, so the receiver may or may not have got it.',
+    }),
     duration_ms: Type.Integer(),
     response_body: Type.String({ description: 'The start of the receiver\u2019s answer.' }),
   },

@@ -57,7 +57,13 @@ export function updateSubscription(db: Db, organizationId: string, id: string, c
   const { events, ...fields } = changes
   return db
     .updateTable('webhook_subscriptions')
-    .set({ ...fields, ...(events && { events: sql<EventName[]>`${events}::text[]` }), updated_at: sql<Date>`now()` })
+    .set({
+      ...fields,
+      ...(events && { events: sql<EventName[]>`${events}::text[]` }),
+      // Enabled again: an automatic disabling's record goes, and the failures of a disabled one count afresh.
+      ...(changes.enabled && { disabled_at: null, disabled_reason: null, failing_since: sql<Date | null>`case when enabled then failing_since end` }),
+      updated_at: sql<Date>`now()`,
+    })
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .returningAll()
@@ -161,6 +167,9 @@ export async function insertDelivery(db: Db, delivery: NewDelivery): Promise<voi
 
 // --- sending ---------------------------------------------------------------------------------------
 
+/** The error of an attempt that was never recorded: cut off by a stop, or its runner died. */
+export const INTERRUPTED = 'interrupted'
+
 export interface DeliveryJob {
   id: string
   subscription_id: string
@@ -187,7 +196,10 @@ export async function claimDeliveries(db: Db, request: ClaimRequest): Promise<De
   const result = await sql<DeliveryJob>`
     with claimed as (
       update webhook_deliveries
-      set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000})
+      set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000}),
+        -- A start still marked is an attempt never recorded: its runner died, or was stopped mid-send.
+        attempt_count = attempt_count + (attempt_started_at is not null)::int,
+        attempt_started_at = now()
       where id in (
         select picked.id
         from webhook_subscriptions s
@@ -204,15 +216,40 @@ export async function claimDeliveries(db: Db, request: ClaimRequest): Promise<De
         order by picked.next_attempt_at
         limit ${request.limit}
       )
-      returning id, subscription_id, event, body, attempts, series_trigger, locked_by
+      returning id, subscription_id, event, body, attempts, series_trigger, locked_by, attempt_count
+    ),
+    interrupted as (
+      -- The receiver may have got it: the attempt goes in the history, with the start its runner marked.
+      -- (The statement's snapshot still holds the marks the update replaced.)
+      insert into webhook_attempts (delivery_id, number, attempted_at, trigger, status_code, error, duration_ms, response_body)
+      select claimed.id, claimed.attempt_count, before.attempt_started_at, claimed.series_trigger, 0, ${INTERRUPTED}, 0, ''
+      from claimed join webhook_deliveries before on before.id = claimed.id
+      where before.attempt_started_at is not null
+      on conflict (delivery_id, number) do nothing
     )
-    select claimed.*, s.url, s.secret, s.previous_secret, s.previous_secret_expires_at
+    select claimed.id, claimed.subscription_id, claimed.event, claimed.body, claimed.attempts, claimed.series_trigger, claimed.locked_by,
+      s.url, s.secret, s.previous_secret, s.previous_secret_expires_at
     from claimed join webhook_subscriptions s on s.id = claimed.subscription_id
   `.execute(db)
   return result.rows
 }
 
-export function releaseDeliveries(db: Db, owner: string, ids: string[]): Promise<void> {
+/** Gives claimed deliveries back unsent, due at once: no attempt was made, so none stays marked. */
+export async function releaseDeliveries(db: Db, owner: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_by: null, locked_until: null, attempt_started_at: null })
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+    .where('locked_by', '=', owner)
+    .execute()
+}
+
+/**
+ * Gives back deliveries whose send was cut off (a stop), due at once. The receiver may have got it, so
+ * the start stays marked, and the next claim records the attempt as interrupted.
+ */
+export function releaseInterrupted(db: Db, owner: string, ids: string[]): Promise<void> {
   return releaseClaims(db, { table: 'webhook_deliveries', idColumn: 'id', owner, ids })
 }
 
@@ -229,13 +266,28 @@ export interface AttemptOutcome {
   responseBody: string
 }
 
+export interface DisabledEndpoint {
+  id: string
+  failing_since: Date
+  disabled_reason: string
+}
+
 /**
- * Records attempts made by `owner` in one statement: each delivery's new state and its history row. A
- * delivery whose claim passed to another runner meanwhile is left alone (that runner sends it again).
+ * Records attempts made by `owner` in one statement: each delivery's new state and its history row, and
+ * each endpoint's health. A delivery whose claim passed to another runner meanwhile is left alone (that
+ * runner sends it again). An endpoint whose every attempt has failed for `disableAfterMs` or longer is
+ * disabled, with `disabledReason` and its last error; like a disabling by hand, that keeps its pending
+ * deliveries for when it is enabled again. Returns the subscriptions it disabled.
  */
-export async function recordAttempts(db: Db, owner: string, outcomes: AttemptOutcome[]): Promise<void> {
+export async function recordAttempts(
+  db: Db,
+  owner: string,
+  outcomes: AttemptOutcome[],
+  health: { disableAfterMs: number; disabledReason: string },
+): Promise<DisabledEndpoint[]> {
   const column = <T>(pick: (outcome: AttemptOutcome) => T) => outcomes.map(pick)
-  await sql`
+  const failingLongEnough = sql`now() - make_interval(secs => ${health.disableAfterMs / 1000})`
+  const result = await sql<DisabledEndpoint>`
     with outcome as (
       select * from unnest(
         ${column((o) => o.deliveryId)}::uuid[], ${column((o) => o.status)}::text[], ${column((o) => o.retryInMs)}::float8[],
@@ -254,15 +306,48 @@ export async function recordAttempts(db: Db, owner: string, outcomes: AttemptOut
         last_error = o.error,
         locked_by = null,
         locked_until = null,
+        attempt_started_at = null,
         updated_at = now()
       from outcome o
       where d.id = o.id and d.locked_by = ${owner}
-      returning d.id, d.attempt_count
+      returning d.id, d.attempt_count, d.subscription_id
+    ),
+    attempted as (
+      insert into webhook_attempts (delivery_id, number, attempted_at, trigger, status_code, error, duration_ms, response_body)
+      select o.id, u.attempt_count, o.attempted_at, o.trigger, o.status_code, o.error, o.duration_ms, o.response_body
+      from updated u join outcome o on o.id = u.id
+    ),
+    endpoint as (
+      select u.subscription_id as id, bool_or(o.error is null) as answered, min(o.attempted_at) as first_attempt_at,
+        (array_agg(o.error || case when o.status_code > 0 then ' (HTTP ' || o.status_code || ')' else '' end order by o.attempted_at desc))[1] as last_error
+      from updated u join outcome o on o.id = u.id
+      group by u.subscription_id
+    ),
+    -- Only endpoints whose health changes are written, locked in id order (two runners' batches may
+    -- share endpoints). The first failure after a success starts the clock; any success stops it.
+    changed as (
+      select s.id, e.answered, e.last_error, coalesce(s.failing_since, e.first_attempt_at) as failing_since,
+        not e.answered and s.enabled and coalesce(s.failing_since, e.first_attempt_at) <= ${failingLongEnough} as disable
+      from webhook_subscriptions s join endpoint e on e.id = s.id
+      where case when e.answered then s.failing_since is not null
+        else s.failing_since is null or (s.enabled and s.failing_since <= ${failingLongEnough}) end
+      order by s.id
+      for no key update of s
+    ),
+    health as (
+      update webhook_subscriptions s set
+        failing_since = case when c.answered then null else c.failing_since end,
+        enabled = s.enabled and not c.disable,
+        disabled_at = case when c.disable then now() else s.disabled_at end,
+        disabled_reason = case when c.disable then ${health.disabledReason}::text || ' The last error: ' || c.last_error || '.' else s.disabled_reason end,
+        updated_at = case when c.disable then now() else s.updated_at end
+      from changed c
+      where s.id = c.id
+      returning s.id, s.failing_since, s.disabled_reason, c.disable
     )
-    insert into webhook_attempts (delivery_id, number, attempted_at, trigger, status_code, error, duration_ms, response_body)
-    select o.id, u.attempt_count, o.attempted_at, o.trigger, o.status_code, o.error, o.duration_ms, o.response_body
-    from updated u join outcome o on o.id = u.id
+    select id, failing_since, disabled_reason from health where disable
   `.execute(db)
+  return result.rows
 }
 
 // --- history ---------------------------------------------------------------------------------------

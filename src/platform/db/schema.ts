@@ -99,6 +99,11 @@ export interface WebhookSubscriptionsTable {
   created_by: string | null
   created_at: CreatedAt
   updated_at: Timestamp
+  /** Since when every attempt has failed; null once one succeeds (migration 0010). */
+  failing_since: NullableTimestamp
+  /** Set when the service disabled the subscription itself, cleared when it is enabled again. */
+  disabled_at: NullableTimestamp
+  disabled_reason: string | null
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
@@ -122,6 +127,8 @@ export interface WebhookDeliveriesTable {
   locked_by: string | null
   locked_until: NullableTimestamp
   last_error: string | null
+  /** When the attempt under way started; null when none is (migration 0010). */
+  attempt_started_at: NullableTimestamp
 }
 
 export interface WebhookAttemptsTable {

@@ -127,6 +127,7 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
             <small className="hint">{webhook.enabled ? 'Events are delivered to this endpoint.' : 'Disabled: nothing is sent, not even pings.'}</small>
           </span>
         </label>
+        <EndpointHealth webhook={webhook} />
         {webhook.previous_secret_expires_at && !isPast(webhook.previous_secret_expires_at) && (
           <p className="hint">
             Deliveries are also signed with the previous secret until {formatDate(webhook.previous_secret_expires_at)}.
@@ -166,4 +167,24 @@ function WebhookPanel({ webhook }: { webhook: Webhook }) {
       </Dialog>
     </>
   )
+}
+
+/** Why the service disabled the endpoint (enabling it clears this), or since when it has been failing. */
+function EndpointHealth({ webhook }: { webhook: Webhook }) {
+  if (webhook.disabled_reason) {
+    return (
+      <p className="once-warning" role="note">
+        <strong>Disabled automatically{webhook.disabled_at && ` on ${formatDate(webhook.disabled_at)}`}.</strong> {webhook.disabled_reason} Fix the endpoint, then enable
+        the webhook: the deliveries waiting for it are sent then.
+      </p>
+    )
+  }
+  if (webhook.enabled && webhook.failing_since) {
+    return (
+      <p className="hint">
+        Every delivery attempt has failed since {formatDate(webhook.failing_since)}. An endpoint that keeps failing for days is disabled automatically.
+      </p>
+    )
+  }
+  return null
 }

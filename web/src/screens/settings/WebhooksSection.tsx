@@ -59,7 +59,10 @@ export function WebhooksSection() {
                   ))}
                 </div>
               </td>
-              <td>{hook.enabled ? <span className="badge ok">Enabled</span> : <span className="badge">Disabled</span>}</td>
+              <td>
+                {hook.enabled ? <span className="badge ok">Enabled</span> : <span className="badge">Disabled</span>}
+                {hook.disabled_reason && <div className="muted small-text">{hook.disabled_reason}</div>}
+              </td>
               <td className="nowrap">{formatDate(hook.created_at)}</td>
             </tr>
           ))}
