@@ -392,7 +392,7 @@ class OutcomeWriter {
 }
 
 /** 5 days, 36 hours, 90 minutes, 300 ms: the largest unit that divides the duration. */
-export function spelledDuration(ms: number): string {
+function spelledDuration(ms: number): string {
   const units: Array<[string, number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]]
   const [unit, size] = units.find(([, size]) => ms % size === 0) ?? ['ms', 1]
   const count = ms / size

@@ -168,7 +168,7 @@ export async function insertDelivery(db: Db, delivery: NewDelivery): Promise<voi
 // --- sending ---------------------------------------------------------------------------------------
 
 /** The error of an attempt that was never recorded: cut off by a stop, or its runner died. */
-export const INTERRUPTED = 'interrupted'
+const INTERRUPTED = 'interrupted'
 
 export interface DeliveryJob {
   id: string
