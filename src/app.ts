@@ -10,6 +10,7 @@ import type { App } from './platform/http/app-type.js'
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js'
 import { registerJsonParsing } from './platform/http/json-body.js'
 import { registerOpenApi } from './platform/http/openapi.js'
+import { answerStalledBodies, serverTimeoutOptions } from './platform/http/slow-clients.js'
 import { guardPublicApi } from './platform/http/public-api.js'
 import { serveStaticFiles, webAppPages } from './platform/http/web-app.js'
 import { limitEveryRoute, MemoryStore, RateLimiter, RedisStore } from './platform/http/rate-limit.js'
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: false },
     frameworkErrors,
     clientErrorHandler,
+    ...serverTimeoutOptions(config.httpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
   for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema]) {
@@ -178,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerJsonParsing(app)
   const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log)
   registerErrorHandling(app, webApp.page)
+  answerStalledBodies(app, config.httpTimeouts.bodyIdleMs)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
   let closing = false
   app.addHook('preClose', async () => {

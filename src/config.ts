@@ -66,6 +66,19 @@ export interface Config {
   /** Whether `serve` also runs the background work (embeddings, webhooks); `worker` always does. */
   serveBackgroundWork: boolean
   webhooks: WebhookConfig
+  httpTimeouts: HttpTimeouts
+}
+
+/** How long the HTTP server waits for a client (see "Slow clients and timeouts" in docs/operations.md). */
+export interface HttpTimeouts {
+  /** From the connection (or the end of the previous request) to the end of the headers. */
+  headersMs: number
+  /** A request body that receives nothing for this long is answered 408. */
+  bodyIdleMs: number
+  /** The whole request, headers and body, must arrive within this (a 25 MiB upload on a slow link fits). */
+  requestMs: number
+  /** An idle connection between requests is closed after this. */
+  keepAliveMs: number
 }
 
 export interface WebhookConfig {
@@ -156,6 +169,15 @@ export function loadConfig(env: Env = process.env): Config {
     perEndpointConcurrency: read.integer('WEBHOOK_CONCURRENCY_PER_ENDPOINT', 8, 1, 1000),
     disableAfterMs: read.integer('WEBHOOK_DISABLE_AFTER_MS', 5 * 86_400_000, 1, 365 * 86_400_000),
   }
+  const httpTimeouts: HttpTimeouts = {
+    headersMs: read.integer('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100, 600_000),
+    bodyIdleMs: read.integer('HTTP_BODY_IDLE_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    requestMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', 300_000, 100, 86_400_000),
+    keepAliveMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, 3_600_000),
+  }
+  if (httpTimeouts.headersMs > httpTimeouts.requestMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request')
+  }
   const rateLimits: RateLimitConfig = {
     windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     expensive: read.integer('RATE_LIMIT_EXPENSIVE', 30, 1, 1_000_000),
@@ -212,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     vectorEfSearch,
     serveBackgroundWork,
     webhooks,
+    httpTimeouts,
   }
 }
 

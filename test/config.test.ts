@@ -145,6 +145,25 @@ describe('loadConfig', () => {
     ])
   })
 
+  it('reads the HTTP timeouts: 15 s for headers, 30 s of body silence, 5 min a request, 72 s of keep-alive', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).httpTimeouts).toEqual({ headersMs: 15_000, bodyIdleMs: 30_000, requestMs: 300_000, keepAliveMs: 72_000 })
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_BODY_IDLE_TIMEOUT_MS: '10000',
+      HTTP_REQUEST_TIMEOUT_MS: '600000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+    })
+    expect(config.httpTimeouts).toEqual({ headersMs: 5_000, bodyIdleMs: 10_000, requestMs: 600_000, keepAliveMs: 65_000 })
+    expect(problemsOf({ HTTP_BODY_IDLE_TIMEOUT_MS: '0', HTTP_KEEP_ALIVE_TIMEOUT_MS: '1m' })).toEqual([
+      'HTTP_BODY_IDLE_TIMEOUT_MS must be a whole number from 100 to 3600000, got "0"',
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 3600000, got "1m"',
+    ])
+    expect(problemsOf({ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' })).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request',
+    ])
+  })
+
   it('never echoes a URL that may hold a password', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://root:hunter2@db/app' })
     expect(problems.join(' ')).not.toContain('hunter2')

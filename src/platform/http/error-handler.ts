@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ErrorCode } from './error-codes.js'
@@ -64,7 +64,7 @@ const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
  * malformed request line) gets a problem+json answer on the raw socket, then the connection closes.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  if (error.code === 'ECONNRESET' || !socket.writable || answerStarted(socket)) {
     socket.destroy()
     return
   }
@@ -75,6 +75,14 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   )
+}
+
+/**
+ * A request past its deadline whose answer already went out in part (a handler that answered before the
+ * body arrived): a second answer would corrupt it, so the connection is only closed, as Node itself does.
+ */
+function answerStarted(socket: Duplex): boolean {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true
 }
 
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
