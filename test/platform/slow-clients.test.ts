@@ -222,21 +222,49 @@ describe('headers that never finish', () => {
 })
 
 describe('a whole request', () => {
+  let limited: TestApp
+  let limitedPort: number
+  beforeAll(async () => {
+    limited = await startTestApp({
+      database: t.database,
+      env: { ...SHRUNK, HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '2000' },
+      // Starts its answer before the body is read (onRequest) and never finishes it.
+      routes: (app) =>
+        app.post('/test/early-answer', {
+          onRequest: (_request, reply) => {
+            reply.hijack()
+            reply.raw.writeHead(200, { 'content-type': 'text/plain' }).write('started')
+          },
+          handler: () => undefined,
+        }),
+    })
+    await limited.app.listen({ host: '127.0.0.1', port: 0 })
+    limitedPort = (limited.app.server.address() as AddressInfo).port
+  })
+  afterAll(() => limited.close())
+
+  /** A body ten times longer in coming than the request timeout, a little every tenth of a second: never idle. */
+  async function endlessRequest(path: string) {
+    const body = Buffer.from(JSON.stringify({ name: 'Endless', description: 'x'.repeat(400) }))
+    const { socket, closed } = rawConnection(20_000, limitedPort)
+    socket.write(head('POST', path, { ...bearer(acme.writeKey), 'content-type': 'application/json', 'content-length': body.length }))
+    await paced(socket, body, Math.ceil(body.length / 10))
+    return closed
+  }
+
   it('that takes longer than the request timeout is answered 408, however steadily it arrives', async () => {
-    const limited = await startTestApp({ database: t.database, env: { ...SHRUNK, HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '2000' } })
-    try {
-      await limited.app.listen({ host: '127.0.0.1', port: 0 })
-      const body = Buffer.from(JSON.stringify({ name: 'Endless', description: 'x'.repeat(400) }))
-      const { socket, closed } = rawConnection(20_000, (limited.app.server.address() as AddressInfo).port)
-      socket.write(head('POST', '/api/v1/collections', { ...bearer(acme.writeKey), 'content-type': 'application/json', 'content-length': body.length }))
-      // Ten seconds for the body, a little every tenth of a second: never idle, but far too long.
-      await paced(socket, body, Math.ceil(body.length / 10))
-      const result = await closed
-      expectRequestTimeout(result)
-      expect(result.afterMs).toBeLessThan(6_000)
-    } finally {
-      await limited.close()
-    }
+    const result = await endlessRequest('/api/v1/collections')
+    expectRequestTimeout(result)
+    expect(result.afterMs).toBeLessThan(6_000)
+  })
+
+  it('that takes longer than the request timeout after its answer started loses its connection, with no second answer', async () => {
+    const result = await endlessRequest('/test/early-answer')
+    expect(result.byServer).toBe(true)
+    expect(result.afterMs).toBeLessThan(6_000)
+    expect(result.text).toMatch(/^HTTP\/1\.1 200 /)
+    expect(result.text).toContain('started')
+    expect(result.text).not.toContain('HTTP/1.1 408')
   })
 })
 
