@@ -12,6 +12,7 @@ import { registerJsonParsing } from './platform/http/json-body.js'
 import { registerOpenApi } from './platform/http/openapi.js'
 import { answerStalledBodies, serverTimeoutOptions } from './platform/http/slow-clients.js'
 import { guardPublicApi } from './platform/http/public-api.js'
+import { registerRequestRules } from './platform/http/request-rules.js'
 import { serveStaticFiles, webAppPages } from './platform/http/web-app.js'
 import { limitEveryRoute, MemoryStore, RateLimiter, RedisStore } from './platform/http/rate-limit.js'
 import { SHARED_SCHEMAS } from './platform/http/schemas.js'
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   }
   registerValidation(app)
   registerJsonParsing(app)
+  registerRequestRules(app)
   const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log)
   registerErrorHandling(app, webApp.page)
   answerStalledBodies(app, config.httpTimeouts.bodyIdleMs)

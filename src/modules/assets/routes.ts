@@ -32,8 +32,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
   // still refuses it with 415 like any other type it does not take.
   void app.register(async (scope) => {
     await scope.register(multipart, PUSH_FORM_OPTIONS)
-    // Any other type, text/plain included, is refused before the body is read.
-    scope.removeContentTypeParser('text/plain')
+    // Any other type is refused before the body is read, as everywhere, saying which two this one takes.
     scope.addContentTypeParser('*', (_request, _payload, done) => done(new AppError('unsupported_media_type', PUSH_TYPES), undefined))
     pushRoute(scope as App, assets)
   })

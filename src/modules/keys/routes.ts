@@ -73,9 +73,6 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
       },
     },
     async (request) => {
-      if (request.body !== undefined && !isEmptyObject(request.body)) {
-        throw problems.validation([{ pointer: '/', detail: 'this endpoint takes no body' }])
-      }
       const identity = callingKey(request)
       return view(await deps.keys.revoke(identity.organizationId, identity.id))
     },
@@ -160,8 +157,4 @@ function callingKey(request: { apiKey: ApiKeyIdentity | null }): ApiKeyIdentity 
   const identity = request.apiKey!
   if (identity.via !== 'key') throw problems.notFound('API key (this call was made with a session)')
   return identity
-}
-
-function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Object.keys(value).length === 0
 }

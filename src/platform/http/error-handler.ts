@@ -50,7 +50,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     void sendProblem(reply, new AppError('uri_too_long', 'A part of the path is longer than any id or name this API uses.'))
   } else {
-    void sendProblem(reply, new AppError('bad_url', 'The URL cannot be read (a bad percent-encoding?).'))
+    void sendProblem(reply, problems.badUrl())
   }
 }
 
@@ -87,6 +87,8 @@ function answerStarted(socket: Duplex): boolean {
 
 export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.code === 'invalid_api_key') reply.header('www-authenticate', 'Bearer realm="asset-library"')
+  // RFC 9110 15.5.16: the codings the request could have used; we decode none.
+  if (error.code === 'unsupported_content_encoding') reply.header('accept-encoding', 'identity')
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problemBody(error))
 }
 

@@ -40,6 +40,9 @@ export const problems = {
   conflict: (code: ErrorCode, detail: string) => new AppError(code, detail),
   unprocessable: (code: ErrorCode, detail: string, errors?: FieldProblem[]) => new AppError(code, detail, errors),
   badGateway: (code: ErrorCode, detail: string, upstream: string) => Object.assign(new AppError(code, detail), { upstream }),
+  badUrl: () => new AppError('bad_url', 'The URL cannot be read (a bad percent-encoding?).'),
+  repeatedHeader: (name: string) => new AppError('bad_request', `The request has more than one ${name} header; send it once.`),
+  bodyRefused: () => problems.validation([{ pointer: '/', detail: 'this endpoint takes no body' }]),
 }
 
 export interface ProblemBody {

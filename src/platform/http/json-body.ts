@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { AppError } from './errors.js'
+import { takesBody } from './request-rules.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,8 +19,17 @@ const UTF8 = /^utf-?8$/i
  * charset other than UTF-8 is a 415 (JSON is UTF-8, RFC 8259), and an empty body is no body, because
  * clients and no-code tools send `Content-Type: application/json` on POSTs that take none (revoke,
  * share, ping). A route that needs a body still refuses a missing one in validation.
+ *
+ * JSON is the only type: any other (text/plain included, which Fastify would read as a string for the
+ * schema to refuse with a 400) is a 415 before the body is read. A route that takes no body has seen any
+ * body refused already (request-rules.ts), so there whatever type an empty body declares is no body.
  */
 export function registerJsonParsing(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain')
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    if (!takesBody(request)) return done(null, undefined)
+    done(new AppError('unsupported_media_type', 'Send the body as application/json.'), undefined)
+  })
   const guarded = app.getDefaultJsonParser('error', 'error')
   const plain = app.getDefaultJsonParser('ignore', 'ignore')
   app.removeContentTypeParser('application/json')

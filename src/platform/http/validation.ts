@@ -14,6 +14,7 @@ type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null 
 /**
  * URL parts arrive as strings and need coercion; JSON bodies must not be coerced
  * (`null` would quietly become `""`, `"1"` would pass as a number). Unknown fields are rejected, never stripped.
+ * An integer in the URL is written in decimal digits (see `withDecimalIntegers`).
  */
 export function registerValidation(app: FastifyInstance): void {
   const bodies = createAjv({ coerceTypes: false })
@@ -22,7 +23,39 @@ export function registerValidation(app: FastifyInstance): void {
     bodies.addSchema(schema as object)
     urlParts.addSchema(schema as object)
   }
-  app.setValidatorCompiler(({ schema, httpPart }) => withoutNul((httpPart === 'body' ? bodies : urlParts).compile(schema)))
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? withoutNul(bodies.compile(schema)) : withDecimalIntegers(withoutNul(urlParts.compile(schema)), integerFields(schema)),
+  )
+}
+
+/** An optional minus and digits: what `limit` or `offset` may be written as. */
+const DECIMAL_INTEGER = /^-?\d+$/
+
+/** The top-level fields of a URL part's schema that are integers. */
+function integerFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {}
+  return Object.keys(properties).filter((name) => properties[name]!.type === 'integer')
+}
+
+/**
+ * Ajv coerces a string to a number when `+text == text`, so `limit=0x10` read as 16, `1e1` as 10 and
+ * `Infinity` passed as an integer (then capped): an integer field of the URL must be decimal digits, checked
+ * on the text as sent, before coercion.
+ */
+function withDecimalIntegers(validate: Validator, fields: string[]): Validator {
+  if (fields.length === 0) return validate
+  const check: Validator = (data) => {
+    const values = data as Record<string, unknown>
+    const refused = fields.filter((name) => [values[name] ?? []].flat().some((value) => typeof value === 'string' && !DECIMAL_INTEGER.test(value)))
+    if (refused.length > 0) {
+      check.errors = refused.map((name) => ({ instancePath: `/${name}`, keyword: 'type', message: 'must be an integer in decimal digits', params: {}, schemaPath: '' }))
+      return false
+    }
+    const valid = validate(data)
+    check.errors = validate.errors ?? null
+    return valid
+  }
+  return check
 }
 
 function createAjv(options: Options): Ajv {
