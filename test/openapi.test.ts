@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateOpenApi, OPENAPI_FILES, serialize } from '../scripts/openapi.js'
 import { SESSION_COOKIE } from '../src/modules/orgs/session-guard.js'
-import { startTestApp, type TestApp } from './support/app.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
 
 const COMMITTED_FILE = fileURLToPath(new URL('../openapi/v1.json', import.meta.url))
 const APP_TAGS = ['app-session', 'app-org', 'app-keys', 'app-catalogue', 'app-webhooks']
@@ -17,9 +17,11 @@ let t: TestApp
 let served: Json
 /** openapi/app.json as the code generates it. */
 let appDocument: Json
+let acme: Seeded
 
 beforeAll(async () => {
   t = await startTestApp()
+  acme = await seedOrganization(t.app, 'Documented')
   const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })
   expect(res.statusCode).toBe(200)
   expect(res.headers['content-type']).toContain('application/json')
@@ -175,6 +177,56 @@ describe('GET /api/v1/openapi.json', () => {
   it('is served without an API key', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })
     expect(res.statusCode).toBe(200)
+  })
+})
+
+/** The codes a documented response of `op` gives examples of, for `status`. */
+function documentedCodes(op: Json, status: number | string): string[] {
+  return Object.keys(op.responses[String(status)]?.content?.['application/problem+json']?.examples ?? {})
+}
+
+describe('both documents: what the platform answers before a handler runs', () => {
+  const documents = () => [
+    { name: 'v1', document: served },
+    { name: 'app', document: appDocument },
+  ]
+
+  it('a 413 and the 415s on every operation that takes a body, the no-body 400 on every other, bad_url everywhere', () => {
+    for (const { name, document } of documents()) {
+      for (const { method, path, op } of operations(document)) {
+        const where = `${name} ${method.toUpperCase()} ${path}`
+        expect(documentedCodes(op, 400), where).toEqual(expect.arrayContaining(['bad_url', 'bad_request', 'validation_failed']))
+        if (op.requestBody) {
+          expect(documentedCodes(op, 413), where).toContain('body_too_large')
+          expect(documentedCodes(op, 415), where).toEqual(expect.arrayContaining(['unsupported_media_type', 'unsupported_charset', 'unsupported_content_encoding']))
+          expect(documentedCodes(op, 400), where).toContain('malformed_json')
+        } else {
+          expect(op.responses['400'].description, where).toMatch(/takes none/)
+        }
+      }
+    }
+  })
+
+  it('every operation answers a 1.1 MiB body with a status and code it documents', async () => {
+    const body = JSON.stringify({ name: 'x'.repeat(1.1 * 1024 * 1024) })
+    const fill = (path: string) =>
+      path.replace('{org}', acme.org.slug).replace(/\{(id|delivery_id)\}/g, '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55').replace(/\{\w+\}/g, 'x')
+    for (const { name, document } of documents()) {
+      for (const { method, path, op } of operations(document)) {
+        const where = `${name} ${method.toUpperCase()} ${path}`
+        const res = await t.app.inject({
+          method: method.toUpperCase() as 'POST',
+          url: fill(path),
+          headers: { 'content-type': 'application/json', ...(name === 'v1' && bearer(acme.writeKey)) },
+          payload: body,
+        })
+        // A push takes 40 MiB: this body is only a wrong one there.
+        const expected = !op.requestBody || op.operationId === 'pushAsset' ? 400 : 413
+        expect(res.statusCode, `${where}: ${res.body}`).toBe(expected)
+        expect(documentedCodes(op, res.statusCode), where).toContain(res.json().code)
+      }
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/key', headers: bearer(acme.writeKey) })).statusCode).toBe(200)
   })
 })
 

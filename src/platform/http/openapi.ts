@@ -1,8 +1,9 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
-import type { FastifyContextConfig, FastifyInstance } from 'fastify'
+import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fastify'
 import { routeBucket, routeScope, type Bucket } from './public-api.js'
-import { appProblemResponses, COMPONENT, mergeProblemResponses, type ProblemCodes } from './schemas.js'
+import { declaresBody } from './request-rules.js'
+import { appProblemResponses, COMPONENT, mergeProblemResponses, RESPONSE_HEADERS, type ProblemCodes } from './schemas.js'
 
 export const PUBLIC_PREFIX = '/api/v1'
 
@@ -26,6 +27,27 @@ const BUCKET_TEXT: Record<Bucket, string> = {
   expensive: '`expensive` (30 a minute per key, shared with the other expensive calls)',
   cheap: '`cheap` (120 a minute per key, shared by every GET)',
   standard: '`standard` (60 a minute per key, shared by the other writes)',
+}
+
+/**
+ * What every route answers before its handler runs (the router, request-rules.ts, the body parsers), by
+ * whether it takes a body: documented for every operation of both documents from here, not route by route.
+ */
+function platformProblems(schema: FastifySchema): ProblemCodes {
+  const always: ProblemCodes = {
+    bad_url: 'a bad percent-encoding in the path or the query',
+    bad_request: '`Authorization`, `Content-Type` or `Host` sent twice',
+  }
+  if (!declaresBody(schema)) return { ...always, validation_failed: 'the request fails its schema; a body is refused (`/`): this endpoint takes none' }
+  return {
+    ...always,
+    validation_failed: true,
+    malformed_json: true,
+    body_too_large: "a body over this endpoint's limit (1 MiB unless it says otherwise)",
+    unsupported_media_type: true,
+    unsupported_charset: true,
+    unsupported_content_encoding: true,
+  }
 }
 
 function isPublicOperation(url: string): boolean {
@@ -81,6 +103,7 @@ const V1_OPTIONS: SwaggerOptions = {
         security: [{ apiKey: [scope] }],
         'x-required-scope': scope,
         'x-rate-limit-bucket': bucket,
+        response: mergeProblemResponses((schema.response ?? {}) as Record<number, unknown>, appProblemResponses(platformProblems(schema), RESPONSE_HEADERS)),
       } as typeof schema,
       url,
     }
@@ -127,12 +150,6 @@ function sessionProblems(session: SessionRequirement, write: boolean): ProblemCo
   }
 }
 
-/** Whether a request can fail validation: it has a body or a query, or a path parameter beside `{org}` (any string). */
-function validated(schema: { body?: unknown; querystring?: unknown; params?: unknown }): boolean {
-  const params = Object.keys((schema.params as { properties?: object } | undefined)?.properties ?? {})
-  return schema.body !== undefined || schema.querystring !== undefined || params.some((name) => name !== 'org')
-}
-
 const APP_OPTIONS: SwaggerOptions = {
   openapi: {
     openapi: '3.1.0',
@@ -174,12 +191,7 @@ const APP_OPTIONS: SwaggerOptions = {
     if (!session) throw new Error(`${url} declares no session requirement`)
     const write = [route.method].flat().some((method) => !SAFE_METHODS.has(method))
     const guarded = sessionProblems(session, write)
-    const problems = appProblemResponses({
-      ...(validated(schema) && { validation_failed: true }),
-      ...(schema.body !== undefined && { malformed_json: true }),
-      ...guarded,
-      internal_error: true,
-    })
+    const problems = appProblemResponses({ ...platformProblems(schema), ...guarded, internal_error: true })
     const needs = [SESSION_TEXT[session], session !== 'none' && write && 'Send the session\'s `csrf_token` in `X-CSRF-Token`.']
     return {
       schema: {

@@ -44,7 +44,7 @@ export const ProblemSchema = Type.Object(
 export const SHARED_SCHEMAS = [FieldProblemSchema, ProblemSchema]
 
 const STATUS_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request is malformed or fails validation (`validation_failed`, `malformed_json`). `errors` points at each bad field.',
+  400: 'The request is malformed or fails validation; `errors` points at each bad field.',
   401: 'The API key is missing, malformed, unknown, revoked or expired (`invalid_api_key`). Carries `WWW-Authenticate: Bearer`.',
   403: 'The API key lacks the scope this endpoint needs (`insufficient_scope`), or a plan limit is reached (`plan_limit_reached`).',
   404: 'No such object in your organization (`not_found`).',
@@ -65,10 +65,6 @@ const PROBLEM_EXAMPLES: Record<number, ProblemExamples> = {
     validation_failed: {
       summary: 'A field fails validation',
       value: problemBody(problems.validation([{ pointer: '/query/limit', detail: 'must be >= 1' }])),
-    },
-    malformed_json: {
-      summary: 'The body is not JSON',
-      value: problemBody(new AppError('malformed_json', 'The body is not valid JSON.')),
     },
   },
   401: { invalid_api_key: { summary: 'No usable API key', value: problemBody(problems.invalidApiKey()) } },
@@ -236,9 +232,10 @@ export type ProblemCodes = Partial<Record<ErrorCode, string | true>>
 
 /**
  * Problem responses of an app endpoint, grouped by status from the codes it can answer: each status lists
- * its codes with when they happen, with an example per code built like the real answer.
+ * its codes with when they happen, with an example per code built like the real answer. `headers` are
+ * documented on each (a v1 answer's rate-limit headers).
  */
-export function appProblemResponses(codes: ProblemCodes): Record<number, unknown> {
+export function appProblemResponses(codes: ProblemCodes, headers?: Record<string, unknown>): Record<number, unknown> {
   const byStatus = new Map<number, Array<[ErrorCode, string]>>()
   for (const [code, when] of Object.entries(codes) as Array<[ErrorCode, string | true]>) {
     const { status } = ERROR_CODES[code]
@@ -249,6 +246,7 @@ export function appProblemResponses(codes: ProblemCodes): Record<number, unknown
       status,
       {
         description: entries.map(([code, when]) => `- \`${code}\`: ${when}.`).join('\n'),
+        ...(headers && { headers }),
         content: {
           'application/problem+json': {
             schema: ref(ProblemSchema),
