@@ -160,7 +160,7 @@ describe('headers that may appear once', () => {
     expect((await call('GET', `/api/v1/collections/${collection}`)).statusCode).toBe(200)
   })
 
-  it('on a real socket too, and for Content-Type', async () => {
+  it('on a real socket too, and for Content-Type and Host', async () => {
     const twice = await rawRequest(`GET /api/v1/auth/key HTTP/1.1\r\nAuthorization: Bearer ${acme.writeKey}\r\nAuthorization: Bearer ${acme.readKey}`)
     expect(twice.status, twice.body).toBe(400)
     expect(JSON.parse(twice.body)).toMatchObject({ code: 'bad_request' })
@@ -170,6 +170,9 @@ describe('headers that may appear once', () => {
       body,
     )
     expect(typed.status, typed.body).toBe(400)
+    const hosts = await rawRequest(`GET /api/v1/auth/key HTTP/1.1\r\nAuthorization: Bearer ${acme.writeKey}\r\nHost: elsewhere.example`)
+    expect(hosts.status, hosts.body).toBe(400)
+    expect(JSON.parse(hosts.body)).toMatchObject({ code: 'bad_request' })
     const once = await rawRequest(`GET /api/v1/auth/key HTTP/1.1\r\nAuthorization: Bearer ${acme.writeKey}`)
     expect(once.status, once.body).toBe(200)
   })
