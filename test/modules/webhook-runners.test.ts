@@ -14,7 +14,7 @@ import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp 
 import { silentLogger } from '../support/database.js'
 import { login } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
-import { startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL)
 
@@ -48,13 +48,30 @@ function runner(database: DatabaseHandle, name: string, env: Record<string, stri
   return { delivery, close: () => fetcher.close() }
 }
 
-async function emitDeletes(count: number): Promise<void> {
+/** `count` asset.deleted events in each organization, 100 to a transaction. */
+async function emitDeletes(count: number, organizationIds = [acme.org.id]): Promise<void> {
   for (let done = 0; done < count; done += 100) {
     await inTransaction(t.database.handle.db, async (tx) => {
-      for (let i = done; i < Math.min(count, done + 100); i++) await emit(tx, acme.org.id, 'asset.deleted', { id: `asset-${i}` })
+      for (let i = done; i < Math.min(count, done + 100); i++) {
+        for (const organizationId of organizationIds) await emit(tx, organizationId, 'asset.deleted', { id: `asset-${i}` })
+      }
     })
   }
 }
+
+/** A new organization whose subscriptions to asset.deleted go to these URLs. */
+async function subscribedOrganization(name: string, urls: string[]): Promise<Seeded> {
+  const organization = await seedOrganization(t.app, name)
+  for (const url of urls) await t.app.services.webhooks.create(organization.org.id, { url, events: ['asset.deleted'], createdBy: null })
+  return organization
+}
+
+async function deleteSubscriptionsOf(organization: Seeded): Promise<void> {
+  for (const subscription of await t.app.services.webhooks.list(organization.org.id)) await t.app.services.webhooks.delete(organization.org.id, subscription.id)
+}
+
+/** The value at quantile `q` of `values`, nearest rank. */
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.ceil(q * values.length) - 1]!
 
 describe('stopping', () => {
   it('lets a send in flight finish within the budget', async () => {
@@ -118,15 +135,119 @@ describe('concurrency', () => {
       await delivery.start()
       await emitDeletes(6)
       delivery.eventsCommitted()
-      // Every event goes to both subscriptions: the fast receiver gets all six while the slow one holds two.
+      // Every event goes to both subscriptions: the fast receiver gets all six while the slow one, which
+      // has not answered yet, holds the one send an endpoint starts with.
       await receiver.waitForCount(6, 5_000)
-      expect(slow.received).toHaveLength(2)
+      expect(slow.received).toHaveLength(1)
     } finally {
       await t.app.services.webhooks.delete(acme.org.id, slowSubscription.id)
       await delivery.stop(200)
       await close()
       await slow.close()
       receiver.received.length = 0
+    }
+  })
+
+  it('four hanging endpoints with a backlog do not hold up a healthy one: it gets all 30 events, p95 under 1 s', async () => {
+    const tarpit = await startReceiver()
+    tarpit.answer(() => ({ hang: true }))
+    const healthy = await startReceiver()
+    const tarpits = await subscribedOrganization('Tarpits', [0, 1, 2, 3].map((n) => `${tarpit.url}?n=${n}`))
+    const bystander = await subscribedOrganization('Bystander', [healthy.url])
+    // Default slots (32 a process, 8 an endpoint); a timeout long enough that waiting behind one shows.
+    const { delivery, close } = runner(t.database.handle, 'tarpits', { WEBHOOK_TIMEOUT_MS: '5000' })
+    const db = t.database.handle.db
+    try {
+      await emitDeletes(30, [tarpits.org.id])
+      await delivery.start()
+      await waitFor('every tarpit to hold a send', () => new Set(tarpit.received.map((r) => r.path)).size === 4)
+
+      const emittedAt = new Map<string, number>()
+      for (let i = 0; i < 30; i++) {
+        const id = `healthy-${i}`
+        emittedAt.set(id, performance.now())
+        await inTransaction(db, async (tx) => {
+          await emit(tx, tarpits.org.id, 'asset.deleted', { id })
+          await emit(tx, bystander.org.id, 'asset.deleted', { id })
+        })
+        delivery.eventsCommitted()
+      }
+      const received = await healthy.waitForCount(30, 20_000)
+      const latencies = received.map((request) => request.at - emittedAt.get(JSON.parse(request.body).data.id)!)
+      expect(new Set(received.map((request) => JSON.parse(request.body).data.id)).size).toBe(30)
+      expect(quantile(latencies, 0.95)).toBeLessThan(1_000)
+    } finally {
+      await delivery.stop(200)
+      await close()
+      await Promise.all([deleteSubscriptionsOf(tarpits), deleteSubscriptionsOf(bystander)])
+      await Promise.all([tarpit.close(), healthy.close()])
+    }
+  })
+
+  it('a hanging endpoint\'s retries keep to the schedule, ahead of its backlog of new deliveries', async () => {
+    const hanging = await startReceiver()
+    hanging.answer(() => ({ hang: true }))
+    const backlogged = await subscribedOrganization('Backlog', [hanging.url])
+    const { delivery, close } = runner(t.database.handle, 'schedule')
+    const attemptTimes = () => {
+      const byDelivery = new Map<string, Received[]>()
+      for (const request of hanging.received) byDelivery.set(deliveryIdOf(request), [...(byDelivery.get(deliveryIdOf(request)) ?? []), request])
+      return byDelivery
+    }
+    try {
+      await emitDeletes(60, [backlogged.org.id])
+      await delivery.start()
+      await waitFor('three deliveries at their third attempt', () => [...attemptTimes().values()].filter((attempts) => attempts.length >= 3).length >= 3, 20_000)
+      const gaps = [...attemptTimes().values()].flatMap((attempts) => attempts.slice(1).map((attempt, i) => ({ step: SCHEDULE_MS[i]!, gap: attempt.at - attempts[i]!.at })))
+      // Each attempt times out, and the next comes after the schedule's step: not behind the backlog.
+      for (const { step, gap } of gaps) {
+        expect(gap).toBeGreaterThanOrEqual(TIMEOUT_MS + step - 50)
+        expect(gap).toBeLessThan(TIMEOUT_MS + step + 500)
+      }
+    } finally {
+      await delivery.stop(200)
+      await close()
+      await deleteSubscriptionsOf(backlogged)
+      await hanging.close()
+    }
+  })
+
+  it('a failing endpoint drops to one send at a time and earns its slots back one success at a time', async () => {
+    const endpoint = await startReceiver()
+    let failing = false
+    let inFlight = 0
+    /** How many sends the endpoint had in flight as each arrived, itself included. */
+    const concurrency: number[] = []
+    endpoint.answer(() => {
+      concurrency.push(++inFlight)
+      setTimeout(() => inFlight--, 100)
+      return { delayMs: 100, status: failing ? 503 : 200 }
+    })
+    const flaky = await subscribedOrganization('Flaky', [endpoint.url])
+    // One attempt a delivery: no retries, so every send is a new delivery.
+    const { delivery, close } = runner(t.database.handle, 'windows', { WEBHOOK_MAX_ATTEMPTS: '1' })
+    try {
+      await delivery.start()
+      await emitDeletes(100, [flaky.org.id])
+      delivery.eventsCommitted()
+      await endpoint.waitForCount(20)
+      expect(concurrency[0]).toBe(1)
+      expect(Math.max(...concurrency)).toBe(8)
+
+      failing = true
+      await endpoint.waitForCount(50)
+      // Sends under way when the first 503 came back still finish; after them, one at a time.
+      expect(concurrency.slice(40, 50)).toEqual(Array(10).fill(1))
+
+      failing = false
+      await endpoint.waitForCount(100)
+      expect(concurrency[50]).toBe(1)
+      expect(Math.max(...concurrency.slice(50))).toBe(8)
+    } finally {
+      await delivery.stop(200)
+      await close()
+      await deleteSubscriptionsOf(flaky)
+      await endpoint.close()
     }
   })
 })
@@ -338,6 +459,11 @@ describe('claims', () => {
         leaseMs: 60_000,
         keysInFlight: new Map([[subscriptionId, 7]]),
         perKeyLimit: 8,
+        keyWindows: new Map(),
+        keyStartWindow: undefined,
+        groupsInFlight: new Map([[acme.org.id, 7]]),
+        dueRetries: [],
+        newDeliveryLimits: new Map(),
       })
       expect(claimed.map((job) => job.subscription_id).sort()).toEqual([subscriptionId, other.id].sort())
       expect(claimed.find((job) => job.subscription_id === other.id)).toMatchObject({ id: behind.id, url: `${receiver.url}?other` })
@@ -345,6 +471,42 @@ describe('claims', () => {
       await db().deleteFrom('webhook_deliveries').where('locked_by', 'is not', null).execute()
       await db().deleteFrom('webhook_deliveries').where('subscription_id', '=', subscriptionId).where('event_id', 'is', null).where('body', '=', '{}').execute()
       await t.app.services.webhooks.delete(acme.org.id, other.id)
+    }
+  })
+
+  it('give the free slots to the organization holding the fewest sends, and within it to the subscription holding the fewest', async () => {
+    const crowded = await subscribedOrganization('Crowded', [`${receiver.url}?a`, `${receiver.url}?b`])
+    const quiet = await subscribedOrganization('Quiet', [`${receiver.url}?c`])
+    const [a, b] = await t.app.services.webhooks.list(crowded.org.id)
+    const [c] = await t.app.services.webhooks.list(quiet.org.id)
+    try {
+      // Crowded's deliveries have been due longest, a's the longest of all.
+      const due = [[crowded, a!, 60_000], [crowded, b!, 50_000], [quiet, c!, 1_000]] as const
+      for (const [organization, subscription, ageMs] of due) {
+        for (let i = 0; i < 5; i++) {
+          await db()
+            .insertInto('webhook_deliveries')
+            .values({ id: uuidv7(), organization_id: organization.org.id, subscription_id: subscription.id, event_id: null, event: 'asset.deleted', body: '{}', series_trigger: 'automatic', updated_at: new Date(), next_attempt_at: new Date(Date.now() - ageMs + i) })
+            .execute()
+        }
+      }
+      // a has 2 sends in flight: its organization holds 2, the quiet one none.
+      const claimed = await claimDeliveries(db(), {
+        owner: 'fair-claims',
+        limit: 4,
+        leaseMs: 60_000,
+        keysInFlight: new Map([[a!.id, 2]]),
+        perKeyLimit: 8,
+        keyWindows: new Map(),
+        keyStartWindow: undefined,
+        groupsInFlight: new Map([[crowded.org.id, 2]]),
+        dueRetries: [],
+        newDeliveryLimits: new Map(),
+      })
+      const count = (subscription: { id: string }) => claimed.filter((job) => job.subscription_id === subscription.id).length
+      expect([count(a!), count(b!), count(c!)]).toEqual([0, 1, 3])
+    } finally {
+      await Promise.all([deleteSubscriptionsOf(crowded), deleteSubscriptionsOf(quiet)])
     }
   })
 

@@ -80,6 +80,8 @@ export class WebhookDelivery {
       batchSize: 1,
       concurrency: config.concurrency,
       perKeyConcurrency: config.perEndpointConcurrency,
+      // An endpoint earns its slots by answering: one that never answers starts one new delivery at a time.
+      perKeyStartWindow: 1,
       // Longer than any one send can take, so no other runner takes a delivery over while it is being sent.
       leaseMs: 2 * config.timeoutMs + 5_000,
       pollIntervalMs: POLL_INTERVAL_MS,
@@ -200,10 +202,17 @@ class FanOutQueue implements WorkQueue<OutboxJob> {
  * is in; attempts finished together are then written in one statement (on the embedded database every
  * statement shares the API's one connection). Until its outcome is written a delivery stays claimed,
  * so nothing takes it meanwhile.
+ *
+ * Keys are subscriptions, grouped by organization. A failed attempt shrinks its subscription's window
+ * (see the runner); the retries this queue scheduled are claimed when due ahead of the subscription's
+ * other deliveries, and may use all of its slots: a new delivery waits while retries due within a
+ * send's timeout would need its slot. So a struggling endpoint's retries keep to the schedule.
  */
 class SendQueue implements WorkQueue<DeliveryJob> {
   readonly name = 'webhook deliveries'
   readonly writer: OutcomeWriter
+  /** Retries this queue scheduled and has not claimed yet, by delivery id. */
+  private readonly retries = new Map<string, { subscriptionId: string; dueAt: number }>()
 
   constructor(
     private readonly deps: WebhookDeliveryDeps,
@@ -216,26 +225,67 @@ class SendQueue implements WorkQueue<DeliveryJob> {
     return job.subscription_id
   }
 
-  claim(request: ClaimRequest): Promise<DeliveryJob[]> {
-    return store.claimDeliveries(this.deps.db, request)
+  groupOf(job: DeliveryJob): string {
+    return job.organization_id
   }
 
-  async work([job]: DeliveryJob[], signal: AbortSignal): Promise<void> {
+  async claim(request: ClaimRequest): Promise<DeliveryJob[]> {
+    const jobs = await store.claimDeliveries(this.deps.db, { ...request, ...this.retryPlan(request) })
+    for (const job of jobs) this.retries.delete(job.id)
+    return jobs
+  }
+
+  async work([job]: DeliveryJob[], signal: AbortSignal): Promise<readonly boolean[] | undefined> {
     let outcome: AttemptOutcome
     try {
       outcome = await this.attempt(job!, signal)
     } catch (error) {
       // Stopping: the send was cut off, so it goes back at once rather than after the lease.
-      if (signal.aborted) return store.releaseInterrupted(this.deps.db, job!.locked_by, [job!.id])
-      throw error
+      if (!signal.aborted) throw error
+      await store.releaseInterrupted(this.deps.db, job!.locked_by, [job!.id])
+      return undefined
     }
+    const { retryInMs } = outcome
+    const expectRetryAt = (dueAt: number) => this.retries.set(job!.id, { subscriptionId: job!.subscription_id, dueAt })
+    // Known from now on, so that no new delivery takes the slot the retry will need; due from the write.
+    if (retryInMs !== null) expectRetryAt(Date.now() + retryInMs)
     this.writer.record(job!.locked_by, outcome, () => {
-      if (outcome.retryInMs !== null) this.retryAt(Date.now() + outcome.retryInMs)
+      if (retryInMs === null) return
+      const dueAt = Date.now() + retryInMs
+      expectRetryAt(dueAt)
+      this.retryAt(dueAt)
     })
+    return [outcome.error === null]
   }
 
   release(owner: string, ids: string[]): Promise<void> {
     return store.releaseDeliveries(this.deps.db, owner, ids)
+  }
+
+  /**
+   * The retries due now, and how many sends each subscription may hold for new deliveries: its window,
+   * less the slots its retries due within a send's timeout will need. A retry still unclaimed a lease
+   * after its due time was taken by another runner, replayed or deleted: it is forgotten.
+   */
+  private retryPlan({ perKeyLimit, keyWindows, keyStartWindow, leaseMs }: ClaimRequest): Pick<store.DeliveryClaim, 'dueRetries' | 'newDeliveryLimits'> {
+    const now = Date.now()
+    const dueRetries: string[] = []
+    const comingRetries = new Map<string, number>()
+    for (const [id, { subscriptionId, dueAt }] of this.retries) {
+      if (dueAt < now - leaseMs) {
+        this.retries.delete(id)
+        continue
+      }
+      if (dueAt <= now) dueRetries.push(id)
+      if (dueAt <= now + this.deps.config.timeoutMs) comingRetries.set(subscriptionId, (comingRetries.get(subscriptionId) ?? 0) + 1)
+    }
+    const limit = perKeyLimit ?? this.deps.config.perEndpointConcurrency
+    const newDeliveryLimits = new Map(keyWindows)
+    for (const [subscriptionId, count] of comingRetries) {
+      const window = keyWindows.get(subscriptionId) ?? keyStartWindow ?? limit
+      newDeliveryLimits.set(subscriptionId, Math.max(0, Math.min(window, limit - count)))
+    }
+    return { dueRetries, newDeliveryLimits }
   }
 
   private async attempt(job: DeliveryJob, signal: AbortSignal): Promise<AttemptOutcome> {

@@ -172,6 +172,7 @@ const INTERRUPTED = 'interrupted'
 
 export interface DeliveryJob {
   id: string
+  organization_id: string
   subscription_id: string
   event: EventName
   body: string
@@ -185,38 +186,81 @@ export interface DeliveryJob {
   previous_secret_expires_at: Date | null
 }
 
+export interface DeliveryClaim extends ClaimRequest {
+  /** Retries this runner scheduled that are due now: taken ahead of their subscription's other deliveries. */
+  dueRetries: readonly string[]
+  /**
+   * A delivery other than a due retry is taken only while, counting it, its subscription holds no more
+   * than this; subscriptions not listed have their `keyStartWindow`.
+   */
+  newDeliveryLimits: ReadonlyMap<string, number>
+}
+
 /**
- * Claims due deliveries of enabled subscriptions, from each no more than the room it has left under
- * `perKeyLimit` in this runner (oldest first within a subscription, each looked up through its own
- * index range, so one subscription's backlog never hides another's due deliveries), and returns them
- * with their subscription's URL and secrets: one statement.
+ * Claims due deliveries of enabled subscriptions and returns them with their subscription's URL and
+ * secrets, in one statement. The candidates are `dueRetries`, then each subscription's oldest due
+ * deliveries up to its room (each looked up through its own index range, so one subscription's backlog
+ * never hides another's). The free slots go to the organization holding the fewest sends in this
+ * runner, within it to the subscription holding the fewest, one at a time (fair queueing); a
+ * subscription never holds more than `perKeyLimit`.
  */
-export async function claimDeliveries(db: Db, request: ClaimRequest): Promise<DeliveryJob[]> {
+export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<DeliveryJob[]> {
   const perKey = request.perKeyLimit ?? request.limit
+  const newLimit = request.keyStartWindow ?? perKey
+  const pairs = (map: ReadonlyMap<string, number>) => sql`${[...map.keys()]}::uuid[], ${[...map.values()]}::int[]`
+  const due = sql`d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())`
   const result = await sql<DeliveryJob>`
-    with claimed as (
+    with held as (
+      select * from unnest(${pairs(request.keysInFlight)}) as h(subscription_id, count)
+    ),
+    org_held as (
+      select * from unnest(${pairs(request.groupsInFlight)}) as g(organization_id, count)
+    ),
+    new_limit as (
+      select * from unnest(${pairs(request.newDeliveryLimits)}) as l(subscription_id, size)
+    ),
+    retries as (
+      select d.id, d.subscription_id, d.next_attempt_at, true as retry
+      from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+      where d.id = any(${request.dueRetries}::uuid[]) and ${due} and s.enabled
+      for update of d skip locked
+    ),
+    others as (
+      select picked.id, s.id as subscription_id, picked.next_attempt_at, false as retry
+      from webhook_subscriptions s
+      left join held h on h.subscription_id = s.id
+      left join new_limit l on l.subscription_id = s.id
+      cross join lateral (
+        select d.id, d.next_attempt_at from webhook_deliveries d
+        where d.subscription_id = s.id and ${due} and d.id <> all(${request.dueRetries}::uuid[])
+        order by d.next_attempt_at
+        limit greatest(0, coalesce(l.size, ${newLimit}) - coalesce(h.count, 0))
+        for update of d skip locked
+      ) picked
+      where s.enabled
+    ),
+    by_subscription as (
+      select c.*, s.organization_id, coalesce(l.size, ${newLimit}) as new_limit,
+        coalesce(h.count, 0) + row_number() over (partition by c.subscription_id order by c.retry desc, c.next_attempt_at) as subscription_rank
+      from (select * from retries union all select * from others) c
+      join webhook_subscriptions s on s.id = c.subscription_id
+      left join held h on h.subscription_id = c.subscription_id
+      left join new_limit l on l.subscription_id = c.subscription_id
+    ),
+    ranked as (
+      select b.id, b.next_attempt_at, b.subscription_rank,
+        coalesce(g.count, 0) + row_number() over (partition by b.organization_id order by b.subscription_rank, b.next_attempt_at) as organization_rank
+      from by_subscription b left join org_held g on g.organization_id = b.organization_id
+      where b.subscription_rank <= ${perKey} and (b.retry or b.subscription_rank <= b.new_limit)
+    ),
+    claimed as (
       update webhook_deliveries
       set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000}),
         -- A start still marked is an attempt never recorded: its runner died, or was stopped mid-send.
         attempt_count = attempt_count + (attempt_started_at is not null)::int,
         attempt_started_at = now()
-      where id in (
-        select picked.id
-        from webhook_subscriptions s
-        left join unnest(${[...request.keysInFlight.keys()]}::uuid[], ${[...request.keysInFlight.values()]}::int[])
-          as in_flight(subscription_id, count) on in_flight.subscription_id = s.id
-        cross join lateral (
-          select d.id, d.next_attempt_at from webhook_deliveries d
-          where d.subscription_id = s.id and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
-          order by d.next_attempt_at
-          limit greatest(0, ${perKey} - coalesce(in_flight.count, 0))
-          for update of d skip locked
-        ) picked
-        where s.enabled
-        order by picked.next_attempt_at
-        limit ${request.limit}
-      )
-      returning id, subscription_id, event, body, attempts, series_trigger, locked_by, attempt_count
+      where id in (select id from ranked order by organization_rank, subscription_rank, next_attempt_at limit ${request.limit})
+      returning id, organization_id, subscription_id, event, body, attempts, series_trigger, locked_by, attempt_count
     ),
     interrupted as (
       -- The receiver may have got it: the attempt goes in the history, with the start its runner marked.
@@ -227,7 +271,7 @@ export async function claimDeliveries(db: Db, request: ClaimRequest): Promise<De
       where before.attempt_started_at is not null
       on conflict (delivery_id, number) do nothing
     )
-    select claimed.id, claimed.subscription_id, claimed.event, claimed.body, claimed.attempts, claimed.series_trigger, claimed.locked_by,
+    select claimed.id, claimed.organization_id, claimed.subscription_id, claimed.event, claimed.body, claimed.attempts, claimed.series_trigger, claimed.locked_by,
       s.url, s.secret, s.previous_secret, s.previous_secret_expires_at
     from claimed join webhook_subscriptions s on s.id = claimed.subscription_id
   `.execute(db)

@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify'
 
 /** How long aborted work gets to give its items back before stop() returns. */
 const ABORT_GRACE_MS = 500
+/** How long a key's window outlives its last item: a key between items keeps what it earned. */
+const WINDOW_MEMORY_MS = 60_000
 
 /**
  * A source of background work kept in a table of its own (see claims.ts for the columns).
@@ -22,12 +24,24 @@ export interface ClaimRequest {
    */
   keysInFlight: ReadonlyMap<string, number>
   perKeyLimit: number | undefined
+  /**
+   * The window of each key that had items lately: how many items it may hold now (see
+   * `RunnerOptions.perKeyStartWindow`); other keys have `keyStartWindow`. A queue may let work that
+   * must keep its schedule (retries) use the rest of `perKeyLimit`.
+   */
+  keyWindows: ReadonlyMap<string, number>
+  keyStartWindow: number | undefined
+  /**
+   * Items in flight per group of keys (webhooks: an organization). To share the slots fairly, a claim
+   * takes first from the group, then the key, that holds the fewest.
+   */
+  groupsInFlight: ReadonlyMap<string, number>
 }
 
-/** The keys of a claim that have no room left. */
-export function busyKeys({ keysInFlight, perKeyLimit }: ClaimRequest): string[] {
+/** The keys of a claim that have no room left in their window. */
+export function busyKeys({ keysInFlight, perKeyLimit, keyWindows, keyStartWindow }: ClaimRequest): string[] {
   if (perKeyLimit === undefined) return []
-  return [...keysInFlight].filter(([, count]) => count >= perKeyLimit).map(([key]) => key)
+  return [...keysInFlight].filter(([key, count]) => count >= (keyWindows.get(key) ?? keyStartWindow ?? perKeyLimit)).map(([key]) => key)
 }
 
 export interface WorkQueue<T extends { id: string }> {
@@ -39,13 +53,16 @@ export interface WorkQueue<T extends { id: string }> {
    * a backoff. Each write should be guarded by `locked_by = <the claiming owner>` so that a runner
    * whose lease ran out cannot overwrite the runner that took the item over. If `work` throws, the
    * runner only logs it: the items stay claimed until their lease runs out, which is their backoff.
-   * It should stop soon after `signal` aborts (shutdown).
+   * It should stop soon after `signal` aborts (shutdown). It may resolve with whether each item's
+   * work succeeded, in order: that sizes its key's window (see `ClaimRequest.keyWindows`).
    */
-  work(items: T[], signal: AbortSignal): Promise<void>
+  work(items: T[], signal: AbortSignal): Promise<void | readonly boolean[]>
   /** Gives claimed items back unworked. */
   release(owner: string, ids: string[]): Promise<void>
   /** Items with the same key share a per-key concurrency limit (webhooks: one endpoint). */
   keyOf?(item: T): string
+  /** Keys of the same group share the slots fairly with other groups (webhooks: an organization). */
+  groupOf?(item: T): string
 }
 
 export interface RunnerOptions {
@@ -56,6 +73,13 @@ export interface RunnerOptions {
   concurrency: number
   /** Items of one key in flight at once. */
   perKeyConcurrency?: number
+  /**
+   * Items of one key in flight while it has not proven itself: a key with nothing in flight starts
+   * with this window and earns one more slot for each item that work() reports succeeded, up to
+   * `perKeyConcurrency`; a failure drops it back to 1 (TCP's slow start and additive increase).
+   * Default: `perKeyConcurrency`, no ramp.
+   */
+  perKeyStartWindow?: number
   leaseMs: number
   /** Fallback poll; a wake() claims at once. */
   pollIntervalMs: number
@@ -73,6 +97,8 @@ export class Runner<T extends { id: string }> {
   private readonly aborter = new AbortController()
   private readonly inFlight = new Set<Promise<void>>()
   private readonly keysInFlight = new Map<string, number>()
+  private readonly groupsInFlight = new Map<string, number>()
+  private readonly keyWindows: KeyWindows | undefined
   /** The latest claim; the next one starts after it. Never rejects. */
   private claimTurn: Promise<unknown> = Promise.resolve()
   private started = false
@@ -86,6 +112,8 @@ export class Runner<T extends { id: string }> {
     private readonly options: RunnerOptions,
   ) {
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+    const limit = this.perKeyLimit()
+    if (limit !== undefined) this.keyWindows = new KeyWindows(this.keyStartWindow()!, limit)
   }
 
   start(): void {
@@ -185,6 +213,9 @@ export class Runner<T extends { id: string }> {
         leaseMs: this.options.leaseMs,
         keysInFlight: new Map(this.keysInFlight),
         perKeyLimit: this.perKeyLimit(),
+        keyWindows: this.keyWindows?.current() ?? new Map(),
+        keyStartWindow: this.keyStartWindow(),
+        groupsInFlight: new Map(this.groupsInFlight),
       })
       if (this.stopped) {
         await this.release(claimed)
@@ -203,22 +234,24 @@ export class Runner<T extends { id: string }> {
 
   private startWork(items: T[]): void {
     const keys = this.perKeyLimit() === undefined ? [] : items.map((item) => this.queue.keyOf!(item))
-    for (const key of keys) this.keysInFlight.set(key, (this.keysInFlight.get(key) ?? 0) + 1)
-    const done = this.work(items).finally(() => {
+    const groups = this.queue.groupOf ? items.map((item) => this.queue.groupOf!(item)) : []
+    for (const key of keys) this.keyWindows!.record(key, undefined)
+    addCounts(this.keysInFlight, keys, 1)
+    addCounts(this.groupsInFlight, groups, 1)
+    const done = this.work(items).then((succeeded) => {
       this.inFlight.delete(done)
-      for (const key of keys) {
-        const left = this.keysInFlight.get(key)! - 1
-        if (left === 0) this.keysInFlight.delete(key)
-        else this.keysInFlight.set(key, left)
-      }
+      keys.forEach((key, i) => this.keyWindows!.record(key, succeeded?.[i]))
+      addCounts(this.keysInFlight, keys, -1)
+      addCounts(this.groupsInFlight, groups, -1)
       this.pump()
     })
     this.inFlight.add(done)
   }
 
-  private async work(items: T[]): Promise<void> {
+  /** Whether each item succeeded, when work() says; never rejects. */
+  private async work(items: T[]): Promise<void | readonly boolean[]> {
     try {
-      await this.queue.work(items, this.aborter.signal)
+      return await this.queue.work(items, this.aborter.signal)
     } catch (error) {
       this.options.logger.warn(
         { err: error, queue: this.queue.name, items: items.length },
@@ -250,6 +283,11 @@ export class Runner<T extends { id: string }> {
     return this.queue.keyOf ? this.options.perKeyConcurrency : undefined
   }
 
+  private keyStartWindow(): number | undefined {
+    const limit = this.perKeyLimit()
+    return limit === undefined ? undefined : Math.min(limit, this.options.perKeyStartWindow ?? limit)
+  }
+
   /** A claim can return more items of one key than the key has room for; those go back. */
   private splitByKeyLimit(items: T[]): { accepted: T[]; overLimit: T[] } {
     const limit = this.perKeyLimit()
@@ -268,6 +306,44 @@ export class Runner<T extends { id: string }> {
       }
     }
     return { accepted, overLimit }
+  }
+}
+
+/**
+ * Each key's window (see `RunnerOptions.perKeyStartWindow`), forgotten once the key has had no item for
+ * a while. The map is kept in order of use, so forgetting stops at the first key used lately.
+ */
+class KeyWindows {
+  private readonly windows = new Map<string, { size: number; usedAt: number }>()
+
+  constructor(
+    private readonly start: number,
+    private readonly limit: number,
+  ) {}
+
+  current(): Map<string, number> {
+    const forgetBefore = Date.now() - WINDOW_MEMORY_MS
+    for (const [key, { usedAt }] of this.windows) {
+      if (usedAt >= forgetBefore) break
+      this.windows.delete(key)
+    }
+    return new Map([...this.windows].map(([key, { size }]) => [key, size]))
+  }
+
+  /** An item of `key` started (undefined) or ended: one more slot for a success, back to one for a failure. */
+  record(key: string, succeeded: boolean | undefined): void {
+    const size = this.windows.get(key)?.size ?? this.start
+    this.windows.delete(key)
+    this.windows.set(key, { size: succeeded === undefined ? size : succeeded ? Math.min(this.limit, size + 1) : 1, usedAt: Date.now() })
+  }
+}
+
+/** Adds `delta` to the count of each name, dropping the names whose count falls to 0. */
+function addCounts(counts: Map<string, number>, names: string[], delta: number): void {
+  for (const name of names) {
+    const count = (counts.get(name) ?? 0) + delta
+    if (count === 0) counts.delete(name)
+    else counts.set(name, count)
   }
 }
 
