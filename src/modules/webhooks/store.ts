@@ -220,13 +220,16 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
       select * from unnest(${pairs(request.newDeliveryLimits)}) as l(subscription_id, size)
     ),
     retries as (
-      select d.id, d.subscription_id, d.next_attempt_at, true as retry
-      from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+      select d.id, d.subscription_id, s.organization_id, d.next_attempt_at, true as retry, coalesce(h.count, 0) as held, ${perKey}::int as new_limit
+      from webhook_deliveries d
+      join webhook_subscriptions s on s.id = d.subscription_id
+      left join held h on h.subscription_id = d.subscription_id
       where d.id = any(${request.dueRetries}::uuid[]) and ${due} and s.enabled
       for update of d skip locked
     ),
     others as (
-      select picked.id, s.id as subscription_id, picked.next_attempt_at, false as retry
+      select picked.id, s.id as subscription_id, s.organization_id, picked.next_attempt_at, false as retry,
+        coalesce(h.count, 0) as held, coalesce(l.size, ${newLimit}) as new_limit
       from webhook_subscriptions s
       left join held h on h.subscription_id = s.id
       left join new_limit l on l.subscription_id = s.id
@@ -240,12 +243,8 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
       where s.enabled
     ),
     by_subscription as (
-      select c.*, s.organization_id, coalesce(l.size, ${newLimit}) as new_limit,
-        coalesce(h.count, 0) + row_number() over (partition by c.subscription_id order by c.retry desc, c.next_attempt_at) as subscription_rank
+      select c.*, c.held + row_number() over (partition by c.subscription_id order by c.retry desc, c.next_attempt_at) as subscription_rank
       from (select * from retries union all select * from others) c
-      join webhook_subscriptions s on s.id = c.subscription_id
-      left join held h on h.subscription_id = c.subscription_id
-      left join new_limit l on l.subscription_id = c.subscription_id
     ),
     ranked as (
       select b.id, b.next_attempt_at, b.subscription_rank,
