@@ -26,8 +26,9 @@ export interface ClaimRequest {
   perKeyLimit: number | undefined
   /**
    * The window of each key that had items lately: how many items it may hold now (see
-   * `RunnerOptions.perKeyStartWindow`); other keys have `keyStartWindow`. A queue may let work that
-   * must keep its schedule (retries) use the rest of `perKeyLimit`.
+   * `RunnerOptions.perKeyStartWindow`); other keys have `keyStartWindow`. The claim keeps to them (the
+   * runner gives back only what exceeds `perKeyLimit`), and may let work that must keep its schedule
+   * (retries) use the rest of `perKeyLimit`.
    */
   keyWindows: ReadonlyMap<string, number>
   keyStartWindow: number | undefined
@@ -88,7 +89,8 @@ export interface RunnerOptions {
 }
 
 /**
- * Claims due items of one queue and works them with bounded concurrency, overall and per key.
+ * Claims due items of one queue and works them with bounded concurrency, overall and per key (each key
+ * within a window that its successes widen and a failure narrows), counting what each group holds.
  * Claims are serialised within a runner and sized to the free slots, so nothing claimed waits here
  * while its lease runs.
  */
