@@ -34,7 +34,7 @@ beforeAll(async () => {
     env: SHRUNK,
     routes: (app) => {
       // Answers only after the connection's idle timer went off while the answer was being prepared.
-      app.post('/test/slow-answer', async (request) => {
+      app.post('/test/slow-answer', { schema: { body: {} } }, async (request) => {
         await idleTimerFired(request.raw.socket)
         return { answered: true }
       })
@@ -46,7 +46,7 @@ beforeAll(async () => {
           done(null, length)
         })
       })
-      app.post('/test/late-reader', async (request) => ({ read: request.body }))
+      app.post('/test/late-reader', { schema: { body: {} } }, async (request) => ({ read: request.body }))
     },
   })
   acme = await seedOrganization(t.app)
