@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request as httpsRequest } from 'node:https'
 import { sql } from 'kysely'
+import pg from 'pg'
 import sharp from 'sharp'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -531,3 +532,28 @@ function postTo(url: string, body: string, headers: Record<string, string>): Pro
     req.end(body)
   })
 }
+
+describe.runIf(process.env.TEST_DATABASE_URL)('deleting a subscription while a runner records its attempts (PostgreSQL)', () => {
+  it('takes the locks in the runner\'s order, delivery then subscription: both finish, neither deadlocks', async () => {
+    const subscription = await subscribe()
+    const deliveryId = await ping(subscription.id)
+    await settled(subscription.id, deliveryId)
+    // What recording an outcome that changes the endpoint's health does: the delivery's row, then its subscription's.
+    const recorder = new pg.Client({ connectionString: t.database.url })
+    await recorder.connect()
+    try {
+      await recorder.query('begin')
+      await recorder.query('update webhook_deliveries set updated_at = now() where id = $1', [deliveryId])
+      const deleting = owner.delete(`${hooksUrl}/${subscription.id}`)
+      await waitFor('the delete to wait for the delivery\'s lock', async () => {
+        const waiting = await recorder.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
+        return waiting.rowCount! > 0 || undefined
+      })
+      await recorder.query('select 1 from webhook_subscriptions where id = $1 for no key update', [subscription.id])
+      await recorder.query('commit')
+      expect((await deleting).statusCode).toBe(204)
+    } finally {
+      await recorder.end()
+    }
+  })
+})

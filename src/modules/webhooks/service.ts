@@ -82,8 +82,17 @@ export class WebhookService {
     return updated
   }
 
+  /**
+   * Its deliveries go first: recording attempts locks deliveries and then, when an endpoint's health
+   * changes, their subscription; deleting the subscription first would take the two in the other order
+   * and could deadlock with it on PostgreSQL.
+   */
   async delete(organizationId: string, id: string): Promise<void> {
-    if (!(await store.deleteSubscription(this.deps.db, organizationId, id))) throw notFound()
+    const deleted = await this.deps.db.transaction().execute(async (tx) => {
+      await store.deleteDeliveriesOf(tx, organizationId, id)
+      return store.deleteSubscription(tx, organizationId, id)
+    })
+    if (!deleted) throw notFound()
   }
 
   /** A new secret; the old one keeps signing beside it for ROTATION_OVERLAP_MS, so receivers can roll over. */

@@ -70,6 +70,10 @@ export function updateSubscription(db: Db, organizationId: string, id: string, c
     .executeTakeFirst()
 }
 
+export async function deleteDeliveriesOf(db: Db, organizationId: string, subscriptionId: string): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').where('organization_id', '=', organizationId).where('subscription_id', '=', subscriptionId).execute()
+}
+
 export async function deleteSubscription(db: Db, organizationId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhook_subscriptions').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
   return result.numDeletedRows > 0n
