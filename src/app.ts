@@ -179,10 +179,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   }
   registerValidation(app)
   registerJsonParsing(app)
+  // First of the onRequest hooks: a request refused by a later one still has its body's deadline.
+  answerStalledBodies(app, config.httpTimeouts.bodyIdleMs)
   registerRequestRules(app)
   const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log)
   registerErrorHandling(app, webApp.page)
-  answerStalledBodies(app, config.httpTimeouts.bodyIdleMs)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
   let closing = false
   app.addHook('preClose', async () => {

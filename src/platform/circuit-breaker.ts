@@ -36,8 +36,7 @@ export class CircuitBreaker {
     if (this.failures >= this.options.failuresToOpen) this.trip(error)
   }
 
-  /** Opens the circuit at once (the dependency did not answer at start, say). */
-  trip(error: Error): void {
+  private trip(error: Error): void {
     if (this.open) return
     this.open = true
     this.options.onOpen(error)

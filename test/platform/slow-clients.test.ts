@@ -4,6 +4,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { waitFor } from '../support/wait.js'
 
 /**
  * Slow clients, over real sockets: headers and bodies that stop arriving lose their connection (408
@@ -13,7 +14,7 @@ import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } fro
 
 const HEADERS_MS = 3_000
 const BODY_IDLE_MS = 1_000
-const KEEP_ALIVE_MS = 1_000
+const KEEP_ALIVE_MS = 4_000
 const SHRUNK = {
   HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
   HTTP_BODY_IDLE_TIMEOUT_MS: String(BODY_IDLE_MS),
@@ -150,6 +151,8 @@ describe('a request body that stops arriving', () => {
     const result = await closed
     expect(result.byServer).toBe(true)
     expect(parseAnswer(result.text).status).toBe(401)
+    // At the body's idle timeout, not at the longer keep-alive timeout that follows an answer.
+    expect(result.afterMs).toBeLessThan(KEEP_ALIVE_MS)
   })
 
   it('goes through when it arrives slowly but steadily: each byte restarts the idle timer', async () => {
@@ -202,6 +205,27 @@ describe('answers that take their time', () => {
     const answer = parseAnswer((await closed).text)
     expect(answer.status).toBe(200)
     expect(Buffer.from(answer.body, 'latin1').equals(image)).toBe(true)
+  })
+})
+
+describe('a keep-alive connection', () => {
+  it('outlives the body idle timeout between requests, serves the next one, and closes at the keep-alive timeout', async () => {
+    const body = JSON.stringify({ name: 'Kept alive' })
+    const { socket, closed } = rawConnection(10 * KEEP_ALIVE_MS)
+    let text = ''
+    socket.on('data', (data: Buffer) => (text += data.toString('latin1')))
+    const answers = () => text.split('HTTP/1.1 ').length - 1
+    socket.write(head('POST', '/api/v1/collections', { ...bearer(acme.writeKey), 'content-type': 'application/json', 'content-length': body.length }) + body)
+    await waitFor('the first answer', () => answers() === 1 || undefined)
+    // Idle between requests for longer than a body may be: that is the keep-alive timeout's to judge.
+    await delay(2 * BODY_IDLE_MS)
+    socket.write(head('GET', '/health', {}))
+    await waitFor('the second answer', () => answers() === 2 || undefined)
+    const secondAt = Date.now()
+    const result = await closed
+    expect(result.byServer).toBe(true)
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 201', 'HTTP/1.1 200'])
+    expect(Date.now() - secondAt).toBeGreaterThanOrEqual(KEEP_ALIVE_MS - 100)
   })
 })
 

@@ -63,4 +63,9 @@ function watchBody(request: FastifyRequest, reply: FastifyReply, idleMs: number)
   reply.raw.on('timeout', () => {
     if (raw.complete) socket.setTimeout(0)
   })
+  // Answered before the body arrived: Node, finishing the answer, puts the keep-alive timer in place of
+  // the idle one while it drains the rest of the body. The rest must keep arriving like any body.
+  reply.raw.once('finish', () => {
+    if (!raw.complete) socket.setTimeout(idleMs)
+  })
 }
