@@ -73,6 +73,26 @@ async function deleteSubscriptionsOf(organization: Seeded): Promise<void> {
 /** The value at quantile `q` of `values`, nearest rank. */
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.ceil(q * values.length) - 1]!
 
+/**
+ * Emits 30 events in each of these organizations, an event at a time, and returns the p95 of the time
+ * each took to reach `receiver` (which must get all 30).
+ */
+async function p95Latency(delivery: WebhookDelivery, receiver: WebhookReceiver, organizationIds: string[]): Promise<number> {
+  const emittedAt = new Map<string, number>()
+  for (let i = 0; i < 30; i++) {
+    const id = `measured-${i}`
+    emittedAt.set(id, performance.now())
+    await inTransaction(t.database.handle.db, async (tx) => {
+      for (const organizationId of organizationIds) await emit(tx, organizationId, 'asset.deleted', { id })
+    })
+    delivery.eventsCommitted()
+  }
+  const received = await receiver.waitForCount(30, 20_000)
+  const eventIds = received.map((request) => JSON.parse(request.body).data.id as string)
+  expect(new Set(eventIds).size).toBe(30)
+  return quantile(eventIds.map((id, i) => received[i]!.at - emittedAt.get(id)!), 0.95)
+}
+
 describe('stopping', () => {
   it('lets a send in flight finish within the budget', async () => {
     const { delivery, close } = runner(t.database.handle, 'stopping-a')
@@ -156,26 +176,46 @@ describe('concurrency', () => {
     const bystander = await subscribedOrganization('Bystander', [healthy.url])
     // Default slots (32 a process, 8 an endpoint); a timeout long enough that waiting behind one shows.
     const { delivery, close } = runner(t.database.handle, 'tarpits', { WEBHOOK_TIMEOUT_MS: '5000' })
-    const db = t.database.handle.db
     try {
       await emitDeletes(30, [tarpits.org.id])
       await delivery.start()
       await waitFor('every tarpit to hold a send', () => new Set(tarpit.received.map((r) => r.path)).size === 4)
 
-      const emittedAt = new Map<string, number>()
-      for (let i = 0; i < 30; i++) {
-        const id = `healthy-${i}`
-        emittedAt.set(id, performance.now())
-        await inTransaction(db, async (tx) => {
-          await emit(tx, tarpits.org.id, 'asset.deleted', { id })
-          await emit(tx, bystander.org.id, 'asset.deleted', { id })
-        })
-        delivery.eventsCommitted()
-      }
-      const received = await healthy.waitForCount(30, 20_000)
-      const latencies = received.map((request) => request.at - emittedAt.get(JSON.parse(request.body).data.id)!)
-      expect(new Set(received.map((request) => JSON.parse(request.body).data.id)).size).toBe(30)
-      expect(quantile(latencies, 0.95)).toBeLessThan(1_000)
+      expect(await p95Latency(delivery, healthy, [tarpits.org.id, bystander.org.id])).toBeLessThan(1_000)
+    } finally {
+      await delivery.stop(200)
+      await close()
+      await Promise.all([deleteSubscriptionsOf(tarpits), deleteSubscriptionsOf(bystander)])
+      await Promise.all([tarpit.close(), healthy.close()])
+    }
+  })
+
+  it('endpoints that hang after earning their 8 slots never take every slot with their retries: a healthy endpoint of another organization still gets its deliveries, p95 under 1 s', async () => {
+    const tarpit = await startReceiver()
+    const requestsTo = new Map<string, number>()
+    // Each endpoint answers until its window has grown to 8 (7 answers), then hangs with 8 sends in flight.
+    tarpit.answer((request) => {
+      requestsTo.set(request.path, (requestsTo.get(request.path) ?? 0) + 1)
+      return requestsTo.get(request.path)! <= 16 ? { delayMs: 20 } : { hang: true }
+    })
+    const healthy = await startReceiver()
+    const tarpits = await subscribedOrganization('Hung tarpits', [0, 1, 2, 3].map((n) => `${tarpit.url}?n=${n}`))
+    const bystander = await subscribedOrganization('Hung bystander', [healthy.url])
+    // Default slots (32 a process, 8 an endpoint): the four hung endpoints' 32 sends time out together.
+    const { delivery, close } = runner(t.database.handle, 'retry-waves', { WEBHOOK_TIMEOUT_MS: '5000' })
+    const retriesSent = () => tarpit.received.length - new Set(tarpit.received.map(deliveryIdOf)).size
+    const failingCount = async () => {
+      const failing = await t.database.handle.db.selectFrom('webhook_subscriptions').select('id').where('organization_id', '=', tarpits.org.id).where('failing_since', 'is not', null).execute()
+      return failing.length
+    }
+    try {
+      await emitDeletes(60, [tarpits.org.id])
+      await delivery.start()
+      await tarpit.waitForCount(4 * (16 + 8))
+      // The hung sends time out (each endpoint is failing now), and their retries go out together.
+      await waitFor('every tarpit to be failing', async () => (await failingCount()) === 4, 10_000)
+      await waitFor('the retry wave of the hung sends', () => retriesSent() >= 24, 5_000)
+      expect(await p95Latency(delivery, healthy, [bystander.org.id])).toBeLessThan(1_000)
     } finally {
       await delivery.stop(200)
       await close()
@@ -220,8 +260,7 @@ describe('concurrency', () => {
     const concurrency: number[] = []
     endpoint.answer(() => {
       concurrency.push(++inFlight)
-      setTimeout(() => inFlight--, 100)
-      return { delayMs: 100, status: failing ? 503 : 200 }
+      return { delayMs: 100, status: failing ? 503 : 200, sent: () => inFlight-- }
     })
     const flaky = await subscribedOrganization('Flaky', [endpoint.url])
     // One attempt a delivery: no retries, so every send is a new delivery.
@@ -464,6 +503,7 @@ describe('claims', () => {
         groupsInFlight: new Map([[acme.org.id, 7]]),
         dueRetries: [],
         newDeliveryLimits: new Map(),
+        failingEndpointSlots: 24,
       })
       expect(claimed.map((job) => job.subscription_id).sort()).toEqual([subscriptionId, other.id].sort())
       expect(claimed.find((job) => job.subscription_id === other.id)).toMatchObject({ id: behind.id, url: `${receiver.url}?other` })
@@ -502,11 +542,51 @@ describe('claims', () => {
         groupsInFlight: new Map([[crowded.org.id, 2]]),
         dueRetries: [],
         newDeliveryLimits: new Map(),
+        failingEndpointSlots: 24,
       })
       const count = (subscription: { id: string }) => claimed.filter((job) => job.subscription_id === subscription.id).length
       expect([count(a!), count(b!), count(c!)]).toEqual([0, 1, 3])
     } finally {
       await Promise.all([deleteSubscriptionsOf(crowded), deleteSubscriptionsOf(quiet)])
+    }
+  })
+
+  it('give failing subscriptions, retries included, no more than their share of the slots, counting their sends in flight', async () => {
+    const failing = await subscribedOrganization('Failing claims', [`${receiver.url}?x`, `${receiver.url}?y`])
+    const answering = await subscribedOrganization('Answering claims', [`${receiver.url}?z`])
+    const [x, y] = await t.app.services.webhooks.list(failing.org.id)
+    const [z] = await t.app.services.webhooks.list(answering.org.id)
+    try {
+      await db().updateTable('webhook_subscriptions').set({ failing_since: new Date() }).where('organization_id', '=', failing.org.id).execute()
+      const insertDue = async (organization: Seeded, subscription: { id: string }) => {
+        const id = uuidv7()
+        await db()
+          .insertInto('webhook_deliveries')
+          .values({ id, organization_id: organization.org.id, subscription_id: subscription.id, event_id: null, event: 'asset.deleted', body: '{}', series_trigger: 'automatic', updated_at: new Date(), next_attempt_at: new Date(Date.now() - 1_000) })
+          .execute()
+        return id
+      }
+      const retries: string[] = []
+      for (let i = 0; i < 4; i++) retries.push(await insertDue(failing, x!), await insertDue(failing, y!))
+      for (let i = 0; i < 4; i++) await insertDue(answering, z!)
+      // x has one send in flight: of the failing share of 3, two slots are left, though 8 retries are due.
+      const claimed = await claimDeliveries(db(), {
+        owner: 'failing-claims',
+        limit: 20,
+        leaseMs: 60_000,
+        keysInFlight: new Map([[x!.id, 1]]),
+        perKeyLimit: 8,
+        keyWindows: new Map([[z!.id, 8]]),
+        keyStartWindow: 1,
+        groupsInFlight: new Map([[failing.org.id, 1]]),
+        dueRetries: retries,
+        newDeliveryLimits: new Map([[z!.id, 8]]),
+        failingEndpointSlots: 3,
+      })
+      const count = (subscription: { id: string }) => claimed.filter((job) => job.subscription_id === subscription.id).length
+      expect([count(x!) + count(y!), count(z!)]).toEqual([2, 4])
+    } finally {
+      await Promise.all([deleteSubscriptionsOf(failing), deleteSubscriptionsOf(answering)])
     }
   })
 

@@ -39,6 +39,8 @@ export interface Answer {
   delayMs?: number
   /** Never answers (until the receiver closes). */
   hang?: boolean
+  /** Called once the answer has been sent in full. */
+  sent?: () => void
 }
 
 export interface WebhookReceiver {
@@ -70,7 +72,7 @@ export async function startReceiver(options: { untrusted?: boolean } = {}): Prom
         hanging.add(res)
         return
       }
-      const send = () => res.writeHead(answer.status ?? 200, answer.headers ?? { 'content-type': 'text/plain' }).end(answer.body ?? 'ok')
+      const send = () => res.writeHead(answer.status ?? 200, answer.headers ?? { 'content-type': 'text/plain' }).end(answer.body ?? 'ok', answer.sent)
       if (answer.delayMs) setTimeout(send, answer.delayMs)
       else send()
     })

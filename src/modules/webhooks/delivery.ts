@@ -206,7 +206,9 @@ class FanOutQueue implements WorkQueue<OutboxJob> {
  * Keys are subscriptions, grouped by organization. A failed attempt shrinks its subscription's window
  * (see the runner); the retries this queue scheduled are claimed when due ahead of the subscription's
  * other deliveries, and may use all of its slots: a new delivery waits while retries due within a
- * send's timeout would need its slot. So a struggling endpoint's retries keep to the schedule.
+ * send's timeout would need its slot. So a struggling endpoint's retries keep to the schedule, within
+ * the share of failing endpoints: together they hold at most the process's slots less one endpoint's,
+ * so a healthy endpoint always finds its slots free of them.
  */
 class SendQueue implements WorkQueue<DeliveryJob> {
   readonly name = 'webhook deliveries'
@@ -230,7 +232,7 @@ class SendQueue implements WorkQueue<DeliveryJob> {
   }
 
   async claim(request: ClaimRequest): Promise<DeliveryJob[]> {
-    const jobs = await store.claimDeliveries(this.deps.db, { ...request, ...this.retryPlan(request) })
+    const jobs = await store.claimDeliveries(this.deps.db, { ...request, ...this.retryPlan(request), failingEndpointSlots: this.failingEndpointSlots })
     for (const job of jobs) this.retries.delete(job.id)
     return jobs
   }
@@ -262,9 +264,15 @@ class SendQueue implements WorkQueue<DeliveryJob> {
     return store.releaseDeliveries(this.deps.db, owner, ids)
   }
 
+  private get failingEndpointSlots(): number {
+    const { concurrency, perEndpointConcurrency } = this.deps.config
+    return Math.max(1, concurrency - perEndpointConcurrency)
+  }
+
   /**
    * The retries due now, and how many sends each subscription may hold for new deliveries: its window,
-   * less the slots its retries due within a send's timeout will need. A retry still unclaimed a lease
+   * less the slots its retries coming due within a send's timeout will need (those due now are ranked
+   * ahead of the new deliveries by the claim itself). A retry still unclaimed a lease
    * after its due time was taken by another runner, replayed or deleted: it is forgotten.
    */
   private retryPlan({ perKeyLimit, keyWindows, keyStartWindow, leaseMs }: ClaimRequest): Pick<store.DeliveryClaim, 'dueRetries' | 'newDeliveryLimits'> {
@@ -277,7 +285,7 @@ class SendQueue implements WorkQueue<DeliveryJob> {
         continue
       }
       if (dueAt <= now) dueRetries.push(id)
-      if (dueAt <= now + this.deps.config.timeoutMs) comingRetries.set(subscriptionId, (comingRetries.get(subscriptionId) ?? 0) + 1)
+      else if (dueAt <= now + this.deps.config.timeoutMs) comingRetries.set(subscriptionId, (comingRetries.get(subscriptionId) ?? 0) + 1)
     }
     const limit = perKeyLimit ?? this.deps.config.perEndpointConcurrency
     const newDeliveryLimits = new Map(keyWindows)

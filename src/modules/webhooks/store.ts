@@ -198,6 +198,11 @@ export interface DeliveryClaim extends ClaimRequest {
    * than this; subscriptions not listed have their `keyStartWindow`.
    */
   newDeliveryLimits: ReadonlyMap<string, number>
+  /**
+   * Sends to subscriptions whose last attempt failed (`failing_since` set), retries included, hold
+   * together at most this many of the runner's slots, counting those in flight.
+   */
+  failingEndpointSlots: number
 }
 
 /**
@@ -206,7 +211,8 @@ export interface DeliveryClaim extends ClaimRequest {
  * deliveries up to its room (each looked up through its own index range, so one subscription's backlog
  * never hides another's). The free slots go to the organization holding the fewest sends in this
  * runner, within it to the subscription holding the fewest, one at a time (fair queueing); a
- * subscription never holds more than `perKeyLimit`.
+ * subscription never holds more than `perKeyLimit`, and failing subscriptions together never more than
+ * `failingEndpointSlots`.
  */
 export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<DeliveryJob[]> {
   const perKey = request.perKeyLimit ?? request.limit
@@ -220,11 +226,17 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
     org_held as (
       select * from unnest(${pairs(request.groupsInFlight)}) as g(organization_id, count)
     ),
-    new_limit as (
+    new_limits as (
       select * from unnest(${pairs(request.newDeliveryLimits)}) as l(subscription_id, size)
     ),
+    failing_held as (
+      select coalesce(sum(h.count), 0) as count
+      from held h join webhook_subscriptions s on s.id = h.subscription_id
+      where s.failing_since is not null
+    ),
     retries as (
-      select d.id, d.subscription_id, s.organization_id, d.next_attempt_at, true as retry, coalesce(h.count, 0) as held, ${perKey}::int as new_limit
+      select d.id, d.subscription_id, s.organization_id, d.next_attempt_at, true as retry, s.failing_since is not null as failing,
+        coalesce(h.count, 0) as held, ${perKey}::int as new_limit
       from webhook_deliveries d
       join webhook_subscriptions s on s.id = d.subscription_id
       left join held h on h.subscription_id = d.subscription_id
@@ -232,11 +244,11 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
       for update of d skip locked
     ),
     others as (
-      select picked.id, s.id as subscription_id, s.organization_id, picked.next_attempt_at, false as retry,
+      select picked.id, s.id as subscription_id, s.organization_id, picked.next_attempt_at, false as retry, s.failing_since is not null as failing,
         coalesce(h.count, 0) as held, coalesce(l.size, ${newLimit}) as new_limit
       from webhook_subscriptions s
       left join held h on h.subscription_id = s.id
-      left join new_limit l on l.subscription_id = s.id
+      left join new_limits l on l.subscription_id = s.id
       cross join lateral (
         select d.id, d.next_attempt_at from webhook_deliveries d
         where d.subscription_id = s.id and ${due} and d.id <> all(${request.dueRetries}::uuid[])
@@ -251,10 +263,18 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
       from (select * from retries union all select * from others) c
     ),
     ranked as (
-      select b.id, b.next_attempt_at, b.subscription_rank,
+      select b.id, b.next_attempt_at, b.subscription_rank, b.failing,
         coalesce(g.count, 0) + row_number() over (partition by b.organization_id order by b.subscription_rank, b.next_attempt_at) as organization_rank
       from by_subscription b left join org_held g on g.organization_id = b.organization_id
       where b.subscription_rank <= ${perKey} and (b.retry or b.subscription_rank <= b.new_limit)
+    ),
+    failing_ranked as (
+      select r.*, row_number() over (partition by r.failing order by r.organization_rank, r.subscription_rank, r.next_attempt_at) as failing_rank
+      from ranked r
+    ),
+    admitted as (
+      select f.* from failing_ranked f, failing_held fh
+      where not f.failing or fh.count + f.failing_rank <= ${request.failingEndpointSlots}::int
     ),
     claimed as (
       update webhook_deliveries
@@ -262,7 +282,7 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
         -- A start still marked is an attempt never recorded: its runner died, or was stopped mid-send.
         attempt_count = attempt_count + (attempt_started_at is not null)::int,
         attempt_started_at = now()
-      where id in (select id from ranked order by organization_rank, subscription_rank, next_attempt_at limit ${request.limit})
+      where id in (select id from admitted order by organization_rank, subscription_rank, next_attempt_at limit ${request.limit})
       returning id, organization_id, subscription_id, event, body, attempts, series_trigger, locked_by, attempt_count
     ),
     interrupted as (

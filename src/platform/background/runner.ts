@@ -19,8 +19,7 @@ export interface ClaimRequest {
   leaseMs: number
   /**
    * Items in flight per key, and the per-key limit: a queue that claims at most the room each key has
-   * left (or skips the keys with none, `busyKeys`) saves the runner giving the rest back. Items over
-   * the room are given back otherwise.
+   * left saves the runner giving the rest back. Items over the room are given back otherwise.
    */
   keysInFlight: ReadonlyMap<string, number>
   perKeyLimit: number | undefined
@@ -37,12 +36,6 @@ export interface ClaimRequest {
    * takes first from the group, then the key, that holds the fewest.
    */
   groupsInFlight: ReadonlyMap<string, number>
-}
-
-/** The keys of a claim that have no room left in their window. */
-export function busyKeys({ keysInFlight, perKeyLimit, keyWindows, keyStartWindow }: ClaimRequest): string[] {
-  if (perKeyLimit === undefined) return []
-  return [...keysInFlight].filter(([key, count]) => count >= (keyWindows.get(key) ?? keyStartWindow ?? perKeyLimit)).map(([key]) => key)
 }
 
 export interface WorkQueue<T extends { id: string }> {
