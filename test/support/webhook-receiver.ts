@@ -49,6 +49,8 @@ export interface WebhookReceiver {
   received: Received[]
   /** How the receiver answers from now on; the default is 200 "ok". */
   answer(respond: (request: Received) => Answer): void
+  /** Cuts the connections of the requests it never answered, all at once. */
+  cutHanging(): void
   /** Resolves with the first `count` requests once that many have arrived. */
   waitForCount(count: number, timeoutMs?: number): Promise<Received[]>
   close(): Promise<void>
@@ -84,6 +86,10 @@ export async function startReceiver(options: { untrusted?: boolean } = {}): Prom
     received,
     answer: (next) => {
       respond = next
+    },
+    cutHanging: () => {
+      for (const res of hanging) res.destroy()
+      hanging.clear()
     },
     async waitForCount(count, timeoutMs = 10_000) {
       await waitFor(`${count} webhook requests`, () => received.length >= count, timeoutMs)
