@@ -193,7 +193,7 @@ describe('concurrency', () => {
   it('endpoints that fail together after earning their 8 slots never take every slot with their retries: a healthy endpoint of another organization still gets its deliveries, p95 under 1 s', async () => {
     const tarpit = await startReceiver()
     const requestsTo = new Map<string, number>()
-    // Each endpoint answers until its window has grown to 8 (7 answers), then hangs with 8 sends in flight.
+    // Each endpoint answers 16 times (its window is 8 after 7), then hangs with 8 sends in flight.
     tarpit.answer((request) => {
       requestsTo.set(request.path, (requestsTo.get(request.path) ?? 0) + 1)
       return requestsTo.get(request.path)! <= 16 ? { delayMs: 20 } : { hang: true }
