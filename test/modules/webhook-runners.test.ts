@@ -14,7 +14,7 @@ import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp 
 import { silentLogger } from '../support/database.js'
 import { login } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
-import { SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Answer, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL)
 
@@ -68,6 +68,38 @@ async function subscribedOrganization(name: string, urls: string[]): Promise<See
 
 async function deleteSubscriptionsOf(organization: Seeded): Promise<void> {
   for (const subscription of await t.app.services.webhooks.list(organization.org.id)) await t.app.services.webhooks.delete(organization.org.id, subscription.id)
+}
+
+interface TarpitScene {
+  /** One receiver behind the four tarpit subscriptions (`?n=0` to `?n=3`), answering as told. */
+  tarpit: WebhookReceiver
+  healthy: WebhookReceiver
+  tarpits: Seeded
+  /** Another organization, subscribed to `healthy`. */
+  bystander: Seeded
+  delivery: WebhookDelivery
+}
+
+/**
+ * Four tarpit endpoints of one organization and a healthy one of another, and a runner with the default
+ * slots (32 a process, 8 an endpoint) and a 5 s timeout, long enough that waiting behind a hung send
+ * shows. Everything is closed and unsubscribed after `test`, whatever it did.
+ */
+async function withTarpits(name: string, tarpitAnswer: (request: Received) => Answer, test: (scene: TarpitScene) => Promise<void>): Promise<void> {
+  const tarpit = await startReceiver()
+  tarpit.answer(tarpitAnswer)
+  const healthy = await startReceiver()
+  const tarpits = await subscribedOrganization(name, [0, 1, 2, 3].map((n) => `${tarpit.url}?n=${n}`))
+  const bystander = await subscribedOrganization(`${name}, bystander`, [healthy.url])
+  const { delivery, close } = runner(t.database.handle, name, { WEBHOOK_TIMEOUT_MS: '5000' })
+  try {
+    await test({ tarpit, healthy, tarpits, bystander, delivery })
+  } finally {
+    await delivery.stop(200)
+    await close()
+    await Promise.all([deleteSubscriptionsOf(tarpits), deleteSubscriptionsOf(bystander)])
+    await Promise.all([tarpit.close(), healthy.close()])
+  }
 }
 
 /** The value at quantile `q` of `values`, nearest rank. */
@@ -169,46 +201,28 @@ describe('concurrency', () => {
   })
 
   it('four hanging endpoints with a backlog do not hold up a healthy one: it gets all 30 events, p95 under 1 s', async () => {
-    const tarpit = await startReceiver()
-    tarpit.answer(() => ({ hang: true }))
-    const healthy = await startReceiver()
-    const tarpits = await subscribedOrganization('Tarpits', [0, 1, 2, 3].map((n) => `${tarpit.url}?n=${n}`))
-    const bystander = await subscribedOrganization('Bystander', [healthy.url])
-    // Default slots (32 a process, 8 an endpoint); a timeout long enough that waiting behind one shows.
-    const { delivery, close } = runner(t.database.handle, 'tarpits', { WEBHOOK_TIMEOUT_MS: '5000' })
-    try {
+    await withTarpits('Tarpits', () => ({ hang: true }), async ({ tarpit, healthy, tarpits, bystander, delivery }) => {
       await emitDeletes(30, [tarpits.org.id])
       await delivery.start()
       await waitFor('every tarpit to hold a send', () => new Set(tarpit.received.map((r) => r.path)).size === 4)
 
       expect(await p95Latency(delivery, healthy, [tarpits.org.id, bystander.org.id])).toBeLessThan(1_000)
-    } finally {
-      await delivery.stop(200)
-      await close()
-      await Promise.all([deleteSubscriptionsOf(tarpits), deleteSubscriptionsOf(bystander)])
-      await Promise.all([tarpit.close(), healthy.close()])
-    }
+    })
   })
 
   it('endpoints that fail together after earning their 8 slots never take every slot with their retries: a healthy endpoint of another organization still gets its deliveries, p95 under 1 s', async () => {
-    const tarpit = await startReceiver()
     const requestsTo = new Map<string, number>()
     // Each endpoint answers 16 times (its window is 8 after 7), then hangs with 8 sends in flight.
-    tarpit.answer((request) => {
+    const answerThenHang = (request: Received) => {
       requestsTo.set(request.path, (requestsTo.get(request.path) ?? 0) + 1)
       return requestsTo.get(request.path)! <= 16 ? { delayMs: 20 } : { hang: true }
-    })
-    const healthy = await startReceiver()
-    const tarpits = await subscribedOrganization('Hung tarpits', [0, 1, 2, 3].map((n) => `${tarpit.url}?n=${n}`))
-    const bystander = await subscribedOrganization('Hung bystander', [healthy.url])
-    // Default slots (32 a process, 8 an endpoint); retries that hang hold their slots for 5 s.
-    const { delivery, close } = runner(t.database.handle, 'retry-waves', { WEBHOOK_TIMEOUT_MS: '5000' })
-    const retriesSent = () => tarpit.received.length - new Set(tarpit.received.map(deliveryIdOf)).size
-    const failingCount = async () => {
-      const failing = await t.database.handle.db.selectFrom('webhook_subscriptions').select('id').where('organization_id', '=', tarpits.org.id).where('failing_since', 'is not', null).execute()
-      return failing.length
     }
-    try {
+    await withTarpits('Hung tarpits', answerThenHang, async ({ tarpit, healthy, tarpits, bystander, delivery }) => {
+      const retriesSent = () => tarpit.received.length - new Set(tarpit.received.map(deliveryIdOf)).size
+      const failingCount = async () => {
+        const failing = await t.database.handle.db.selectFrom('webhook_subscriptions').select('id').where('organization_id', '=', tarpits.org.id).where('failing_since', 'is not', null).execute()
+        return failing.length
+      }
       await emitDeletes(60, [tarpits.org.id])
       await delivery.start()
       await tarpit.waitForCount(4 * (16 + 8))
@@ -217,12 +231,7 @@ describe('concurrency', () => {
       await waitFor('every tarpit to be failing', async () => (await failingCount()) === 4)
       await waitFor('the retry wave of the failed sends', () => retriesSent() >= 24)
       expect(await p95Latency(delivery, healthy, [bystander.org.id])).toBeLessThan(1_000)
-    } finally {
-      await delivery.stop(200)
-      await close()
-      await Promise.all([deleteSubscriptionsOf(tarpits), deleteSubscriptionsOf(bystander)])
-      await Promise.all([tarpit.close(), healthy.close()])
-    }
+    })
   })
 
   it('a hanging endpoint\'s retries keep to the schedule, ahead of its backlog of new deliveries', async () => {
