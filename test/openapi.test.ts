@@ -3,11 +3,14 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateOpenApi, OPENAPI_FILES, serialize } from '../scripts/openapi.js'
 import { SESSION_COOKIE } from '../src/modules/orgs/session-guard.js'
+import { ERROR_CODES, type ErrorCode } from '../src/platform/http/error-codes.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
 
 const COMMITTED_FILE = fileURLToPath(new URL('../openapi/v1.json', import.meta.url))
 const APP_TAGS = ['app-session', 'app-org', 'app-keys', 'app-catalogue', 'app-webhooks']
 const REGENERATE = 'openapi/v1.json is out of date with the route schemas: run `npm run openapi` and commit openapi/v1.json'
+/** The operations a web-app session may call only as an owner or admin. */
+const MANAGED_OPERATIONS = ['shareCollection', 'unshareCollection']
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is walked as plain JSON */
@@ -129,20 +132,44 @@ describe('GET /api/v1/openapi.json', () => {
     expect(served.paths['/api/v1/auth/revoke'].post['x-required-scope']).toBe('assets:read')
   })
 
-  it('documents the problem responses every authenticated operation can give', () => {
+  it('documents what the guard answers, from what each operation needs', () => {
     for (const { method, path, op } of operations(served)) {
-      for (const status of ['400', '401', '403', '429', '500']) {
-        const where = `${method.toUpperCase()} ${path} ${status}`
-        const response = op.responses[status]
-        expect(response, where).toBeDefined()
-        expect(response.description, where).toEqual(expect.any(String))
-        expect(Object.keys(response.content), where).toEqual(['application/problem+json'])
-        expect(response.content['application/problem+json'].schema, where).toEqual({ $ref: '#/components/schemas/Problem' })
-        expect(Object.keys(response.content['application/problem+json'].examples ?? {}).length, `${where} examples`).toBeGreaterThan(0)
+      const where = `${method.toUpperCase()} ${path}`
+      expect(documentedCodes(op, 400), where).toContain('organization_required')
+      expect(documentedCodes(op, 401), where).toEqual(['invalid_api_key', 'not_signed_in'])
+      expect(documentedCodes(op, 404), where).toContain('not_found')
+      expect(documentedCodes(op, 429), where).toEqual(['rate_limited'])
+      expect(documentedCodes(op, 500), where).toEqual(['internal_error'])
+      const forbidden = documentedCodes(op, 403)
+      expect(forbidden.includes('insufficient_scope'), `${where} insufficient_scope`).toBe(op['x-required-scope'] === 'assets:write')
+      expect(forbidden.includes('csrf_token_invalid'), `${where} csrf_token_invalid`).toBe(method !== 'get')
+      expect(forbidden.includes('role_required'), `${where} role_required`).toBe(MANAGED_OPERATIONS.includes(op.operationId))
+      expect(op.responses['429'].headers['retry-after'], `${where} 429 retry-after`).toMatchObject({ schema: { type: 'integer' } })
+      expect(op.responses['401'].headers['www-authenticate'], `${where} 401 www-authenticate`).toBeDefined()
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        if (Number(status) < 400) continue
+        expect(Object.keys(response.content), `${where} ${status}`).toEqual(['application/problem+json'])
+        expect(response.content['application/problem+json'].schema, `${where} ${status}`).toEqual({ $ref: '#/components/schemas/Problem' })
+        for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id']) {
+          expect(response.headers?.[header], `${where} ${status} ${header}`).toBeDefined()
+        }
       }
-      expect(op.responses['429'].headers['retry-after'], `${path} 429 retry-after`).toMatchObject({ schema: { type: 'integer' } })
-      expect(op.responses['401'].headers['www-authenticate'], `${path} 401 www-authenticate`).toBeDefined()
     }
+  })
+
+  it('advertises plan_limit_reached on no GET', () => {
+    for (const { method, path, op } of operations(served)) {
+      if (method === 'get') expect(JSON.stringify(op), path).not.toContain('plan_limit_reached')
+    }
+    expect(documentedCodes(served.paths['/api/v1/assets'].post, 403)).toContain('plan_limit_reached')
+  })
+
+  it('names every code the push answers of its own', () => {
+    const push = served.paths['/api/v1/assets'].post
+    expect(documentedCodes(push, 422).sort()).toEqual(['image_too_many_pixels', 'not_an_image', 'unknown_asset_type', 'unsupported_image_format'])
+    expect(documentedCodes(push, 413).sort()).toEqual(['body_too_large', 'image_too_large'])
+    expect(documentedCodes(push, 502).sort()).toEqual(['image_fetch_blocked', 'image_fetch_failed'])
+    expect(documentedCodes(push, 409).sort()).toEqual(['concurrent_change', 'push_conflict', 'smart_collection_immutable'])
   })
 
   it('documents the rate-limit headers and an example on every success response', () => {
@@ -180,17 +207,46 @@ describe('GET /api/v1/openapi.json', () => {
   })
 })
 
+/** Both documents, as the code generates them. */
+const documents = () => [
+  { name: 'v1', document: served },
+  { name: 'app', document: appDocument },
+]
+
 /** The codes a documented response of `op` gives examples of, for `status`. */
 function documentedCodes(op: Json, status: number | string): string[] {
   return Object.keys(op.responses[String(status)]?.content?.['application/problem+json']?.examples ?? {})
 }
 
-describe('both documents: what the platform answers before a handler runs', () => {
-  const documents = () => [
-    { name: 'v1', document: served },
-    { name: 'app', document: appDocument },
-  ]
+describe('both documents: error codes from the catalogue', () => {
+  it('types Problem.code as the catalogue\u2019s codes', () => {
+    for (const { name, document } of documents()) {
+      expect(document.components.schemas.Problem.properties.code, name).toMatchObject({ type: 'string', enum: Object.keys(ERROR_CODES) })
+    }
+  })
 
+  it('documents only codes of the catalogue, each under its status, with an example of it and when it happens', () => {
+    for (const { name, document } of documents()) {
+      for (const { method, path, op } of operations(document)) {
+        for (const [status, response] of Object.entries<Json>(op.responses)) {
+          if (Number(status) < 400) continue
+          const where = `${name} ${method.toUpperCase()} ${path} ${status}`
+          const examples = Object.entries<Json>(response.content['application/problem+json'].examples ?? {})
+          expect(examples.length, where).toBeGreaterThan(0)
+          for (const [code, example] of examples) {
+            expect(Object.keys(ERROR_CODES), where).toContain(code)
+            expect(ERROR_CODES[code as ErrorCode].status, `${where} ${code}`).toBe(Number(status))
+            expect(example.value, `${where} ${code}`).toMatchObject({ code, status: Number(status) })
+          }
+          const described = [...String(response.description).matchAll(/^- `([a-z_]+)`: /gm)].map((match) => match[1])
+          expect(new Set(described), `${where}: each code says when`).toEqual(new Set(examples.map(([code]) => code)))
+        }
+      }
+    }
+  })
+})
+
+describe('both documents: what the platform answers before a handler runs', () => {
   it('a 413 and the 415s on every operation that takes a body, the no-body 400 on every other, bad_url everywhere', () => {
     for (const { name, document } of documents()) {
       for (const { method, path, op } of operations(document)) {

@@ -5,9 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { RangeNotSatisfiableError, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import type { App } from '../../platform/http/app-type.js'
-import { AppError, problemBody, problems } from '../../platform/http/errors.js'
+import { AppError, problems } from '../../platform/http/errors.js'
 import { ListSchema, pageOf } from '../../platform/http/pagination.js'
-import { AUTHENTICATED_PROBLEMS, noContentResponse, okResponse, problemResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import { ASSET_EXAMPLE, AssetParams, AssetSchema, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
 import type { AssetService, PushInput } from './service.js'
@@ -16,9 +16,11 @@ import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 /** A 25 MiB image is ~35 MB of base64; the decoded size is checked against 25 MiB in the service. */
 const PUSH_BODY_LIMIT = 40 * 1024 * 1024
 
-const ASSET_NOT_FOUND = { 404: problemResponse(404, 'No asset with this id in your organization.') }
+const ASSET_NOT_FOUND = { not_found: 'no asset with this id in your organization' } as const
 
 type PushFields = Static<typeof PushBody>
+
+const UNKNOWN_ASSET_TYPE = "`asset_type` is not in the organization's asset-type catalogue"
 
 const PUSH_TYPES = 'Send the push as application/json or multipart/form-data.'
 
@@ -48,7 +50,6 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         querystring: ListQuery,
         response: {
           200: okResponse('A page of assets.', ListSchema(ref(AssetSchema), 'Assets, newest first.'), { data: [ASSET_EXAMPLE], total: 1, limit: 50, offset: 0 }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
         },
       },
     },
@@ -70,7 +71,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         summary: 'Fetch one asset',
         description: 'The asset record, with signed thumbnail and original URLs valid about 24 hours.',
         params: AssetParams,
-        response: { 200: okResponse('The asset.', ref(AssetSchema), ASSET_EXAMPLE), ...problemResponses(...AUTHENTICATED_PROBLEMS), ...ASSET_NOT_FOUND },
+        response: { 200: okResponse('The asset.', ref(AssetSchema), ASSET_EXAMPLE), ...problemResponses(ASSET_NOT_FOUND) },
       },
     },
     async (request) => assets.get(request.apiKey!.organizationId, request.params.id),
@@ -88,9 +89,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         body: PatchBody,
         response: {
           200: okResponse('The updated asset.', ref(AssetSchema), ASSET_EXAMPLE),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          ...ASSET_NOT_FOUND,
-          422: problemResponse(422, 'An unknown `asset_type` (`unknown_asset_type`).'),
+          ...problemResponses({ ...ASSET_NOT_FOUND, unknown_asset_type: UNKNOWN_ASSET_TYPE, concurrent_change: true }),
         },
       },
     },
@@ -106,7 +105,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         summary: 'Delete an asset',
         description: 'Removes the asset from its collections and deletes its files once no asset uses the same bytes. Emits `asset.deleted`.',
         params: AssetParams,
-        response: { 204: noContentResponse('Deleted.'), ...problemResponses(...AUTHENTICATED_PROBLEMS), ...ASSET_NOT_FOUND },
+        response: { 204: noContentResponse('Deleted.'), ...problemResponses(ASSET_NOT_FOUND) },
       },
     },
     async (request, reply) => {
@@ -152,18 +151,24 @@ function pushRoute(app: App, assets: AssetService): void {
             asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55',
             duplicate: true,
           }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          404: problemResponse(404, '`collection_name` names no collection (`not_found`); nothing is stored.'),
-          409: problemResponse(409, '`collection_name` is a smart collection (`smart_collection_immutable`); nothing is stored.'),
-          413: problemResponse(
-            413,
-            'The image is over 25 MiB (`image_too_large`), inline, uploaded or fetched; an upload is refused as soon as it passes the cap. Or a form with more parts than a push has (`body_too_large`).',
-          ),
-          415: problemResponse(415, 'A body that is neither `application/json` nor `multipart/form-data` (`unsupported_media_type`).', {
-            unsupported_media_type: { summary: 'The body is neither JSON nor a form', value: problemBody(new AppError('unsupported_media_type', PUSH_TYPES)) },
+          ...problemResponses({
+            validation_failed: 'not exactly one of `image_url`, `image_base64` and a `file` part, or `image_base64` is not base64',
+            bad_request: 'a multipart/form-data body that is cut short or malformed',
+            plan_limit_reached: "the organization's plan holds no more assets, or no more bytes of images",
+            not_found: '`collection_name` names no collection (or it was deleted meanwhile); nothing is stored',
+            smart_collection_immutable: '`collection_name` is a smart collection; nothing is stored',
+            push_conflict: "a concurrent change to the same image, or to the plan's limits, interfered; push again",
+            concurrent_change: true,
+            image_too_large: 'the image is over 25 MiB, inline, uploaded or fetched; an upload is refused as soon as it passes the cap',
+            body_too_large: 'a form with more parts than a push has',
+            unsupported_media_type: 'a body that is neither `application/json` nor `multipart/form-data`',
+            not_an_image: true,
+            unsupported_image_format: 'an image format we do not accept (SVG included)',
+            image_too_many_pixels: true,
+            unknown_asset_type: UNKNOWN_ASSET_TYPE,
+            image_fetch_blocked: '`image_url` refused by the outbound guard: not a valid http or https URL, with a user name or password, or to a private address',
+            image_fetch_failed: '`image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow',
           }),
-          422: problemResponse(422, 'Not a supported image, too many pixels, or an unknown `asset_type`.'),
-          502: problemResponse(502, '`image_url` is blocked (`image_fetch_blocked`) or could not be fetched (`image_fetch_failed`).'),
         },
       },
       preValidation: async (request) => {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
-import { appNoContent, appProblemResponses, AUTHENTICATED_PROBLEMS, okResponse, problemResponses } from '../../platform/http/schemas.js'
+import { appNoContent, appProblemResponses, okResponse } from '../../platform/http/schemas.js'
 import type { CatalogService, Registry } from './service.js'
 
 const ListQuery = Type.Object(
@@ -56,7 +56,6 @@ export function publicCatalogRoutes(app: App, deps: { catalog: CatalogService })
             limit: 50,
             offset: 0,
           }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
         },
       },
     },
@@ -82,7 +81,6 @@ export function publicCatalogRoutes(app: App, deps: { catalog: CatalogService })
               limit: 50,
               offset: 0,
             }),
-            ...problemResponses(...AUTHENTICATED_PROBLEMS),
           },
         },
       },

@@ -1,14 +1,7 @@
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
-import {
-  AUTHENTICATED_PROBLEMS,
-  noContentResponse,
-  okResponse,
-  problemResponse,
-  problemResponses,
-  ref,
-} from '../../platform/http/schemas.js'
+import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { renderGallery } from './gallery.js'
 import {
   COLLECTION_EXAMPLE,
@@ -24,8 +17,8 @@ import {
 } from './schemas.js'
 import type { CollectionService } from './service.js'
 
-const NOT_FOUND = { 404: problemResponse(404, 'No collection with this id in your organization.') }
-const SMART_CONFLICT = { 409: problemResponse(409, 'The collection is smart (`smart_collection_immutable`): its content is its query.') }
+const NOT_FOUND = { not_found: 'no collection with this id in your organization' } as const
+const NAME_TAKEN = { collection_name_taken: 'another collection of the organization has this name (compared without case)' } as const
 const TAGS = ['collections']
 const ShareLinkSchema = Type.Object({ share_url: Type.String() }, { additionalProperties: false })
 
@@ -47,7 +40,6 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         querystring: ListQuery,
         response: {
           200: okResponse('A page of collections.', ListSchema(ref(CollectionSchema), 'Collections, newest first.'), { data: [COLLECTION_EXAMPLE], total: 1, limit: 50, offset: 0 }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
         },
       },
     },
@@ -68,8 +60,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         body: CreateBody,
         response: {
           201: okResponse('The new collection.', ref(CollectionSchema), COLLECTION_EXAMPLE),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          422: problemResponse(422, 'The name is taken (`collection_name_taken`), or kind and query disagree.'),
+          ...problemResponses({ ...NAME_TAKEN, concurrent_change: true }),
         },
       },
     },
@@ -88,8 +79,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         querystring: PageQuery,
         response: {
           200: okResponse('The collection.', CollectionWithAssetsSchema, { ...COLLECTION_EXAMPLE, assets: { data: [], total: 0, limit: 50, offset: 0 } }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          ...NOT_FOUND,
+          ...problemResponses(NOT_FOUND),
         },
       },
     },
@@ -108,9 +98,13 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         body: PatchBody,
         response: {
           200: okResponse('The updated collection.', ref(CollectionSchema), COLLECTION_EXAMPLE),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          ...NOT_FOUND,
-          422: problemResponse(422, 'The name is taken, the kind would change, or a query was given to a manual collection.'),
+          ...problemResponses({
+            ...NOT_FOUND,
+            ...NAME_TAKEN,
+            collection_kind_immutable: '`kind` differs from the collection\u2019s',
+            manual_collection_has_no_query: 'a `query` for a manual collection',
+            concurrent_change: true,
+          }),
         },
       },
     },
@@ -126,7 +120,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         summary: 'Delete a collection',
         description: 'The assets themselves are kept.',
         params: CollectionParams,
-        response: { 204: noContentResponse('Deleted.'), ...problemResponses(...AUTHENTICATED_PROBLEMS), ...NOT_FOUND },
+        response: { 204: noContentResponse('Deleted.'), ...problemResponses(NOT_FOUND) },
       },
     },
     async (request, reply) => {
@@ -154,9 +148,11 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         body: MembersBody,
         response: {
           200: okResponse('What changed.', MembersResponse, { changed: 1, asset_count: 13 }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          404: problemResponse(404, 'No such collection or asset in your organization (`not_found`).'),
-          ...SMART_CONFLICT,
+          ...problemResponses({
+            not_found: 'no such collection or asset in your organization (or one deleted meanwhile); nothing changes',
+            smart_collection_immutable: 'the collection is smart: its content is its query',
+            ...(verb === 'add' && { concurrent_change: true as const }),
+          }),
         },
       },
       handler: async (request) => {
@@ -179,8 +175,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         params: CollectionParams,
         response: {
           201: okResponse('The link.', ShareLinkSchema, { share_url: 'https://assets.example.com/s/9f1c3e…' }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          ...NOT_FOUND,
+          ...problemResponses(NOT_FOUND),
         },
       },
     },
@@ -197,7 +192,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         summary: 'Revoke the public link',
         description: 'The link answers 404 from now on. From the web app, only owners and admins may unshare.',
         params: CollectionParams,
-        response: { 204: noContentResponse('Revoked.'), ...problemResponses(...AUTHENTICATED_PROBLEMS), ...NOT_FOUND },
+        response: { 204: noContentResponse('Revoked.'), ...problemResponses(NOT_FOUND) },
       },
     },
     async (request, reply) => {

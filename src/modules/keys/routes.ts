@@ -7,7 +7,6 @@ import {
   appProblemResponses,
   appResponse,
   DataListSchema,
-  AUTHENTICATED_PROBLEMS,
   iso,
   okResponse,
   problemResponses,
@@ -34,6 +33,9 @@ function view(key: ApiKeyRow) {
   }
 }
 
+/** What the two endpoints of the calling key answer to the web app's session, which has no key. */
+const NO_KEY = { not_found: "called with the web app's session, which has no API key" } as const
+
 /** GET /api/v1/auth/key and POST /api/v1/auth/revoke: the calling key looks at or revokes itself. */
 export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: OrgService }): void {
   app.get(
@@ -44,7 +46,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
         tags: ['auth'],
         summary: 'Describe the calling API key',
         description: 'Tells a script which organization, name, prefix, scope and expiry its key has. Any scope may call it.',
-        response: { 200: okResponse('The calling key.', ref(CurrentKeySchema)), ...problemResponses(...AUTHENTICATED_PROBLEMS) },
+        response: { 200: okResponse('The calling key.', ref(CurrentKeySchema)), ...problemResponses(NO_KEY) },
       },
     },
     async (request) => {
@@ -68,7 +70,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
         description: 'The key used for this call stops working at once. Any scope may revoke itself. Takes no body.',
         response: {
           200: okResponse('The key, now revoked.', ref(ApiKeySchema), { ...API_KEY_EXAMPLE, revoked_at: '2026-11-21T10:06:00.000Z' }),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
+          ...problemResponses(NO_KEY),
         },
       },
     },

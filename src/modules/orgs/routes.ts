@@ -11,7 +11,7 @@ import {
   DateTimeSchema,
   iso,
   nullableDateTime,
-  problemResponse,
+  problemResponses,
 } from '../../platform/http/schemas.js'
 import type { OrgService } from './service.js'
 import { SESSION_COOKIE, type SessionGuard } from './session-guard.js'
@@ -285,7 +285,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
 /** What the two sign-in endpoints answer besides a session. */
 const SIGN_IN_PROBLEMS = {
   ...appProblemResponses({ cross_site_request: 'a browser sent it from another site (its `Origin` is not the application\u2019s)' }),
-  429: problemResponse(429, 'Too many sign-in attempts from this address (`rate_limited`, `RATE_LIMIT_SIGN_IN` a minute). Wait `Retry-After` seconds.'),
+  ...problemResponses({ rate_limited: 'too many sign-in attempts from this address (`RATE_LIMIT_SIGN_IN` a minute); wait `Retry-After` seconds' }),
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { App } from '../../platform/http/app-type.js'
 import { MAX_LIMIT } from '../../platform/http/pagination.js'
-import { AUTHENTICATED_PROBLEMS, okResponse, problemResponse, problemResponses } from '../../platform/http/schemas.js'
+import { okResponse, problemResponses } from '../../platform/http/schemas.js'
 import { AssetParams } from '../assets/schemas.js'
 import { DEFAULT_SEARCH_LIMIT, SEARCH_EXAMPLE, SearchBody, SearchResponse, SIMILAR_EXAMPLE, SimilarQuery, SimilarResponse } from './schemas.js'
 import type { SearchService } from './service.js'
@@ -24,7 +24,6 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService }): v
         body: SearchBody,
         response: {
           200: okResponse('Hits, best first.', SearchResponse, SEARCH_EXAMPLE),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
         },
       },
     },
@@ -47,8 +46,7 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService }): v
         querystring: SimilarQuery,
         response: {
           200: okResponse('The nearest assets.', SimilarResponse, SIMILAR_EXAMPLE),
-          ...problemResponses(...AUTHENTICATED_PROBLEMS),
-          404: problemResponse(404, 'No asset with this id in your organization.'),
+          ...problemResponses({ not_found: 'no asset with this id in your organization' }),
         },
       },
     },

@@ -1,9 +1,10 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
 import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fastify'
+import type { Scope } from '../db/schema.js'
 import { routeBucket, routeScope, type Bucket } from './public-api.js'
 import { declaresBody } from './request-rules.js'
-import { appProblemResponses, COMPONENT, mergeProblemResponses, RESPONSE_HEADERS, type ProblemCodes } from './schemas.js'
+import { appProblemResponses, COMPONENT, mergeProblemResponses, problemResponses, type ProblemCodes } from './schemas.js'
 
 export const PUBLIC_PREFIX = '/api/v1'
 
@@ -13,7 +14,8 @@ Authenticate with an API key: \`Authorization: Bearer al_<prefix>_<secret>\`. A 
 \`assets:read\` (the GET endpoints and search) or \`assets:write\` (everything). Each operation names the
 scope it needs (\`x-required-scope\`, and in its \`security\` requirement).
 
-Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`.
+Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`. Each operation lists the
+codes it can answer under their status, with when it answers each.
 
 Requests are counted per key in buckets: \`expensive\` (POST /api/v1/assets and POST /api/v1/search, 30 a minute
 together), \`cheap\` (every GET, 120 a minute) and \`standard\` (the other writes, 60 a minute). Every response carries
@@ -47,6 +49,31 @@ function platformProblems(schema: FastifySchema): ProblemCodes {
     unsupported_media_type: true,
     unsupported_charset: true,
     unsupported_content_encoding: true,
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** Whether the route changes something: a session must then send its CSRF token. */
+function isWrite(route: { method: string | string[] }): boolean {
+  return [route.method].flat().some((method) => !SAFE_METHODS.has(method))
+}
+
+/**
+ * What the v1 guard answers before the handler runs, from what the route needs: the `scope` of a key,
+ * and for the web app's session (the other way in) whether it must be an owner or admin (`manager`).
+ */
+function guardProblems(needs: { scope: Scope; manager: boolean }, write: boolean): ProblemCodes {
+  return {
+    invalid_api_key: true,
+    not_signed_in: 'the web app\'s session cookie, sent instead of a key, is for a session that expired or was signed out',
+    organization_required: 'the web app\'s session, of a user of several organizations, without `X-Organization`',
+    not_found: 'the web app\'s `X-Organization` names an organization the signed-in user is not a member of',
+    ...(needs.scope === 'assets:write' && { insufficient_scope: 'an `assets:read` key: this endpoint needs `assets:write`' }),
+    ...(needs.manager && { role_required: 'the web app\'s session of a member: only owners and admins may do this (for a key its scope is all that counts)' }),
+    ...(write && { csrf_token_invalid: 'the web app\'s session without its `X-CSRF-Token`' }),
+    rate_limited: 'too many requests in this key\'s rate-limit bucket (without a valid key: from this address); wait `Retry-After` seconds',
+    internal_error: true,
   }
 }
 
@@ -91,6 +118,7 @@ const V1_OPTIONS: SwaggerOptions = {
     if (!isPublicOperation(url)) return { schema: { ...schema, hide: true }, url }
     const scope = routeScope(route)
     const bucket = routeBucket(route)
+    const guarded = guardProblems({ scope, manager: route.config?.managersOnly === true }, isWrite(route))
     const needs =
       scope === 'assets:read'
         ? 'Needs an API key with scope `assets:read` or `assets:write`.'
@@ -103,7 +131,7 @@ const V1_OPTIONS: SwaggerOptions = {
         security: [{ apiKey: [scope] }],
         'x-required-scope': scope,
         'x-rate-limit-bucket': bucket,
-        response: mergeProblemResponses((schema.response ?? {}) as Record<number, unknown>, appProblemResponses(platformProblems(schema), RESPONSE_HEADERS)),
+        response: mergeProblemResponses((schema.response ?? {}) as Record<number, unknown>, problemResponses({ ...platformProblems(schema), ...guarded })),
       } as typeof schema,
       url,
     }
@@ -136,8 +164,6 @@ const SESSION_TEXT: Record<SessionRequirement, string> = {
   member: 'Needs a session of a member of the organization `{org}`, in any role.',
   manager: 'Needs a session of an owner or admin of the organization `{org}`.',
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /** What the session guard answers before the handler runs, from the route's session requirement. */
 function sessionProblems(session: SessionRequirement, write: boolean): ProblemCodes {
@@ -189,7 +215,7 @@ const APP_OPTIONS: SwaggerOptions = {
     if (!url.startsWith(`${APP_PREFIX}/`)) return { schema: { ...schema, hide: true }, url }
     const session = route.config?.session
     if (!session) throw new Error(`${url} declares no session requirement`)
-    const write = [route.method].flat().some((method) => !SAFE_METHODS.has(method))
+    const write = isWrite(route)
     const guarded = sessionProblems(session, write)
     const problems = appProblemResponses({ ...platformProblems(schema), ...guarded, internal_error: true })
     const needs = [SESSION_TEXT[session], session !== 'none' && write && 'Send the session\'s `csrf_token` in `X-CSRF-Token`.']

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { ERROR_CODES, type ErrorCode } from './error-codes.js'
-import { AppError, problemBody, problems, type ProblemBody } from './errors.js'
+import { AppError, problemBody } from './errors.js'
 
 /** A `$ref` to a shared schema that keeps its static type (a bare Type.Ref is `unknown`). */
 export function ref<T extends TSchema>(schema: T & { $id?: string }) {
@@ -22,7 +22,11 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.Optional(Type.String()),
-    code: Type.String({ description: 'Stable snake_case error code, safe to branch on.' }),
+    code: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).',
+    }),
     errors: Type.Optional(Type.Array(ref(FieldProblemSchema))),
   },
   {
@@ -43,91 +47,6 @@ export const ProblemSchema = Type.Object(
 
 export const SHARED_SCHEMAS = [FieldProblemSchema, ProblemSchema]
 
-const STATUS_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request is malformed or fails validation; `errors` points at each bad field.',
-  401: 'The API key is missing, malformed, unknown, revoked or expired (`invalid_api_key`). Carries `WWW-Authenticate: Bearer`.',
-  403: 'The API key lacks the scope this endpoint needs (`insufficient_scope`), or a plan limit is reached (`plan_limit_reached`).',
-  404: 'No such object in your organization (`not_found`).',
-  409: 'The request conflicts with the current state.',
-  413: 'The body or image is larger than this endpoint accepts.',
-  415: 'The body is not JSON (`unsupported_media_type`).',
-  422: 'The request is well formed but breaks a business rule.',
-  429: 'Rate limit exceeded (`rate_limited`). Wait `Retry-After` seconds, and back off exponentially.',
-  500: 'An unexpected error on our side (`internal_error`).',
-  502: 'The image could not be fetched: `image_url` was refused by the SSRF guards (`image_fetch_blocked`) or the remote host failed (`image_fetch_failed`).',
-}
-
-export type ProblemExamples = Record<string, { summary: string; value: ProblemBody }>
-
-/** Example bodies per status, built by the same code that answers real errors so they cannot drift from it. */
-const PROBLEM_EXAMPLES: Record<number, ProblemExamples> = {
-  400: {
-    validation_failed: {
-      summary: 'A field fails validation',
-      value: problemBody(problems.validation([{ pointer: '/query/limit', detail: 'must be >= 1' }])),
-    },
-  },
-  401: { invalid_api_key: { summary: 'No usable API key', value: problemBody(problems.invalidApiKey()) } },
-  403: {
-    insufficient_scope: { summary: 'A read key calls a write endpoint', value: problemBody(problems.insufficientScope('assets:write')) },
-    plan_limit_reached: {
-      summary: 'A plan limit is reached',
-      value: problemBody(problems.forbidden('plan_limit_reached', 'Your plan allows no more assets.')),
-    },
-  },
-  404: { not_found: { summary: 'Unknown id, or one of another organization', value: problemBody(problems.notFound('The object')) } },
-  409: {
-    smart_collection_immutable: {
-      summary: 'A smart collection is query-defined',
-      value: problemBody(problems.conflict('smart_collection_immutable', 'A smart collection is defined by its query; its assets cannot be added or removed.')),
-    },
-  },
-  413: {
-    body_too_large: {
-      summary: 'The body is over the limit',
-      value: problemBody(new AppError('body_too_large', 'The request body is larger than this endpoint accepts.')),
-    },
-    image_too_large: {
-      summary: 'The image is over 25 MiB',
-      value: problemBody(new AppError('image_too_large', 'The image is larger than 26214400 bytes.')),
-    },
-  },
-  415: {
-    unsupported_media_type: {
-      summary: 'The body is not JSON',
-      value: problemBody(new AppError('unsupported_media_type', 'Send the body as application/json.')),
-    },
-  },
-  422: {
-    unprocessable: {
-      summary: 'A business rule is broken',
-      value: problemBody(problems.unprocessable('unknown_asset_type', 'The asset_type "banner" is not in your catalogue.')),
-    },
-  },
-  429: {
-    rate_limited: {
-      summary: 'Too many requests',
-      value: problemBody(new AppError('rate_limited', 'Rate limit exceeded; retry in 42 seconds.')),
-    },
-  },
-  500: {
-    internal_error: {
-      summary: 'An unexpected error',
-      value: problemBody(new AppError('internal_error', 'Something went wrong on our side. It has been logged.')),
-    },
-  },
-  502: {
-    image_fetch_blocked: {
-      summary: 'image_url points at a private address',
-      value: problemBody(new AppError('image_fetch_blocked', 'The image_url is not allowed: it resolves to a private address.')),
-    },
-    image_fetch_failed: {
-      summary: 'The remote host failed',
-      value: problemBody(new AppError('image_fetch_failed', 'The image could not be fetched: the remote host answered 503.')),
-    },
-  },
-}
-
 /** Headers on every /api/v1 response, errors included (the rate limiter runs before authentication). */
 export const RESPONSE_HEADERS = {
   'x-ratelimit-limit': { type: 'integer', description: 'Requests allowed in the current window for this bucket.', examples: [120] },
@@ -144,30 +63,52 @@ const WWW_AUTHENTICATE_HEADER = {
   'www-authenticate': { type: 'string', description: 'The authentication scheme to use: `Bearer realm="asset-library"`.' },
 }
 
+/** Problem codes an endpoint answers, each with when it does so there; `true` for the catalogue's own words. */
+export type ProblemCodes = Partial<Record<ErrorCode, string | true>>
+
 /**
- * One problem response. `description` and `examples` override the generic ones of its status: say what a
- * 404 or 409 means for this endpoint, with the codes it really answers.
+ * Problem responses of a rate-limited endpoint (every v1 one), grouped by status from the codes it can
+ * answer: each status lists its codes with when they happen, with an example per code built like the real
+ * answer, and the rate-limit headers.
  */
-export function problemResponse(status: number, description?: string, examples?: ProblemExamples): Record<string, unknown> {
-  examples ??= PROBLEM_EXAMPLES[status]
-  return {
-    description: description ?? STATUS_DESCRIPTIONS[status] ?? 'Error.',
-    headers: {
-      ...(status === 401 && WWW_AUTHENTICATE_HEADER),
-      ...(status === 429 && RETRY_AFTER_HEADER),
-      ...RESPONSE_HEADERS,
-    },
-    content: { 'application/problem+json': { schema: ref(ProblemSchema), ...(examples && { examples }) } },
+export function problemResponses(codes: ProblemCodes): Record<number, unknown> {
+  return problemsByStatus(codes, RESPONSE_HEADERS)
+}
+
+/** Problem responses of an app endpoint, as `problemResponses` makes them but without the rate-limit headers. */
+export function appProblemResponses(codes: ProblemCodes): Record<number, unknown> {
+  return problemsByStatus(codes, {})
+}
+
+function problemsByStatus(codes: ProblemCodes, headers: Record<string, unknown>): Record<number, unknown> {
+  const byStatus = new Map<number, Array<[ErrorCode, string]>>()
+  for (const [code, when] of Object.entries(codes) as Array<[ErrorCode, string | true]>) {
+    const { status } = ERROR_CODES[code]
+    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, when === true ? ERROR_CODES[code].when : when]])
   }
+  return Object.fromEntries(
+    [...byStatus].map(([status, entries]) => {
+      const allHeaders = {
+        ...(entries.some(([code]) => code === 'invalid_api_key') && WWW_AUTHENTICATE_HEADER),
+        ...(status === 429 && RETRY_AFTER_HEADER),
+        ...headers,
+      }
+      return [
+        status,
+        {
+          description: entries.map(([code, when]) => `- \`${code}\`: ${when}.`).join('\n'),
+          ...(Object.keys(allHeaders).length > 0 && { headers: allHeaders }),
+          content: {
+            'application/problem+json': {
+              schema: ref(ProblemSchema),
+              examples: Object.fromEntries(entries.map(([code, when]) => [code, { summary: when, value: problemBody(new AppError(code)) }])),
+            },
+          },
+        },
+      ]
+    }),
+  )
 }
-
-/** Problem responses for the given statuses, in the shape the OpenAPI document and the serializer both read. */
-export function problemResponses(...statuses: number[]): Record<number, unknown> {
-  return Object.fromEntries(statuses.map((status) => [status, problemResponse(status)]))
-}
-
-/** The statuses every authenticated v1 endpoint can answer, beside its own. */
-export const AUTHENTICATED_PROBLEMS = [400, 401, 403, 429, 500]
 
 /**
  * A success response with its rate-limit headers documented. `example` is shown for this response;
@@ -227,37 +168,6 @@ export function appNoContent(description: string): Record<string, unknown> {
   return { description, type: 'null' }
 }
 
-/** Problem codes an endpoint answers, each with when it does so there; `true` for the catalogue's own words. */
-export type ProblemCodes = Partial<Record<ErrorCode, string | true>>
-
-/**
- * Problem responses of an app endpoint, grouped by status from the codes it can answer: each status lists
- * its codes with when they happen, with an example per code built like the real answer. `headers` are
- * documented on each (a v1 answer's rate-limit headers).
- */
-export function appProblemResponses(codes: ProblemCodes, headers?: Record<string, unknown>): Record<number, unknown> {
-  const byStatus = new Map<number, Array<[ErrorCode, string]>>()
-  for (const [code, when] of Object.entries(codes) as Array<[ErrorCode, string | true]>) {
-    const { status } = ERROR_CODES[code]
-    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, when === true ? ERROR_CODES[code].when : when]])
-  }
-  return Object.fromEntries(
-    [...byStatus].map(([status, entries]) => [
-      status,
-      {
-        description: entries.map(([code, when]) => `- \`${code}\`: ${when}.`).join('\n'),
-        ...(headers && { headers }),
-        content: {
-          'application/problem+json': {
-            schema: ref(ProblemSchema),
-            examples: Object.fromEntries(entries.map(([code, when]) => [code, { summary: when, value: problemBody(new AppError(code)) }])),
-          },
-        },
-      },
-    ]),
-  )
-}
-
 /**
  * Two sets of problem responses in one: a status in both keeps both descriptions and every example (`a`'s
  * where both have the same code).
@@ -275,6 +185,7 @@ export function mergeProblemResponses(a: Record<number, unknown>, b: Record<numb
     const media = 'application/problem+json'
     merged[status] = {
       ...own,
+      ...((own.headers ?? extra.headers) && { headers: { ...extra.headers, ...own.headers } }),
       description: [own.description, extra.description].filter((text) => text !== undefined).join('\n'),
       content: {
         [media]: {
@@ -289,5 +200,6 @@ export function mergeProblemResponses(a: Record<number, unknown>, b: Record<numb
 
 interface ProblemResponseShape {
   description?: string
+  headers?: Record<string, unknown>
   content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }>
 }
