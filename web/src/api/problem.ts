@@ -1,7 +1,13 @@
+import type { components } from './app.gen'
+
+/** An error code of the server's catalogue (both documents list the same), so a misspelt one does not compile. */
+export type ProblemCode = components['schemas']['Problem']['code']
+
 /** An RFC 9457 problem the API answered, thrown so TanStack Query and the toasts can show its `detail`. */
 export class ApiError extends Error {
   readonly status: number
-  readonly code: string
+  /** `unknown` when the answer carried no code (not one of ours: a proxy's, say). */
+  readonly code: ProblemCode | 'unknown'
   readonly detail: string
   readonly errors: Array<{ pointer: string; detail: string }>
   /** A 429's `Retry-After`, as sent. */
@@ -12,7 +18,7 @@ export class ApiError extends Error {
     const detail = typeof problem.detail === 'string' ? problem.detail : `The server answered ${status}.`
     super(detail)
     this.status = status
-    this.code = typeof problem.code === 'string' ? problem.code : 'unknown'
+    this.code = typeof problem.code === 'string' ? (problem.code as ProblemCode) : 'unknown'
     this.detail = detail
     this.errors = Array.isArray(problem.errors) ? (problem.errors as ApiError['errors']) : []
     this.retryAfter = retryAfter
