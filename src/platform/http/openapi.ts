@@ -72,7 +72,7 @@ function guardProblems(needs: { scope: Scope; manager: boolean }, write: boolean
     ...(needs.scope === 'assets:write' && { insufficient_scope: 'an `assets:read` key: this endpoint needs `assets:write`' }),
     ...(needs.manager && { role_required: 'the web app\'s session of a member: only owners and admins may do this (for a key its scope is all that counts)' }),
     ...(write && { csrf_token_invalid: 'the web app\'s session without its `X-CSRF-Token`' }),
-    rate_limited: 'too many requests in this key\'s rate-limit bucket (without a valid key: from this address); wait `Retry-After` seconds',
+    rate_limited: 'too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds',
     internal_error: true,
   }
 }
