@@ -27,6 +27,7 @@ import { CatalogService } from './modules/catalog/service.js'
 import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
 import { AssetService, type CollectionMembership } from './modules/assets/service.js'
+import { CollectionMembers } from './modules/collections/membership.js'
 import { publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
@@ -38,7 +39,6 @@ import { Embeddings } from './modules/search/embeddings.js'
 import { publicSearchRoutes } from './modules/search/routes.js'
 import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
 import { SearchService } from './modules/search/service.js'
-import { setAiParking } from './modules/search/store.js'
 import { WebhookDelivery } from './modules/webhooks/delivery.js'
 import { webhookRoutes } from './modules/webhooks/routes.js'
 import { WebhookService } from './modules/webhooks/service.js'
@@ -81,13 +81,19 @@ export interface BackgroundWake {
 const NO_BACKGROUND: BackgroundWake = { textChanged: () => undefined, eventsCommitted: () => undefined }
 
 /** The modules' services over one database; shared by the HTTP app and the operator commands. */
-export function createServices(db: Db, logger: FastifyBaseLogger, apiKeyCacheTtlMs: number, wake: BackgroundWake = NO_BACKGROUND): Services {
+export function createServices(
+  db: Db,
+  logger: FastifyBaseLogger,
+  apiKeyCacheTtlMs: number,
+  embeddings: Embeddings,
+  wake: BackgroundWake = NO_BACKGROUND,
+): Services {
   const catalog = new CatalogService(db)
   return {
     catalog,
     orgs: new OrgService(db, {
       organizationCreated: (organizationId, tx) => catalog.seedDefaults(organizationId, tx),
-      aiChanged: (organizationId, enabled, tx) => setAiParking(tx, organizationId, enabled),
+      aiChanged: (organizationId, enabled, tx) => embeddings.followAiSetting(tx, organizationId, enabled),
       afterAiChanged: () => wake.textChanged(),
       afterEventsCommitted: () => wake.eventsCommitted(),
     }),
@@ -138,16 +144,13 @@ export type BuiltApp = App & {
   }
 }
 
-/** Asset embeddings for this configuration; the same for the HTTP app and the worker. */
+/** Asset embeddings for this configuration; the same for the HTTP app, the worker and the operator commands. */
 export function createEmbeddings(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger): Embeddings {
   return new Embeddings({ database, config: config.embeddings, logger, databaseUrl: config.databaseUrl })
 }
 
-/**
- * Webhook sending for this configuration, with its own guarded client (closed by `close`); the same for
- * the HTTP app and the worker.
- */
-export function createWebhookDelivery(config: Config, db: Db, logger: FastifyBaseLogger) {
+/** Webhook sending for this configuration, with its own guarded client (closed by `close`). */
+function createWebhookDelivery(config: Config, db: Db, logger: FastifyBaseLogger) {
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa, userAgent: `AssetLibrary-Webhooks/${SERVICE_VERSION}` })
   const delivery = new WebhookDelivery({
     db,
@@ -158,6 +161,25 @@ export function createWebhookDelivery(config: Config, db: Db, logger: FastifyBas
     databaseUrl: config.databaseUrl,
   })
   return { delivery, fetcher, close: () => fetcher.close() }
+}
+
+/** The background work of one process, the HTTP app's or a worker's: asset embeddings and webhook sending. */
+export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger) {
+  const embeddings = createEmbeddings(config, database, logger)
+  const webhooks = createWebhookDelivery(config, database.db, logger)
+  return {
+    embeddings,
+    webhooks,
+    /**
+     * Stops claiming and lets work in flight finish within half the shutdown budget (the HTTP side and
+     * the database need the rest), then closes the outbound clients; before the database closes.
+     */
+    close: async () => {
+      const budget = Math.floor(config.shutdownTimeoutMs / 2)
+      await Promise.all([embeddings.stop(budget), webhooks.delivery.stop(budget)])
+      await Promise.all([embeddings.close(), webhooks.close()])
+    },
+  }
 }
 
 /** Platform plugins and module routes, wired from the dependencies given; nothing global. */
@@ -204,35 +226,24 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     config.rateLimits.windowMs,
   )
   app.addHook('onClose', async () => limiter.close())
-  const embeddings = createEmbeddings(config, database, app.log)
-  const webhookSending = createWebhookDelivery(config, database.db, app.log)
-  const webhookDelivery = webhookSending.delivery
-  // Background work a caller started stops before the database it uses is closed, within half the
-  // shutdown budget (the HTTP side and the database need the rest).
-  app.addHook('onClose', async () => {
-    const budget = Math.floor(config.shutdownTimeoutMs / 2)
-    await Promise.all([embeddings.stop(budget), webhookDelivery.stop(budget)])
-    await Promise.all([embeddings.close(), webhookSending.close()])
-  })
+  const background = createBackgroundWork(config, database, app.log)
+  const { embeddings } = background
+  const webhookDelivery = background.webhooks.delivery
+  // Background work a caller started stops before the database it uses is closed.
+  app.addHook('onClose', background.close)
   const wake: BackgroundWake = { textChanged: () => embeddings.afterCommit(), eventsCommitted: () => webhookDelivery.eventsCommitted() }
-  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, wake)
+  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, embeddings, wake)
   const { orgs, keys, catalog } = services
-  // Assets and collections call each other's services: collections is bound once it exists.
-  const membership: CollectionMembership = {
-    collectionNamed: (organizationId, name) => collections.collectionNamed(organizationId, name),
-    manualForPush: (collection, name) => collections.manualForPush(collection, name),
-    memberInsert: (collectionId, assets) => collections.memberInsert(collectionId, assets),
-    addMember: (db, collectionId, assetId) => collections.addMember(db, collectionId, assetId),
-  }
-  const assetPipeline = createAssetService(config, database.db, { catalog, collections: membership, embeddings }, wake, app.log)
+  const members = new CollectionMembers(database.db)
+  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, embeddings }, wake, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
-  const collections = new CollectionService(database.db, assets, signer, config.publicBaseUrl, wake.eventsCommitted)
+  const collections = new CollectionService(database.db, assets, members, signer, config.publicBaseUrl, wake.eventsCommitted)
   const webhooks = new WebhookService({
     db: database.db,
     appSecret: config.appSecret,
-    fetcher: webhookSending.fetcher,
+    fetcher: background.webhooks.fetcher,
     deliveriesDue: () => webhookDelivery.deliveriesDue(),
   })
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)

@@ -1,3 +1,3 @@
-import { run } from './main.js'
+import { run } from './cli/run.js'
 
 await run(process.argv.slice(2))

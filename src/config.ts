@@ -241,7 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
 /**
  * bench/search.ts at 100,000 assets: recall@20 1.000 for stored vectors (similar) from 64, 9.5 ms a
  * scan; for short synthetic text queries only 0.56 (0.90 at 800), whose misses are near-ties. See
- * bench/README.md before raising it.
+ * bench/RESULTS.md before raising it.
  */
 const DEFAULT_EF_SEARCH = 100
 

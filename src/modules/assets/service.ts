@@ -12,7 +12,6 @@ import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/n
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import { uuidv7 } from '../../platform/ids.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
-import type { NamedCollection } from '../collections/store.js'
 import type { CatalogService } from '../catalog/service.js'
 import { countedScopeKey, ListPages, listQueryKey, type ListedPage } from './list-pages.js'
 import * as store from './store.js'
@@ -54,11 +53,26 @@ export interface AssetServiceDeps {
   collections: CollectionMembership
 }
 
+/**
+ * What a push needs of the collections module, which implements it (this module owns the need, so it
+ * imports nothing of collections, which builds on assets).
+ */
 export interface CollectionMembership {
+  /** A scalar subquery for the push's first statement: the collection named `name`, or null. */
   collectionNamed(organizationId: string, name: string): RawBuilder<NamedCollection | null>
+  /** The manual collection the push adds its asset to; throws when there is none or it is smart. */
   manualForPush(collection: NamedCollection | null, name: string): { id: string; name: string }
+  /** A clause for the push's insert: adds the assets `assets` selects. */
   memberInsert(collectionId: string, assets: Inserted): RawBuilder<unknown>
-  addMember(db: Db, collectionId: string, assetId: string): Promise<void>
+  /** Adds assets that exist already (a duplicate push); adding twice is a no-op. */
+  add(collectionId: string, assetIds: string[]): Promise<number>
+}
+
+/** A collection as a push finds it by name. */
+export interface NamedCollection {
+  id: string
+  name: string
+  kind: 'manual' | 'smart'
 }
 
 /** Rows with the `id` of the assets a statement inserted (or changed). */
@@ -355,7 +369,7 @@ export class AssetService {
   }
 
   private async duplicate(assetId: string, collection: { id: string } | null) {
-    if (collection) await this.deps.collections.addMember(this.deps.db, collection.id, assetId)
+    if (collection) await this.deps.collections.add(collection.id, [assetId])
     return { asset_id: assetId, duplicate: true }
   }
 

@@ -1,4 +1,3 @@
-import type { RawBuilder } from 'kysely'
 import { sha256Hex } from '../../platform/crypto.js'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { emit } from '../../platform/events/outbox.js'
@@ -9,7 +8,8 @@ import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
-import type { CollectionRow, NamedCollection } from './store.js'
+import type { CollectionMembers } from './membership.js'
+import type { CollectionRow } from './store.js'
 
 export interface NewCollection {
   name: string
@@ -49,6 +49,7 @@ export class CollectionService {
   constructor(
     private readonly db: Db,
     private readonly assets: AssetService,
+    private readonly members: CollectionMembers,
     /** Signs the file links a share hands out, bound to that share. */
     private readonly signer: UrlSigner,
     private readonly publicBaseUrl: string,
@@ -111,14 +112,14 @@ export class CollectionService {
   async addAssets(organizationId: string, id: string, assetIds: string[]) {
     const collection = await this.manual(organizationId, id)
     await this.assertKnown(organizationId, assetIds)
-    return { changed: await store.addMembers(this.db, collection.id, assetIds), asset_count: await this.assets.count(organizationId, {}, collection.id) }
+    return { changed: await this.members.add(collection.id, assetIds), asset_count: await this.assets.count(organizationId, {}, collection.id) }
   }
 
   /** Removing an asset that is not in the collection is a no-op. */
   async removeAssets(organizationId: string, id: string, assetIds: string[]) {
     const collection = await this.manual(organizationId, id)
     await this.assertKnown(organizationId, assetIds)
-    return { changed: await store.removeMembers(this.db, collection.id, assetIds), asset_count: await this.assets.count(organizationId, {}, collection.id) }
+    return { changed: await this.members.remove(collection.id, assetIds), asset_count: await this.assets.count(organizationId, {}, collection.id) }
   }
 
   /** A new unguessable link (replacing any earlier one); only its hash is stored. */
@@ -180,30 +181,6 @@ export class CollectionService {
     const row = await store.findShareForFile(this.db, collectionId, assetId)
     if (!row?.share_token_hash || shareRef(collectionId, row.share_token_hash) !== share) return false
     return row.kind === 'manual' ? row.member : this.assets.matches(row.organization_id, assetId, row.query ?? {})
-  }
-
-  /** A scalar subquery for a push's statement: the collection named `name` (case-insensitively), or null. */
-  collectionNamed(organizationId: string, name: string): RawBuilder<NamedCollection | null> {
-    return store.collectionNamed(organizationId, name)
-  }
-
-  /** The manual collection a push names (never created on the fly): 404 when there is none, 409 when it is smart. */
-  manualForPush(collection: NamedCollection | null, name: string): { id: string; name: string } {
-    if (!collection) throw new AppError('not_found', `No collection is named "${name}".`)
-    if (collection.kind === 'smart') {
-      throw problems.conflict('smart_collection_immutable', `"${name}" is a smart collection: its assets are defined by its query.`)
-    }
-    return { id: collection.id, name: collection.name }
-  }
-
-  /** A clause for a push's statement: adds the assets `assets` selects (rows with an `id`); adding twice is a no-op. */
-  memberInsert(collectionId: string, assets: RawBuilder<{ id: string }>): RawBuilder<unknown> {
-    return store.memberInsert(collectionId, assets)
-  }
-
-  /** Adds one asset, in the caller's transaction when `db` is one (a push); adding twice is a no-op. */
-  async addMember(db: Db, collectionId: string, assetId: string): Promise<void> {
-    await store.addMembers(db, collectionId, [assetId])
   }
 
   private assetsOf(organizationId: string, row: CollectionRow, page: Page) {

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { uuidv7 } from '../../platform/ids.js'
+import type { NamedCollection } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 
 export interface CollectionRow {
@@ -71,13 +72,6 @@ export async function findShareForFile(db: Db, collectionId: string, assetId: st
     .executeTakeFirst()) as
     | { organization_id: string; kind: 'manual' | 'smart'; query: AssetFilter | null; share_token_hash: string | null; member: boolean }
     | undefined
-}
-
-/** Whether one asset matches a smart collection's query: the list's own filter, on one row by primary key. */
-export interface NamedCollection {
-  id: string
-  name: string
-  kind: 'manual' | 'smart'
 }
 
 /** A scalar subquery: the collection named `name` (case-insensitively) as JSON, or null. */

@@ -90,14 +90,21 @@ export class Embeddings {
     this.provider = deps.config && createEmbeddingProvider(deps.config)
   }
 
-  /** In the transaction that changed the asset; the work is woken by afterCommit(). */
   /**
    * The clause that queues the record's text for embedding (for the assets `assets` selects: the record's
-   * asset), to run in the statement or transaction that changed it.
+   * asset), to run in the statement or transaction that changed it; the work is woken by afterCommit().
    */
   queueText(assets: RawBuilder<{ id: string }>, organizationId: string, record: AssetRecord): RawBuilder<unknown> {
     const text = embeddingText(record)
     return store.queueEmbeddingText(assets, { organizationId, text, hash: sha256Hex(text) })
+  }
+
+  /**
+   * In the transaction that turns an organization's AI on or off: off, its texts are never sent to the
+   * provider; on, what is missing or stale is due again. The work is woken by afterCommit().
+   */
+  followAiSetting(tx: Db, organizationId: string, enabled: boolean): Promise<void> {
+    return store.setAiParking(tx, organizationId, enabled)
   }
 
   afterCommit(): void {

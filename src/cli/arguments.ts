@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util'
+
+export const USAGE = `Usage: asset-library <command> [options]
+
+Commands:
+  serve                      Start the HTTP API and the background work (the default)
+  worker                     Run the background work only (webhook deliveries, embeddings); run several for scale
+  migrate                    Bring the database schema up to date
+  embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
+  embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
+  blobs sweep                Remove image files no asset refers to (older than BLOB_SWEEP_GRACE_MS)
+  org create --name N [--slug S] [--plan P]
+  org list
+  user create --org SLUG --email E --role owner|admin|member [--password P]
+  key create --org SLUG --scope assets:read|assets:write [--name N] [--expires-in 90d]
+  key list --org SLUG
+  key revoke --org SLUG --id KEY_ID
+
+Add --json to print machine-readable output. Settings come from environment variables (see README).`
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  slug: { type: 'string' },
+  plan: { type: 'string' },
+  org: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  password: { type: 'string' },
+  scope: { type: 'string' },
+  'expires-in': { type: 'string' },
+  id: { type: 'string' },
+} as const
+
+export type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+/** The command (`serve` when none is given), its action, and the options. */
+export function parseArguments(argv: string[]): { command: string; action: string | undefined; values: Options } {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
+  const [command = 'serve', action] = positionals
+  return { command, action, values }
+}
+
+/** A mistake in how the command was called: one line and exit code 2. */
+export class UsageError extends Error {}
+
+export function required(values: Options, name: 'name' | 'org' | 'email' | 'id'): string {
+  const value = values[name]
+  if (!value) throw new UsageError(`--${name} is required`)
+  return value
+}
+
+export function oneOf<T extends string>(values: Options, name: 'role' | 'scope', allowed: T[]): T {
+  const value = values[name]
+  if (!value || !(allowed as string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`)
+  return value as T
+}

@@ -1,0 +1,22 @@
+import type { Services } from '../app.js'
+import type { Config } from '../config.js'
+import type { Embeddings } from '../modules/search/embeddings.js'
+import type { DatabaseHandle } from '../platform/db/index.js'
+import type { MigrationOutcome } from '../platform/db/migrate.js'
+import type { Options } from './arguments.js'
+
+/** What an operator command runs on: the database, migrated first, and the modules' services over it. */
+export interface CommandContext {
+  values: Options
+  config: Config
+  database: DatabaseHandle
+  migrated: MigrationOutcome
+  services: Services
+  embeddings: Embeddings
+}
+
+/** An operator command; resolves to the exit code. */
+export type Command = (context: CommandContext) => number | Promise<number>
+
+/** Operator commands by their words (`key create`). */
+export type Commands = Record<string, Command>

@@ -1,0 +1,51 @@
+import pino from 'pino'
+import { buildApp, type BuiltApp } from '../app.js'
+import { describeFirstRun, firstRun } from '../bootstrap.js'
+import type { Config } from '../config.js'
+import { scheduleBlobSweep } from '../modules/assets/blob-sweep.js'
+import { FileBlobStore } from '../platform/blobs/blob-store.js'
+import { migrate } from '../platform/db/migrate.js'
+import { REDACTED_PATHS } from '../platform/logger.js'
+import { connectRedis } from '../platform/redis.js'
+import { openServingDatabase } from './database.js'
+import { prepareEmbeddings } from './embeddings.js'
+import { Shutdown } from './shutdown.js'
+
+const BLOB_SWEEP_INTERVAL_MS = 60 * 60 * 1000
+
+/** The HTTP API, with the background work in this process unless the configuration leaves it to workers. */
+export async function serve(config: Config): Promise<void> {
+  const bootLogger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
+  const shutdown = new Shutdown(config.shutdownTimeoutMs)
+  const database = await openServingDatabase(config, bootLogger, shutdown)
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, bootLogger) : undefined
+  const release = async () => {
+    redis?.disconnect()
+    await database.close()
+  }
+  let app: BuiltApp
+  let stopSweep = () => undefined as void
+  try {
+    const outcome = await migrate(database.db)
+    app = await buildApp({ config, database, redis })
+    app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
+    await prepareEmbeddings(app.services.embeddings, app.log)
+    const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
+    if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
+    await app.listen({ port: config.port, host: config.host })
+    if (config.serveBackgroundWork) await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
+    stopSweep = scheduleBlobSweep(database.db, new FileBlobStore(config.blobDir), { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
+  } catch (error) {
+    await release()
+    throw error
+  }
+  shutdown.started({
+    logger: app.log,
+    announcement: 'shutting down: no new connections, finishing requests in flight',
+    close: async () => {
+      stopSweep()
+      await app.close()
+      await release()
+    },
+  })
+}

@@ -1,0 +1,43 @@
+import pino from 'pino'
+import { createBackgroundWork } from '../app.js'
+import type { Config } from '../config.js'
+import { migrate } from '../platform/db/migrate.js'
+import { REDACTED_PATHS } from '../platform/logger.js'
+import { openServingDatabase } from './database.js'
+import { prepareEmbeddings } from './embeddings.js'
+import { Shutdown } from './shutdown.js'
+
+/** Background work only, no HTTP: for PostgreSQL deployments that scale it apart from the API. */
+export async function worker(config: Config): Promise<void> {
+  const logger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
+  const shutdown = new Shutdown(config.shutdownTimeoutMs)
+  const database = await openServingDatabase(config, logger, shutdown)
+  const background = createBackgroundWork(config, database, logger)
+  const close = async () => {
+    await background.close()
+    await database.close()
+  }
+  try {
+    await migrate(database.db)
+    await prepareEmbeddings(background.embeddings, logger)
+    await Promise.all([background.embeddings.start(), background.webhooks.delivery.start()])
+  } catch (error) {
+    await close()
+    throw error
+  }
+  if (!(await background.embeddings.enabled())) logger.info('embeddings are off (they need EMBEDDING_BASE_URL and pgvector); delivering webhooks only')
+  logger.info('worker started')
+  // The runners' timers are unref'd (they must not hold a CLI or a test open): this is what keeps the worker up.
+  const keepAlive = setInterval(() => undefined, 1 << 30)
+  shutdown.started({
+    logger,
+    announcement: 'worker stopping: no new claims, finishing work in flight',
+    close: async () => {
+      try {
+        await close()
+      } finally {
+        clearInterval(keepAlive)
+      }
+    },
+  })
+}
