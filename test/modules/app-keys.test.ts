@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../src/platform/crypto.js'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, type Seeded, type TestApp } from '../support/app.js'
+import { startTwoOrganizations } from '../support/fixtures.js'
 import { expectInvalid, expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
 
 const TOKEN = /^al_([a-z0-9]{8})_([A-Za-z0-9_-]{43})$/
@@ -13,9 +14,7 @@ let owner: Client
 let keysUrl: string
 
 beforeAll(async () => {
-  t = await startTestApp()
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations())
   owner = await login(t.app, acme.owner.email, acme.owner.password)
   keysUrl = `/app/api/orgs/${acme.org.slug}/keys`
 })

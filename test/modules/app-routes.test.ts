@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { startTwoOrganizations } from '../support/fixtures.js'
 import { expectProblem, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
@@ -8,9 +9,7 @@ let globex: Seeded
 let member: Client
 
 beforeAll(async () => {
-  t = await startTestApp()
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations())
   member = await signedInMember(t.app, acme.org.id, 'member')
 })
 afterAll(() => t.close())

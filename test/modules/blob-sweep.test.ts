@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync, linkSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sweepBlobs } from '../../src/modules/assets/blob-sweep.js'
 import { FileBlobStore, variantKey } from '../../src/platform/blobs/blob-store.js'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { pushAndRead } from '../support/fixtures.js'
 
 const HOUR_MS = 3_600_000
 
@@ -35,9 +35,7 @@ async function orphan(): Promise<string[]> {
 
 describe('the sweep of unreferenced image files', () => {
   it('removes old files no asset refers to, keeps recent ones and every referenced one', async () => {
-    const image = await sharp({ create: { width: 12, height: 12, channels: 3, background: '#204060' } }).png().toBuffer()
-    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
-    const asset = (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.readKey) })).json()
+    const { record: asset } = await pushAndRead(t.app, acme)
     const referenced = [asset.sha256, variantKey(asset.sha256, 'thumb.webp')]
     for (const key of referenced) age(key, 2 * HOUR_MS)
 
@@ -58,9 +56,7 @@ describe('the sweep of unreferenced image files', () => {
   })
 
   it('keeps the files of an asset deleted while their removal failed only until the sweep', async () => {
-    const image = await sharp({ create: { width: 12, height: 12, channels: 3, background: '#604020' } }).png().toBuffer()
-    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
-    const { sha256 } = (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.readKey) })).json()
+    const { record: { sha256 } } = await pushAndRead(t.app, acme)
     // The row goes; its files stay, as when their removal failed after the commit.
     await t.database.handle.db.deleteFrom('assets').where('sha256', '=', sha256).execute()
     expect(existsSync(fileOf(sha256))).toBe(true)
@@ -69,9 +65,7 @@ describe('the sweep of unreferenced image files', () => {
   })
 
   it('removes the temporary files that killed writes left behind once past the grace period, never the blobs they link to', async () => {
-    const image = await sharp({ create: { width: 12, height: 12, channels: 3, background: '#206040' } }).png().toBuffer()
-    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
-    const asset = (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.readKey) })).json()
+    const { record: asset } = await pushAndRead(t.app, acme)
     const originalBytes = readFileSync(fileOf(asset.sha256))
 
     // Killed after the link: the temporary name is a second hard link of the original.

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uuidv7 } from '../../src/platform/ids.js'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
+import { startTwoOrganizations } from '../support/fixtures.js'
 import { login, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
@@ -44,9 +45,7 @@ async function insertAsset(organizationId: string, fields: { client?: string; pr
 const list = (path: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: `/api/v1/${path}`, headers: bearer(key) })
 
 beforeAll(async () => {
-  t = await startTestApp()
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations())
   owner = await login(t.app, acme.owner.email, acme.owner.password)
   await owner.post(`/app/api/orgs/${acme.org.slug}/clients`, { name: 'Initech' })
   await owner.post(`/app/api/orgs/${acme.org.slug}/clients`, { name: 'Umbrella' })

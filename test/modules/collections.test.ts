@@ -1,22 +1,15 @@
 import pg from 'pg'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
+import { callApi, pushImage, startTwoOrganizations, type Method } from '../support/fixtures.js'
 import { expectProblem, login, outboxEvents, signedInMember } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded
 let globex: Seeded
-let colour = 0x100000
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, key = acme.writeKey) =>
-  t.app.inject({ method, url, headers: bearer(key), ...(payload && { payload }) })
-async function pushAsset(fields: object = {}, key = acme.writeKey): Promise<string> {
-  const image = await sharp({ create: { width: 40, height: 20, channels: 3, background: `#${(++colour).toString(16)}` } }).png().toBuffer()
-  const res = await call('POST', '/api/v1/assets', { image_base64: image.toString('base64'), ...fields }, key)
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json().asset_id
-}
+const call = (method: Method, url: string, payload?: object, key = acme.writeKey) => callApi(t.app, key, method, url, payload)
+const pushAsset = async (fields: object = {}, key = acme.writeKey) => (await pushImage(t.app, key, fields)).id
 async function createCollection(body: object, key = acme.writeKey) {
   const res = await call('POST', '/api/v1/collections', body, key)
   expect(res.statusCode, res.body).toBe(201)
@@ -25,9 +18,7 @@ async function createCollection(body: object, key = acme.writeKey) {
 const ids = (page: { data: Array<{ id: string }> }) => page.data.map((a) => a.id)
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } }))
 })
 afterAll(() => t.close())
 

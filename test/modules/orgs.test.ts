@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../src/platform/crypto.js'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { startTwoOrganizations } from '../support/fixtures.js'
 import { solid } from '../support/images.js'
 import {
   PASSWORD,
@@ -25,9 +26,7 @@ let outsider: Client
 let orgUrl: string
 
 beforeAll(async () => {
-  t = await startTestApp()
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations())
   owner = await login(t.app, acme.owner.email, acme.owner.password)
   admin = await signedInMember(t.app, acme.org.id, 'admin')
   member = await signedInMember(t.app, acme.org.id, 'member')

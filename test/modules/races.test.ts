@@ -2,9 +2,10 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql } from 'kysely'
 import pg from 'pg'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { callApi, pushAndRead, type Method } from '../support/fixtures.js'
+import { uniquePng } from '../support/images.js'
 import { expectProblem, outboxEvents } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 
@@ -20,23 +21,14 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(acme.writeKey), ...(payload && { payload }) })
+const call = (method: Method, url: string, payload?: object) => callApi(t.app, acme.writeKey, method, url, payload)
+const image = async () => (await uniquePng()).toString('base64')
 
-let colour = 0
-async function image(): Promise<string> {
-  return (await sharp({ create: { width: 16, height: 16, channels: 3, background: `#${(++colour * 104729).toString(16).padStart(6, '0').slice(-6)}` } }).png().toBuffer()).toString('base64')
-}
+const pushAsset = async (fields: object = {}) => (await pushAndRead(t.app, acme, { title: 'Race', ...fields })).record
 
-async function pushAsset(fields: object = {}): Promise<{ id: string; sha256: string }> {
-  const res = await call('POST', '/api/v1/assets', { image_base64: await image(), title: 'Race', ...fields })
-  expect(res.statusCode, res.body).toBe(201)
-  const id = res.json().asset_id
-  return { id, sha256: (await call('GET', `/api/v1/assets/${id}`)).json().sha256 }
-}
-
+let collections = 0
 async function manualCollection(): Promise<string> {
-  const res = await call('POST', '/api/v1/collections', { name: `Race ${++colour}` })
+  const res = await call('POST', '/api/v1/collections', { name: `Race ${++collections}` })
   expect(res.statusCode, res.body).toBe(201)
   return res.json().id
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { startTwoOrganizations } from '../support/fixtures.js'
 import { solid } from '../support/images.js'
 import { PASSWORD, expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
 
@@ -11,9 +12,7 @@ let member: Client
 let png: string
 
 beforeAll(async () => {
-  t = await startTestApp()
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations())
   member = await signedInMember(t.app, acme.org.id, 'member')
   png = (await solid(24, 16).png().toBuffer()).toString('base64')
 })

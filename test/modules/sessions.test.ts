@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { startTwoOrganizations } from '../support/fixtures.js'
 import {
   PASSWORD,
   SESSION_COOKIE,
@@ -18,9 +19,7 @@ let acme: Seeded
 let globex: Seeded
 
 beforeAll(async () => {
-  t = await startTestApp()
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations())
 })
 afterAll(() => t.close())
 

@@ -1,7 +1,7 @@
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
-import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
+import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
+import { callApi, pushImage, type Method } from '../support/fixtures.js'
 import { expectProblem } from '../support/sessions.js'
 
 /** File links a public share hands out are bound to that share: unsharing or sharing again ends them at once. */
@@ -10,19 +10,12 @@ const BASE_URL = 'http://assets.test'
 
 let t: TestApp
 let acme: Seeded
-let colour = 0x200000
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, key = acme.writeKey) =>
-  t.app.inject({ method, url, headers: bearer(key), ...(payload && { payload }) })
+const call = (method: Method, url: string, payload?: object, key = acme.writeKey) => callApi(t.app, key, method, url, payload)
 const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url, headers })
 const local = (url: string) => url.replace(BASE_URL, '')
 
-async function pushAsset(fields: object = {}): Promise<string> {
-  const image = await sharp({ create: { width: 40, height: 20, channels: 3, background: `#${(++colour).toString(16)}` } }).png().toBuffer()
-  const res = await call('POST', '/api/v1/assets', { image_base64: image.toString('base64'), ...fields })
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json().asset_id
-}
+const pushAsset = async (fields: object = {}) => (await pushImage(t.app, acme.writeKey, fields)).id
 
 async function createCollection(body: object): Promise<string> {
   const res = await call('POST', '/api/v1/collections', body)

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger, redactUrl } from '../../src/platform/logger.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { pushAndRead } from '../support/fixtures.js'
 import { login } from '../support/sessions.js'
 
 /** Everything the service logs at the default level, as written. */
@@ -27,9 +27,7 @@ const get = (url: string, headers: Record<string, string> = {}) => t.app.inject(
 
 describe('request logs at the default level', () => {
   it('never hold a file URL\'s signature, a share token, an invitation token or a key put in a query string', async () => {
-    const image = (await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } }).png().toBuffer()).toString('base64')
-    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image } })
-    const asset = (await get(`/api/v1/assets/${pushed.json().asset_id}`, bearer(acme.writeKey))).json()
+    const { record: asset } = await pushAndRead(t.app, acme)
     const collection = await t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(acme.writeKey), payload: { name: 'Logged' } })
     const shareUrl: string = (await t.app.inject({ method: 'POST', url: `/api/v1/collections/${collection.json().id}/share`, headers: bearer(acme.writeKey) })).json().share_url
     const owner = await login(t.app, acme.owner.email, acme.owner.password)

@@ -2,7 +2,7 @@ import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { solid } from '../support/images.js'
+import { pushImage, type Method } from '../support/fixtures.js'
 import { expectInvalid, expectProblem, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
@@ -21,19 +21,14 @@ afterAll(() => t.close())
 
 type Headers = Record<string, string | string[]>
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Headers = {}, payload?: string) =>
+const call = (method: Method, url: string, headers: Headers = {}, payload?: string) =>
   t.app.inject({ method, url, headers: { ...bearer(acme.writeKey), ...headers }, ...(payload !== undefined && { payload }) })
 
-let colour = 0x300000
-async function newAsset(): Promise<string> {
-  const image = await solid(8, 8, `#${(colour++).toString(16)}`).png().toBuffer()
-  const res = await call('POST', '/api/v1/assets', { 'content-type': 'application/json' }, JSON.stringify({ image_base64: image.toString('base64'), title: 'Rule' }))
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json().asset_id
-}
+const newAsset = async () => (await pushImage(t.app, acme.writeKey, { title: 'Rule' })).id
 
+let names = 0
 async function newCollection(): Promise<string> {
-  const res = await call('POST', '/api/v1/collections', { 'content-type': 'application/json' }, JSON.stringify({ name: `Rules ${colour++}` }))
+  const res = await call('POST', '/api/v1/collections', { 'content-type': 'application/json' }, JSON.stringify({ name: `Rules ${names++}` }))
   expect(res.statusCode, res.body).toBe(201)
   return res.json().id
 }
@@ -115,7 +110,7 @@ describe('bodies', () => {
   })
 
   it('a content-coded body is 415 unsupported_content_encoding with Accept-Encoding: identity; identity is plain', async () => {
-    const body = JSON.stringify({ name: `Coded ${colour++}` })
+    const body = JSON.stringify({ name: `Coded ${names++}` })
     for (const coding of ['gzip', 'br', 'deflate, gzip']) {
       const res = await call('POST', '/api/v1/collections', { 'content-type': 'application/json', 'content-encoding': coding }, body)
       expectProblem(res, 415, 'unsupported_content_encoding')

@@ -40,3 +40,10 @@ export async function animatedGif(count: number, side: number): Promise<Buffer> 
   return Buffer.concat([gif.subarray(0, blocksStart), ...Array<Buffer>(count).fill(frame), Buffer.from([0x3b])])
 }
 
+let drawn = 0
+
+/** A PNG whose bytes no earlier call in this process made: each call paints the next of 16.7 million colours. */
+export function uniquePng(width = 16, height = 16): Promise<Buffer> {
+  drawn += 1
+  return solid(width, height, `#${drawn.toString(16).padStart(6, '0')}`).png().toBuffer()
+}

@@ -1,0 +1,56 @@
+import type { LightMyRequestResponse } from 'fastify'
+import { expect } from 'vitest'
+import type { BuiltApp } from '../../src/app.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp, type TestAppOptions } from './app.js'
+import { uniquePng } from './images.js'
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+/** A call to the API with `key` as its bearer token, and `payload` as its JSON body when there is one. */
+export function callApi(app: BuiltApp, key: string, method: Method, url: string, payload?: object): Promise<LightMyRequestResponse> {
+  return app.inject({ method, url, headers: bearer(key), ...(payload && { payload }) })
+}
+
+export interface PushedImage {
+  id: string
+  /** The bytes pushed: a PNG no other push in this process sent, unless the caller gave its own. */
+  image: Buffer
+}
+
+/** Pushes an image as JSON (`image`, or a unique PNG) with these fields, and expects a new asset. */
+export async function pushImage(app: BuiltApp, key: string, fields: object = {}, image?: Buffer): Promise<PushedImage> {
+  const bytes = image ?? (await uniquePng())
+  const res = await callApi(app, key, 'POST', '/api/v1/assets', { image_base64: bytes.toString('base64'), ...fields })
+  expect(res.statusCode, res.body).toBe(201)
+  return { id: res.json<{ asset_id: string }>().asset_id, image: bytes }
+}
+
+/** An asset as GET /api/v1/assets/{id} answers, with the fields tests read typed. */
+export interface AssetRecord extends Record<string, unknown> {
+  id: string
+  sha256: string
+  original_url: string
+  thumbnail_url: string
+}
+
+/** Pushes an image as `pushImage` does with the organization's write key, and reads the asset back with its read key. */
+export async function pushAndRead(app: BuiltApp, seeded: Seeded, fields: object = {}, image?: Buffer): Promise<{ image: Buffer; record: AssetRecord }> {
+  const pushed = await pushImage(app, seeded.writeKey, fields, image)
+  const res = await callApi(app, seeded.readKey, 'GET', `/api/v1/assets/${pushed.id}`)
+  expect(res.statusCode, res.body).toBe(200)
+  return { image: pushed.image, record: res.json<AssetRecord>() }
+}
+
+export interface TwoOrganizations {
+  t: TestApp
+  /** The organization a test acts in. */
+  acme: Seeded
+  /** Another organization, which must never see Acme's things nor lend Acme its own. */
+  globex: Seeded
+}
+
+/** An app with two organizations, Acme and Globex, each with its owner and a key of each scope. */
+export async function startTwoOrganizations(options: TestAppOptions = {}): Promise<TwoOrganizations> {
+  const t = await startTestApp(options)
+  return { t, acme: await seedOrganization(t.app, 'Acme'), globex: await seedOrganization(t.app, 'Globex') }
+}
