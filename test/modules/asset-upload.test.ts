@@ -6,7 +6,7 @@ import { PUSH_FORM_OPTIONS } from '../../src/modules/assets/upload.js'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { startServer, type TestServer } from '../support/http-server.js'
-import { solid } from '../support/images.js'
+import { solid, uniquePng } from '../support/images.js'
 import { expectInvalid, expectProblem, outboxEvents } from '../support/sessions.js'
 
 /** POST /api/v1/assets as multipart/form-data: the same rules, answers and events as the JSON push. */
@@ -14,13 +14,6 @@ import { expectInvalid, expectProblem, outboxEvents } from '../support/sessions.
 let t: TestApp
 let acme: Seeded
 let images: TestServer
-
-let colour = 0
-/** A PNG whose bytes no other test pushed. */
-const uniquePng = (width = 48, height = 24) =>
-  solid(width, height, `#${(++colour * 7919).toString(16).padStart(6, '0').slice(-6)}`)
-    .png()
-    .toBuffer()
 
 type FormValue = string | Buffer | { file: Buffer; name?: string; type?: string }
 

@@ -9,8 +9,9 @@ import { FileBlobStore, variantKey } from '../../src/platform/blobs/blob-store.j
 import { uuidv7 } from '../../src/platform/ids.js'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
+import { startTwoOrganizations } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
-import { animatedGif, pngDeclaring } from '../support/images.js'
+import { animatedGif, pngDeclaring, solid, uniquePng } from '../support/images.js'
 import { expectProblem, outboxEvents } from '../support/sessions.js'
 
 let t: TestApp
@@ -18,11 +19,7 @@ let acme: Seeded
 let globex: Seeded
 let images: TestServer
 
-const png = (width: number, height: number, background = '#336699') =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer()
-let colour = 0
-/** A PNG whose bytes no other test pushed. */
-const uniquePng = (width = 64, height = 32) => png(width, height, `#${(++colour).toString(16).padStart(6, '0')}`)
+const png = (width: number, height: number, background?: string) => solid(width, height, background).png().toBuffer()
 
 const push = (body: object, key = acme.writeKey) =>
   t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: body })
@@ -57,9 +54,9 @@ async function unwritable(blobDir: string, make: () => Promise<Buffer>) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
+  ;({ t, acme, globex } = await startTwoOrganizations({
+    env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' },
+  }))
   const photo = await png(1200, 600)
   images = await startServer((req, res) => {
     if (req.url === '/photo.png') res.writeHead(200, { 'content-type': 'text/plain' }).end(photo)

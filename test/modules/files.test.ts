@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { pushAndRead } from '../support/fixtures.js'
 import { expectProblem } from '../support/sessions.js'
 
 let t: TestApp
@@ -14,8 +15,8 @@ let acme: Seeded
 const BASE_URL = 'http://assets.test'
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
-/** A PNG of random noise (~120 KB, so the stream has several chunks): bytes no other push sent. */
-const noisePng = () => sharp(randomBytes(200 * 200 * 3), { raw: { width: 200, height: 200, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
+/** A PNG of random noise (~120 KB at 200 px, so the stream has several chunks): bytes no other push sent. */
+const noisePng = (side: number) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
 
 interface Pushed {
   id: string
@@ -26,18 +27,11 @@ interface Pushed {
   thumbnail: string
 }
 
-async function pushImage(app: TestApp = t, key = acme.writeKey, readKey = acme.readKey): Promise<Pushed> {
-  const bytes = await noisePng()
-  const pushed = await app.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: { image_base64: bytes.toString('base64') } })
-  expect(pushed.statusCode, pushed.body).toBe(201)
-  const id = pushed.json<{ asset_id: string }>().asset_id
-  const record = (await app.app.inject({ method: 'GET', url: `/api/v1/assets/${id}`, headers: bearer(readKey) })).json<{
-    sha256: string
-    original_url: string
-    thumbnail_url: string
-  }>()
+/** Pushes a PNG of noise `side` pixels square, and reads where the API says its files are. */
+async function pushNoise(app: TestApp = t, owner = acme, side = 200): Promise<Pushed> {
+  const { image: bytes, record } = await pushAndRead(app.app, owner, {}, await noisePng(side))
   return {
-    id,
+    id: record.id,
     bytes,
     sha256: record.sha256,
     original: record.original_url.replace(BASE_URL, ''),
@@ -58,7 +52,7 @@ let image: Pushed
 beforeAll(async () => {
   t = await startTestApp({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_FILES: '10000' } })
   acme = await seedOrganization(t.app, 'Acme')
-  image = await pushImage()
+  image = await pushNoise()
   expect(image.sha256).toBe(sha256(image.bytes))
   expect(image.bytes.length).toBeGreaterThan(100_000)
 })
@@ -190,7 +184,7 @@ describe('GET /files/assets/:id/:variant', () => {
   })
 
   it('is 404, without cache headers, when the file is gone from the blob store', async () => {
-    const lost = await pushImage()
+    const lost = await pushNoise()
     rmSync(join(t.config.blobDir, lost.sha256.slice(0, 2), lost.sha256.slice(2, 4), lost.sha256))
     const res = await fetchFile(lost.original)
     expectProblem(res, 404, 'not_found')
@@ -214,16 +208,12 @@ function openDescriptors(path: string): number {
 
 describe('streaming over a real socket', () => {
   it.skipIf(!existsSync('/proc/self/fd'))('closes the file when the client goes away mid-download', async () => {
-    const width = 1500
-    const bytes = await sharp(randomBytes(width * width * 3), { raw: { width, height: width, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
-    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: bytes.toString('base64') } })
-    expect(pushed.statusCode, pushed.body).toBe(201)
-    const record = (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.readKey) })).json()
-    const blobPath = join(t.config.blobDir, record.sha256.slice(0, 2), record.sha256.slice(2, 4), record.sha256)
+    const { bytes, sha256: hash, original } = await pushNoise(t, acme, 1500)
+    const blobPath = join(t.config.blobDir, hash.slice(0, 2), hash.slice(2, 4), hash)
     const origin = await t.app.listen({ host: '127.0.0.1', port: 0 })
 
     // The client reads one chunk and stops: the kernel's buffers fill and the server's stream waits.
-    const req = request(`${origin}${record.original_url.replace(BASE_URL, '')}`)
+    const req = request(`${origin}${original}`)
     const response = await new Promise<IncomingMessage>((resolve, reject) => req.once('response', resolve).once('error', reject).end())
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-length']).toBe(String(bytes.length))
@@ -234,7 +224,7 @@ describe('streaming over a real socket', () => {
     req.destroy()
     await expect.poll(() => openDescriptors(blobPath), { timeout: 5000 }).toBe(0)
     // And the server is fine: the next download is whole.
-    expect(sha256((await fetchFile(record.original_url.replace(BASE_URL, ''))).rawPayload)).toBe(sha256(bytes))
+    expect(sha256((await fetchFile(original)).rawPayload)).toBe(sha256(bytes))
   })
 })
 
@@ -243,7 +233,7 @@ describe('the per-IP limit on /files and /s (RATE_LIMIT_FILES)', () => {
     const limited = await startTestApp({ env: { RATE_LIMIT_FILES: '3', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
     try {
       const owner = await seedOrganization(limited.app, 'Limited')
-      const pushed = await pushImage(limited, owner.writeKey, owner.readKey)
+      const pushed = await pushNoise(limited, owner)
       const collection = await limited.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(owner.writeKey), payload: { name: 'Shared' } })
       expect(collection.statusCode, collection.body).toBe(201)
       const shared = await limited.app.inject({ method: 'POST', url: `/api/v1/collections/${collection.json().id}/share`, headers: bearer(owner.writeKey) })

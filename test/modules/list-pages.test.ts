@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
-import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ListPages } from '../../src/modules/assets/list-pages.js'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { callApi, pushImage, startTwoOrganizations, type Method } from '../support/fixtures.js'
 
 const LIMITS = { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' }
 
@@ -11,10 +11,8 @@ let t: TestApp
 let other: TestApp
 let acme: Seeded
 let globex: Seeded
-let colour = 0x200000
 
-const call = (app: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, key = acme.writeKey) =>
-  app.app.inject({ method, url, headers: bearer(key), ...(payload && { payload }) })
+const call = (app: TestApp, method: Method, url: string, payload?: object, key = acme.writeKey) => callApi(app.app, key, method, url, payload)
 
 async function list(url = '/api/v1/assets?limit=5', key = acme.readKey, app = t) {
   const res = await call(app, 'GET', url, undefined, key)
@@ -22,12 +20,7 @@ async function list(url = '/api/v1/assets?limit=5', key = acme.readKey, app = t)
   return res.json() as { data: Array<{ id: string; title: string; tags: string[]; collections: Array<{ name: string }>; thumbnail_expires_at: string }>; total: number }
 }
 
-async function push(fields: object = {}, key = acme.writeKey): Promise<string> {
-  const image = await sharp({ create: { width: 24, height: 16, channels: 3, background: `#${(++colour).toString(16)}` } }).png().toBuffer()
-  const res = await call(t, 'POST', '/api/v1/assets', { image_base64: image.toString('base64'), title: 'Pushed', ...fields }, key)
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json().asset_id
-}
+const push = async (fields: object = {}, key = acme.writeKey) => (await pushImage(t.app, key, { title: 'Pushed', ...fields })).id
 
 async function collection(name: string): Promise<string> {
   const res = await call(t, 'POST', '/api/v1/collections', { name })
@@ -47,10 +40,8 @@ async function retitleBehindTheTriggers(id: string, title: string) {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ env: LIMITS })
+  ;({ t, acme, globex } = await startTwoOrganizations({ env: LIMITS }))
   other = await startTestApp({ env: LIMITS, database: t.database })
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
 })
 afterAll(async () => {
   await other.close()

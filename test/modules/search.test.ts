@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream'
 import pino from 'pino'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { pushImage, startTwoOrganizations } from '../support/fixtures.js'
 import { DIMENSIONS, startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
 import { expectInvalid, expectProblem, signedInMember } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
@@ -17,19 +17,7 @@ let globex: Seeded
 let vector: boolean
 
 const LIMITS = { RATE_LIMIT_EXPENSIVE: '5000', RATE_LIMIT_CHEAP: '5000', RATE_LIMIT_STANDARD: '5000' }
-let colour = 0
-const uniquePng = () => sharp({ create: { width: 8, height: 8, channels: 3, background: `#${(++colour).toString(16).padStart(6, '0')}` } }).png().toBuffer()
-
-async function push(fields: object, seeded = acme): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/assets',
-    headers: bearer(seeded.writeKey),
-    payload: { image_base64: (await uniquePng()).toString('base64'), ...fields },
-  })
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json().asset_id
-}
+const push = async (fields: object, seeded = acme) => (await pushImage(t.app, seeded.writeKey, fields)).id
 
 const search = (body: object, key = acme.readKey) => t.app.inject({ method: 'POST', url: '/api/v1/search', headers: bearer(key), payload: body })
 const list = (query: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: `/api/v1/assets?${query}`, headers: bearer(key) })
@@ -68,14 +56,12 @@ async function insertAssets(organizationId: string, count: number, title: string
 
 beforeAll(async () => {
   provider = await startEmbeddingServer()
-  t = await startTestApp({
+  ;({ t, acme, globex } = await startTwoOrganizations({
     env: { EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: String(DIMENSIONS), EMBEDDING_TIMEOUT_MS: '400', ...LIMITS },
-  })
+  }))
   vector = await t.app.services.embeddings.vectorAvailable()
   await t.app.services.embeddings.prepare()
   await t.app.services.embeddings.start()
-  acme = await seedOrganization(t.app, 'Acme')
-  globex = await seedOrganization(t.app, 'Globex')
   ids = {
     springBanner: await push({ title: 'Banner for the spring sale', client: 'Acme-2', tag_names: ['promo'] }),
     blueBanner: await push({ title: 'Blue banner', client: 'Initech' }),

@@ -4,6 +4,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { pushAndRead } from '../support/fixtures.js'
 import { waitFor } from '../support/wait.js'
 
 /**
@@ -192,10 +193,8 @@ describe('answers that take their time', () => {
     const image = await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
       .png({ compressionLevel: 0 })
       .toBuffer()
-    const pushed = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
-    expect(pushed.statusCode, pushed.body).toBe(201)
-    const record = await t.app.inject({ method: 'GET', url: `/api/v1/assets/${pushed.json<{ asset_id: string }>().asset_id}`, headers: bearer(acme.readKey) })
-    const file = new URL(record.json<{ original_url: string }>().original_url)
+    const { record } = await pushAndRead(t.app, acme, {}, image)
+    const file = new URL(record.original_url)
     const { socket, closed } = rawConnection(30 * BODY_IDLE_MS)
     socket.pause()
     socket.write(head('GET', `${file.pathname}${file.search}`, { connection: 'close' }))
