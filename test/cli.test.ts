@@ -12,7 +12,7 @@ import { migrate } from '../src/platform/db/migrate.js'
 import { bearer, TEST_SECRET } from './support/app.js'
 import { silentLogger } from './support/database.js'
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js'
-import { waitFor } from './support/wait.js'
+import { staysTrue, waitFor } from './support/wait.js'
 
 /** The real executable on the embedded default, as a newcomer runs it: separate processes, real sockets. */
 const CLI = [process.execPath, '--import', 'tsx', 'src/cli.ts']
@@ -269,9 +269,9 @@ describe('embeddings from the command line, and the worker', () => {
       })
       expect(pushed.status).toBe(201)
       expect(((await (await fetch(`${server.url}/ready`)).json()) as { search: { mode: string } }).search.mode).toBe('hybrid')
-      // What a running background runner would have done by now: the probe at once, the new text within ms.
-      await new Promise((resolve) => setTimeout(resolve, 1_500))
-      expect(provider.requests()).toBe(requests)
+      // A process that does no background work leaves nothing to wait for; one that did would have sent
+      // its start-up probe at once and the new text within milliseconds, so this watches for either.
+      await staysTrue('no provider request', () => provider.requests() === requests, 1_500)
     } finally {
       server.child.kill('SIGTERM')
       expect(await server.exited).toBe(0)

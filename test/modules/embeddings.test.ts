@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { DIMENSIONS, startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
-import { waitFor } from '../support/wait.js'
+import { pushImage } from '../support/fixtures.js'
+import { staysTrue, waitFor } from '../support/wait.js'
 
 /** Background embeddings where each case needs an app, a provider or a database of its own. pgvector: embedded only. */
 const LIMITS = { RATE_LIMIT_EXPENSIVE: '5000', RATE_LIMIT_CHEAP: '5000', RATE_LIMIT_STANDARD: '5000' }
@@ -19,13 +19,7 @@ const env = (extra: Record<string, string> = {}) => ({
   ...extra,
 })
 
-let colour = 0
-async function push(t: TestApp, seeded: Seeded, title: string): Promise<string> {
-  const image = await sharp({ create: { width: 8, height: 8, channels: 3, background: `#${(++colour).toString(16).padStart(6, '0')}` } }).png().toBuffer()
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(seeded.writeKey), payload: { image_base64: image.toString('base64'), title } })
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json().asset_id
-}
+const push = async (t: TestApp, seeded: Seeded, title: string) => (await pushImage(t.app, seeded.writeKey, { title })).id
 
 const rows = (database: TestDatabase) =>
   database.handle.db.selectFrom('asset_embeddings').select(['asset_id', 'model', 'dimensions', 'next_attempt_at', 'locked_by', 'embedded_hash', 'text_hash']).execute()
@@ -126,10 +120,17 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('background embeddings (pgvector,
         .values(ids.map((id, i) => ({ asset_id: id, organization_id: org.org.id, source_text: `Item ${i}`, text_hash: id, next_attempt_at: sql<Date>`now()` })))
         .execute()
       await t.app.services.embeddings.start()
-      await waitFor('the first failures', () => limited.requests() >= 1)
-      await new Promise((resolve) => setTimeout(resolve, 1_500))
-      // The start-up check, then at most one batch per slot: no request for the rest of the backlog.
-      expect(limited.requests()).toBeLessThanOrEqual(3)
+      await waitFor('the failed batches to be given back for a retry', async () => {
+        const { claimed, failed } = await db
+          .selectFrom('asset_embeddings')
+          .select([sql<number>`count(*) filter (where locked_by is not null)::int`.as('claimed'), sql<number>`count(*) filter (where attempts > 0)::int`.as('failed')])
+          .executeTakeFirstOrThrow()
+        return claimed === 0 && failed > 0
+      })
+      // The start-up check, then at most one batch per slot: no request for the rest of the backlog. A
+      // paused queue claims nothing, which leaves nothing to wait for; an unpaused one would have sent its
+      // next batch as soon as the failures were written, so this watches for that request.
+      await staysTrue('no request for the rest of the backlog', () => limited.requests() <= 3, 1_500)
       const untouched = await db.selectFrom('asset_embeddings').select(sql<number>`count(*)::int`.as('n')).where('attempts', '=', 0).executeTakeFirstOrThrow()
       expect(untouched.n).toBeGreaterThanOrEqual(200 - 128)
     } finally {

@@ -14,7 +14,7 @@ import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp 
 import { silentLogger } from '../support/database.js'
 import { login } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
-import { SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Answer, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, webhooksAtRest, type Answer, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL)
 
@@ -414,7 +414,7 @@ describe.runIf(postgres)('several runners on one PostgreSQL', () => {
       await emitDeletes(500)
       for (const r of runners) r.delivery.eventsCommitted()
       const requests = await receiver.waitForCount(500, 30_000)
-      await new Promise((resolve) => setTimeout(resolve, 500))
+      await webhooksAtRest(t.database.handle.db, acme.org.id)
       expect(overlaps).toEqual([])
       expect(receiver.received).toHaveLength(500)
       expect(new Set(requests.map(deliveryIdOf)).size).toBe(500)

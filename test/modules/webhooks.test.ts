@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs'
 import { request as httpsRequest } from 'node:https'
 import { sql } from 'kysely'
 import pg from 'pg'
-import sharp from 'sharp'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { inTransaction } from '../../src/platform/db/index.js'
@@ -11,9 +10,20 @@ import { emit } from '../../src/platform/events/outbox.js'
 import { SERVICE_VERSION } from '../../src/platform/version.js'
 import { verifyWebhook, type WebhookEvent } from '../../src/webhooks.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { pushImage } from '../support/fixtures.js'
 import { expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
-import { RECEIVER_CA_FILE, RECEIVER_KEY_FILE, SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
+import {
+  RECEIVER_CA_FILE,
+  RECEIVER_KEY_FILE,
+  SCHEDULE_MS,
+  startReceiver,
+  TIMEOUT_MS,
+  WEBHOOK_TEST_ENV,
+  webhooksAtRest,
+  type Received,
+  type WebhookReceiver,
+} from '../support/webhook-receiver.js'
 
 const ALL_EVENTS = ['ping', 'asset.created', 'asset.updated', 'asset.deleted', 'collection.created', 'collection.shared', 'member.invited', 'member.joined']
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/
@@ -90,13 +100,7 @@ async function ping(subscriptionId: string): Promise<string> {
   return res.json<{ delivery_id: string }>().delivery_id
 }
 
-let colour = 0
-async function pushAsset(fields: object = {}): Promise<{ asset_id: string; duplicate: boolean; image: string }> {
-  const image = (await sharp({ create: { width: 24, height: 16, channels: 3, background: `#${(++colour * 7919).toString(16).padStart(6, '0').slice(-6)}` } }).png().toBuffer()).toString('base64')
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image, title: 'Spring banner', ...fields } })
-  expect(res.statusCode, res.body).toBeLessThan(300)
-  return { ...res.json<{ asset_id: string; duplicate: boolean }>(), image }
-}
+const pushAsset = (fields: object = {}) => pushImage(t.app, acme.writeKey, { title: 'Spring banner', ...fields })
 
 /** Verifies a received delivery with our helper and, independently, with Stripe's. */
 function verified(request: Received, secret: string): WebhookEvent {
@@ -239,9 +243,9 @@ describe('delivery', () => {
 
   it('fires every event kind from its real cause, and nothing for a duplicate push', async () => {
     const subscription = await subscribe()
-    const { asset_id: assetId, image } = await pushAsset({ tag_names: ['launch'] })
-    expect((await pushAsset()).duplicate).toBe(false)
-    const duplicate = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image } })
+    const { id: assetId, image } = await pushAsset({ tag_names: ['launch'] })
+    await pushAsset() // new bytes: a second asset, not a duplicate
+    const duplicate = await t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(acme.writeKey), payload: { image_base64: image.toString('base64') } })
     expect(duplicate.json()).toMatchObject({ duplicate: true })
     const patched = await t.app.inject({ method: 'PATCH', url: `/api/v1/assets/${assetId}`, headers: bearer(acme.writeKey), payload: { title: 'Summer banner' } })
     expect(patched.statusCode).toBe(200)
@@ -255,7 +259,7 @@ describe('delivery', () => {
     await ping(subscription.id)
 
     const requests = await receiver.waitForCount(9)
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await webhooksAtRest(t.database.handle.db, acme.org.id)
     expect(receiver.received).toHaveLength(9)
     const events = requests.map((request) => verified(request, subscription.secret))
     const byKind = (kind: string) => events.filter((event) => event.event === kind)
@@ -281,11 +285,11 @@ describe('delivery', () => {
     const deletes = await subscribe({ events: ['asset.deleted'] })
     const disabled = await subscribe({ events: ['asset.created'] })
     await owner.patch(`${hooksUrl}/${disabled.id}`, { enabled: false })
-    const { asset_id: assetId } = await pushAsset()
+    const { id: assetId } = await pushAsset()
     await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${assetId}`, headers: bearer(acme.writeKey) })
     const [request] = await receiver.waitForCount(1)
     expect(verified(request!, deletes.secret)).toMatchObject({ event: 'asset.deleted', data: { id: assetId } })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await webhooksAtRest(t.database.handle.db, acme.org.id)
     expect(receiver.received).toHaveLength(1)
   })
 
@@ -302,7 +306,7 @@ describe('delivery', () => {
     t.app.services.webhookDelivery.eventsCommitted()
     const [request] = await receiver.waitForCount(1)
     expect(verified(request!, subscription.secret).data).toEqual({ id: 'committed' })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await webhooksAtRest(t.database.handle.db, acme.org.id)
     expect(receiver.received).toHaveLength(1)
   })
 
@@ -312,7 +316,7 @@ describe('delivery', () => {
     const deliveryId = await ping(subscription.id)
     const requests = await receiver.waitForCount(5)
     const failed = await settled(subscription.id, deliveryId, 'failed')
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await webhooksAtRest(t.database.handle.db, acme.org.id)
     expect(receiver.received).toHaveLength(5)
 
     const bodies = new Set(requests.map((request) => request.body))

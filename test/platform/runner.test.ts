@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import pino from 'pino'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
@@ -7,6 +8,7 @@ import { listen, notify } from '../../src/platform/background/listener.js'
 import { Runner, type ClaimRequest, type RunnerOptions, type WorkQueue } from '../../src/platform/background/runner.js'
 import { openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/index.js'
 import { createTestDatabase, silentLogger, type TestDatabase } from '../support/database.js'
+import { staysTrue, waitFor } from '../support/wait.js'
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 const TABLE = 'runner_test_jobs'
@@ -78,6 +80,9 @@ async function insertJobs(keys: (string | null)[]): Promise<string[]> {
 
 const jobRows = async () => (await sql<JobRow>`select * from ${sql.table(TABLE)} order by id`.execute(db)).rows
 const allDone = async () => (await jobRows()).every((row) => row.next_attempt_at === null)
+/** Read on the database's clock, which the claims use. */
+const leasesRanOut = async () =>
+  (await sql<{ ran_out: boolean }>`select coalesce(bool_and(locked_until < now()), true) as ran_out from ${sql.table(TABLE)}`.execute(db)).rows[0]!.ran_out
 
 /** The keys of a claim that have no room left in their window: the test queue skips them. */
 function busyKeys({ keysInFlight, perKeyLimit, keyWindows, keyStartWindow }: ClaimRequest): string[] {
@@ -143,16 +148,6 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void
   const promise = new Promise<void>((done) => (resolve = done))
   return { promise, resolve }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('the condition did not hold in time')
-    await sleep(10)
-  }
 }
 
 /** A logger that keeps what it writes, to check warnings. */
@@ -234,7 +229,7 @@ describe('Runner', () => {
       { owner: 'runner-a', batchSize: 10, leaseMs: 300 },
     )
     a.start()
-    await waitFor(() => claimedAt > 0)
+    await waitFor('runner a to claim', () => claimedAt > 0)
 
     let takenOverAt = 0
     const b = runner(
@@ -245,11 +240,11 @@ describe('Runner', () => {
       { owner: 'runner-b', batchSize: 10, pollIntervalMs: 20 },
     )
     b.start()
-    await waitFor(allDone)
+    await waitFor('every job done', allDone)
     expect(takenOverAt - claimedAt).toBeGreaterThanOrEqual(250)
 
     hung.resolve()
-    await waitFor(() => lateMarked !== undefined)
+    await waitFor('the late write of runner a', () => lateMarked !== undefined)
     expect(lateMarked).toBe(0)
     expect((await jobRows()).map(({ attempts, locked_by }) => ({ attempts, locked_by }))).toEqual(
       Array(3).fill({ attempts: 1, locked_by: null }),
@@ -267,12 +262,12 @@ describe('Runner', () => {
     }
     const r = runner(queue, { pollIntervalMs: 60_000 })
     r.start()
-    await waitFor(() => claims === 1)
+    await waitFor('the first claim', () => claims === 1)
 
     await insertJobs(['a'])
     const wokenAt = Date.now()
     r.wake()
-    await waitFor(allDone)
+    await waitFor('every job done', allDone)
     expect(Date.now() - wokenAt).toBeLessThan(1_000)
   })
 
@@ -295,7 +290,7 @@ describe('Runner', () => {
     await insertJobs(['a'])
     r.start()
 
-    await waitFor(allDone)
+    await waitFor('every job done', allDone)
     expect(attempts.map((attempt) => attempt.attempts)).toEqual([0, 1, 2])
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(delays[0]!)
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(delays[1]!)
@@ -319,7 +314,7 @@ describe('Runner', () => {
     expect(await jobRows()).toEqual([expect.objectContaining({ locked_by: 'thrower', next_attempt_at: expect.any(Date) })])
     expect(lines).toEqual([expect.objectContaining({ level: 40, queue: 'test-jobs' })])
 
-    await sleep(250)
+    await waitFor('the lease to run out', leasesRanOut)
     await r.drain()
     expect(calls).toBe(2)
     expect(await allDone()).toBe(true)
@@ -337,7 +332,7 @@ describe('Runner', () => {
     failures = 1
     await insertJobs(['a'])
     runner(queue, { logger, pollIntervalMs: 20 }).start()
-    await waitFor(allDone)
+    await waitFor('every job done', allDone)
     expect(lines).toEqual([expect.objectContaining({ level: 40, queue: 'test-jobs', err: expect.objectContaining({ message: 'connection refused' }) })])
   })
 
@@ -360,10 +355,10 @@ describe('Runner', () => {
     )
     r.start()
 
-    await waitFor(async () => (await jobRows()).filter((row) => row.next_attempt_at !== null).every((row) => row.key === 'busy'))
+    await waitFor('only the busy key to be left', async () => (await jobRows()).filter((row) => row.next_attempt_at !== null).every((row) => row.key === 'busy'))
     expect(inFlight.get('busy')).toBe(2)
     busyMayFinish.resolve()
-    await waitFor(allDone)
+    await waitFor('every job done', allDone)
     expect(maxPerKey).toBe(2)
     expect((await jobRows()).every((row) => row.attempts === 1)).toBe(true)
   })
@@ -451,21 +446,22 @@ describe('listen', () => {
     try {
       await otherDb.transaction().execute(async (tx) => {
         await sql`select ${notify(channel)}`.execute(tx)
-        await sleep(50)
-        expect(heard).toEqual([])
+        // PostgreSQL sends nothing for a NOTIFY before its commit, so there is no moment to wait for: this
+        // watches for one the listener would hear from an idle local server within milliseconds.
+        await staysTrue('nothing heard before the commit', () => heard.length === 0, 50)
       })
-      await waitFor(() => heard.length === 1)
+      await waitFor('the NOTIFY', () => heard.length === 1)
 
       await sql`
         select pg_terminate_backend(pid) from pg_stat_activity
         where datname = current_database() and application_name = 'asset-library-listener'
       `.execute(db)
       // The reconnect reports the channel once, for what it may have missed.
-      await waitFor(() => heard.length === 2)
+      await waitFor('the report after the reconnect', () => heard.length === 2)
       expect(lines).toEqual([expect.objectContaining({ level: 40, channels: [channel] })])
 
       await sql`select ${notify(channel)}`.execute(otherDb)
-      await waitFor(() => heard.length === 3)
+      await waitFor('a NOTIFY after the reconnect', () => heard.length === 3)
       expect(heard).toEqual([channel, channel, channel])
     } finally {
       await listener.close()

@@ -1,7 +1,11 @@
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../support/app.js'
+import { waitFor } from '../support/wait.js'
 
 let t: TestApp
+let arrive: () => void
+const arrived = new Promise<void>((resolve) => (arrive = resolve))
 let release: () => void
 const released = new Promise<void>((resolve) => (release = resolve))
 
@@ -9,6 +13,7 @@ beforeAll(async () => {
   t = await startTestApp({
     routes: (app) => {
       app.get('/test/slow', async () => {
+        arrive()
         await released
         return { finished: true }
       })
@@ -17,14 +22,27 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
+/** Whether a new connection to the server of `url` is refused: it has stopped listening. */
+function refusesConnections(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname)
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+}
+
 describe('graceful shutdown', () => {
   it('finishes a request in flight, then stops accepting connections', async () => {
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
     const inFlight = fetch(`${url}/test/slow`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await arrived
     let closed = false
     const closing = t.app.close().then(() => (closed = true))
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await waitFor('the server to stop listening', () => refusesConnections(url))
     expect(closed).toBe(false)
     release()
     const res = await inFlight

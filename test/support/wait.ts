@@ -10,3 +10,18 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, time
     await new Promise((resolve) => setTimeout(resolve, everyMs))
   }
 }
+
+/**
+ * Polls `check` for `forMs` and fails as soon as it turns false: the proof that something does NOT
+ * happen, for the few cases where nothing observable marks the moment it would have (a timer that must
+ * not fire, a process that must not start some work). Each caller says why no condition can be waited
+ * on instead; wherever one can, drain the work or use waitFor.
+ */
+export async function staysTrue(what: string, check: () => Promise<boolean> | boolean, forMs: number, everyMs = 25): Promise<void> {
+  const deadline = Date.now() + forMs
+  for (;;) {
+    if (!(await check())) throw new Error(`${what} stopped holding within ${forMs} ms`)
+    if (Date.now() > deadline) return
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
+  }
+}

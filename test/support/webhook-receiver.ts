@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import type { Db } from '../../src/platform/db/index.js'
 import { waitFor } from './wait.js'
 
 const tlsFile = (name: string) => fileURLToPath(new URL(`./tls/${name}`, import.meta.url))
@@ -102,6 +103,26 @@ export async function startReceiver(options: { untrusted?: boolean } = {}): Prom
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * Waits until the organization's webhook work has come to rest: every outbox event fanned out (the
+ * dispatcher deletes each event in the statement that makes its deliveries) and every delivery succeeded
+ * or failed for good. A receiver has each request before its outcome is written, so by then it holds
+ * every request it will ever get, however slow the machine.
+ */
+export async function webhooksAtRest(db: Db, organizationId: string, timeoutMs = 10_000): Promise<void> {
+  await waitFor(
+    'the webhook work to come to rest',
+    async () => {
+      // Events first: a fan-out between the two reads shows up as a pending delivery in the second.
+      const event = await db.selectFrom('outbox_events').select('id').where('organization_id', '=', organizationId).executeTakeFirst()
+      if (event) return false
+      const pending = await db.selectFrom('webhook_deliveries').select('id').where('organization_id', '=', organizationId).where('status', '=', 'pending').executeTakeFirst()
+      return !pending
+    },
+    timeoutMs,
+  )
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
