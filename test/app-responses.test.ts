@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
-import { clientFrom, login, PASSWORD, type Client } from './support/sessions.js'
+import { clientFrom, loginOwner, PASSWORD, type Client } from './support/sessions.js'
 import { waitFor } from './support/wait.js'
 import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from './support/webhook-receiver.js'
 
@@ -58,7 +58,7 @@ async function ok<T = Record<string, unknown>>(call: Promise<{ statusCode: numbe
 
 describe('/app/api responses', () => {
   it('send every field the handlers return, on every endpoint', async () => {
-    owner = await login(t.app, acme.owner.email, acme.owner.password)
+    owner = await loginOwner(t.app, acme)
     const org = `/app/api/orgs/${acme.org.slug}`
 
     await ok(owner.get('/app/api/session'))

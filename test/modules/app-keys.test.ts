@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../src/platform/crypto.js'
 import { bearer, type Seeded, type TestApp } from '../support/app.js'
 import { startTwoOrganizations } from '../support/fixtures.js'
-import { expectInvalid, expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
+import { expectInvalid, expectProblem, loginOwner, signedInMember, type Client } from '../support/sessions.js'
 
 const TOKEN = /^al_([a-z0-9]{8})_([A-Za-z0-9_-]{43})$/
 const LISTED_FIELDS = ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scope']
@@ -15,7 +15,7 @@ let keysUrl: string
 
 beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations())
-  owner = await login(t.app, acme.owner.email, acme.owner.password)
+  owner = await loginOwner(t.app, acme)
   keysUrl = `/app/api/orgs/${acme.org.slug}/keys`
 })
 afterAll(() => t.close())

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { startTwoOrganizations } from '../support/fixtures.js'
-import { login, signedInMember, type Client } from '../support/sessions.js'
+import { loginOwner, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded
@@ -46,7 +46,7 @@ const list = (path: string, key = acme.readKey) => t.app.inject({ method: 'GET',
 
 beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations())
-  owner = await login(t.app, acme.owner.email, acme.owner.password)
+  owner = await loginOwner(t.app, acme)
   await owner.post(`/app/api/orgs/${acme.org.slug}/clients`, { name: 'Initech' })
   await owner.post(`/app/api/orgs/${acme.org.slug}/clients`, { name: 'Umbrella' })
   await insertAsset(acme.org.id, { client: 'initech', product: 'Stapler', tags: ['red', 'office'] })

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, pushImage, startTwoOrganizations, type Method } from '../support/fixtures.js'
-import { expectProblem, login, outboxEvents, signedInMember } from '../support/sessions.js'
+import { expectProblem, loginOwner, outboxEvents, signedInMember } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded
@@ -244,7 +244,7 @@ describe('sharing by public link', () => {
 
   it('can be created and revoked from the web app by owners and admins, not by members', async () => {
     const collection = await createCollection({ name: 'From the app' })
-    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const owner = await loginOwner(t.app, acme)
     const member = await signedInMember(t.app, acme.org.id, 'member')
     const admin = await signedInMember(t.app, acme.org.id, 'admin')
     const url = `/api/v1/collections/${collection.id}/share`

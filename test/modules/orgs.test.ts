@@ -10,6 +10,7 @@ import {
   expectInvalid,
   expectProblem,
   login,
+  loginOwner,
   outboxEvents,
   sessionCookie,
   signedInMember,
@@ -27,10 +28,10 @@ let orgUrl: string
 
 beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations())
-  owner = await login(t.app, acme.owner.email, acme.owner.password)
+  owner = await loginOwner(t.app, acme)
   admin = await signedInMember(t.app, acme.org.id, 'admin')
   member = await signedInMember(t.app, acme.org.id, 'member')
-  outsider = await login(t.app, globex.owner.email, globex.owner.password)
+  outsider = await loginOwner(t.app, globex)
   orgUrl = `/app/api/orgs/${acme.org.slug}`
 })
 afterAll(() => t.close())
@@ -348,7 +349,7 @@ describe('POST /app/api/invitations/accept', () => {
     expect(await roleIn(acme.org.id, globex.owner.id)).toBe('admin')
     expect(await joinedEvents(globex.owner.email)).toEqual([{ user_id: globex.owner.id, email: globex.owner.email, role: 'admin' }])
     // Their password is unchanged.
-    expect((await login(t.app, globex.owner.email, globex.owner.password)).userId).toBe(globex.owner.id)
+    expect((await loginOwner(t.app, globex)).userId).toBe(globex.owner.id)
   })
 
   const invalid: Array<[string, (token: string) => unknown, string[]]> = [

@@ -12,7 +12,7 @@ import { claimDeliveries, claimEvents, fanOut } from '../../src/modules/webhooks
 import { createSafeFetcher } from '../../src/platform/net/safe-fetch.js'
 import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { silentLogger } from '../support/database.js'
-import { login } from '../support/sessions.js'
+import { loginOwner } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 import { SCHEDULE_MS, startReceiver, TIMEOUT_MS, WEBHOOK_TEST_ENV, webhooksAtRest, type Answer, type Received, type WebhookReceiver } from '../support/webhook-receiver.js'
 
@@ -328,7 +328,7 @@ describe('a runner that dies mid-send', () => {
       ])
       expect(attempts[0]!.attempted_at.getTime()).toBeLessThanOrEqual(performance.timeOrigin + first!.at)
       expect(attempts[1]!.attempted_at.getTime()).toBeGreaterThan(performance.timeOrigin + first!.at - 5)
-      const owner = await login(t.app, acme.owner.email, acme.owner.password)
+      const owner = await loginOwner(t.app, acme)
       const detail = await owner.get(`/app/api/orgs/${acme.org.slug}/webhooks/${subscriptionId}/deliveries/${id}`)
       expect(detail.json()).toMatchObject({ attempt_count: 2, attempts: [{ number: 1, error: 'interrupted', status_code: 0 }, { number: 2, status_code: 200 }] })
     } finally {
@@ -342,7 +342,7 @@ describe('a runner that dies mid-send', () => {
 describe('an endpoint that keeps failing', () => {
   it('is disabled once every attempt has failed for the period, keeping its deliveries; one that succeeded meanwhile is not; enabling clears the record', async () => {
     const PERIOD_MS = 400
-    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const owner = await loginOwner(t.app, acme)
     const hooks = `/app/api/orgs/${acme.org.slug}/webhooks`
     const subscribe = async (name: string) =>
       (await t.app.services.webhooks.create(acme.org.id, { url: `${receiver.url}?${name}`, events: ['asset.deleted'], createdBy: null })).subscription.id

@@ -11,7 +11,7 @@ import { SERVICE_VERSION } from '../../src/platform/version.js'
 import { verifyWebhook, type WebhookEvent } from '../../src/webhooks.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushImage } from '../support/fixtures.js'
-import { expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
+import { expectProblem, loginOwner, signedInMember, type Client } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 import {
   RECEIVER_CA_FILE,
@@ -41,7 +41,7 @@ beforeAll(async () => {
   t = await startTestApp({ env: WEBHOOK_TEST_ENV })
   await t.app.services.webhookDelivery.start()
   acme = await seedOrganization(t.app, 'Acme')
-  owner = await login(t.app, acme.owner.email, acme.owner.password)
+  owner = await loginOwner(t.app, acme)
   hooksUrl = `/app/api/orgs/${acme.org.slug}/webhooks`
   receiver = await startReceiver()
 })
@@ -147,7 +147,7 @@ describe('subscriptions', () => {
     expectProblem(await owner.post(hooksUrl, { url: receiver.url, events: ['ping'] }, { csrf: null }), 403, 'csrf_token_invalid')
 
     const globex = await seedOrganization(t.app, 'Globex')
-    const theirs = await subscribe({}, await login(t.app, globex.owner.email, globex.owner.password), `/app/api/orgs/${globex.org.slug}/webhooks`)
+    const theirs = await subscribe({}, await loginOwner(t.app, globex), `/app/api/orgs/${globex.org.slug}/webhooks`)
     for (const res of [
       await owner.get(`${hooksUrl}/${theirs.id}`),
       await owner.patch(`${hooksUrl}/${theirs.id}`, { enabled: false }),
@@ -182,7 +182,7 @@ describe('subscriptions', () => {
   it('refuses a host name that resolves to a private address when it is not allowlisted', async () => {
     const strict = await startTestApp({ database: t.database, env: { OUTBOUND_CA_FILE: RECEIVER_CA_FILE } })
     try {
-      const client = await login(strict.app, acme.owner.email, acme.owner.password)
+      const client = await loginOwner(strict.app, acme)
       expectProblem(await client.post(hooksUrl, { url: 'https://localhost/hook', events: ['ping'] }), 422, 'webhook_url_not_public')
       expectProblem(await client.post(hooksUrl, { url: receiver.url, events: ['ping'] }), 422, 'webhook_url_not_public')
       expectProblem(await client.post(hooksUrl, { url: 'https://no-such-host.invalid/hook', events: ['ping'] }), 422, 'webhook_url_unresolvable')
@@ -193,7 +193,7 @@ describe('subscriptions', () => {
 
   it('allows at most 20 per organization', async () => {
     const globex = await seedOrganization(t.app, 'Globex')
-    const client = await login(t.app, globex.owner.email, globex.owner.password)
+    const client = await loginOwner(t.app, globex)
     const url = `/app/api/orgs/${globex.org.slug}/webhooks`
     const results = await Promise.all(Array.from({ length: 22 }, () => client.post(url, { url: receiver.url, events: ['ping'] })))
     expect(results.filter((res) => res.statusCode === 201)).toHaveLength(20)

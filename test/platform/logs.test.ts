@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger, redactUrl } from '../../src/platform/logger.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead } from '../support/fixtures.js'
-import { login } from '../support/sessions.js'
+import { loginOwner } from '../support/sessions.js'
 
 /** Everything the service logs at the default level, as written. */
 let written = ''
@@ -30,7 +30,7 @@ describe('request logs at the default level', () => {
     const { record: asset } = await pushAndRead(t.app, acme)
     const collection = await t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(acme.writeKey), payload: { name: 'Logged' } })
     const shareUrl: string = (await t.app.inject({ method: 'POST', url: `/api/v1/collections/${collection.json().id}/share`, headers: bearer(acme.writeKey) })).json().share_url
-    const owner = await login(t.app, acme.owner.email, acme.owner.password)
+    const owner = await loginOwner(t.app, acme)
     const invitation = (await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: 'logged@example.com', role: 'member' })).json().token
 
     const thumbnail = new URL(asset.thumbnail_url)

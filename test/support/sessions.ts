@@ -4,6 +4,7 @@ import { expect } from 'vitest'
 import type { BuiltApp } from '../../src/app.js'
 import type { Db } from '../../src/platform/db/index.js'
 import type { Role } from '../../src/platform/db/schema.js'
+import type { Seeded } from './app.js'
 
 export const SESSION_COOKIE = 'al_session'
 export const PASSWORD = 'a long enough password'
@@ -64,6 +65,11 @@ export function clientFrom(app: BuiltApp, res: LightMyRequestResponse): Client {
 
 export async function login(app: BuiltApp, email: string, password: string): Promise<Client> {
   return clientFrom(app, await postLogin(app, { email, password }))
+}
+
+/** The organization's owner, signed in. */
+export function loginOwner(app: BuiltApp, seeded: Seeded): Promise<Client> {
+  return login(app, seeded.owner.email, seeded.owner.password)
 }
 
 /** A new user with `role` in the organization, signed in. */
