@@ -8,7 +8,7 @@ import { listen, notify } from '../../src/platform/background/listener.js'
 import { Runner, type ClaimRequest, type RunnerOptions, type WorkQueue } from '../../src/platform/background/runner.js'
 import { openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/index.js'
 import { createTestDatabase, silentLogger, type TestDatabase } from '../support/database.js'
-import { staysTrue, waitFor } from '../support/wait.js'
+import { deferred, staysTrue, waitFor } from '../support/wait.js'
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 const TABLE = 'runner_test_jobs'
@@ -142,12 +142,6 @@ function runner(queue: WorkQueue<Job>, options: Partial<RunnerOptions> = {}): Ru
   })
   runners.push(created)
   return created
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void
-  const promise = new Promise<void>((done) => (resolve = done))
-  return { promise, resolve }
 }
 
 /** A logger that keeps what it writes, to check warnings. */

@@ -1,20 +1,18 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../support/app.js'
-import { waitFor } from '../support/wait.js'
+import { deferred, waitFor } from '../support/wait.js'
 
 let t: TestApp
-let arrive: () => void
-const arrived = new Promise<void>((resolve) => (arrive = resolve))
-let release: () => void
-const released = new Promise<void>((resolve) => (release = resolve))
+const arrived = deferred()
+const released = deferred()
 
 beforeAll(async () => {
   t = await startTestApp({
     routes: (app) => {
       app.get('/test/slow', async () => {
-        arrive()
-        await released
+        arrived.resolve()
+        await released.promise
         return { finished: true }
       })
     },
@@ -39,12 +37,12 @@ describe('graceful shutdown', () => {
   it('finishes a request in flight, then stops accepting connections', async () => {
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' })
     const inFlight = fetch(`${url}/test/slow`)
-    await arrived
+    await arrived.promise
     let closed = false
     const closing = t.app.close().then(() => (closed = true))
     await waitFor('the server to stop listening', () => refusesConnections(url))
     expect(closed).toBe(false)
-    release()
+    released.resolve()
     const res = await inFlight
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ finished: true })

@@ -11,6 +11,13 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, time
   }
 }
 
+/** A promise resolved by hand: the moment a test waits for, marked by the code it drives. */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((done) => (resolve = done))
+  return { promise, resolve }
+}
+
 /**
  * Polls `check` for `forMs` and fails as soon as it turns false: the proof that something does NOT
  * happen, for the few cases where nothing observable marks the moment it would have (a timer that must
