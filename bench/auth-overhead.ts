@@ -1,5 +1,5 @@
 /**
- * What the public API's guard costs: req/s of a no-op route behind guardPublicApi (the real
+ * What the public API's guard costs: req/s of a no-op route behind a key route's guard (the real
  * ApiKeyService.authenticate, our rate limiter counting every request) next to the same no-op route
  * without it, on the embedded database, or on a throwaway database on the PostgreSQL server of
  * BENCH_DATABASE_URL (dropped at the end). Both routes live on one real app (buildApp), so the logger,
@@ -21,8 +21,8 @@ import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/databas
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { type BuiltApp } from '../src/app.js'
 import { type Config } from '../src/config.js'
-import { guardPublicApi } from '../src/platform/http/public-api.js'
 import { MemoryStore, RateLimiter, RedisStore } from '../src/platform/http/rate-limit.js'
+import { RouteGuard } from '../src/platform/http/route-auth.js'
 import { connectRedis } from '../src/platform/redis.js'
 
 const DURATION_S = envNumber('BENCH_DURATION', 10)
@@ -54,10 +54,10 @@ async function main(): Promise<void> {
   let loadGenerator: LoadGenerator | undefined
   try {
     redis = REDIS_URL ? await connectRedis(REDIS_URL, silent) : undefined
-    bench = await startBenchAppOn('auth', SERVER_URL, {}, async (app, config) => {
-      app.get('/bench/plain', noop)
-      await registerGuardedNoop(app, config, '/bench/guarded', { redis: undefined, redisNamespace })
-      if (redis) await registerGuardedNoop(app, config, '/bench/guarded-redis', { redis, redisNamespace })
+    bench = await startBenchAppOn('auth', SERVER_URL, {}, (app, config) => {
+      app.get('/bench/plain', { config: { auth: { kind: 'public' } } }, noop)
+      registerGuardedNoop(app, config, '/bench/guarded', { redis: undefined, redisNamespace })
+      if (redis) registerGuardedNoop(app, config, '/bench/guarded-redis', { redis, redisNamespace })
     })
     const { baseUrl } = bench
     const { token } = await benchKey(bench.app, 'assets:read')
@@ -103,28 +103,31 @@ async function noop() {
   return { ok: true }
 }
 
-/** Wired exactly as src/app.ts wires /api/v1, except for a limit that counts but never refuses. */
-async function registerGuardedNoop(
+/**
+ * The hooks of a v1 read route (`auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' }`), as
+ * src/app.ts's guard makes them, but from a guard of its own: its own store, and a limit that counts
+ * but never refuses. The route itself is declared public, so the app's guard adds nothing to it.
+ */
+function registerGuardedNoop(
   app: BuiltApp,
   config: Config,
   path: string,
   store: { redis: Redis | undefined; redisNamespace: string },
-): Promise<void> {
+): void {
   const windowMs = config.rateLimits.windowMs
   const limiter = new RateLimiter(
     store.redis ? new RedisStore(store.redis, store.redisNamespace, app.log) : new MemoryStore(windowMs),
     windowMs,
   )
   app.addHook('onClose', async () => limiter.close())
-  await app.register(async (scope) => {
-    guardPublicApi(scope, {
-      authenticate: (header) => app.services.keys.authenticate(header),
-      session: async () => null,
-      limiter,
-      rateLimits: { ...config.rateLimits, cheap: UNREACHABLE_LIMIT },
-    })
-    scope.get(path, noop)
+  const guard = new RouteGuard({
+    authenticate: (header) => app.services.keys.authenticate(header),
+    sessions: { caller: async () => null, require: async () => undefined },
+    limiter,
+    rateLimits: { ...config.rateLimits, cheap: UNREACHABLE_LIMIT },
+    publicBaseUrl: config.publicBaseUrl,
   })
+  app.get(path, { config: { auth: { kind: 'public' } }, ...guard.hooks({ kind: 'key', scope: 'assets:read', bucket: 'cheap' }) }, noop)
 }
 
 /** A benchmark of a guard that lets everyone in, or counts nothing, would measure the wrong thing. */

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     // The rate limits and the free plan's 10,000 assets would stop the seeding; the plan is still checked on every push.
     const env = { RATE_LIMIT_CHEAP: '1000000', RATE_LIMIT_EXPENSIVE: '1000000', PLAN_LIMITS: JSON.stringify({ free: { max_assets: 10_000_000, max_bytes: 1e15 } }) }
     bench = await startBenchAppOn('list', SERVER_URL, env, (app, config) => {
-      app.get(BARE_MEMORY_PATH, { schema: { response: { 200: ListSchema(ref(AssetSchema), 'The first page, from memory.') } } }, async () => bare.page!)
+      app.get(BARE_MEMORY_PATH, { config: { auth: { kind: 'public' } }, schema: { response: { 200: ListSchema(ref(AssetSchema), 'The first page, from memory.') } } }, async () => bare.page!)
       barePool = config.databaseUrl ? new pg.Pool({ connectionString: config.databaseUrl, max: 10 }) : undefined
       const run = barePool
         ? async (query: CompiledQuery) => (await barePool!.query(query.sql, query.parameters as unknown[])).rows

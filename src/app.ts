@@ -11,10 +11,10 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerJsonParsing } from './platform/http/json-body.js'
 import { registerOpenApi } from './platform/http/openapi.js'
 import { answerStalledBodies, serverTimeoutOptions } from './platform/http/slow-clients.js'
-import { guardPublicApi } from './platform/http/public-api.js'
+import { requireRouteAuth, type DeclaredRoute } from './platform/http/route-auth.js'
 import { registerRequestRules } from './platform/http/request-rules.js'
 import { serveStaticFiles, webAppPages } from './platform/http/web-app.js'
-import { limitEveryRoute, MemoryStore, RateLimiter, RedisStore } from './platform/http/rate-limit.js'
+import { MemoryStore, RateLimiter, RedisStore } from './platform/http/rate-limit.js'
 import { SHARED_SCHEMAS } from './platform/http/schemas.js'
 import { registerValidation } from './platform/http/validation.js'
 import { loggerOptions } from './platform/logger.js'
@@ -45,7 +45,7 @@ import { WebhookService } from './modules/webhooks/service.js'
 import { SERVICE_VERSION } from './platform/version.js'
 import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
-import { guardAppRoutes, SessionGuard, type AppRoute } from './modules/orgs/session-guard.js'
+import { SessionGuard } from './modules/orgs/session-guard.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -132,8 +132,8 @@ function createAssetService(
 }
 
 export type BuiltApp = App & {
-  /** Every /app/api route with the session it requires. */
-  appRoutes: readonly AppRoute[]
+  /** Every route as registered, with who may call it; HEAD routes Fastify adds for GETs included. */
+  routes: readonly DeclaredRoute[]
   services: Services & {
     assets: AssetService
     collections: CollectionService
@@ -216,8 +216,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     if (closing) reply.header('connection', 'close')
   })
   await app.register(cookie)
-  await registerOpenApi(app, deps.openApiDocument)
-  if (webApp.built) await serveStaticFiles(app, config.webDir)
 
   const limiter = new RateLimiter(
     deps.redis
@@ -248,35 +246,29 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
 
-  const appRoutes = guardAppRoutes(app, guard)
+  // Before any route: every route, the plugins' included, must declare who may call it.
+  const routes = requireRouteAuth(app, {
+    authenticate: (header) => keys.authenticate(header),
+    sessions: guard,
+    limiter,
+    rateLimits: config.rateLimits,
+    publicBaseUrl: config.publicBaseUrl,
+  })
+  await registerOpenApi(app, deps.openApiDocument)
+  if (webApp.built) await serveStaticFiles(app, config.webDir)
   healthRoutes(app, { database, embeddings })
   orgRoutes(app, { orgs, guard, planLimits: config.planLimits })
-  await app.register(async (signIn) => {
-    limitEveryRoute(signIn, limiter, (request) => `sign-in:${request.ip}`, config.rateLimits.signIn)
-    signInRoutes(signIn as App, { orgs, guard })
-  })
+  signInRoutes(app, { orgs, guard })
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
-  await app.register(async (files) => {
-    // One bucket per IP for signed file URLs and public share links: anyone holding a link may call them.
-    limitEveryRoute(files, limiter, (request) => `files:${request.ip}`, config.rateLimits.files)
-    fileRoutes(files as App, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
-    shareRoutes(files as App, { collections })
-  })
+  fileRoutes(app, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
+  shareRoutes(app, { collections })
   webhookRoutes(app, { webhooks })
-  await app.register(async (v1) => {
-    guardPublicApi(v1, {
-      authenticate: (header) => keys.authenticate(header),
-      session: (request) => guard.apiCaller(request),
-      limiter,
-      rateLimits: config.rateLimits,
-    })
-    publicKeyRoutes(v1 as App, { keys, orgs })
-    publicCatalogRoutes(v1 as App, { catalog })
-    publicAssetRoutes(v1 as App, { assets })
-    publicCollectionRoutes(v1 as App, { collections })
-    publicSearchRoutes(v1 as App, { search })
-  })
+  publicKeyRoutes(app, { keys, orgs })
+  publicCatalogRoutes(app, { catalog })
+  publicAssetRoutes(app, { assets })
+  publicCollectionRoutes(app, { collections })
+  publicSearchRoutes(app, { search })
 
-  return Object.assign(app, { appRoutes, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery } })
+  return Object.assign(app, { routes, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery } })
 }

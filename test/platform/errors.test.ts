@@ -10,7 +10,7 @@ let t: TestApp
 beforeAll(async () => {
   t = await startTestApp({
     routes: (app) => {
-      app.get('/test/boom', async () => {
+      app.get('/test/boom', { config: { auth: { kind: 'public' } } }, async () => {
         throw new Error('connect ECONNREFUSED 10.1.2.3:5432 at secret-host.internal')
       })
     },

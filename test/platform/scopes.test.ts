@@ -1,13 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerErrorHandling } from '../../src/platform/http/error-handler.js'
-import { guardPublicApi } from '../../src/platform/http/public-api.js'
 import { MemoryStore, RateLimiter } from '../../src/platform/http/rate-limit.js'
+import { requireRouteAuth } from '../../src/platform/http/route-auth.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 
 /**
- * The v1 guard on routes of every kind; until the asset endpoints exist, this is the only place a
- * write-scoped route can be exercised, so it mounts the real guard with the real key service.
+ * The key guard on routes of every scope and bucket, declared as the v1 routes declare them: the real
+ * guard with the real key service, on routes that only record that they ran.
  */
 let t: TestApp
 let acme: Seeded
@@ -20,24 +20,25 @@ beforeAll(async () => {
   handled = []
   api = Fastify()
   registerErrorHandling(api)
-  await api.register(async (v1) => {
-    guardPublicApi(v1, {
-      authenticate: (header) => t.app.services.keys.authenticate(header),
-      session: async () => null,
-      limiter: new RateLimiter(new MemoryStore(60_000), 60_000),
-      rateLimits: t.config.rateLimits,
-    })
-    const record = async (request: { method: string; url: string }) => {
-      handled.push(`${request.method} ${request.url}`)
-      return { ok: true }
-    }
-    v1.get('/api/v1/thing', record)
-    v1.post('/api/v1/thing', record)
-    v1.patch('/api/v1/thing', record)
-    v1.delete('/api/v1/thing', record)
-    v1.post('/api/v1/search-like', { config: { scope: 'assets:read', bucket: 'expensive' } }, record)
-    v1.post('/api/v1/push-like', { config: { bucket: 'expensive' } }, record)
+  requireRouteAuth(api, {
+    authenticate: (header) => t.app.services.keys.authenticate(header),
+    // No session cookie is ever sent here: every request without a key is anonymous.
+    sessions: { caller: async () => null, require: async () => undefined },
+    limiter: new RateLimiter(new MemoryStore(60_000), 60_000),
+    rateLimits: t.config.rateLimits,
+    publicBaseUrl: t.config.publicBaseUrl,
   })
+  const record = async (request: { method: string; url: string }) => {
+    handled.push(`${request.method} ${request.url}`)
+    return { ok: true }
+  }
+  const write = { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } } as const
+  api.get('/api/v1/thing', { config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } } }, record)
+  api.post('/api/v1/thing', { config: write }, record)
+  api.patch('/api/v1/thing', { config: write }, record)
+  api.delete('/api/v1/thing', { config: write }, record)
+  api.post('/api/v1/search-like', { config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'expensive' } } }, record)
+  api.post('/api/v1/push-like', { config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'expensive' } } }, record)
   await api.ready()
 })
 afterAll(async () => {
@@ -81,7 +82,7 @@ describe('scopes', () => {
     }
   })
 
-  it('puts writes in the standard bucket and GETs in the cheap one', async () => {
+  it('counts each route in the bucket it declares', async () => {
     const write = await api.inject({ method: 'PATCH', url: '/api/v1/thing', headers: bearer(acme.writeKey) })
     expect(write.headers['x-ratelimit-limit']).toBe('60')
     const read = await api.inject({ method: 'GET', url: '/api/v1/thing', headers: bearer(acme.writeKey) })

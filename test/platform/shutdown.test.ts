@@ -10,7 +10,7 @@ const released = deferred()
 beforeAll(async () => {
   t = await startTestApp({
     routes: (app) => {
-      app.get('/test/slow', async () => {
+      app.get('/test/slow', { config: { auth: { kind: 'public' } } }, async () => {
         arrived.resolve()
         await released.promise
         return { finished: true }

@@ -36,7 +36,7 @@ beforeAll(async () => {
     env: SHRUNK,
     routes: (app) => {
       // Answers only after the connection's idle timer went off while the answer was being prepared.
-      app.post('/test/slow-answer', { schema: { body: {} } }, async (request) => {
+      app.post('/test/slow-answer', { config: { auth: { kind: 'public' } }, schema: { body: {} } }, async (request) => {
         await idleTimerFired(request.raw.socket)
         return { answered: true }
       })
@@ -48,7 +48,7 @@ beforeAll(async () => {
           done(null, length)
         })
       })
-      app.post('/test/late-reader', { schema: { body: {} } }, async (request) => ({ read: request.body }))
+      app.post('/test/late-reader', { config: { auth: { kind: 'public' } }, schema: { body: {} } }, async (request) => ({ read: request.body }))
     },
   })
   acme = await seedOrganization(t.app)
@@ -254,6 +254,7 @@ describe('a whole request', () => {
       // Starts its answer before the body is read (onRequest) and never finishes it.
       routes: (app) =>
         app.post('/test/early-answer', {
+          config: { auth: { kind: 'public' } },
           onRequest: (_request, reply) => {
             reply.hijack()
             reply.raw.writeHead(200, { 'content-type': 'text/plain' }).write('started')

@@ -42,6 +42,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
   app.get(
     '/api/v1/assets',
     {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
       schema: {
         operationId: 'listAssets',
         tags: ['assets'],
@@ -55,7 +56,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
     },
     async (request, reply) => {
       const { limit: _limit, offset: _offset, ...filter } = request.query
-      const page = await assets.list(request.apiKey!.organizationId, filter, pageOf(request.query))
+      const page = await assets.list(request.caller!.organizationId, filter, pageOf(request.query))
       let body = serializedPages.get(page)
       if (body === undefined) serializedPages.set(page, (body = reply.serializeInput({ ...page }, '200', 'application/json') as string))
       return reply.type('application/json; charset=utf-8').send(body)
@@ -65,6 +66,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
   app.get(
     '/api/v1/assets/:id',
     {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
       schema: {
         operationId: 'getAsset',
         tags: ['assets'],
@@ -74,12 +76,13 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         response: { 200: okResponse('The asset.', ref(AssetSchema), ASSET_EXAMPLE), ...problemResponses(ASSET_NOT_FOUND) },
       },
     },
-    async (request) => assets.get(request.apiKey!.organizationId, request.params.id),
+    async (request) => assets.get(request.caller!.organizationId, request.params.id),
   )
 
   app.patch(
     '/api/v1/assets/:id',
     {
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
       schema: {
         operationId: 'updateAsset',
         tags: ['assets'],
@@ -93,12 +96,13 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         },
       },
     },
-    async (request) => assets.update(request.apiKey!.organizationId, request.params.id, request.body),
+    async (request) => assets.update(request.caller!.organizationId, request.params.id, request.body),
   )
 
   app.delete(
     '/api/v1/assets/:id',
     {
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
       schema: {
         operationId: 'deleteAsset',
         tags: ['assets'],
@@ -109,7 +113,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
       },
     },
     async (request, reply) => {
-      await assets.delete(request.apiKey!.organizationId, request.params.id)
+      await assets.delete(request.caller!.organizationId, request.params.id)
       return reply.code(204).send(null)
     },
   )
@@ -127,7 +131,7 @@ function pushRoute(app: App, assets: AssetService): void {
     '/api/v1/assets',
     {
       bodyLimit: PUSH_BODY_LIMIT,
-      config: { bucket: 'expensive', flatJsonBody: true },
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'expensive' }, flatJsonBody: true },
       schema: {
         operationId: 'pushAsset',
         tags: ['assets'],
@@ -194,7 +198,7 @@ function pushRoute(app: App, assets: AssetService): void {
       } else if ((body.image_url === undefined) === (body.image_base64 === undefined)) {
         throw problems.validation([{ pointer: '/image_url', detail: 'give exactly one of image_url and image_base64' }])
       }
-      const result = await assets.push(request.apiKey!.organizationId, input)
+      const result = await assets.push(request.caller!.organizationId, input)
       return reply.code(result.duplicate ? 200 : 201).send(result)
     },
   )
@@ -226,7 +230,7 @@ export type ShareServes = (share: string, assetId: string) => Promise<boolean>
  * after the signature and before anything is answered about the file (a 304 included).
  */
 export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSigner; shareServes: ShareServes }): void {
-  app.get('/files/assets/:id/:variant', { schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
+  app.get('/files/assets/:id/:variant', { config: { auth: { kind: 'signed-url', bucket: 'files' } }, schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
     const { id, variant } = request.params
     const { share } = request.query
     const remaining = deps.signer.verify(`/files/assets/${id}/${variant}`, request.query)

@@ -1,4 +1,5 @@
-import { Type } from 'typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Type, type Static } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { appNoContent, appProblemResponses, okResponse } from '../../platform/http/schemas.js'
@@ -43,6 +44,7 @@ export function publicCatalogRoutes(app: App, deps: { catalog: CatalogService })
   app.get(
     '/api/v1/tags',
     {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
       schema: {
         operationId: 'listTags',
         tags: ['catalogue'],
@@ -61,35 +63,47 @@ export function publicCatalogRoutes(app: App, deps: { catalog: CatalogService })
     },
     async (request) => {
       const page = pageOf(request.query)
-      const { entries, total } = await deps.catalog.listTags(request.apiKey!.organizationId, { prefix: request.query.q, page })
+      const { entries, total } = await deps.catalog.listTags(request.caller!.organizationId, { prefix: request.query.q, page })
       return { data: entries, total, ...page }
     },
   )
 
-  for (const registry of Object.keys(REGISTRY_DOCS) as Registry[]) {
-    app.get(
-      `/api/v1/${registry}`,
-      {
-        schema: {
-          ...REGISTRY_DOCS[registry],
-          tags: ['catalogue'],
-          querystring: ListQuery,
-          response: {
-            200: okResponse('A page of names.', ListSchema(EntrySchema, 'Names, most used first.'), {
-              data: [{ name: 'Acme Corp', registered: true, asset_count: 42 }],
-              total: 1,
-              limit: 50,
-              offset: 0,
-            }),
-          },
-        },
-      },
-      async (request) => {
-        const page = pageOf(request.query)
-        const { entries, total } = await deps.catalog.list(registry, request.apiKey!.organizationId, { prefix: request.query.q, page })
-        return { data: entries, total, ...page }
-      },
-    )
+  const listRegistry = async (registry: Registry, organizationId: string, query: Static<typeof ListQuery>) => {
+    const page = pageOf(query)
+    const { entries, total } = await deps.catalog.list(registry, organizationId, { prefix: query.q, page })
+    return { data: entries, total, ...page }
+  }
+  app.get(
+    '/api/v1/asset-types',
+    { config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } }, schema: registryListSchema('asset-types') },
+    async (request) => listRegistry('asset-types', request.caller!.organizationId, request.query),
+  )
+  app.get(
+    '/api/v1/clients',
+    { config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } }, schema: registryListSchema('clients') },
+    async (request) => listRegistry('clients', request.caller!.organizationId, request.query),
+  )
+  app.get(
+    '/api/v1/products',
+    { config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } }, schema: registryListSchema('products') },
+    async (request) => listRegistry('products', request.caller!.organizationId, request.query),
+  )
+}
+
+/** GET /api/v1/{asset-types,clients,products}: the same list, documented per registry. */
+function registryListSchema(registry: Registry) {
+  return {
+    ...REGISTRY_DOCS[registry],
+    tags: ['catalogue'],
+    querystring: ListQuery,
+    response: {
+      200: okResponse('A page of names.', ListSchema(EntrySchema, 'Names, most used first.'), {
+        data: [{ name: 'Acme Corp', registered: true, asset_count: 42 }],
+        total: 1,
+        limit: 50,
+        offset: 0,
+      }),
+    },
   }
 }
 
@@ -104,46 +118,45 @@ const APP_NAMES: Record<Registry, { id: string; one: string }> = {
 
 /** /app/api/orgs/:org/{asset-types,clients,products}: owners and admins edit the registries. */
 export function appCatalogRoutes(app: App, deps: { catalog: CatalogService }): void {
-  for (const registry of Object.keys(REGISTRY_DOCS) as Registry[]) {
-    const { id, one } = APP_NAMES[registry]
-    app.post(
-      `/app/api/orgs/:org/${registry}`,
-      {
-        config: { session: 'manager' },
-        schema: {
-          operationId: `appRegister${id}`,
-          tags: ['app-catalogue'],
-          summary: `Register ${one}`,
-          description: `Adds the name to the organization\u2019s \`${registry}\` (GET /api/v1/${registry} lists it); a name already there, in any case, changes nothing.`,
-          params: Type.Object({ org: Type.String() }),
-          body: NameBody,
-          response: { 204: appNoContent('Registered.') },
-        },
-      },
-      async (request, reply) => {
-        const { organization } = request.membership!
-        await deps.catalog.register(registry, organization.id, request.body.name)
-        return reply.code(204).send()
-      },
-    )
-    app.delete(
-      `/app/api/orgs/:org/${registry}/:name`,
-      {
-        config: { session: 'manager' },
-        schema: {
-          operationId: `appUnregister${id}`,
-          tags: ['app-catalogue'],
-          summary: `Unregister ${one}`,
-          description: 'Removes the name, matched without case, from the registry; assets that use it keep it.',
-          params: Type.Object({ org: Type.String(), name: Type.String({ minLength: 1, maxLength: 200 }) }),
-          response: { 204: appNoContent('Unregistered.'), ...appProblemResponses({ not_found: `no such name in \`${registry}\`` }) },
-        },
-      },
-      async (request, reply) => {
-        const { organization } = request.membership!
-        await deps.catalog.unregister(registry, organization.id, request.params.name)
-        return reply.code(204).send()
-      },
-    )
+  const register = (registry: Registry) => async (request: FastifyRequest<{ Body: Static<typeof NameBody> }>, reply: FastifyReply) => {
+    const { organization } = request.membership!
+    await deps.catalog.register(registry, organization.id, request.body.name)
+    return reply.code(204).send()
+  }
+  const unregister = (registry: Registry) => async (request: FastifyRequest<{ Params: { name: string } }>, reply: FastifyReply) => {
+    const { organization } = request.membership!
+    await deps.catalog.unregister(registry, organization.id, request.params.name)
+    return reply.code(204).send()
+  }
+  app.post('/app/api/orgs/:org/asset-types', { config: { auth: { kind: 'session', role: 'manager' } }, schema: registerSchema('asset-types') }, register('asset-types'))
+  app.delete('/app/api/orgs/:org/asset-types/:name', { config: { auth: { kind: 'session', role: 'manager' } }, schema: unregisterSchema('asset-types') }, unregister('asset-types'))
+  app.post('/app/api/orgs/:org/clients', { config: { auth: { kind: 'session', role: 'manager' } }, schema: registerSchema('clients') }, register('clients'))
+  app.delete('/app/api/orgs/:org/clients/:name', { config: { auth: { kind: 'session', role: 'manager' } }, schema: unregisterSchema('clients') }, unregister('clients'))
+  app.post('/app/api/orgs/:org/products', { config: { auth: { kind: 'session', role: 'manager' } }, schema: registerSchema('products') }, register('products'))
+  app.delete('/app/api/orgs/:org/products/:name', { config: { auth: { kind: 'session', role: 'manager' } }, schema: unregisterSchema('products') }, unregister('products'))
+}
+
+function registerSchema(registry: Registry) {
+  const { id, one } = APP_NAMES[registry]
+  return {
+    operationId: `appRegister${id}`,
+    tags: ['app-catalogue'],
+    summary: `Register ${one}`,
+    description: `Adds the name to the organization\u2019s \`${registry}\` (GET /api/v1/${registry} lists it); a name already there, in any case, changes nothing.`,
+    params: Type.Object({ org: Type.String() }),
+    body: NameBody,
+    response: { 204: appNoContent('Registered.') },
+  }
+}
+
+function unregisterSchema(registry: Registry) {
+  const { id, one } = APP_NAMES[registry]
+  return {
+    operationId: `appUnregister${id}`,
+    tags: ['app-catalogue'],
+    summary: `Unregister ${one}`,
+    description: 'Removes the name, matched without case, from the registry; assets that use it keep it.',
+    params: Type.Object({ org: Type.String(), name: Type.String({ minLength: 1, maxLength: 200 }) }),
+    response: { 204: appNoContent('Unregistered.'), ...appProblemResponses({ not_found: `no such name in \`${registry}\`` }) },
   }
 }

@@ -27,11 +27,12 @@ const membersOf = (body: { asset_id: string } | { asset_ids: string[] }) => ('as
 /** /api/v1/collections and its sub-resources. */
 export function publicCollectionRoutes(app: App, deps: { collections: CollectionService }): void {
   const { collections } = deps
-  const org = (request: { apiKey: { organizationId: string } | null }) => request.apiKey!.organizationId
+  const org = (request: { caller: { organizationId: string } | null }) => request.caller!.organizationId
 
   app.get(
     '/api/v1/collections',
     {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
       schema: {
         operationId: 'listCollections',
         tags: TAGS,
@@ -52,6 +53,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.post(
     '/api/v1/collections',
     {
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
       schema: {
         operationId: 'createCollection',
         tags: TAGS,
@@ -70,6 +72,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.get(
     '/api/v1/collections/:id',
     {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
       schema: {
         operationId: 'getCollection',
         tags: TAGS,
@@ -89,6 +92,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.patch(
     '/api/v1/collections/:id',
     {
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
       schema: {
         operationId: 'updateCollection',
         tags: TAGS,
@@ -114,6 +118,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.delete(
     '/api/v1/collections/:id',
     {
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
       schema: {
         operationId: 'deleteCollection',
         tags: TAGS,
@@ -136,6 +141,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
     app.route({
       method,
       url: '/api/v1/collections/:id/assets',
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
       schema: {
         operationId: verb === 'add' ? 'addCollectionAssets' : 'removeCollectionAssets',
         tags: TAGS,
@@ -166,7 +172,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.post(
     '/api/v1/collections/:id/share',
     {
-      config: { managersOnly: true },
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard', role: 'manager' } },
       schema: {
         operationId: 'shareCollection',
         tags: TAGS,
@@ -185,7 +191,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   app.delete(
     '/api/v1/collections/:id/share',
     {
-      config: { managersOnly: true },
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard', role: 'manager' } },
       schema: {
         operationId: 'unshareCollection',
         tags: TAGS,
@@ -206,7 +212,10 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
 export function shareRoutes(app: App, deps: { collections: CollectionService }): void {
   app.get(
     '/s/:link',
-    { schema: { params: Type.Object({ link: Type.String({ maxLength: 200 }) }), querystring: Type.Object(PaginationQuery, { additionalProperties: false }) } },
+    {
+      config: { auth: { kind: 'public', bucket: 'files' } },
+      schema: { params: Type.Object({ link: Type.String({ maxLength: 200 }) }), querystring: Type.Object(PaginationQuery, { additionalProperties: false }) },
+    },
     async (request, reply) => {
       const { link } = request.params
       const json = link.endsWith('.json')

@@ -13,9 +13,9 @@ import type { Embeddings } from '../search/embeddings.js'
  * plans but breaks nothing and that no restart mends.
  */
 export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings }): void {
-  app.get('/health', async () => ({ status: 'ok' }))
+  app.get('/health', { config: { auth: { kind: 'public' } } }, async () => ({ status: 'ok' }))
 
-  app.get('/ready', async (request, reply) => {
+  app.get('/ready', { config: { auth: { kind: 'public' } } }, async (request, reply) => {
     const { db, kind } = deps.database
     try {
       await sql`select 1`.execute(db)

@@ -1,6 +1,6 @@
 import type { App } from '../../platform/http/app-type.js'
 import { problems } from '../../platform/http/errors.js'
-import type { ApiKeyIdentity } from '../../platform/http/public-api.js'
+import type { Caller, KeyCaller } from '../../platform/http/route-auth.js'
 import { Type } from 'typebox'
 import {
   appNoContent,
@@ -41,6 +41,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
   app.get(
     '/api/v1/auth/key',
     {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
       schema: {
         operationId: 'getCurrentKey',
         tags: ['auth'],
@@ -52,7 +53,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
     async (request) => {
       const identity = callingKey(request)
       const [key, organization] = await Promise.all([
-        deps.keys.find(identity.organizationId, identity.id),
+        deps.keys.find(identity.organizationId, identity.keyId),
         deps.orgs.organizationById(identity.organizationId),
       ])
       return { ...view(key), organization: { id: organization.id, name: organization.name, slug: organization.slug } }
@@ -62,7 +63,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
   app.post(
     '/api/v1/auth/revoke',
     {
-      config: { scope: 'assets:read' },
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'standard' } },
       schema: {
         operationId: 'revokeCurrentKey',
         tags: ['auth'],
@@ -76,7 +77,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
     },
     async (request) => {
       const identity = callingKey(request)
-      return view(await deps.keys.revoke(identity.organizationId, identity.id))
+      return view(await deps.keys.revoke(identity.organizationId, identity.keyId))
     },
   )
 }
@@ -89,7 +90,7 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
   app.get(
     '/app/api/orgs/:org/keys',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appListKeys',
         tags: TAGS,
@@ -108,7 +109,7 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
   app.post(
     '/app/api/orgs/:org/keys',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appCreateKey',
         tags: TAGS,
@@ -136,7 +137,7 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
   app.delete(
     '/app/api/orgs/:org/keys/:id',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appRevokeKey',
         tags: TAGS,
@@ -155,8 +156,8 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
 }
 
 /** The key these endpoints describe; the web app's session has none. */
-function callingKey(request: { apiKey: ApiKeyIdentity | null }): ApiKeyIdentity {
-  const identity = request.apiKey!
+function callingKey(request: { caller: Caller | null }): KeyCaller {
+  const identity = request.caller!
   if (identity.via !== 'key') throw problems.notFound('API key (this call was made with a session)')
   return identity
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/index.js'
 import type { Scope } from '../../platform/db/schema.js'
 import { safeEqual, sha256Hex } from '../../platform/crypto.js'
 import { problems } from '../../platform/http/errors.js'
-import type { ApiKeyIdentity } from '../../platform/http/public-api.js'
+import type { KeyCaller } from '../../platform/http/route-auth.js'
 import { randomBytes } from 'node:crypto'
 import { uuidv7 } from '../../platform/ids.js'
 import { findKey, findKeyByPrefix, insertKey, listKeys, revokeKey, touchKey, type ApiKeyRow } from './store.js'
@@ -23,7 +23,7 @@ export interface NewKeyInput {
 }
 
 interface CachedKey {
-  identity: ApiKeyIdentity
+  identity: KeyCaller
   cachedAt: number
   touchedAt: number
 }
@@ -36,7 +36,7 @@ interface CachedKey {
  */
 export class ApiKeyService {
   private readonly cache = new Map<string, CachedKey>()
-  private readonly lookups = new Map<string, Promise<ApiKeyIdentity | null>>()
+  private readonly lookups = new Map<string, Promise<KeyCaller | null>>()
 
   constructor(
     private readonly db: Db,
@@ -80,7 +80,7 @@ export class ApiKeyService {
     const key = await revokeKey(this.db, organizationId, id)
     if (!key) throw problems.notFound('API key')
     for (const [hash, entry] of this.cache) {
-      if (entry.identity.id === id) this.cache.delete(hash)
+      if (entry.identity.keyId === id) this.cache.delete(hash)
     }
     return key
   }
@@ -89,7 +89,7 @@ export class ApiKeyService {
    * The key named by an `Authorization: Bearer` header, or null when it is not a usable key.
    * Answers synchronously from the cache; concurrent misses for one key share a single look-up.
    */
-  authenticate(authorization: string | undefined): ApiKeyIdentity | null | Promise<ApiKeyIdentity | null> {
+  authenticate(authorization: string | undefined): KeyCaller | null | Promise<KeyCaller | null> {
     const token = bearerToken(authorization)
     if (!token) return null
     const tokenHash = sha256Hex(token)
@@ -108,7 +108,7 @@ export class ApiKeyService {
     return pending
   }
 
-  private async lookUp(token: string, tokenHash: string): Promise<ApiKeyIdentity | null> {
+  private async lookUp(token: string, tokenHash: string): Promise<KeyCaller | null> {
     this.cache.delete(tokenHash)
     const identity = await this.verify(token)
     if (!identity) return null
@@ -119,15 +119,16 @@ export class ApiKeyService {
     return identity
   }
 
-  private async verify(token: string): Promise<ApiKeyIdentity | null> {
+  private async verify(token: string): Promise<KeyCaller | null> {
     const [, prefix, secret] = TOKEN_PATTERN.exec(token) ?? []
     if (!prefix || !secret) return null
     const row = await findKeyByPrefix(this.db, prefix)
     const matches = safeEqual(sha256Hex(secret), row?.secret_hash ?? '0'.repeat(64))
     if (!row || !matches || row.revoked_at) return null
-    const identity: ApiKeyIdentity = {
+    const identity: KeyCaller = {
       via: 'key',
-      id: row.id,
+      keyId: row.id,
+      rateLimitId: row.id,
       organizationId: row.organization_id,
       name: row.name,
       prefix: row.prefix,
@@ -147,8 +148,8 @@ export class ApiKeyService {
 
   private touch(entry: CachedKey, now: number): void {
     entry.touchedAt = now
-    touchKey(this.db, entry.identity.id).catch((error: unknown) =>
-      this.logger.warn({ err: error, keyId: entry.identity.id }, 'could not record API key use'),
+    touchKey(this.db, entry.identity.keyId).catch((error: unknown) =>
+      this.logger.warn({ err: error, keyId: entry.identity.keyId }, 'could not record API key use'),
     )
   }
 }
@@ -162,7 +163,7 @@ function bearerToken(authorization: string | undefined): string | null {
   return USUAL_BEARER.test(authorization) ? authorization.slice(7) : (BEARER.exec(authorization)?.[1] ?? null)
 }
 
-function isExpired(identity: ApiKeyIdentity, now: number): boolean {
+function isExpired(identity: KeyCaller, now: number): boolean {
   return identity.expiresAt !== null && identity.expiresAt.getTime() <= now
 }
 

@@ -116,7 +116,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.post(
     '/app/api/logout',
     {
-      config: { session: 'user' },
+      config: { auth: { kind: 'session', role: 'user' } },
       schema: {
         operationId: 'appLogout',
         tags: SESSION_TAGS,
@@ -135,7 +135,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.get(
     '/app/api/session',
     {
-      config: { session: 'user' },
+      config: { auth: { kind: 'session', role: 'user' } },
       schema: {
         operationId: 'appGetSession',
         tags: SESSION_TAGS,
@@ -153,7 +153,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.get(
     '/app/api/orgs/:org',
     {
-      config: { session: 'member' },
+      config: { auth: { kind: 'session', role: 'member' } },
       schema: {
         operationId: 'appGetOrganization',
         tags: ORG_TAGS,
@@ -178,7 +178,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.patch(
     '/app/api/orgs/:org',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appUpdateOrganization',
         tags: ORG_TAGS,
@@ -201,7 +201,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.get(
     '/app/api/orgs/:org/members',
     {
-      config: { session: 'member' },
+      config: { auth: { kind: 'session', role: 'member' } },
       schema: {
         operationId: 'appListMembers',
         tags: ORG_TAGS,
@@ -221,7 +221,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.post(
     '/app/api/orgs/:org/invitations',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appCreateInvitation',
         tags: ORG_TAGS,
@@ -245,7 +245,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.get(
     '/app/api/orgs/:org/invitations',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appListInvitations',
         tags: ORG_TAGS,
@@ -264,7 +264,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; guard: SessionGuar
   app.delete(
     '/app/api/orgs/:org/invitations/:id',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appRevokeInvitation',
         tags: ORG_TAGS,
@@ -299,7 +299,7 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
   app.post(
     '/app/api/login',
     {
-      config: { session: 'none' },
+      config: { auth: { kind: 'public', bucket: 'sign-in', sameOrigin: true } },
       schema: {
         operationId: 'appLogin',
         tags: SESSION_TAGS,
@@ -314,7 +314,6 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
       },
     },
     async (request, reply) => {
-      guard.assertSameOrigin(request)
       const { session, user } = await orgs.login(request.body.email, request.body.password)
       guard.setSessionCookie(reply, session.token)
       return sessionBody(user, session.id)
@@ -324,7 +323,7 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
   app.post(
     '/app/api/invitations/lookup',
     {
-      config: { session: 'none' },
+      config: { auth: { kind: 'public', bucket: 'sign-in', sameOrigin: true } },
       schema: {
         operationId: 'appLookUpInvitation',
         tags: SESSION_TAGS,
@@ -340,7 +339,6 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
       },
     },
     async (request) => {
-      guard.assertSameOrigin(request)
       const invitation = await orgs.invitationPreview(request.body.token)
       return { ...invitation, expires_at: iso(invitation.expires_at) }
     },
@@ -349,7 +347,7 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
   app.post(
     '/app/api/invitations/accept',
     {
-      config: { session: 'none' },
+      config: { auth: { kind: 'public', bucket: 'sign-in', sameOrigin: true } },
       schema: {
         operationId: 'appAcceptInvitation',
         tags: SESSION_TAGS,
@@ -371,7 +369,6 @@ export function signInRoutes(app: App, deps: { orgs: OrgService; guard: SessionG
       },
     },
     async (request, reply) => {
-      guard.assertSameOrigin(request)
       const { user, session } = await orgs.acceptInvitation(request.body)
       guard.setSessionCookie(reply, session.token)
       return sessionBody(user, session.id)

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Organization, Role } from '../../platform/db/schema.js'
 import { hmacHex, safeEqual } from '../../platform/crypto.js'
 import { AppError, problems } from '../../platform/http/errors.js'
-import type { ApiKeyIdentity } from '../../platform/http/public-api.js'
+import type { SessionCaller, SessionChecks, SessionRole } from '../../platform/http/route-auth.js'
 import { MANAGER_ROLES, SESSION_TTL_MS, type OrgService, type SessionUser } from './service.js'
 
 export const SESSION_COOKIE = 'al_session'
@@ -19,7 +19,7 @@ export interface Membership {
  * `X-CSRF-Token`; a cross-site form cannot set that header, and SameSite=Lax keeps the cookie off
  * cross-site subrequests besides.
  */
-export class SessionGuard {
+export class SessionGuard implements SessionChecks {
   constructor(
     private readonly orgs: OrgService,
     private readonly secret: string,
@@ -59,33 +59,30 @@ export class SessionGuard {
    * (`assets:write`), in the organization named by `X-Organization` (a slug), which may be left out by a
    * user of one organization. Null when there is no session cookie, so the request is anonymous.
    */
-  async apiCaller(request: FastifyRequest): Promise<ApiKeyIdentity | null> {
+  async caller(request: FastifyRequest): Promise<SessionCaller | null> {
     if (request.cookies[SESSION_COOKIE] === undefined) return null
     const user = await this.user(request)
     const organization = pickOrganization(await this.orgs.userOrganizations(user.id), request.headers['x-organization'])
     return {
       via: 'session',
-      id: `user:${user.id}`,
+      userId: user.id,
+      email: user.email,
       organizationId: organization.id,
-      name: user.email,
-      prefix: '',
       scope: 'assets:write',
-      expiresAt: null,
+      rateLimitId: `user:${user.id}`,
       manager: MANAGER_ROLES.includes(organization.role),
     }
   }
 
-  /**
-   * For requests made before a session exists (login, accepting an invitation): a browser's Origin
-   * must be the public URL or the host the request was sent to.
-   */
-  assertSameOrigin(request: FastifyRequest): void {
-    const origin = request.headers.origin
-    if (origin === undefined) return
-    const allowed = origin === new URL(this.publicBaseUrl).origin || hostOf(origin) === request.headers.host
-    if (!allowed) {
-      throw new AppError('cross_site_request', 'This request must come from the application itself.')
+  /** An /app/api route's session check: leaves the user, or the membership of `:org`, on the request. */
+  async require(request: FastifyRequest, role: SessionRole): Promise<void> {
+    if (role === 'user') {
+      request.sessionUser = await this.user(request)
+      return
     }
+    const org = (request.params as { org?: string }).org
+    if (org === undefined) throw new Error(`${request.routeOptions.url} needs a session of :org but has no :org`)
+    request.membership = await this.member(request, org, role === 'manager' ? MANAGER_ROLES : undefined)
   }
 
   setSessionCookie(reply: FastifyReply, token: string): void {
@@ -113,58 +110,11 @@ function pickOrganization<T extends { slug: string }>(memberships: T[], slug: st
   return found
 }
 
-function hostOf(origin: string): string | null {
-  try {
-    return new URL(origin).host
-  } catch {
-    return null
-  }
-}
-
-/** What an `/app/api` route needs: nothing (signing in), a session, a member of `:org`, or an owner or admin of it. */
-export type SessionRequirement = 'none' | 'user' | 'member' | 'manager'
-
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Required on every /app/api route: what the session guard checks before the handler runs. */
-    session?: SessionRequirement
-  }
   interface FastifyRequest {
-    /** Set for `session: 'user'` routes. */
+    /** Set on routes of `auth: { kind: 'session', role: 'user' }`. */
     sessionUser?: SessionUser
-    /** Set for `session: 'member'` and `'manager'` routes. */
+    /** Set on routes of `auth: { kind: 'session', role: 'member' | 'manager' }`. */
     membership?: Membership
   }
-}
-
-/**
- * Session checks declared per route and denied by default: registering an `/app/api` route that does
- * not declare `config.session` fails, so a handler cannot forget its check. The check runs before the
- * body is validated, so a stranger learns nothing from validation errors.
- */
-export function guardAppRoutes(app: FastifyInstance, guard: SessionGuard): readonly AppRoute[] {
-  const routes: AppRoute[] = []
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/app/api/')) return
-    const session = (route.config as { session?: SessionRequirement } | undefined)?.session
-    if (!session) throw new Error(`${String(route.method)} ${route.url} declares no session requirement (config.session)`)
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url, session })
-  })
-  app.addHook('preValidation', async (request) => {
-    const requirement = request.routeOptions.config.session
-    if (requirement === 'user') request.sessionUser = await guard.user(request)
-    else if (requirement === 'member' || requirement === 'manager') {
-      const org = (request.params as { org?: string }).org
-      if (org === undefined) throw new Error(`${request.routeOptions.url} needs a session of :org but has no :org`)
-      request.membership = await guard.member(request, org, requirement === 'manager' ? MANAGER_ROLES : undefined)
-    }
-  })
-  return routes
-}
-
-/** An `/app/api` route and the session it requires, as registered. */
-export interface AppRoute {
-  method: string
-  url: string
-  session: SessionRequirement
 }

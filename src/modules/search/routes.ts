@@ -14,7 +14,7 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService }): v
   app.post(
     '/api/v1/search',
     {
-      config: { scope: 'assets:read', bucket: 'expensive' },
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'expensive' } },
       schema: {
         operationId: 'searchAssets',
         tags: ['search'],
@@ -29,13 +29,14 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService }): v
     },
     async (request) => {
       const { limit, ...rest } = request.body
-      return search.search(request.apiKey!.organizationId, { ...rest, limit: limitOf(limit) })
+      return search.search(request.caller!.organizationId, { ...rest, limit: limitOf(limit) })
     },
   )
 
   app.get(
     '/api/v1/assets/:id/similar',
     {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
       schema: {
         operationId: 'similarAssets',
         tags: ['search'],
@@ -50,6 +51,6 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService }): v
         },
       },
     },
-    async (request) => search.similar(request.apiKey!.organizationId, request.params.id, limitOf(request.query.limit)),
+    async (request) => search.similar(request.caller!.organizationId, request.params.id, limitOf(request.query.limit)),
   )
 }

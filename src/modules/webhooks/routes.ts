@@ -65,12 +65,11 @@ const DISABLED = appProblemResponses({ webhook_disabled: true })
  */
 export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): void {
   const { webhooks } = deps
-  const base = '/app/api/orgs/:org/webhooks'
 
   app.get(
-    base,
+    '/app/api/orgs/:org/webhooks',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appListWebhooks',
         tags: TAGS,
@@ -87,9 +86,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.post(
-    base,
+    '/app/api/orgs/:org/webhooks',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appCreateWebhook',
         tags: TAGS,
@@ -111,9 +110,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.get(
-    `${base}/:id`,
+    '/app/api/orgs/:org/webhooks/:id',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appGetWebhook',
         tags: TAGS,
@@ -129,9 +128,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.patch(
-    `${base}/:id`,
+    '/app/api/orgs/:org/webhooks/:id',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appUpdateWebhook',
         tags: TAGS,
@@ -149,9 +148,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.delete(
-    `${base}/:id`,
+    '/app/api/orgs/:org/webhooks/:id',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appDeleteWebhook',
         tags: TAGS,
@@ -169,9 +168,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.post(
-    `${base}/:id/rotate-secret`,
+    '/app/api/orgs/:org/webhooks/:id/rotate-secret',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appRotateWebhookSecret',
         tags: TAGS,
@@ -189,9 +188,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.post(
-    `${base}/:id/ping`,
+    '/app/api/orgs/:org/webhooks/:id/ping',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appPingWebhook',
         tags: TAGS,
@@ -208,9 +207,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.get(
-    `${base}/:id/deliveries`,
+    '/app/api/orgs/:org/webhooks/:id/deliveries',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appListWebhookDeliveries',
         tags: TAGS,
@@ -231,9 +230,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.get(
-    `${base}/:id/deliveries/:delivery_id`,
+    '/app/api/orgs/:org/webhooks/:id/deliveries/:delivery_id',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appGetWebhookDelivery',
         tags: TAGS,
@@ -264,9 +263,9 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
   )
 
   app.post(
-    `${base}/:id/deliveries/:delivery_id/replay`,
+    '/app/api/orgs/:org/webhooks/:id/deliveries/:delivery_id/replay',
     {
-      config: { session: 'manager' },
+      config: { auth: { kind: 'session', role: 'manager' } },
       schema: {
         operationId: 'appReplayWebhookDelivery',
         tags: TAGS,

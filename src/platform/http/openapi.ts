@@ -1,12 +1,10 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
-import type { FastifyContextConfig, FastifyInstance, FastifySchema } from 'fastify'
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import type { Scope } from '../db/schema.js'
-import { routeBucket, routeScope, type Bucket } from './public-api.js'
+import { declarePluginRoutes, type Bucket, type RouteAuth } from './route-auth.js'
 import { declaresBody } from './request-rules.js'
 import { appProblemResponses, COMPONENT, mergeProblemResponses, problemResponses, type ProblemCodes } from './schemas.js'
-
-export const PUBLIC_PREFIX = '/api/v1'
 
 const DESCRIPTION = `The public REST API of Asset Library: push, read, filter and search design assets, and manage collections.
 
@@ -77,10 +75,10 @@ function guardProblems(needs: { scope: Scope; manager: boolean }, write: boolean
   }
 }
 
-function isPublicOperation(url: string): boolean {
-  return (
-    url.startsWith(`${PUBLIC_PREFIX}/`) && !url.startsWith(`${PUBLIC_PREFIX}/docs`) && url !== `${PUBLIC_PREFIX}/openapi.json`
-  )
+/** The declaration of a route the v1 document describes: the key routes, and only them. */
+function keyAuth(route: RouteOptions): Extract<RouteAuth, { kind: 'key' }> | undefined {
+  const auth = route.config?.auth
+  return auth?.kind === 'key' ? auth : undefined
 }
 
 type SwaggerOptions = Pick<FastifyDynamicSwaggerOptions, 'openapi' | 'transform'>
@@ -115,10 +113,10 @@ const V1_OPTIONS: SwaggerOptions = {
     ],
   },
   transform: ({ schema, url, route }) => {
-    if (!isPublicOperation(url)) return { schema: { ...schema, hide: true }, url }
-    const scope = routeScope(route)
-    const bucket = routeBucket(route)
-    const guarded = guardProblems({ scope, manager: route.config?.managersOnly === true }, isWrite(route))
+    const auth = keyAuth(route)
+    if (!auth) return { schema: { ...schema, hide: true }, url }
+    const { scope, bucket } = auth
+    const guarded = guardProblems({ scope, manager: auth.role === 'manager' }, isWrite(route))
     const needs =
       scope === 'assets:read'
         ? 'Needs an API key with scope `assets:read` or `assets:write`.'
@@ -156,13 +154,22 @@ Each operation says which session it needs (\`x-session\`): none, any signed-in 
 Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`. Only the two sign-in
 endpoints are rate limited (per IP address).`
 
-type SessionRequirement = NonNullable<FastifyContextConfig['session']>
+/** What the app document says an /app/api operation needs (`x-session`). */
+type SessionRequirement = 'none' | Extract<RouteAuth, { kind: 'session' }>['role']
 
 const SESSION_TEXT: Record<SessionRequirement, string> = {
   none: 'Needs no session.',
   user: 'Needs a session.',
   member: 'Needs a session of a member of the organization `{org}`, in any role.',
   manager: 'Needs a session of an owner or admin of the organization `{org}`.',
+}
+
+/** An /app/api route is called with a session, or by anyone (signing in). */
+function sessionRequirement(route: RouteOptions): SessionRequirement {
+  const auth = route.config?.auth
+  if (auth?.kind === 'session') return auth.role
+  if (auth?.kind === 'public') return 'none'
+  throw new Error(`${route.url}: an /app/api route needs a session or is public, not ${auth?.kind ?? 'undeclared'}`)
 }
 
 /** What the session guard answers before the handler runs, from the route's session requirement. */
@@ -213,8 +220,7 @@ const APP_OPTIONS: SwaggerOptions = {
   },
   transform: ({ schema, url, route }) => {
     if (!url.startsWith(`${APP_PREFIX}/`)) return { schema: { ...schema, hide: true }, url }
-    const session = route.config?.session
-    if (!session) throw new Error(`${url} declares no session requirement`)
+    const session = sessionRequirement(route)
     const write = isWrite(route)
     const guarded = sessionProblems(session, write)
     const problems = appProblemResponses({ ...platformProblems(schema), ...guarded, internal_error: true })
@@ -297,19 +303,21 @@ export async function registerOpenApi(app: FastifyInstance, document: OpenApiDoc
   })
   if (document !== 'v1') return
 
-  app.get(`${PUBLIC_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
+  app.get('/api/v1/openapi.json', { config: { auth: { kind: 'public' } }, schema: { hide: true } }, async () => app.swagger())
 
-  await app.register(scalar, {
-    routePrefix: `${PUBLIC_PREFIX}/docs`,
-    // Served from this process (js/scalar.js is bundled in the plugin); no fonts, telemetry or developer tools
-    // from the internet: the reference must work on an offline machine.
-    configuration: {
-      pageTitle: 'Asset Library API reference',
-      withDefaultFonts: false,
-      telemetry: false,
-      showDeveloperTools: 'never',
-      // The sidebar's "Open API Client" button links to client.scalar.com; the built-in "Test Request" stays.
-      hideClientButton: true,
-    } as Record<string, unknown>,
-  })
+  await declarePluginRoutes(app, { kind: 'public' }, '@scalar/fastify-api-reference', (scope) =>
+    scope.register(scalar, {
+      routePrefix: '/api/v1/docs',
+      // Served from this process (js/scalar.js is bundled in the plugin); no fonts, telemetry or developer tools
+      // from the internet: the reference must work on an offline machine.
+      configuration: {
+        pageTitle: 'Asset Library API reference',
+        withDefaultFonts: false,
+        telemetry: false,
+        showDeveloperTools: 'never',
+        // The sidebar's "Open API Client" button links to client.scalar.com; the built-in "Test Request" stays.
+        hideClientButton: true,
+      } as Record<string, unknown>,
+    }),
+  )
 }

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import { Command, type Redis } from 'ioredis'
 import { CircuitBreaker } from '../circuit-breaker.js'
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis.js'
@@ -183,18 +183,4 @@ export function applyLimit(reply: FastifyReply, limit: number, count: WindowCoun
   if (count.count <= limit) return undefined
   reply.header('retry-after', resetSeconds)
   return new AppError('rate_limited', `Rate limit exceeded; retry in ${resetSeconds} seconds.`)
-}
-
-/** Counts every request of the scope under `keyOf(request)` and refuses those over `limit`. */
-export function limitEveryRoute(
-  scope: FastifyInstance,
-  limiter: RateLimiter,
-  keyOf: (request: FastifyRequest) => string,
-  limit: number,
-): void {
-  scope.addHook('onRequest', (request, reply, done) => {
-    const count = limiter.hit(keyOf(request))
-    if (count instanceof Promise) count.then((c) => done(applyLimit(reply, limit, c)), done)
-    else done(applyLimit(reply, limit, count))
-  })
 }

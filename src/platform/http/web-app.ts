@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
+import { declarePluginRoutes } from './route-auth.js'
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /** Vite's hashed build output lives under /static/, so the app's own routes (like /assets/:id) never meet a file. */
@@ -37,7 +38,9 @@ export function webAppPages(webDir: string, publicBaseUrl: string, log: FastifyB
 
 /** The build's hashed files, cached for a year: Vite names every file by its content, so a name never changes meaning. */
 export async function serveStaticFiles(app: FastifyInstance, webDir: string): Promise<void> {
-  await app.register(fastifyStatic, { root: join(webDir, 'static'), prefix: STATIC_PREFIX, index: false, immutable: true, maxAge: '365d' })
+  await declarePluginRoutes(app, { kind: 'public' }, '@fastify/static', (scope) =>
+    scope.register(fastifyStatic, { root: join(webDir, 'static'), prefix: STATIC_PREFIX, index: false, immutable: true, maxAge: '365d' }),
+  )
 }
 
 function readIndex(webDir: string): Buffer | null {
