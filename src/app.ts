@@ -43,9 +43,11 @@ import { WebhookDelivery } from './modules/webhooks/delivery.js'
 import { webhookRoutes } from './modules/webhooks/routes.js'
 import { WebhookService } from './modules/webhooks/service.js'
 import { SERVICE_VERSION } from './platform/version.js'
-import { orgRoutes, signInRoutes } from './modules/orgs/routes.js'
+import { invitationRoutes, sessionRoutes, signInRoutes } from './modules/auth/routes.js'
+import { AuthService } from './modules/auth/service.js'
+import { SessionGuard } from './modules/auth/session-guard.js'
+import { orgRoutes } from './modules/orgs/routes.js'
 import { OrgService } from './modules/orgs/service.js'
-import { SessionGuard } from './modules/orgs/session-guard.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -95,7 +97,6 @@ export function createServices(
       organizationCreated: (organizationId, tx) => catalog.seedDefaults(organizationId, tx),
       aiChanged: (organizationId, enabled, tx) => embeddings.followAiSetting(tx, organizationId, enabled),
       afterAiChanged: () => wake.textChanged(),
-      afterEventsCommitted: () => wake.eventsCommitted(),
     }),
     keys: new ApiKeyService(db, logger, apiKeyCacheTtlMs),
   }
@@ -244,7 +245,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     fetcher: background.webhooks.fetcher,
     deliveriesDue: () => webhookDelivery.deliveriesDue(),
   })
-  const guard = new SessionGuard(orgs, config.appSecret, config.publicBaseUrl)
+  const auth = new AuthService(database.db, orgs, wake.eventsCommitted)
+  const guard = new SessionGuard(auth, orgs, config.appSecret, config.publicBaseUrl)
 
   // Before any route: every route, the plugins' included, must declare who may call it.
   const routes = requireRouteAuth(app, {
@@ -257,8 +259,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   await registerOpenApi(app, deps.openApiDocument)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
   healthRoutes(app, { database, embeddings })
-  orgRoutes(app, { orgs, guard, planLimits: config.planLimits })
-  signInRoutes(app, { orgs, guard })
+  // In the order openapi/app.json lists them.
+  sessionRoutes(app, { auth, orgs, guard })
+  orgRoutes(app, { orgs, planLimits: config.planLimits })
+  invitationRoutes(app, { auth })
+  signInRoutes(app, { auth, orgs, guard })
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
   fileRoutes(app, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateOpenApi, OPENAPI_FILES, serialize } from '../scripts/openapi.js'
-import { SESSION_COOKIE } from '../src/modules/orgs/session-guard.js'
+import { SESSION_COOKIE } from '../src/modules/auth/session-guard.js'
 import { ERROR_CODES, type ErrorCode } from '../src/platform/http/error-codes.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
 

@@ -3,7 +3,8 @@ import type { Organization, Role } from '../../platform/db/schema.js'
 import { hmacHex, safeEqual } from '../../platform/crypto.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { SessionCaller, SessionChecks, SessionRole } from '../../platform/http/route-auth.js'
-import { MANAGER_ROLES, SESSION_TTL_MS, type OrgService, type SessionUser } from './service.js'
+import { MANAGER_ROLES, type OrgService } from '../orgs/service.js'
+import { SESSION_TTL_MS, type AuthService, type SessionUser } from './service.js'
 
 export const SESSION_COOKIE = 'al_session'
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -21,6 +22,7 @@ export interface Membership {
  */
 export class SessionGuard implements SessionChecks {
   constructor(
+    private readonly auth: AuthService,
     private readonly orgs: OrgService,
     private readonly secret: string,
     private readonly publicBaseUrl: string,
@@ -31,7 +33,7 @@ export class SessionGuard implements SessionChecks {
   }
 
   async user(request: FastifyRequest): Promise<SessionUser> {
-    const user = await this.orgs.sessionUser(request.cookies[SESSION_COOKIE])
+    const user = await this.auth.sessionUser(request.cookies[SESSION_COOKIE])
     if (!user) throw problems.notSignedIn()
     if (!SAFE_METHODS.has(request.method)) {
       const sent = request.headers['x-csrf-token']

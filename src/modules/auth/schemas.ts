@@ -1,0 +1,64 @@
+import { Type } from 'typebox'
+import { COMPONENT, DateTimeSchema, nullableDateTime } from '../../platform/http/schemas.js'
+import { OrgParams, Role, Uuid } from '../orgs/schemas.js'
+
+const Email = Type.String({ format: 'email', maxLength: 254 })
+const Password = Type.String({ minLength: 10, maxLength: 200 })
+const InvitationToken = Type.String({ minLength: 1, maxLength: 200 })
+
+export const SessionSchema = Type.Object(
+  {
+    user: Type.Object({ id: Uuid, email: Type.String(), name: Type.String() }, { additionalProperties: false }),
+    organizations: Type.Array(
+      Type.Object({ id: Uuid, name: Type.String(), slug: Type.String(), role: Role }, { additionalProperties: false }),
+      { description: 'The organizations the user is a member of, oldest first.' },
+    ),
+    csrf_token: Type.String({ description: 'Send it in `X-CSRF-Token` with every POST, PATCH and DELETE of this session.' }),
+  },
+  { [COMPONENT]: 'AppSession', additionalProperties: false, description: 'The signed-in user, their organizations, and the session\u2019s CSRF token.' },
+)
+
+export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false })
+
+export const InvitationSchema = Type.Object(
+  {
+    id: Uuid,
+    email: Type.String(),
+    role: Role,
+    expires_at: DateTimeSchema,
+    accepted_at: nullableDateTime(),
+    revoked_at: nullableDateTime(),
+    created_at: DateTimeSchema,
+  },
+  { [COMPONENT]: 'AppInvitation', additionalProperties: false },
+)
+
+export const CreatedInvitationSchema = Type.Object(
+  {
+    ...InvitationSchema.properties,
+    token: Type.String({ description: `The invitation's token, shown once: the invitee accepts with it (POST /app/api/invitations/accept).` }),
+  },
+  { [COMPONENT]: 'AppCreatedInvitation', additionalProperties: false },
+)
+
+export const InviteBody = Type.Object({ email: Email, role: Role }, { additionalProperties: false })
+
+export const InvitationParams = Type.Object({ org: OrgParams.properties.org, id: Uuid })
+
+export const InvitationPreviewSchema = Type.Object(
+  {
+    email: Type.String(),
+    role: Role,
+    organization_name: Type.String(),
+    existing_user: Type.Boolean({ description: 'The email has an account: accepting takes its password, and the name is not used.' }),
+    expires_at: DateTimeSchema,
+  },
+  { [COMPONENT]: 'AppInvitationPreview', additionalProperties: false },
+)
+
+export const InvitationTokenBody = Type.Object({ token: InvitationToken }, { additionalProperties: false })
+
+export const AcceptInvitationBody = Type.Object(
+  { token: InvitationToken, password: Password, name: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+)

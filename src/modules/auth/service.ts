@@ -1,0 +1,152 @@
+import type { Db } from '../../platform/db/index.js'
+import type { Role, User } from '../../platform/db/schema.js'
+import { DECOY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '../../platform/crypto.js'
+import { emit } from '../../platform/events/outbox.js'
+import { AppError, problems } from '../../platform/http/errors.js'
+import { randomToken, uuidv7 } from '../../platform/ids.js'
+import type { OrgService } from '../orgs/service.js'
+import * as store from './store.js'
+
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+
+export interface NewSession {
+  id: string
+  token: string
+}
+
+export interface SessionUser {
+  sessionId: string
+  id: string
+  email: string
+  name: string
+}
+
+const invalidCredentials = () =>
+  new AppError('invalid_credentials', 'The email or password is not correct.')
+const invitationUnusable = () =>
+  new AppError('invitation_not_found', 'The invitation is unknown, expired, revoked or already used.')
+
+/** Signing in and out, sessions, and invitations into an organization (whose members `orgs` keeps). */
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly orgs: OrgService,
+    /** After the commit of a change that emitted events: wakes their delivery. */
+    private readonly afterEventsCommitted: () => void,
+  ) {}
+
+  /** Same answer and about the same time whether the email is unknown or the password wrong. */
+  async login(email: string, password: string): Promise<{ session: NewSession; user: User }> {
+    const user = await this.orgs.userByEmail(email)
+    const valid = await verifyPassword(password, user?.password_hash ?? DECOY_PASSWORD_HASH)
+    if (!user || !valid) throw invalidCredentials()
+    return { session: await this.startSession(user.id), user }
+  }
+
+  async sessionUser(token: string | undefined): Promise<SessionUser | null> {
+    if (!token) return null
+    const row = await store.findSession(this.db, sha256Hex(token))
+    return row ? { sessionId: row.session_id, id: row.id, email: row.email, name: row.name } : null
+  }
+
+  logout(token: string): Promise<void> {
+    return store.deleteSession(this.db, sha256Hex(token))
+  }
+
+  async invite(
+    organizationId: string,
+    inviter: { id: string; email: string; role: Role },
+    input: { email: string; role: Role },
+  ) {
+    if (input.role === 'owner' && inviter.role !== 'owner') {
+      throw problems.forbidden('role_not_allowed', 'Only owners can invite owners.')
+    }
+    const token = randomToken()
+    const invitation = await this.db.transaction().execute(async (tx) => {
+      const created = await store.insertInvitation(tx, {
+        id: uuidv7(),
+        organization_id: organizationId,
+        email: input.email,
+        role: input.role,
+        token_hash: sha256Hex(token),
+        invited_by: inviter.id,
+        expires_at: new Date(Date.now() + INVITATION_TTL_MS),
+      })
+      await emit(tx, organizationId, 'member.invited', {
+        email: input.email,
+        role: input.role,
+        invited_by: { user_id: inviter.id, email: inviter.email },
+      })
+      return created
+    })
+    this.afterEventsCommitted()
+    return { invitation, token }
+  }
+
+  listInvitations(organizationId: string) {
+    return store.listInvitations(this.db, organizationId)
+  }
+
+  async revokeInvitation(organizationId: string, id: string) {
+    const invitation = await store.revokeInvitation(this.db, organizationId, id)
+    if (!invitation) throw problems.notFound('Open invitation')
+    return invitation
+  }
+
+  /** What the acceptance form shows before the invitation is used: whom it is for, and where. */
+  async invitationPreview(token: string) {
+    const invitation = await store.findUsableInvitation(this.db, sha256Hex(token))
+    if (!invitation) throw invitationUnusable()
+    return invitation
+  }
+
+  /**
+   * Uses an invitation token once: a new email becomes a user with the given password; an existing
+   * user must prove it with theirs. Either way the membership and `member.joined` commit together.
+   */
+  async acceptInvitation(input: { token: string; password: string; name?: string }) {
+    const tokenHash = sha256Hex(input.token)
+    const result = await this.db.transaction().execute(async (tx) => {
+      const invitation = await store.claimInvitation(tx, tokenHash)
+      if (!invitation) throw invitationUnusable()
+      const user = await this.invitedUser(tx, invitation.email, input)
+      // Someone who is already a member keeps their role, and nobody joined.
+      if (await this.orgs.join(invitation.organization_id, user.id, invitation.role, tx)) {
+        await emit(tx, invitation.organization_id, 'member.joined', { user_id: user.id, email: user.email, role: invitation.role })
+      }
+      return { user, organizationId: invitation.organization_id, role: invitation.role }
+    })
+    this.afterEventsCommitted()
+    return { ...result, session: await this.startSession(result.user.id) }
+  }
+
+  /**
+   * A new email becomes a user with the given password; an existing user must give their own. A user
+   * created meanwhile by a concurrent acceptance (an invitation of another organization) counts as
+   * existing, instead of failing on the unique email index.
+   */
+  private async invitedUser(tx: Db, email: string, input: { password: string; name?: string }): Promise<User> {
+    let user = await this.orgs.userByEmail(email, tx)
+    if (!user) {
+      const created = await this.orgs.createUserIfAbsent({ email, name: input.name ?? '', passwordHash: await hashPassword(input.password) }, tx)
+      if (created) return created
+      user = await this.orgs.userByEmail(email, tx)
+      if (!user) throw new Error(`inserting the user ${email} conflicted, yet no such user exists`)
+    }
+    if (!(await verifyPassword(input.password, user.password_hash))) throw invalidCredentials()
+    return user
+  }
+
+  private async startSession(userId: string): Promise<NewSession> {
+    const token = randomToken()
+    const id = uuidv7()
+    await store.insertSession(this.db, {
+      id,
+      token_hash: sha256Hex(token),
+      user_id: userId,
+      expires_at: new Date(Date.now() + SESSION_TTL_MS),
+    })
+    return { id, token }
+  }
+}

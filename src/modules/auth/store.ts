@@ -1,0 +1,82 @@
+import { sql } from 'kysely'
+import type { Db } from '../../platform/db/index.js'
+import type { Invitation } from '../../platform/db/schema.js'
+
+export function insertInvitation(
+  db: Db,
+  invitation: Omit<Invitation, 'created_at' | 'accepted_at' | 'revoked_at'>,
+): Promise<Invitation> {
+  return db.insertInto('invitations').values(invitation).returningAll().executeTakeFirstOrThrow()
+}
+
+export function listInvitations(db: Db, organizationId: string): Promise<Invitation[]> {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
+}
+
+/** Marks an open invitation accepted; the row lock makes a token usable exactly once under concurrency. */
+export function claimInvitation(db: Db, tokenHash: string): Promise<Invitation | undefined> {
+  return db
+    .updateTable('invitations')
+    .set({ accepted_at: sql<Date>`now()` })
+    .where('token_hash', '=', tokenHash)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/** A usable invitation, with its organization's name and whether its email already has an account. */
+export function findUsableInvitation(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('invitations')
+    .innerJoin('organizations', 'organizations.id', 'invitations.organization_id')
+    .select((eb) => [
+      'invitations.email',
+      'invitations.role',
+      'invitations.expires_at',
+      'organizations.name as organization_name',
+      // Emails match case-insensitively, as signing in and accepting do.
+      eb.exists(eb.selectFrom('users').select('users.id').where(sql<string>`lower(users.email)`, '=', sql<string>`lower(invitations.email)`)).as('existing_user'),
+    ])
+    .where('invitations.token_hash', '=', tokenHash)
+    .where('invitations.accepted_at', 'is', null)
+    .where('invitations.revoked_at', 'is', null)
+    .where('invitations.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst()
+}
+
+export function revokeInvitation(db: Db, organizationId: string, id: string): Promise<Invitation | undefined> {
+  return db
+    .updateTable('invitations')
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+export async function insertSession(db: Db, session: { id: string; token_hash: string; user_id: string; expires_at: Date }): Promise<void> {
+  await db.insertInto('sessions').values(session).execute()
+}
+
+export function findSession(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id as session_id', 'users.id', 'users.email', 'users.name'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst()
+}
+
+export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute()
+}
