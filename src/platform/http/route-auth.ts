@@ -75,7 +75,7 @@ declare module 'fastify' {
   }
 }
 
-export type MaybePromise<T> = T | Promise<T>
+type MaybePromise<T> = T | Promise<T>
 
 /** The session checks, which belong to the auth module; the guard calls them through this. */
 export interface SessionChecks {
