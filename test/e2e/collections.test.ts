@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pushImage } from '../support/fixtures.js'
 import { solid } from '../support/images.js'
 import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
 
@@ -14,14 +15,7 @@ beforeAll(async () => {
     ['Blue banner', '#4dabf7', 'blue'],
   ] as const
   for (const [title, colour, tag] of seeds) {
-    const png = await solid(80, 60, colour).png().toBuffer()
-    const pushed = await e2e.t.app.inject({
-      method: 'POST',
-      url: '/api/v1/assets',
-      headers: { authorization: `Bearer ${e2e.acme.writeKey}` },
-      payload: { image_base64: png.toString('base64'), title, tag_names: [tag], created_by_ai: tag === 'red' },
-    })
-    expect(pushed.statusCode).toBe(201)
+    await pushImage(e2e.t.app, e2e.acme.writeKey, { title, tag_names: [tag], created_by_ai: tag === 'red' }, await solid(80, 60, colour).png().toBuffer())
   }
 })
 afterAll(() => e2e.close())

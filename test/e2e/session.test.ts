@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, type Seeded } from '../support/app.js'
+import { pushImage } from '../support/fixtures.js'
 import { solid } from '../support/images.js'
 import { PASSWORD } from '../support/sessions.js'
 import { signIn, startE2E, type E2E } from './support.js'
@@ -9,11 +10,8 @@ import { signIn, startE2E, type E2E } from './support.js'
 let e2e: E2E
 let globex: Seeded
 
-async function push(org: Seeded, title: string, color: string): Promise<string> {
-  const image = (await solid(40, 30, color).png().toBuffer()).toString('base64')
-  const res = await e2e.t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(org.writeKey), payload: { title, image_base64: image } })
-  expect(res.statusCode, res.body).toBe(201)
-  return res.json<{ asset_id: string }>().asset_id
+async function push(org: Seeded, title: string, color: string): Promise<void> {
+  await pushImage(e2e.t.app, org.writeKey, { title }, await solid(40, 30, color).png().toBuffer())
 }
 
 const card = (page: Page, title: string | RegExp) => page.getByRole('article', { name: title })
