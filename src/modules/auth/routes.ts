@@ -137,7 +137,7 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
   )
 }
 
-/** What the two sign-in endpoints answer besides a session. */
+/** What the three sign-in endpoints (login, invitation lookup and accept) answer besides their own answer. */
 const SIGN_IN_PROBLEMS = {
   ...appProblemResponses({ cross_site_request: 'a browser sent it from another site (its `Origin` is not the application\u2019s)' }),
   ...problemResponses({ rate_limited: 'too many sign-in attempts from this address (`RATE_LIMIT_SIGN_IN` a minute); wait `Retry-After` seconds' }),

@@ -105,11 +105,6 @@ export function listUserOrganizations(db: Db, userId: string) {
     .execute()
 }
 
-export async function readInstanceState(db: Db, key: string): Promise<unknown> {
-  const row = await db.selectFrom('instance_state').select('value').where('key', '=', key).executeTakeFirst()
-  return row?.value
-}
-
 /** True when this call set the value; false when it was already there. */
 export async function claimInstanceState(db: Db, key: string, value: unknown): Promise<boolean> {
   const inserted = await db

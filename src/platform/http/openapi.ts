@@ -151,8 +151,8 @@ Sign in with \`POST ${APP_PREFIX}/login\` (or by accepting an invitation): the a
 Each operation says which session it needs (\`x-session\`): none, any signed-in user, a member of the organization
 \`{org}\` (by its slug), or an owner or admin of it. An organization you are not a member of is a 404.
 
-Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`. Only the two sign-in
-endpoints are rate limited (per IP address).`
+Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\`. Only the three sign-in
+endpoints (login, invitation lookup and accept) are rate limited (per IP address).`
 
 /** What the app document says an /app/api operation needs (`x-session`). */
 type SessionRequirement = 'none' | Extract<RouteAuth, { kind: 'session' }>['role']

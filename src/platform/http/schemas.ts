@@ -48,7 +48,7 @@ export const ProblemSchema = Type.Object(
 export const SHARED_SCHEMAS = [FieldProblemSchema, ProblemSchema]
 
 /** Headers on every /api/v1 response, errors included (the rate limiter runs before authentication). */
-export const RESPONSE_HEADERS = {
+const RESPONSE_HEADERS = {
   'x-ratelimit-limit': { type: 'integer', description: 'Requests allowed in the current window for this bucket.', examples: [120] },
   'x-ratelimit-remaining': { type: 'integer', description: 'Requests left in the current window.', examples: [117] },
   'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window resets.', examples: [42] },
