@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import pino from 'pino'
+import { inject } from 'vitest'
 import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/platform/db/index.js'
 import { migrate } from '../../src/platform/db/migrate.js'
 
 export const silentLogger = pino({ level: 'silent' })
-
-export const TEMPLATE_DATABASE = 'asset_library_test_template'
 
 /** The URL of `name` on the server of TEST_DATABASE_URL. */
 export function databaseUrl(name: string): string {
@@ -28,15 +27,23 @@ export async function adminQuery(text: string): Promise<void> {
   }
 }
 
+export interface PreparedTemplate {
+  /** The embedded template's data directory. */
+  templateDir?: string
+  /** The PostgreSQL template's name, unique to this run so that concurrent runs never share one. */
+  templateDatabase?: string
+  cleanup: () => Promise<void>
+}
+
 /** Builds the migrated template once per run; each test database is a cheap copy of it. */
-export async function prepareTemplate(): Promise<{ templateDir?: string; cleanup: () => Promise<void> }> {
+export async function prepareTemplate(): Promise<PreparedTemplate> {
   if (process.env.TEST_DATABASE_URL) {
-    await adminQuery(`drop database if exists ${TEMPLATE_DATABASE} with (force)`)
-    await adminQuery(`create database ${TEMPLATE_DATABASE}`)
-    const handle = await openDatabase({ databaseUrl: databaseUrl(TEMPLATE_DATABASE), dataDir: '', logger: silentLogger })
+    const templateDatabase = `al_test_template_${randomBytes(6).toString('hex')}`
+    await adminQuery(`create database ${templateDatabase}`)
+    const handle = await openDatabase({ databaseUrl: databaseUrl(templateDatabase), dataDir: '', logger: silentLogger })
     await migrate(handle.db)
     await handle.close()
-    return { cleanup: () => adminQuery(`drop database if exists ${TEMPLATE_DATABASE} with (force)`) }
+    return { templateDatabase, cleanup: () => adminQuery(`drop database if exists ${templateDatabase} with (force)`) }
   }
   const templateDir = mkdtempSync(join(tmpdir(), 'al-template-'))
   const handle = await openDatabase({ databaseUrl: undefined, dataDir: templateDir, logger: silentLogger })
@@ -57,8 +64,10 @@ export interface TestDatabase {
 export async function createTestDatabase(templateDir: string | undefined, options: Pick<DatabaseOptions, 'statisticsCheckIntervalMs'> = {}): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'al-test-'))
   if (process.env.TEST_DATABASE_URL) {
+    const templateDatabase = inject('templateDatabase')
+    if (!templateDatabase) throw new Error('the PostgreSQL template was not prepared')
     const name = `al_test_${randomBytes(6).toString('hex')}`
-    await adminQuery(`create database ${name} template ${TEMPLATE_DATABASE}`)
+    await adminQuery(`create database ${name} template ${templateDatabase}`)
     const url = databaseUrl(name)
     const handle = await openDatabase({ databaseUrl: url, dataDir, logger: silentLogger, poolSize: 4, ...options })
     return {
