@@ -52,6 +52,8 @@ export async function prepareTemplate(): Promise<PreparedTemplate> {
   return { templateDir, cleanup: async () => rmSync(templateDir, { recursive: true, force: true }) }
 }
 
+const NO_TEMPLATE = 'no template database was prepared: a file in the unit project (UNIT_TESTS in vitest.config.ts) opens a database, so move it to the db project'
+
 export interface TestDatabase {
   handle: DatabaseHandle
   /** Set for real PostgreSQL; the embedded database has none. */
@@ -65,7 +67,7 @@ export async function createTestDatabase(templateDir: string | undefined, option
   const dataDir = mkdtempSync(join(tmpdir(), 'al-test-'))
   if (process.env.TEST_DATABASE_URL) {
     const templateDatabase = inject('templateDatabase')
-    if (!templateDatabase) throw new Error('the PostgreSQL template was not prepared')
+    if (!templateDatabase) throw new Error(NO_TEMPLATE)
     const name = `al_test_${randomBytes(6).toString('hex')}`
     await adminQuery(`create database ${name} template ${templateDatabase}`)
     const url = databaseUrl(name)
@@ -81,7 +83,7 @@ export async function createTestDatabase(templateDir: string | undefined, option
       },
     }
   }
-  if (!templateDir) throw new Error('the embedded template was not prepared')
+  if (!templateDir) throw new Error(NO_TEMPLATE)
   cpSync(templateDir, dataDir, { recursive: true })
   const handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger, ...options })
   return {
