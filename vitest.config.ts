@@ -62,7 +62,7 @@ export default defineConfig({
   test: {
     reporters: ['default'],
     // Most server test files wait on sockets, timers and databases: on 2 cores, 4 at once measured
-    // fastest (the embedded pass: 1 worker 737 s, 3 274 s, 4 205 s).
+    // fastest (the embedded pass, machine shared: 1 worker 737 s, 2 254 s, 3 274 s, 4 205 s).
     maxWorkers: 4,
     sequence: { sequencer: StartWaitingFilesFirst },
     projects: [
