@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openDatabase } from '../src/platform/db/index.js'
@@ -13,6 +13,11 @@ import { bearer, TEST_SECRET } from './support/app.js'
 import { silentLogger } from './support/database.js'
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js'
 import { staysTrue, waitFor } from './support/wait.js'
+
+// Each test runs the real executable: tsx compiles it at every start, and a first start runs initdb.
+// That takes seconds alone, and several times the default 30 s on a 2-core machine that runs other test
+// files beside this one (CI's parallel workers) and other work besides.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 })
 
 /** The real executable on the embedded default, as a newcomer runs it: separate processes, real sockets. */
 const CLI = [process.execPath, '--import', 'tsx', 'src/cli.ts']
