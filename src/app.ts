@@ -44,6 +44,7 @@ import { webhookRoutes } from './modules/webhooks/routes.js'
 import { WebhookService } from './modules/webhooks/service.js'
 import { SERVICE_VERSION } from './platform/version.js'
 import { invitationRoutes, sessionRoutes, signInRoutes } from './modules/auth/routes.js'
+import { AccountSignInLimit } from './modules/auth/sign-in-limit.js'
 import { AuthService } from './modules/auth/service.js'
 import { SessionGuard } from './modules/auth/session-guard.js'
 import { orgRoutes } from './modules/orgs/routes.js'
@@ -218,13 +219,13 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   await app.register(cookie)
 
-  const limiter = new RateLimiter(
-    deps.redis
-      ? new RedisStore(deps.redis, deps.redisNamespace ?? 'asset-library:rate-limit:', app.log)
-      : new MemoryStore(config.rateLimits.windowMs),
-    config.rateLimits.windowMs,
-  )
+  const limitStore = deps.redis
+    ? new RedisStore(deps.redis, deps.redisNamespace ?? 'asset-library:rate-limit:', app.log)
+    : new MemoryStore(config.rateLimits.windowMs)
+  const limiter = new RateLimiter(limitStore, config.rateLimits.windowMs)
+  // Closes the store both limiters count in.
   app.addHook('onClose', async () => limiter.close())
+  const accountLimit = new AccountSignInLimit(new RateLimiter(limitStore, config.rateLimits.signInAccountWindowMs), config.rateLimits.signInAccount)
   const background = createBackgroundWork(config, database, app.log)
   const { embeddings } = background
   const webhookDelivery = background.webhooks.delivery
@@ -245,7 +246,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     fetcher: background.webhooks.fetcher,
     deliveriesDue: () => webhookDelivery.deliveriesDue(),
   })
-  const auth = new AuthService(database.db, orgs, wake.eventsCommitted)
+  const auth = new AuthService(database.db, orgs, wake.eventsCommitted, accountLimit)
   const guard = new SessionGuard(auth, orgs, config.appSecret, config.publicBaseUrl)
 
   // Before any route: every route, the plugins' included, must declare who may call it.

@@ -14,6 +14,9 @@ export interface RateLimitConfig {
   anonymous: number
   /** Per IP: password logins and invitation acceptances. */
   signIn: number
+  /** Per account (the email signed in with, known or not): wrong passwords in `signInAccountWindowMs`. */
+  signInAccount: number
+  signInAccountWindowMs: number
   /** Per IP: signed file downloads (`/files/*`) and public share links (`/s/*`) together. */
   files: number
 }
@@ -185,6 +188,8 @@ export function loadConfig(env: Env = process.env): Config {
     standard: read.integer('RATE_LIMIT_STANDARD', 60, 1, 1_000_000),
     anonymous: read.integer('RATE_LIMIT_ANONYMOUS', 60, 1, 1_000_000),
     signIn: read.integer('RATE_LIMIT_SIGN_IN', 10, 1, 1_000_000),
+    signInAccount: read.integer('RATE_LIMIT_SIGN_IN_ACCOUNT', 10, 1, 1_000_000),
+    signInAccountWindowMs: read.integer('RATE_LIMIT_SIGN_IN_ACCOUNT_WINDOW_MS', 15 * 60_000, 1_000, 86_400_000),
     files: read.integer('RATE_LIMIT_FILES', 600, 1, 1_000_000),
   }
 

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { startTwoOrganizations } from '../support/fixtures.js'
-import { solid } from '../support/images.js'
-import { PASSWORD, expectProblem, login, signedInMember, type Client } from '../support/sessions.js'
+import { callApi, pushImage, startTwoOrganizations } from '../support/fixtures.js'
+import { solid, uniquePng } from '../support/images.js'
+import { PASSWORD, expectProblem, login, loginOwner, signedInMember, type Client } from '../support/sessions.js'
 
 /** The web app calls /api/v1 with its session cookie instead of a key. */
 let t: TestApp
@@ -131,5 +132,67 @@ describe('a session on /api/v1', () => {
     const designer = await signedInMember(t.app, acme.org.id, 'member')
     expectProblem(await designer.get('/api/v1/auth/key'), 404, 'not_found')
     expectProblem(await designer.post('/api/v1/auth/revoke'), 404, 'not_found')
+  })
+})
+
+describe('deleting through the web app’s session', () => {
+  let author: Client
+  let colleague: Client
+  let admin: Client
+  const pushAs = async (client: Client) => {
+    const res = await client.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64') })
+    expect(res.statusCode, res.body).toBe(201)
+    return res.json<{ asset_id: string }>().asset_id
+  }
+  const collectAs = async (client: Client) => {
+    const res = await client.post('/api/v1/collections', { name: `Mine ${randomBytes(4).toString('hex')}` })
+    expect(res.statusCode, res.body).toBe(201)
+    return res.json<{ id: string }>().id
+  }
+
+  beforeAll(async () => {
+    author = await signedInMember(t.app, acme.org.id, 'member')
+    colleague = await signedInMember(t.app, acme.org.id, 'member')
+    admin = await signedInMember(t.app, acme.org.id, 'admin')
+  })
+
+  it('lets a member delete the assets and collections they created', async () => {
+    const asset = await pushAs(author)
+    const collection = await collectAs(author)
+    expect((await author.delete(`/api/v1/assets/${asset}`)).statusCode).toBe(204)
+    expect((await author.delete(`/api/v1/collections/${collection}`)).statusCode).toBe(204)
+  })
+
+  it('refuses a member deleting someone else’s asset or collection with 403 role_required, keeping them', async () => {
+    const asset = await pushAs(author)
+    const collection = await collectAs(author)
+    expectProblem(await colleague.delete(`/api/v1/assets/${asset}`), 403, 'role_required')
+    expectProblem(await colleague.delete(`/api/v1/collections/${collection}`), 403, 'role_required')
+    expect((await author.get(`/api/v1/assets/${asset}`)).statusCode).toBe(200)
+    expect((await author.get(`/api/v1/collections/${collection}`)).statusCode).toBe(200)
+    // An unknown id stays a 404, not a 403.
+    expectProblem(await colleague.delete('/api/v1/assets/01900000-0000-7000-8000-000000000000'), 404, 'not_found')
+    expectProblem(await colleague.delete('/api/v1/collections/01900000-0000-7000-8000-000000000000'), 404, 'not_found')
+  })
+
+  it('treats what an API key created as someone else’s', async () => {
+    const { id: asset } = await pushImage(t.app, acme.writeKey)
+    const collection = (await callApi(t.app, acme.writeKey, 'POST', '/api/v1/collections', { name: `By key ${randomBytes(4).toString('hex')}` })).json<{ id: string }>().id
+    expectProblem(await author.delete(`/api/v1/assets/${asset}`), 403, 'role_required')
+    expectProblem(await author.delete(`/api/v1/collections/${collection}`), 403, 'role_required')
+    expect((await admin.delete(`/api/v1/assets/${asset}`)).statusCode).toBe(204)
+    expect((await admin.delete(`/api/v1/collections/${collection}`)).statusCode).toBe(204)
+  })
+
+  it('lets owners, admins and API keys delete anyone’s', async () => {
+    const owner = await loginOwner(t.app, acme)
+    const [a, b, c] = [await pushAs(author), await pushAs(author), await pushAs(author)]
+    const [x, y, z] = [await collectAs(author), await collectAs(author), await collectAs(author)]
+    expect((await admin.delete(`/api/v1/assets/${a}`)).statusCode).toBe(204)
+    expect((await owner.delete(`/api/v1/assets/${b}`)).statusCode).toBe(204)
+    expect((await callApi(t.app, acme.writeKey, 'DELETE', `/api/v1/assets/${c}`)).statusCode).toBe(204)
+    expect((await admin.delete(`/api/v1/collections/${x}`)).statusCode).toBe(204)
+    expect((await owner.delete(`/api/v1/collections/${y}`)).statusCode).toBe(204)
+    expect((await callApi(t.app, acme.writeKey, 'DELETE', `/api/v1/collections/${z}`)).statusCode).toBe(204)
   })
 })

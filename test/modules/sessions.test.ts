@@ -8,6 +8,8 @@ import {
   expectInvalid,
   expectProblem,
   login,
+  loginOwner,
+  outboxEvents,
   postLogin,
   sessionCookie,
   signedInMember,
@@ -193,7 +195,8 @@ describe('CSRF on state-changing /app/api calls', () => {
     const db = t.database.handle.db
     return {
       keys: await db.selectFrom('api_keys').select(['id', 'revoked_at']).orderBy('id').execute(),
-      invitations: await db.selectFrom('invitations').select(['id', 'revoked_at', 'accepted_at']).orderBy('id').execute(),
+      invitations: await db.selectFrom('invitations').select(['id', 'token_hash', 'expires_at', 'revoked_at', 'accepted_at']).orderBy('id').execute(),
+      passwords: await db.selectFrom('users').select(['id', 'password_hash']).orderBy('id').execute(),
       organizations: await db.selectFrom('organizations').select(['id', 'name', 'ai_enabled', 'updated_at']).orderBy('id').execute(),
       sessions: await db.selectFrom('sessions').select('id').orderBy('id').execute(),
       outbox: await db.selectFrom('outbox_events').select('id').orderBy('id').execute(),
@@ -205,7 +208,9 @@ describe('CSRF on state-changing /app/api calls', () => {
     ['revoking a key', (c, csrf) => c.delete(`/app/api/orgs/${acme.org.slug}/keys/${keyId}`, { csrf })],
     ['changing settings', (c, csrf) => c.patch(`/app/api/orgs/${acme.org.slug}`, { name: 'Forged' }, { csrf })],
     ['inviting', (c, csrf) => c.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: 'x@example.com', role: 'owner' }, { csrf })],
+    ['re-sending an invitation', (c, csrf) => c.post(`/app/api/orgs/${acme.org.slug}/invitations/${invitationId}/resend`, undefined, { csrf })],
     ['revoking an invitation', (c, csrf) => c.delete(`/app/api/orgs/${acme.org.slug}/invitations/${invitationId}`, { csrf })],
+    ['changing the password', (c, csrf) => c.post('/app/api/password', { current_password: acme.owner.password, new_password: 'a forged new password' }, { csrf })],
     ['logging out', (c, csrf) => c.post('/app/api/logout', undefined, { csrf })],
   ]
 
@@ -237,5 +242,136 @@ describe('a session after an invitation is accepted', () => {
     expect(sessionCookie(accepted)).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
     expect((await getSession(joiner.cookie)).json().user.email).toBe('joiner@example.com')
     expect((await login(t.app, 'JOINER@example.com', 'joiner password 1')).userId).toBe(joiner.userId)
+  })
+})
+
+describe('POST /app/api/password', () => {
+  it('changes the password and ends the user’s other sessions, keeping this one', async () => {
+    const client = await signedInMember(t.app, acme.org.id, 'member')
+    const elsewhere = await login(t.app, client.email, PASSWORD)
+    const changed = await client.post('/app/api/password', { current_password: PASSWORD, new_password: 'a brand new password' })
+    expect(changed.statusCode, changed.body).toBe(204)
+    expect((await getSession(client.cookie)).statusCode).toBe(200)
+    expectProblem(await getSession(elsewhere.cookie), 401, 'not_signed_in')
+    expectProblem(await postLogin(t.app, { email: client.email, password: PASSWORD }), 401, 'invalid_credentials')
+    expect((await login(t.app, client.email, 'a brand new password')).userId).toBe(client.userId)
+  })
+
+  it('refuses a wrong current password with 403, changing nothing', async () => {
+    const client = await signedInMember(t.app, acme.org.id, 'member')
+    const elsewhere = await login(t.app, client.email, PASSWORD)
+    const refused = await client.post('/app/api/password', { current_password: 'not my password', new_password: 'a brand new password' })
+    expectProblem(refused, 403, 'current_password_wrong')
+    expect((await getSession(elsewhere.cookie)).statusCode).toBe(200)
+    expect((await login(t.app, client.email, PASSWORD)).userId).toBe(client.userId)
+  })
+
+  it('refuses a short new password, and a change without a session or its CSRF token', async () => {
+    const client = await signedInMember(t.app, acme.org.id, 'member')
+    expectInvalid(await client.post('/app/api/password', { current_password: PASSWORD, new_password: 'short' }), '/new_password')
+    expectProblem(await client.post('/app/api/password', { current_password: PASSWORD, new_password: 'a brand new password' }, { csrf: null }), 403, 'csrf_token_invalid')
+    const anonymous = await t.app.inject({ method: 'POST', url: '/app/api/password', payload: { current_password: PASSWORD, new_password: 'a brand new password' } })
+    expectProblem(anonymous, 401, 'not_signed_in')
+    expect((await login(t.app, client.email, PASSWORD)).userId).toBe(client.userId)
+  })
+})
+
+describe('the per-account sign-in limit', () => {
+  let limited: TestApp
+  beforeAll(async () => {
+    limited = await startTestApp({ database: t.database, env: { RATE_LIMIT_SIGN_IN_ACCOUNT: '3' } })
+  })
+  afterAll(() => limited.close())
+
+  const attempt = (email: string, password: string, ip: string) =>
+    limited.app.inject({ method: 'POST', url: '/app/api/login', payload: { email, password }, remoteAddress: ip })
+
+  it('refuses an account’s sign-ins, the right password’s too, after failures from many addresses', async () => {
+    const member = await signedInMember(limited.app, acme.org.id, 'member')
+    for (const ip of ['198.51.100.11', '198.51.100.12', '198.51.100.13']) {
+      expectProblem(await attempt(member.email, 'a wrong guess', ip), 401, 'invalid_credentials')
+    }
+    const refused = await attempt(member.email.toUpperCase(), PASSWORD, '198.51.100.14')
+    expectProblem(refused, 429, 'rate_limited')
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60)
+    // Another account, from the same addresses, is not affected.
+    const other = await signedInMember(limited.app, acme.org.id, 'member')
+    expect((await attempt(other.email, PASSWORD, '198.51.100.11')).statusCode).toBe(200)
+  })
+
+  it('limits an unknown email the same way, so the answers tell nothing about who has an account', async () => {
+    const unknown = `nobody-${Date.now()}@example.com`
+    for (let i = 0; i < 3; i++) expectProblem(await attempt(unknown, 'a wrong guess', `203.0.113.${i}`), 401, 'invalid_credentials')
+    expectProblem(await attempt(unknown, 'a wrong guess', '203.0.113.9'), 429, 'rate_limited')
+  })
+
+  it('counts failures only: a success resets nobody’s counter and is never counted', async () => {
+    const member = await signedInMember(limited.app, acme.org.id, 'member')
+    const other = await signedInMember(limited.app, acme.org.id, 'member')
+    for (let i = 0; i < 5; i++) expect((await attempt(member.email, PASSWORD, '198.51.100.20')).statusCode).toBe(200)
+    for (let i = 0; i < 2; i++) await attempt(other.email, 'a wrong guess', '198.51.100.21')
+    expect((await attempt(member.email, PASSWORD, '198.51.100.21')).statusCode).toBe(200)
+    expect((await attempt(other.email, PASSWORD, '198.51.100.21')).statusCode).toBe(200)
+    await attempt(other.email, 'a wrong guess', '198.51.100.21')
+    expectProblem(await attempt(other.email, PASSWORD, '198.51.100.21'), 429, 'rate_limited')
+  })
+
+  it('counts a wrong current password given to a password change', async () => {
+    const member = await signedInMember(limited.app, acme.org.id, 'member')
+    for (let i = 0; i < 3; i++) {
+      expectProblem(await member.post('/app/api/password', { current_password: 'a wrong guess', new_password: 'a brand new password' }), 403, 'current_password_wrong')
+    }
+    const refused = await member.post('/app/api/password', { current_password: PASSWORD, new_password: 'a brand new password' })
+    expectProblem(refused, 429, 'rate_limited')
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/)
+    expectProblem(await attempt(member.email, PASSWORD, '198.51.100.30'), 429, 'rate_limited')
+  })
+})
+
+describe('re-sending an invitation', () => {
+  const accept = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token, password: 'invitee password 1' } })
+
+  it('gives a new token valid for 7 days, the old one stops working, and emits member.invited again', async () => {
+    const owner = await loginOwner(t.app, acme)
+    const email = `resend-${Date.now()}@example.com`
+    const created = (await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email, role: 'member' })).json()
+    // As if it had expired: a re-send is how an expired invitation is used again.
+    await t.database.handle.db.updateTable('invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', created.id).execute()
+    const resent = await owner.post(`/app/api/orgs/${acme.org.slug}/invitations/${created.id}/resend`)
+    expect(resent.statusCode, resent.body).toBe(200)
+    const body = resent.json()
+    expect(body).toMatchObject({ id: created.id, email, role: 'member', accepted_at: null, revoked_at: null })
+    expect(body.token).not.toBe(created.token)
+    const expiresIn = Date.parse(body.expires_at) - Date.now()
+    expect(expiresIn).toBeGreaterThan(7 * 86_400_000 - 60_000)
+    expect(expiresIn).toBeLessThanOrEqual(7 * 86_400_000)
+    expect((await outboxEvents(t.database.handle.db, acme.org.id, 'member.invited')).filter((e) => e.email === email)).toHaveLength(2)
+    expectProblem(await accept(created.token), 404, 'invitation_not_found')
+    expect((await accept(body.token)).statusCode).toBe(200)
+    // Accepted: there is nothing left to re-send.
+    expectProblem(await owner.post(`/app/api/orgs/${acme.org.slug}/invitations/${created.id}/resend`), 404, 'not_found')
+  })
+
+  it('refuses a revoked invitation, a plain member, and an admin re-sending an owner’s invitation', async () => {
+    const owner = await loginOwner(t.app, acme)
+    const invite = async (role: string) => (await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: `r-${role}-${Date.now()}@example.com`, role })).json()
+    const revoked = await invite('member')
+    await owner.delete(`/app/api/orgs/${acme.org.slug}/invitations/${revoked.id}`)
+    expectProblem(await owner.post(`/app/api/orgs/${acme.org.slug}/invitations/${revoked.id}/resend`), 404, 'not_found')
+    const forOwner = await invite('owner')
+    const admin = await signedInMember(t.app, acme.org.id, 'admin')
+    expectProblem(await admin.post(`/app/api/orgs/${acme.org.slug}/invitations/${forOwner.id}/resend`), 403, 'role_not_allowed')
+    const member = await signedInMember(t.app, acme.org.id, 'member')
+    expectProblem(await member.post(`/app/api/orgs/${acme.org.slug}/invitations/${forOwner.id}/resend`), 403, 'role_required')
+    // The refused re-sends changed nothing: the first token still works.
+    expect((await accept(forOwner.token)).statusCode).toBe(200)
+  })
+
+  it('is not possible in another organization', async () => {
+    const owner = await loginOwner(t.app, acme)
+    const created = (await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: `x-${Date.now()}@example.com`, role: 'member' })).json()
+    const other = await loginOwner(t.app, globex)
+    expectProblem(await other.post(`/app/api/orgs/${globex.org.slug}/invitations/${created.id}/resend`), 404, 'not_found')
   })
 })

@@ -10,7 +10,7 @@ import { ListSchema, pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import { ASSET_EXAMPLE, AssetParams, AssetSchema, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
-import type { AssetService, PushInput } from './service.js'
+import { creatorOf, type AssetService, type PushInput } from './service.js'
 import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
 /** A 25 MiB image is ~35 MB of base64; the decoded size is checked against 25 MiB in the service. */
@@ -107,13 +107,17 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         operationId: 'deleteAsset',
         tags: ['assets'],
         summary: 'Delete an asset',
-        description: 'Removes the asset from its collections and deletes its files once no asset uses the same bytes. Emits `asset.deleted`.',
+        description:
+          'Removes the asset from its collections and deletes its files once no asset uses the same bytes. Emits `asset.deleted`. Through the web app\u2019s session, a member deletes only the assets they pushed; owners and admins, and API keys, delete any.',
         params: AssetParams,
-        response: { 204: noContentResponse('Deleted.'), ...problemResponses(ASSET_NOT_FOUND) },
+        response: {
+          204: noContentResponse('Deleted.'),
+          ...problemResponses({ ...ASSET_NOT_FOUND, role_required: 'through the web app\u2019s session, a member deleting an asset someone else pushed' }),
+        },
       },
     },
     async (request, reply) => {
-      await assets.delete(request.caller!.organizationId, request.params.id)
+      await assets.delete(request.caller!.organizationId, request.params.id, request.caller!)
       return reply.code(204).send(null)
     },
   )
@@ -198,7 +202,7 @@ function pushRoute(app: App, assets: AssetService): void {
       } else if ((body.image_url === undefined) === (body.image_base64 === undefined)) {
         throw problems.validation([{ pointer: '/image_url', detail: 'give exactly one of image_url and image_base64' }])
       }
-      const result = await assets.push(request.caller!.organizationId, input)
+      const result = await assets.push(request.caller!.organizationId, input, creatorOf(request.caller!))
       return reply.code(result.duplicate ? 200 : 201).send(result)
     },
   )

@@ -9,6 +9,7 @@ import { variantKey, type BlobStore, type BlobStream, type ByteRange } from '../
 import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../platform/images/images.js'
 import type { ErrorCode } from '../../platform/http/error-codes.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
+import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import { uuidv7 } from '../../platform/ids.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
@@ -134,7 +135,7 @@ export class AssetService {
    * add tags used for the first time (only then), and one that inserts the asset with its membership,
    * embedding text and event. The image is decoded and its files written between the first and the last.
    */
-  async push(organizationId: string, input: PushInput): Promise<{ asset_id: string; duplicate: boolean }> {
+  async push(organizationId: string, input: PushInput, createdBy: string | null = null): Promise<{ asset_id: string; duplicate: boolean }> {
     const bytes = await this.imageBytes(input)
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
@@ -156,7 +157,7 @@ export class AssetService {
       // insert, so their writes and fsyncs never hold the database.
       await this.storeFiles(sha256, bytes, image.then(({ thumbnail }) => thumbnail))
       const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
-      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files })
+      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files, createdBy })
       inserted = { outcome: await this.insertPushed(asset, collection), id: asset.id }
       if (inserted.outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
     } catch (error) {
@@ -308,12 +309,16 @@ export class AssetService {
   /**
    * Removes the asset from its collections and deletes its files once no asset refers to them. Of
    * concurrent deletes only the one whose statement removed the row succeeds (and emits); the others
-   * find nothing to delete and answer 404.
+   * find nothing to delete and answer 404. A plain member's session deletes only its own (see
+   * `onlyCreatedBy`).
    */
-  async delete(organizationId: string, id: string): Promise<void> {
+  async delete(organizationId: string, id: string, caller: Caller): Promise<void> {
     const asset = await inTransaction(this.deps.db, async (tx) => {
-      const deleted = await store.deleteAsset(tx, organizationId, id)
-      if (!deleted) throw problems.notFound('Asset')
+      const deleted = await store.deleteAsset(tx, organizationId, id, onlyCreatedBy(caller))
+      if (!deleted) {
+        if ((await store.existingAssetIds(tx, organizationId, [id])).size > 0) throw createdBySomeoneElse('an asset')
+        throw problems.notFound('Asset')
+      }
       await emit(tx, organizationId, 'asset.deleted', { id })
       return deleted
     })
@@ -455,11 +460,37 @@ function imageTooLarge(): AppError {
   return new AppError('image_too_large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
 }
 
+/**
+ * Whose rows a caller may delete: a plain member's session only what that user created; a key, an owner
+ * or an admin anything (undefined). Rows made with a key or before creators were recorded count as
+ * someone else's.
+ */
+export function onlyCreatedBy(caller: Caller): string | undefined {
+  return caller.via === 'session' && !caller.manager ? caller.userId : undefined
+}
+
+/** Whom a new asset or collection records as its creator: the user of a session; nobody for a key. */
+export function creatorOf(caller: Caller): string | null {
+  return caller.via === 'session' ? caller.userId : null
+}
+
+export function createdBySomeoneElse(what: 'an asset' | 'a collection'): AppError {
+  return problems.forbidden('role_required', `Only owners and admins can delete ${what} someone else created.`)
+}
+
 /** The row of a pushed image: its metadata as given, trimmed, and what the image and its files are. */
 function newAsset(
   organizationId: string,
   input: PushInput,
-  facts: { assetType: string | null; tags: string[]; bytes: Buffer; sha256: string; image: { mimeType: string; width: number; height: number }; files: { original: string; thumbnail: string } },
+  facts: {
+    assetType: string | null
+    tags: string[]
+    bytes: Buffer
+    sha256: string
+    image: { mimeType: string; width: number; height: number }
+    files: { original: string; thumbnail: string }
+    createdBy: string | null
+  },
 ): store.NewAsset {
   return {
     id: uuidv7(),
@@ -478,6 +509,7 @@ function newAsset(
     sha256: facts.sha256,
     blob_key: facts.files.original,
     thumbnail_key: facts.files.thumbnail,
+    created_by: facts.createdBy,
     created_at: new Date(),
   }
 }

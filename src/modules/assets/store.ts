@@ -215,6 +215,8 @@ export async function findBySha256(db: Db, organizationId: string, sha256: strin
 export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at'> {
   organization_id: string
   byte_size: number
+  /** The user whose session pushed it; null for an API key. */
+  created_by: string | null
 }
 
 export interface PushContext<T> {
@@ -292,11 +294,11 @@ export async function insertAsset(db: Db, insert: AssetInsert): Promise<InsertOu
     ),
     inserted as (
       insert into assets (id, organization_id, title, asset_type, client, product, tags, tag_keys, tag_text, source_url, created_by_ai,
-        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, created_at, updated_at)
+        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, created_by, created_at, updated_at)
       select ${asset.id}::uuid, ${asset.organization_id}::uuid, ${asset.title}, ${asset.asset_type}, ${asset.client}, ${asset.product},
         ${asset.tags}::text[], ${asset.tags.map((tag) => tag.toLowerCase())}::text[], ${tagText(asset.tags)}, ${asset.source_url},
         ${asset.created_by_ai}, ${asset.mime_type}, ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.sha256},
-        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
+        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.created_by}::uuid, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
       from allowed
       on conflict (organization_id, sha256) do nothing
       returning id
@@ -330,11 +332,13 @@ export async function updateAsset(db: Db, organizationId: string, id: string, ch
 }
 
 /** The deleted asset's files, or undefined when there was no such asset. */
-export async function deleteAsset(db: Db, organizationId: string, id: string) {
+/** With `createdBy`, only an asset that user created. */
+export async function deleteAsset(db: Db, organizationId: string, id: string, createdBy?: string) {
   return db
     .deleteFrom('assets')
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
+    .$if(createdBy !== undefined, (query) => query.where('created_by', '=', createdBy!))
     .returning(['sha256', 'blob_key', 'thumbnail_key'])
     .executeTakeFirst()
 }

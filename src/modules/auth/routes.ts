@@ -4,6 +4,7 @@ import { OrgParams } from '../orgs/schemas.js'
 import type { OrgService } from '../orgs/service.js'
 import {
   AcceptInvitationBody,
+  ChangePasswordBody,
   CreatedInvitationSchema,
   InvitationParams,
   InvitationPreviewSchema,
@@ -46,6 +47,30 @@ export function sessionRoutes(app: App, deps: SessionDeps): void {
     async (request, reply) => {
       await auth.logout(request.cookies[SESSION_COOKIE]!)
       guard.clearSessionCookie(reply)
+      return reply.code(204).send()
+    },
+  )
+
+  app.post(
+    '/app/api/password',
+    {
+      config: { auth: { kind: 'session', role: 'user' } },
+      schema: {
+        operationId: 'appChangePassword',
+        tags: SESSION_TAGS,
+        summary: 'Change your password',
+        description:
+          'Takes the current password, whose wrong guesses count against the account\u2019s sign-in limit (`RATE_LIMIT_SIGN_IN_ACCOUNT`). Ends the user\u2019s other sessions; this one stays signed in.',
+        body: ChangePasswordBody,
+        response: {
+          204: appNoContent('Changed.'),
+          ...appProblemResponses({ current_password_wrong: true }),
+          ...problemResponses({ rate_limited: ACCOUNT_LIMITED }),
+        },
+      },
+    },
+    async (request, reply) => {
+      await auth.changePassword(request.sessionUser!, request.body)
       return reply.code(204).send()
     },
   )
@@ -116,6 +141,30 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
     },
   )
 
+  app.post(
+    '/app/api/orgs/:org/invitations/:id/resend',
+    {
+      config: { auth: { kind: 'session', role: 'manager' } },
+      schema: {
+        operationId: 'appResendInvitation',
+        tags: INVITATION_TAGS,
+        summary: 'Re-send an invitation',
+        description:
+          'A new token for an invitation not yet accepted or revoked, expired or not: the old one stops working, and it expires 7 days from now. Only owners re-send an owner\u2019s invitation. Emits `member.invited` again.',
+        params: InvitationParams,
+        response: {
+          200: appResponse('The invitation, with its new token (shown once).', CreatedInvitationSchema),
+          ...appProblemResponses({ role_not_allowed: 'an admin re-sends an invitation for an owner', not_found: 'no open invitation with this id in the organization' }),
+        },
+      },
+    },
+    async (request) => {
+      const { organization, role, user } = request.membership!
+      const { invitation, token } = await auth.resendInvitation(organization.id, { id: user.id, email: user.email, role }, request.params.id)
+      return { ...invitationView(invitation), token }
+    },
+  )
+
   app.delete(
     '/app/api/orgs/:org/invitations/:id',
     {
@@ -137,10 +186,14 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
   )
 }
 
+const ACCOUNT_LIMITED = 'too many wrong passwords for this account (`RATE_LIMIT_SIGN_IN_ACCOUNT`), from any address; wait `Retry-After` seconds'
+
 /** What the three sign-in endpoints (login, invitation lookup and accept) answer besides their own answer. */
 const SIGN_IN_PROBLEMS = {
   ...appProblemResponses({ cross_site_request: 'a browser sent it from another site (its `Origin` is not the application\u2019s)' }),
-  ...problemResponses({ rate_limited: 'too many sign-in attempts from this address (`RATE_LIMIT_SIGN_IN` a minute); wait `Retry-After` seconds' }),
+  ...problemResponses({
+    rate_limited: `too many sign-in attempts from this address (\`RATE_LIMIT_SIGN_IN\` a minute), or ${ACCOUNT_LIMITED}`,
+  }),
 }
 
 /**

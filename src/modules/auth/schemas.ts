@@ -20,6 +20,11 @@ export const SessionSchema = Type.Object(
 
 export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false })
 
+export const ChangePasswordBody = Type.Object(
+  { current_password: Type.String({ minLength: 1, maxLength: 200 }), new_password: Password },
+  { additionalProperties: false },
+)
+
 export const InvitationSchema = Type.Object(
   {
     id: Uuid,

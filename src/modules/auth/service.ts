@@ -5,6 +5,7 @@ import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { randomToken, uuidv7 } from '../../platform/ids.js'
 import type { OrgService } from '../orgs/service.js'
+import type { AccountSignInLimit } from './sign-in-limit.js'
 import * as store from './store.js'
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
@@ -24,8 +25,21 @@ export interface SessionUser {
 
 const invalidCredentials = () =>
   new AppError('invalid_credentials', 'The email or password is not correct.')
+const currentPasswordWrong = () => new AppError('current_password_wrong', 'The current password is not correct.')
 const invitationUnusable = () =>
   new AppError('invitation_not_found', 'The invitation is unknown, expired, revoked or already used.')
+
+function assertMayInvite(inviterRole: Role, role: Role): void {
+  if (role === 'owner' && inviterRole !== 'owner') throw problems.forbidden('role_not_allowed', 'Only owners can invite owners.')
+}
+
+function emitInvited(tx: Db, invitation: { organization_id: string; email: string; role: Role }, inviter: { id: string; email: string }) {
+  return emit(tx, invitation.organization_id, 'member.invited', {
+    email: invitation.email,
+    role: invitation.role,
+    invited_by: { user_id: inviter.id, email: inviter.email },
+  })
+}
 
 /** Signing in and out, sessions, and invitations into an organization (whose members `orgs` keeps). */
 export class AuthService {
@@ -34,14 +48,40 @@ export class AuthService {
     private readonly orgs: OrgService,
     /** After the commit of a change that emitted events: wakes their delivery. */
     private readonly afterEventsCommitted: () => void,
+    private readonly accountLimit: AccountSignInLimit,
   ) {}
 
-  /** Same answer and about the same time whether the email is unknown or the password wrong. */
+  /**
+   * Same answer and about the same time whether the email is unknown or the password wrong; either
+   * counts against the email's limit.
+   */
   async login(email: string, password: string): Promise<{ session: NewSession; user: User }> {
+    await this.accountLimit.check(email)
     const user = await this.orgs.userByEmail(email)
     const valid = await verifyPassword(password, user?.password_hash ?? DECOY_PASSWORD_HASH)
-    if (!user || !valid) throw invalidCredentials()
+    if (!user || !valid) {
+      await this.accountLimit.failed(email)
+      throw invalidCredentials()
+    }
     return { session: await this.startSession(user.id), user }
+  }
+
+  /**
+   * Takes the current password, counted against the account's sign-in limit like a sign-in, so a
+   * session left open cannot be used to guess it. Ends the user's other sessions; this one stays.
+   */
+  async changePassword(user: SessionUser, input: { current_password: string; new_password: string }): Promise<void> {
+    await this.accountLimit.check(user.email)
+    const stored = await store.passwordHash(this.db, user.id)
+    if (stored === undefined || !(await verifyPassword(input.current_password, stored))) {
+      await this.accountLimit.failed(user.email)
+      throw currentPasswordWrong()
+    }
+    const passwordHash = await hashPassword(input.new_password)
+    await this.db.transaction().execute(async (tx) => {
+      await store.setPassword(tx, user.id, passwordHash)
+      await store.deleteOtherSessions(tx, user.id, user.sessionId)
+    })
   }
 
   async sessionUser(token: string | undefined): Promise<SessionUser | null> {
@@ -59,9 +99,7 @@ export class AuthService {
     inviter: { id: string; email: string; role: Role },
     input: { email: string; role: Role },
   ) {
-    if (input.role === 'owner' && inviter.role !== 'owner') {
-      throw problems.forbidden('role_not_allowed', 'Only owners can invite owners.')
-    }
+    assertMayInvite(inviter.role, input.role)
     const token = randomToken()
     const invitation = await this.db.transaction().execute(async (tx) => {
       const created = await store.insertInvitation(tx, {
@@ -73,12 +111,26 @@ export class AuthService {
         invited_by: inviter.id,
         expires_at: new Date(Date.now() + INVITATION_TTL_MS),
       })
-      await emit(tx, organizationId, 'member.invited', {
-        email: input.email,
-        role: input.role,
-        invited_by: { user_id: inviter.id, email: inviter.email },
-      })
+      await emitInvited(tx, created, inviter)
       return created
+    })
+    this.afterEventsCommitted()
+    return { invitation, token }
+  }
+
+  /**
+   * Sends an open invitation (expired or not) again: a new token, so the old link stops working, valid
+   * for 7 days from now. Emits `member.invited` again, as an invitation sent is what the event reports.
+   */
+  async resendInvitation(organizationId: string, inviter: { id: string; email: string; role: Role }, id: string) {
+    const token = randomToken()
+    const invitation = await this.db.transaction().execute(async (tx) => {
+      const renewed = await store.renewInvitation(tx, organizationId, id, { token_hash: sha256Hex(token), expires_at: new Date(Date.now() + INVITATION_TTL_MS) })
+      if (!renewed) throw problems.notFound('Open invitation')
+      // Checked on the renewed row, whose role the update cannot change; refusing rolls the renewal back.
+      assertMayInvite(inviter.role, renewed.role)
+      await emitInvited(tx, renewed, inviter)
+      return renewed
     })
     this.afterEventsCommitted()
     return { invitation, token }
@@ -134,7 +186,11 @@ export class AuthService {
       user = await this.orgs.userByEmail(email, tx)
       if (!user) throw new Error(`inserting the user ${email} conflicted, yet no such user exists`)
     }
-    if (!(await verifyPassword(input.password, user.password_hash))) throw invalidCredentials()
+    await this.accountLimit.check(email)
+    if (!(await verifyPassword(input.password, user.password_hash))) {
+      await this.accountLimit.failed(email)
+      throw invalidCredentials()
+    }
     return user
   }
 

@@ -63,6 +63,24 @@ export function revokeInvitation(db: Db, organizationId: string, id: string): Pr
     .executeTakeFirst()
 }
 
+/** A new token and expiry for an invitation not yet accepted or revoked (an expired one included). */
+export function renewInvitation(
+  db: Db,
+  organizationId: string,
+  id: string,
+  renewal: { token_hash: string; expires_at: Date },
+): Promise<Invitation | undefined> {
+  return db
+    .updateTable('invitations')
+    .set(renewal)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst()
+}
+
 export async function insertSession(db: Db, session: { id: string; token_hash: string; user_id: string; expires_at: Date }): Promise<void> {
   await db.insertInto('sessions').values(session).execute()
 }
@@ -79,4 +97,16 @@ export function findSession(db: Db, tokenHash: string) {
 
 export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute()
+}
+
+export async function passwordHash(db: Db, userId: string): Promise<string | undefined> {
+  return (await db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst())?.password_hash
+}
+
+export async function setPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute()
+}
+
+export async function deleteOtherSessions(db: Db, userId: string, keptSessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keptSessionId).execute()
 }

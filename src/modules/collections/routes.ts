@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import { creatorOf } from '../assets/service.js'
 import { renderGallery } from './gallery.js'
 import {
   COLLECTION_EXAMPLE,
@@ -66,7 +67,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         },
       },
     },
-    async (request, reply) => reply.code(201).send(await collections.create(org(request), request.body)),
+    async (request, reply) => reply.code(201).send(await collections.create(org(request), request.body, creatorOf(request.caller!))),
   )
 
   app.get(
@@ -123,13 +124,17 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         operationId: 'deleteCollection',
         tags: TAGS,
         summary: 'Delete a collection',
-        description: 'The assets themselves are kept.',
+        description:
+          'The assets themselves are kept. Through the web app\u2019s session, a member deletes only the collections they created; owners and admins, and API keys, delete any.',
         params: CollectionParams,
-        response: { 204: noContentResponse('Deleted.'), ...problemResponses(NOT_FOUND) },
+        response: {
+          204: noContentResponse('Deleted.'),
+          ...problemResponses({ ...NOT_FOUND, role_required: 'through the web app\u2019s session, a member deleting a collection someone else created' }),
+        },
       },
     },
     async (request, reply) => {
-      await collections.delete(org(request), request.params.id)
+      await collections.delete(org(request), request.params.id, request.caller!)
       return reply.code(204).send(null)
     },
   )

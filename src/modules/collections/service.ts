@@ -3,9 +3,10 @@ import { inTransaction, type Db } from '../../platform/db/index.js'
 import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
+import type { Caller } from '../../platform/http/route-auth.js'
 import { randomToken } from '../../platform/ids.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
-import type { AssetService } from '../assets/service.js'
+import { createdBySomeoneElse, onlyCreatedBy, type AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
 import type { CollectionMembers } from './membership.js'
@@ -57,14 +58,20 @@ export class CollectionService {
     private readonly afterEventsCommitted: () => void,
   ) {}
 
-  async create(organizationId: string, input: NewCollection) {
+  async create(organizationId: string, input: NewCollection, createdBy: string | null = null) {
     // The request schema already ties them together: a query means smart, and smart needs one.
     const kind = input.query ? 'smart' : 'manual'
     const name = input.name.trim()
     // Counted before the transaction: on the embedded database it holds the only connection.
     const assetCount = input.query ? await this.assets.count(organizationId, input.query) : 0
     const record = await inTransaction(this.db, async (tx) => {
-      const row = await store.insertCollection(tx, organizationId, { name, description: input.description?.trim() ?? '', kind, query: input.query ?? null })
+      const row = await store.insertCollection(tx, organizationId, {
+        name,
+        description: input.description?.trim() ?? '',
+        kind,
+        query: input.query ?? null,
+        createdBy,
+      })
       if (!row) throw nameTaken(name)
       const created = recordOf(row, assetCount)
       await emit(tx, organizationId, 'collection.created', created)
@@ -104,8 +111,11 @@ export class CollectionService {
     return this.record(organizationId, updated)
   }
 
-  async delete(organizationId: string, id: string): Promise<void> {
-    if (!(await store.deleteCollection(this.db, organizationId, id))) throw notFound()
+  /** A plain member's session deletes only the collections its user created (see `onlyCreatedBy`). */
+  async delete(organizationId: string, id: string, caller: Caller): Promise<void> {
+    if (await store.deleteCollection(this.db, organizationId, id, onlyCreatedBy(caller))) return
+    if (await store.findCollection(this.db, organizationId, id)) throw createdBySomeoneElse('a collection')
+    throw notFound()
   }
 
   /** Adding twice is a no-op; one unknown asset refuses the whole request. */

@@ -22,7 +22,7 @@ const COLUMNS = ['id', 'name', 'description', 'kind', 'query', 'shared_at', 'cre
 export async function insertCollection(
   db: Db,
   organizationId: string,
-  fields: { name: string; description: string; kind: 'manual' | 'smart'; query: AssetFilter | null },
+  fields: { name: string; description: string; kind: 'manual' | 'smart'; query: AssetFilter | null; createdBy: string | null },
 ): Promise<CollectionRow | undefined> {
   return (await db
     .insertInto('collections')
@@ -33,6 +33,7 @@ export async function insertCollection(
       description: fields.description,
       kind: fields.kind,
       query: fields.query === null ? null : JSON.stringify(fields.query),
+      created_by: fields.createdBy,
       updated_at: sql<Date>`now()`,
     })
     .onConflict((oc) => oc.expression(sql`organization_id, lower(name)`).doNothing())
@@ -123,8 +124,14 @@ export async function updateCollection(
   }
 }
 
-export async function deleteCollection(db: Db, organizationId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('collections').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+/** With `createdBy`, only a collection that user created. */
+export async function deleteCollection(db: Db, organizationId: string, id: string, createdBy?: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('collections')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .$if(createdBy !== undefined, (query) => query.where('created_by', '=', createdBy!))
+    .executeTakeFirst()
   return result.numDeletedRows > 0n
 }
 

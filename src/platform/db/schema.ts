@@ -193,6 +193,8 @@ export interface AssetsTable {
   /** The same names lower-cased, which `tag=` matches (GIN-indexed). */
   tag_keys: Generated<string[]>
   search: ColumnType<string, never, never>
+  /** The user whose session pushed it; null for an API key's, and for rows older than migration 0012. */
+  created_by: ColumnType<string | null, string | null | undefined, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -224,6 +226,8 @@ export interface CollectionsTable {
   query: ColumnType<unknown, string | null, string | null>
   share_token_hash: ColumnType<string | null, string | null | undefined, string | null>
   shared_at: NullableTimestamp
+  /** The user whose session created it; null for an API key's, and for rows older than migration 0012. */
+  created_by: ColumnType<string | null, string | null | undefined, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }

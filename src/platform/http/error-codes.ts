@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   invalid_credentials: { status: 401, title: 'Unauthorized', when: 'a sign-in with a wrong email or password' },
   insufficient_scope: { status: 403, title: 'Forbidden', when: 'an `assets:read` key on a write endpoint' },
   plan_limit_reached: { status: 403, title: 'Forbidden', when: "a push past the organization's plan" },
+  current_password_wrong: { status: 403, title: 'Forbidden', when: 'a password change whose current password is wrong' },
   role_required: { status: 403, title: 'Forbidden', when: 'a member where an owner or admin is needed' },
   role_not_allowed: { status: 403, title: 'Forbidden', when: 'an admin inviting an owner' },
   csrf_token_invalid: { status: 403, title: 'Forbidden', when: 'a session write without the `X-CSRF-Token` header' },

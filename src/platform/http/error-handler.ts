@@ -89,6 +89,7 @@ export function sendProblem(reply: FastifyReply, error: AppError): FastifyReply 
   if (error.code === 'invalid_api_key') reply.header('www-authenticate', 'Bearer realm="asset-library"')
   // RFC 9110 15.5.16: the codings the request could have used; we decode none.
   if (error.code === 'unsupported_content_encoding') reply.header('accept-encoding', 'identity')
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', error.retryAfterSeconds)
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problemBody(error))
 }
 

@@ -13,6 +13,8 @@ export interface FieldProblem {
 export class AppError extends Error {
   /** For a 502: what failed upstream, as a class safe to log (never an address). */
   upstream?: string
+  /** For a 429 not counted by the route's guard: sent as `Retry-After`. */
+  retryAfterSeconds?: number
   readonly status: number
   readonly title: string
 

@@ -18,6 +18,8 @@ export interface WindowCount {
  */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): WindowCount | Promise<WindowCount | null>
+  /** The key's count without counting: zero when it has no window. */
+  peek(key: string): WindowCount | Promise<WindowCount | null>
   close(): void
 }
 
@@ -39,6 +41,12 @@ export class MemoryStore implements RateLimitStore {
     }
     window.count++
     return { count: window.count, resetMs: window.resetAt - now }
+  }
+
+  peek(key: string): WindowCount {
+    const now = Date.now()
+    const window = this.windows.get(key)
+    return window && window.resetAt > now ? { count: window.count, resetMs: window.resetAt - now } : { count: 0, resetMs: 0 }
   }
 
   close(): void {
@@ -68,6 +76,12 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { count, ttl }
 `
+/** A read: nothing to apply late, so it needs no deadline. */
+const PEEK_SCRIPT = `
+local count = redis.call('GET', KEYS[1])
+if not count then return { 0, 0 } end
+return { tonumber(count), math.max(redis.call('PTTL', KEYS[1]), 0) }
+`
 /** Failed hits in a row after which Redis is not asked for a while (each failure cost a command timeout). */
 const FAILURES_TO_OPEN = 3
 const PROBE_INTERVAL_MS = 1_000
@@ -77,6 +91,7 @@ const CLOCK_REFRESH_MS = 60_000
 
 type RedisWithHit = Redis & {
   rateLimitHit(key: string, windowMs: number, deadlineMs: number): Promise<[number, number] | null>
+  rateLimitPeek(key: string): Promise<[number, number]>
 }
 
 /**
@@ -99,6 +114,7 @@ export class RedisStore implements RateLimitStore {
     logger: FastifyBaseLogger,
   ) {
     if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT })
+    if (!('rateLimitPeek' in redis)) redis.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK_SCRIPT })
     this.redis = redis as RedisWithHit
     this.breaker = new CircuitBreaker({
       failuresToOpen: FAILURES_TO_OPEN,
@@ -123,6 +139,18 @@ export class RedisStore implements RateLimitStore {
       // Late, yet answered before the command timeout: the measured offset is stale.
       if (counted === null) void this.refreshClock()
       return counted && { count: counted[0], resetMs: counted[1] }
+    } catch (error) {
+      this.breaker.failed(error as Error)
+      return null
+    }
+  }
+
+  async peek(key: string): Promise<WindowCount | null> {
+    if (this.breaker.isOpen) return null
+    try {
+      const [count, resetMs] = await this.redis.rateLimitPeek(`${this.namespace}${key}`)
+      this.breaker.succeeded()
+      return { count, resetMs }
     } catch (error) {
       this.breaker.failed(error as Error)
       return null
@@ -163,6 +191,11 @@ export class RateLimiter {
   /** The key's count in its current window; null when the store did not answer. */
   hit(key: string): WindowCount | Promise<WindowCount | null> {
     return this.store.hit(key, this.windowMs)
+  }
+
+  /** The key's count in its current window, not counting this look; null when the store did not answer. */
+  peek(key: string): WindowCount | Promise<WindowCount | null> {
+    return this.store.peek(key)
   }
 
   close(): void {
