@@ -2,14 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { appApi, unwrap, type AppData } from '../../api/client'
 import { useOrg, useSession } from '../../session'
-import { ConfirmDialog } from '../../ui/Dialog'
 import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { Table } from '../../ui/Table'
-import { isPast, OnceSecret, SectionHeader } from './parts'
-import { useConfirmedMutation } from './useConfirmedMutation'
+import { PendingInvitations } from './Invitations'
+import { OnceSecret, SectionHeader } from './parts'
 
 type Invitation = AppData<'/app/api/orgs/{org}/invitations', 'get'>['data'][number]
 type Role = Invitation['role']
@@ -110,53 +109,5 @@ function InviteForm() {
         </OnceSecret>
       )}
     </div>
-  )
-}
-
-function PendingInvitations() {
-  const org = useOrg()
-  const queryClient = useQueryClient()
-  const toast = useToast()
-  const invitations = useQuery({
-    queryKey: ['invitations', org],
-    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/invitations', { params: { path: { org } } })),
-    meta: { quiet: true },
-  })
-  const revoke = useConfirmedMutation({
-    mutationFn: (invitation: Invitation) => unwrap(appApi.DELETE('/app/api/orgs/{org}/invitations/{id}', { params: { path: { org, id: invitation.id } } })),
-    onSuccess: (_, invitation) => {
-      toast.success(`The invitation for ${invitation.email} is revoked.`)
-      void queryClient.invalidateQueries({ queryKey: ['invitations', org] })
-    },
-  })
-  const pending = (invitations.data?.data ?? []).filter((i) => !i.accepted_at && !i.revoked_at && !isPast(i.expires_at))
-  return (
-    <section className="stack" aria-labelledby="pending-title">
-      <h3 id="pending-title">Pending invitations</h3>
-      {invitations.isError && <QueryError error={invitations.error} onRetry={() => void invitations.refetch()} what="the invitations" />}
-      {invitations.data && pending.length === 0 && <p className="muted">No invitation is waiting to be accepted.</p>}
-      {pending.length > 0 && (
-        <Table columns={['Email', 'Role', 'Invited', 'Expires', { label: 'Actions', hidden: true }]}>
-          {pending.map((invitation) => (
-            <tr key={invitation.id}>
-              <td className="email">{invitation.email}</td>
-              <td>
-                <span className="badge">{invitation.role}</span>
-              </td>
-              <td className="nowrap">{formatDate(invitation.created_at)}</td>
-              <td className="nowrap">{formatDate(invitation.expires_at)}</td>
-              <td className="actions-cell">
-                <button type="button" className="danger small" onClick={() => revoke.ask(invitation)} aria-label={`Revoke the invitation for ${invitation.email}`}>
-                  Revoke
-                </button>
-              </td>
-            </tr>
-          ))}
-        </Table>
-      )}
-      <ConfirmDialog title="Revoke this invitation?" confirmLabel="Revoke invitation" {...revoke.dialog}>
-        <p>The link sent to {revoke.asked?.email} stops working. You can invite them again later.</p>
-      </ConfirmDialog>
-    </section>
   )
 }

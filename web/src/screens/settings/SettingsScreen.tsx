@@ -1,5 +1,6 @@
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
 import { useSession } from '../../session'
+import { AccountSection } from './AccountSection'
 import { KeysSection } from './KeysSection'
 import { MembersSection } from './MembersSection'
 import { OrganizationSection } from './OrganizationSection'
@@ -12,6 +13,7 @@ const SECTIONS = [
   { href: '/webhooks', label: 'Webhooks', managersOnly: true },
   { href: '/members', label: 'Members', managersOnly: false },
   { href: '/organization', label: 'Organization', managersOnly: false },
+  { href: '/account', label: 'Your account', managersOnly: false },
 ]
 
 /** Settings, mounted at /settings (paths here are relative): a sub-navigation and the section shown. */
@@ -48,6 +50,7 @@ export function SettingsScreen() {
           {canManage && <Route path="/webhooks/:id">{(params) => <WebhookDetail id={params.id} />}</Route>}
           <Route path="/members" component={MembersSection} />
           <Route path="/organization" component={OrganizationSection} />
+          <Route path="/account" component={AccountSection} />
           <Route>
             <p className="page-message">
               {canManage ? 'There is no such settings page.' : 'Only an owner or admin of the organization can open this page.'}{' '}
