@@ -262,7 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   healthRoutes(app, { database, embeddings })
   // In the order openapi/app.json lists them.
   sessionRoutes(app, { auth, orgs, guard })
-  orgRoutes(app, { orgs, planLimits: config.planLimits })
+  orgRoutes(app, { orgs, planLimits: config.planLimits, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
   invitationRoutes(app, { auth })
   signInRoutes(app, { auth, orgs, guard })
   appKeyRoutes(app, { keys })

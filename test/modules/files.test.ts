@@ -74,6 +74,14 @@ describe('GET /files/assets/:id/:variant', () => {
     expectSecurityHeaders(res)
   })
 
+  it('with download=<name>, answers the same bytes as an attachment under that name, in ASCII and in UTF-8', async () => {
+    const plain = await fetchFile(`${image.original}&download=${encodeURIComponent('Crème/brûlée "1".png')}`)
+    expect(plain.statusCode).toBe(200)
+    expect(sha256(plain.rawPayload)).toBe(image.sha256)
+    expect(plain.headers['content-disposition']).toBe(`attachment; filename="Cr_me_br_l_e _1_.png"; filename*=UTF-8''Cr%C3%A8me_br%C3%BBl%C3%A9e%20%221%22.png`)
+    expect((await fetchFile(image.original)).headers['content-disposition']).toBeUndefined()
+  })
+
   it('streams the thumbnail under its own ETag', async () => {
     const res = await fetchFile(image.thumbnail)
     expect(res.statusCode).toBe(200)

@@ -68,6 +68,7 @@ describe('GET /app/api/orgs/:org and its members', () => {
         created_at: expect.any(String),
         role,
         usage: { assets: expect.any(Number), bytes: expect.any(Number), max_assets: 10_000, max_bytes: 10 * 1024 ** 3 },
+        ai: { available: false, unavailable_reason: 'no_provider', embeddings_pending: 0 },
       })
     }
   })

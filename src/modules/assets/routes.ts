@@ -214,6 +214,8 @@ const FileQuery = Type.Object({
   sig: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   // Any text: a changed value is a wrong signature (403), like a changed `expires`.
   share: Type.Optional(Type.String({ maxLength: 200 })),
+  // Not signed: the holder of a link may already save its bytes under any name.
+  download: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 })
 
 /** Whether the public share a file link was issued for still shows that asset; checked on every request. */
@@ -232,6 +234,9 @@ export type ShareServes = (share: string, assetId: string) => Promise<boolean>
  * A link a public share handed out carries `share=<ref>` under its signature: it is served only while
  * that share is live and still shows the asset (`shareServes`), else 404 like an unknown file, checked
  * after the signature and before anything is answered about the file (a 304 included).
+ *
+ * `download=<file name>` answers with `Content-Disposition: attachment` under that name, so a link saves
+ * the file instead of opening it.
  */
 export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSigner; shareServes: ShareServes }): void {
   app.get('/files/assets/:id/:variant', { config: { auth: { kind: 'signed-url', bucket: 'files' } }, schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
@@ -260,6 +265,7 @@ export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSi
     }
     if (!blob) throw problems.notFound('File')
     const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
+    if (request.query.download !== undefined) reply.header('content-disposition', attachment(request.query.download))
     fileHeaders(reply, etag, remaining)
       .header('content-type', file.mimeType)
       .header('content-length', end - start + 1)
@@ -281,6 +287,17 @@ function fileHeaders(reply: FastifyReply, etag: string, remaining: number): Fast
     .header('cache-control', `private, max-age=${remaining}, immutable`)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
+}
+
+/** RFC 6266: a plain-ASCII `filename` for old clients and the exact name as UTF-8 in `filename*`. */
+function attachment(name: string): string {
+  const safe = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_')
+  const ascii = safe.replace(/[^\x20-\x7e]/g, '_').replace(/["%]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(safe)}`
+}
+
+function encodeRfc5987(value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }
 
 function emptyBody(): Readable {

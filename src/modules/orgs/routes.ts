@@ -3,6 +3,7 @@ import type { Organization } from '../../platform/db/schema.js'
 import type { App } from '../../platform/http/app-type.js'
 import { appResponse, DataListSchema, iso } from '../../platform/http/schemas.js'
 import { MemberSchema, OrganizationSchema, OrganizationWithRoleSchema, OrgParams, UpdateOrganizationBody } from './schemas.js'
+import type { OrganizationAiStatus } from '../search/embeddings.js'
 import type { OrgService } from './service.js'
 
 const ORG_TAGS = ['app-org']
@@ -12,7 +13,7 @@ function orgView(org: Organization) {
 }
 
 /** /app/api/orgs/:org and its members: the organization's settings, for its members and managers. */
-export function orgRoutes(app: App, deps: { orgs: OrgService; planLimits: Config['planLimits'] }): void {
+export function orgRoutes(app: App, deps: { orgs: OrgService; planLimits: Config['planLimits']; aiStatus(organizationId: string): Promise<OrganizationAiStatus> }): void {
   const { orgs } = deps
 
   app.get(
@@ -36,7 +37,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; planLimits: Config
         max_assets: limits.maxAssets ?? null,
         max_bytes: limits.maxBytes ?? null,
       }
-      return { ...orgView(organization), role, usage }
+      return { ...orgView(organization), role, usage, ai: await deps.aiStatus(organization.id) }
     },
   )
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { COMPONENT, DateTimeSchema } from '../../platform/http/schemas.js'
+import { OrganizationAiStatusSchema } from '../search/schemas.js'
 
 export const Role = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')])
 export const OrgParams = Type.Object({ org: Type.String() })
@@ -25,11 +26,11 @@ const UsageSchema = Type.Object(
 )
 
 export const OrganizationWithRoleSchema = Type.Object(
-  { ...OrganizationSchema.properties, role: Role, usage: UsageSchema },
+  { ...OrganizationSchema.properties, role: Role, usage: UsageSchema, ai: OrganizationAiStatusSchema },
   {
     [COMPONENT]: 'AppOrganizationWithRole',
     additionalProperties: false,
-    description: 'The organization, the signed-in user\u2019s role in it, and its plan usage.',
+    description: 'The organization, the signed-in user\u2019s role in it, its plan usage, and what the server can do for its AI setting.',
   },
 )
 

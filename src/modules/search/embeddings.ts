@@ -63,6 +63,13 @@ export interface EmbeddingReadiness {
   index?: 'ready' | 'building' | 'failed' | 'none'
 }
 
+/** The AI status an organization's members see in the app. */
+export interface OrganizationAiStatus {
+  available: boolean
+  unavailable_reason: SearchModeReason | null
+  embeddings_pending: number
+}
+
 export interface EmbeddingsDeps {
   database: DatabaseHandle
   config: EmbeddingConfig | undefined
@@ -160,6 +167,17 @@ export class Embeddings {
     if (repeated) return
     const level = error.kind === 'dimension_mismatch' ? 'error' : 'warn'
     this.deps.logger[level]({ kind: error.kind, detail: error.message, provider_said: error.providerSaid }, `embedding provider: ${context}`)
+  }
+
+  /**
+   * What an organization's members are told about AI: whether this server can do it at all (and if not,
+   * why), and how many of the organization's texts wait for their embedding.
+   */
+  async organizationStatus(organizationId: string): Promise<OrganizationAiStatus> {
+    const readiness = await this.readiness()
+    if (readiness.mode === 'text') return { available: false, unavailable_reason: readiness.reason ?? null, embeddings_pending: 0 }
+    const counts = await this.counts(organizationId)
+    return { available: true, unavailable_reason: null, embeddings_pending: counts.missing + counts.stale }
   }
 
   async readiness(): Promise<EmbeddingReadiness> {

@@ -64,3 +64,14 @@ export const SEARCH_EXAMPLE = {
 }
 
 export const SIMILAR_EXAMPLE = { data: [{ ...ASSET_EXAMPLE, semantic_score: 0.91 }], total: 1, limit: 20, offset: 0 }
+
+export const OrganizationAiStatusSchema = Type.Object(
+  {
+    available: Type.Boolean({ description: 'Whether this server can embed at all: an embedding provider is configured and pgvector is installed.' }),
+    unavailable_reason: Type.Union([Type.Null(), Type.Literal('no_provider'), Type.Literal('no_pgvector')], {
+      description: 'Why not, when it cannot: no `EMBEDDING_BASE_URL` set, or no pgvector in the database.',
+    }),
+    embeddings_pending: Type.Integer({ minimum: 0, description: 'The organization\u2019s assets whose text waits for its embedding (0 when unavailable).' }),
+  },
+  { additionalProperties: false, description: 'What the server can do for the organization\u2019s AI setting.' },
+)

@@ -95,9 +95,24 @@ function NameForm({ organization, canManage }: { organization: Organization; can
   )
 }
 
+/** Why this server cannot embed, and what its operator sets to change that. */
+const AI_UNAVAILABLE = {
+  no_provider: (
+    <>
+      To turn it on, the server’s operator sets <code>EMBEDDING_BASE_URL</code> and <code>EMBEDDING_MODEL</code> (see “Semantic search” in the README).
+    </>
+  ),
+  no_pgvector: (
+    <>
+      An embedding provider is set, but the database has no pgvector extension (see “Semantic search” in the README).
+    </>
+  ),
+} as const
+
 function AiSetting({ organization, canManage }: { organization: Organization; canManage: boolean }) {
   const toast = useToast()
   const update = useUpdateOrganization()
+  const { available, unavailable_reason: reason } = organization.ai
   return (
     <div className="panel stack">
       <h3>AI</h3>
@@ -105,17 +120,21 @@ function AiSetting({ organization, canManage }: { organization: Organization; ca
         <input
           type="checkbox"
           role="switch"
-          checked={organization.ai_enabled}
-          disabled={!canManage || update.isPending}
+          checked={available && organization.ai_enabled}
+          aria-describedby="ai-state"
+          disabled={!available || !canManage || update.isPending}
           onChange={(e) =>
             update.mutate({ ai_enabled: e.target.checked }, { onSuccess: (o) => toast.success(o.ai_enabled ? 'AI is on.' : 'AI is off: search is text only.') })
           }
         />
         <span>
           <strong>Semantic search and similar assets</strong>
-          <small className="hint">{organization.ai_enabled ? 'On' : 'Off'}</small>
+          <small className="hint" id="ai-state">
+            {!available ? 'Not configured on this server' : organization.ai_enabled ? 'On' : 'Off'}
+          </small>
         </span>
       </label>
+      {reason && <p className="note">{AI_UNAVAILABLE[reason]}</p>}
       <ul className="explain">
         <li>
           When on, each asset’s texts (title, tags, client, product, type) are sent to the configured embedding provider, and the vectors it answers are stored with the asset; each search query is sent too.
