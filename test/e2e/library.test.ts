@@ -132,7 +132,7 @@ describe('the library', () => {
     const page = await signedIn(org)
     await page.getByRole('searchbox', { name: 'Search' }).fill('portrait')
     await page.getByRole('searchbox', { name: 'Search' }).press('Enter')
-    await expect.poll(() => page.getByText('Text search (no embedding provider configured)').isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Matching words only').isVisible()).toBe(true)
     await expect.poll(() => cardTitles(page)).toEqual(['Team portrait'])
     await expect.poll(() => page.getByText('1 hit', { exact: true }).isVisible()).toBe(true)
     await screenshots(page, 'library-search')

@@ -11,9 +11,10 @@ import { useLibraryItems } from './useLibraryItems'
 import { useSelection } from './useSelection'
 import './library.css'
 
+/** How the search found its hits, in the words of someone searching. */
 const SEARCH_MODE_LABEL = {
-  hybrid: 'Hybrid search: text and visual similarity',
-  text: 'Text search (no embedding provider configured)',
+  hybrid: 'Words and meaning',
+  text: 'Matching words only',
 } as const
 
 /** The library: filters and search mirrored in the URL, an infinite grid, multi-select. */
@@ -47,8 +48,7 @@ export function LibraryScreen() {
 
       {library.mode && (
         <p className="search-mode">
-          <span className={`badge${library.mode === 'hybrid' ? ' ok' : ''}`}>{library.mode === 'hybrid' ? 'Hybrid' : 'Text'}</span>
-          {SEARCH_MODE_LABEL[library.mode]}
+          Search: <span className={`badge${library.mode === 'hybrid' ? ' ok' : ''}`}>{SEARCH_MODE_LABEL[library.mode]}</span>
         </p>
       )}
 

@@ -3,10 +3,13 @@ import { Link } from 'wouter'
 import { ASSETS_KEY } from '../../api/cache'
 import { unwrap, v1 } from '../../api/client'
 import { messageOf } from '../../api/problem'
+import { useOrg } from '../../session'
 import { AssetThumb, assetTitle } from '../../ui/AssetThumb'
+import { plural } from '../../ui/format'
 import { assetHref } from './AssetGrid'
+import { organizationQuery, type Organization } from './queries'
 
-/** Assets near this one by meaning; a quiet note when the server cannot tell (AI off, no embedding). */
+/** Assets near this one by meaning; when there are none, which of the reasons holds. */
 export function SimilarAssets({ id }: { id: string }) {
   const similar = useQuery({
     queryKey: [ASSETS_KEY, 'similar', id],
@@ -14,6 +17,7 @@ export function SimilarAssets({ id }: { id: string }) {
     meta: { quiet: true },
     retry: false,
   })
+  const organization = useQuery({ ...organizationQuery(useOrg()), meta: { quiet: true } })
   return (
     <section className="similar" aria-labelledby="similar-title">
       <h2 className="section-title" id="similar-title">
@@ -24,7 +28,7 @@ export function SimilarAssets({ id }: { id: string }) {
       ) : similar.isError ? (
         <p className="muted">Similar assets are not available: {messageOf(similar.error)}</p>
       ) : similar.data.data.length === 0 ? (
-        <p className="muted">None yet. Similarity needs AI on for the organization and an embedding for this asset.</p>
+        <p className="muted">{organization.data ? whyNone(organization.data) : 'None yet.'}</p>
       ) : (
         <ul className="similar-grid">
           {similar.data.data.map((hit) => (
@@ -39,4 +43,14 @@ export function SimilarAssets({ id }: { id: string }) {
       )}
     </section>
   )
+}
+
+/** Why an asset has no similar assets: the server cannot embed, AI is off, or embeddings are still coming. */
+export function whyNone({ ai, ai_enabled }: Pick<Organization, 'ai' | 'ai_enabled'>): string {
+  if (!ai.available) return 'Similar assets need an embedding provider, and none is configured on this server.'
+  if (!ai_enabled) return 'AI is off for this organization: an owner or admin can turn it on in Settings.'
+  if (ai.embeddings_pending > 0) {
+    return `This asset may have no embedding yet: ${plural(ai.embeddings_pending, 'asset')} in the organization ${ai.embeddings_pending === 1 ? 'is' : 'are'} waiting for one.`
+  }
+  return 'No other asset has an embedding yet.'
 }

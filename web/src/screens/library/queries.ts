@@ -1,10 +1,20 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
-import { unwrap, v1, type V1Data } from '../../api/client'
-import { ASSETS_KEY, catalogKey } from '../../api/cache'
+import { appApi, unwrap, v1, type AppData, type V1Data } from '../../api/client'
+import { ASSETS_KEY, catalogKey, ORGANIZATION_KEY } from '../../api/cache'
 import { useDebounced } from '../../ui/useDebounced'
 
 export type Asset = V1Data<'/api/v1/assets', 'get'>['data'][number]
 export type CatalogList = '/api/v1/asset-types' | '/api/v1/clients' | '/api/v1/products'
+
+export type Organization = AppData<'/app/api/orgs/{org}', 'get'>
+
+/** The organization's settings, usage and AI status: Settings edits it, the library reads its AI status. */
+export function organizationQuery(org: string) {
+  return queryOptions({
+    queryKey: [ORGANIZATION_KEY, org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}', { params: { path: { org } } })),
+  })
+}
 
 /** The detail's key; under ASSETS_KEY, so invalidateAssetData refreshes it with the lists. */
 export const assetKey = (id: string) => [ASSETS_KEY, 'one', id] as const

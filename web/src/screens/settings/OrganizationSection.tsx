@@ -1,16 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import { ASSETS_KEY, catalogKey, ORGANIZATION_KEY } from '../../api/cache'
-import { appApi, unwrap, type AppData } from '../../api/client'
+import { ASSETS_KEY, catalogKey } from '../../api/cache'
+import { appApi, unwrap } from '../../api/client'
 import { SESSION_QUERY, useOrg, useSession } from '../../session'
 import { FormError } from '../../ui/FormError'
 import { formatBytes, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { catalogQuery } from '../library/queries'
+import { catalogQuery, organizationQuery, type Organization } from '../library/queries'
 import { SectionHeader } from './parts'
 
-type Organization = AppData<'/app/api/orgs/{org}', 'get'>
 type Registry = 'asset-types' | 'clients' | 'products'
 
 const REGISTRIES: ReadonlyArray<{ registry: Registry; title: string; one: string; about: string }> = [
@@ -18,16 +17,11 @@ const REGISTRIES: ReadonlyArray<{ registry: Registry; title: string; one: string
   { registry: 'clients', title: 'Clients', one: 'client', about: 'Registered names are offered when tagging assets; names used by assets show too.' },
   { registry: 'products', title: 'Products', one: 'product', about: 'Registered names are offered when tagging assets; names used by assets show too.' },
 ]
-const ORGANIZATION_QUERY = (org: string) => [ORGANIZATION_KEY, org]
 
 export function OrganizationSection() {
   const org = useOrg()
   const { canManage } = useSession()
-  const organization = useQuery({
-    queryKey: ORGANIZATION_QUERY(org),
-    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}', { params: { path: { org } } })),
-    meta: { quiet: true },
-  })
+  const organization = useQuery({ ...organizationQuery(org), meta: { quiet: true } })
   return (
     <section className="stack" aria-labelledby="organization-title">
       <SectionHeader title="Organization" id="organization-title" />
@@ -56,7 +50,7 @@ function useUpdateOrganization() {
   return useMutation({
     mutationFn: (body: { name?: string; ai_enabled?: boolean }) => unwrap(appApi.PATCH('/app/api/orgs/{org}', { params: { path: { org } }, body })),
     onSuccess: (updated, body) => {
-      queryClient.setQueryData<Organization>(ORGANIZATION_QUERY(org), (old) => (old ? { ...old, ...updated } : old))
+      queryClient.setQueryData(organizationQuery(org).queryKey, (old) => (old ? { ...old, ...updated } : old))
       // The top bar shows the organization's name, from the session.
       void queryClient.invalidateQueries({ queryKey: SESSION_QUERY })
       // Searches answered in the other mode (hybrid or text) and the similar assets are stale.
