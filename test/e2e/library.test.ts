@@ -184,6 +184,7 @@ describe('the library', () => {
     await screenshots(page, 'asset-detail')
     await expectAccessible(page)
 
+    await page.getByRole('region', { name: 'Record' }).getByRole('button', { name: 'Edit' }).click()
     await page.getByLabel('Add tag').fill('hero')
     await page.getByLabel('Add tag').press('Enter')
     await page.getByRole('button', { name: 'Remove tag logo' }).click()

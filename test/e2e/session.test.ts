@@ -42,6 +42,7 @@ describe('the organization of a tab', () => {
 
     // An edit made now goes to Globex's asset, through the session.
     await card(page, 'Globex poster').getByRole('link').click()
+    await page.getByRole('button', { name: 'Edit', exact: true }).click()
     await page.getByLabel('Title', { exact: true }).fill('Globex poster, edited')
     await page.getByRole('button', { name: 'Save' }).click()
     await expect

@@ -48,9 +48,9 @@ afterEach(() => {
 describe('editing an asset', () => {
   it('keeps an edit in progress when a newer version of the asset arrives, and says so', () => {
     const Wrapper = wrapper()
-    const { rerender } = render(<AssetEditForm asset={version('1')} />, { wrapper: Wrapper })
+    const { rerender } = render(<AssetEditForm asset={version('1')} onDone={vi.fn()} />, { wrapper: Wrapper })
     fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'My title' } })
-    rerender(<AssetEditForm asset={version('2', { title: 'Their title', tags: ['brand', 'new'] })} />)
+    rerender(<AssetEditForm asset={version('2', { title: 'Their title', tags: ['brand', 'new'] })} onDone={vi.fn()} />)
     expect((screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement).value).toBe('My title')
     expect(screen.getByRole('status').textContent).toMatch(/changed elsewhere/)
     fireEvent.click(screen.getByRole('button', { name: 'Discard my edits' }))
@@ -59,8 +59,8 @@ describe('editing an asset', () => {
 
   it('takes a newer version as it is while nothing is edited', () => {
     const Wrapper = wrapper()
-    const { rerender } = render(<AssetEditForm asset={version('1')} />, { wrapper: Wrapper })
-    rerender(<AssetEditForm asset={version('2', { title: 'Renamed' })} />)
+    const { rerender } = render(<AssetEditForm asset={version('1')} onDone={vi.fn()} />, { wrapper: Wrapper })
+    rerender(<AssetEditForm asset={version('2', { title: 'Renamed' })} onDone={vi.fn()} />)
     expect((screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement).value).toBe('Renamed')
     expect(screen.queryByRole('status')).toBeNull()
     expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true)

@@ -4,10 +4,15 @@ import { ApiError, messageOf } from '../../api/problem'
 import { AiBadge, assetTitle } from '../../ui/AssetThumb'
 import { CopyButton } from '../../ui/CopyButton'
 import { AssetEditForm } from './AssetEditForm'
+import { assetHref, type CardAsset } from './AssetGrid'
 import { AssetRecord } from './AssetRecord'
 import { DeleteAsset } from './DeleteAsset'
+import { downloadHref, downloadName } from './download'
+import { parseLibrarySearch } from './filters'
 import { useAsset, type Asset } from './queries'
+import { AddToCollectionDialog } from './SelectionToolbar'
 import { SimilarAssets } from './SimilarAssets'
+import { useLibraryItems } from './useLibraryItems'
 import './library.css'
 
 /** Where "back to the library" goes: the library as it was left (filters and search), else `/`. */
@@ -31,12 +36,29 @@ function useEscapeTo(href: string) {
   }, [href, navigate])
 }
 
-/** One asset: the large image, its record, metadata editing, similar assets, its collections, delete. */
+/**
+ * The assets before and after this one in the list the library showed (its filters and search, from the
+ * cache when it was just open); the next page is asked for when this is the last one loaded.
+ */
+function useNeighbours(back: string, id: string): { previous?: CardAsset; next?: CardAsset } {
+  const { items, more } = useLibraryItems(parseLibrarySearch(new URL(back, window.location.href).search))
+  const index = items.findIndex((item) => item.id === id)
+  const atLoadedEnd = index >= 0 && index === items.length - 1 && more.hasMore && !more.loading && !more.failed
+  useEffect(() => {
+    if (atLoadedEnd) more.load()
+  }, [atLoadedEnd, more])
+  if (index < 0) return {}
+  return { previous: items[index - 1], next: items[index + 1] }
+}
+
+/** One asset: the large image, its record (which turns into its edit form), similar assets, its collections. */
 export function AssetDetailScreen() {
   const { id } = useParams<{ id: string }>()
   const [back] = useState(libraryBack)
   const [, navigate] = useLocation()
   const asset = useAsset(id)
+  const neighbours = useNeighbours(back, id)
+  const [collecting, setCollecting] = useState(false)
   useEscapeTo(back)
 
   const backLink = (
@@ -61,32 +83,74 @@ export function AssetDetailScreen() {
         <h1>{assetTitle(data)}</h1>
         {data.created_by_ai && <AiBadge />}
         <div className="actions">
+          <a className="button primary" href={downloadHref(data)} download={downloadName(data)}>
+            Download
+          </a>
+          <button type="button" onClick={() => setCollecting(true)}>
+            Add to collection
+          </button>
           <CopyButton text={data.original_url} label="Copy original URL" />
           <a className="button" href={data.original_url} target="_blank" rel="noreferrer">
             Open original
           </a>
           <DeleteAsset asset={data} onDeleted={() => navigate(back)} />
         </div>
+        <AddToCollectionDialog open={collecting} ids={[data.id]} onClose={() => setCollecting(false)} />
       </header>
+      <Neighbours {...neighbours} back={back} />
       <div className="detail">
         <div className="detail-main">
           <LargeImage asset={data} />
           <SimilarAssets id={data.id} />
         </div>
         <div className="detail-side">
-          <Panel id="record-title" title="Record">
-            <AssetRecord asset={data} />
-          </Panel>
-          <Panel id="edit-title" title="Edit">
-            {/* Keyed by the asset, not its version: a refetch must not throw away an edit. */}
-            <AssetEditForm key={data.id} asset={data} />
-          </Panel>
+          {/* Keyed by the asset, not its version: a refetch must not throw away an edit. */}
+          <RecordPanel key={data.id} asset={data} />
           <Panel id="in-collections" title="Collections">
             <InCollections collections={data.collections} />
           </Panel>
         </div>
       </div>
     </div>
+  )
+}
+
+/** The record, read; "Edit" turns it into its form, and saving or cancelling turns it back. */
+function RecordPanel({ asset }: { asset: Asset }) {
+  const [editing, setEditing] = useState(false)
+  return (
+    <section className="panel" aria-labelledby="record-title">
+      <div className="row panel-head">
+        <h2 className="section-title" id="record-title">
+          {editing ? 'Edit record' : 'Record'}
+        </h2>
+        {!editing && (
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
+      </div>
+      {editing ? <AssetEditForm asset={asset} onDone={() => setEditing(false)} /> : <AssetRecord asset={asset} />}
+    </section>
+  )
+}
+
+/** Previous and next in the list the library showed, carrying where "back" goes. */
+function Neighbours({ previous, next, back }: { previous?: CardAsset | undefined; next?: CardAsset | undefined; back: string }) {
+  if (!previous && !next) return null
+  const link = (asset: CardAsset | undefined, rel: 'prev' | 'next', label: string) =>
+    asset ? (
+      <Link href={assetHref(asset.id)} state={{ back }} rel={rel} className="button" title={assetTitle(asset)}>
+        {label}
+      </Link>
+    ) : (
+      <span />
+    )
+  return (
+    <nav className="row neighbours" aria-label="Assets in the list">
+      {link(previous, 'prev', '← Previous')}
+      {link(next, 'next', 'Next →')}
+    </nav>
   )
 }
 

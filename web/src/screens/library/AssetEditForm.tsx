@@ -50,7 +50,7 @@ function patchOf(fields: Fields, tagDraft: string): Patch {
  * The asset's metadata, edited. A newer version of the asset (a refetch, someone else's save) replaces
  * the fields only while nothing is edited; during an edit, the edit stays and a note says so.
  */
-export function AssetEditForm({ asset }: { asset: Asset }) {
+export function AssetEditForm({ asset, onDone }: { asset: Asset; onDone(): void }) {
   const queryClient = useQueryClient()
   const toast = useToast()
   const [fields, setFields] = useState(() => fieldsOf(asset))
@@ -70,6 +70,7 @@ export function AssetEditForm({ asset }: { asset: Asset }) {
       setTagDraft('')
       void invalidateAssetData(queryClient)
       toast.success('Saved.')
+      onDone()
     },
   })
   const discard = () => {
@@ -104,6 +105,9 @@ export function AssetEditForm({ asset }: { asset: Asset }) {
       </label>
       <FormError error={save.error} />
       <div className="row end">
+        <button type="button" onClick={onDone} disabled={save.isPending}>
+          Cancel
+        </button>
         <button type="submit" className="primary" disabled={!changed || save.isPending}>
           {save.isPending ? 'Saving…' : 'Save'}
         </button>

@@ -64,7 +64,8 @@ export function SelectionToolbar({ ids, onClear }: { ids: string[]; onClear(): v
   )
 }
 
-function AddToCollectionDialog({ open, ids, onClose }: { open: boolean; ids: string[]; onClose(): void }) {
+/** Picks a manual collection to add the assets to: the selection's, or one asset's from its page. */
+export function AddToCollectionDialog({ open, ids, onClose }: { open: boolean; ids: string[]; onClose(): void }) {
   const queryClient = useQueryClient()
   const toast = useToast()
   const collections = useManualCollections({ enabled: open })
@@ -85,7 +86,7 @@ function AddToCollectionDialog({ open, ids, onClose }: { open: boolean; ids: str
   })
   const manual = collections.data?.data ?? []
   return (
-    <Dialog title={`Add ${plural(ids.length, 'asset')} to a collection`} open={open} onClose={onClose}>
+    <Dialog title={ids.length === 1 ? 'Add this asset to a collection' : `Add ${plural(ids.length, 'asset')} to a collection`} open={open} onClose={onClose}>
       {collections.isPending ? (
         <p className="muted">Loading collections…</p>
       ) : collections.isError ? (

@@ -1,64 +1,101 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { useManualCollections } from '../collections/api'
 import { useCatalog } from '../library/queries'
 import type { BatchMetadata } from './queue'
 
-export const NO_METADATA: BatchMetadata = { asset_type: '', client: '', product: '', tags: '', created_by_ai: true, collection_name: '' }
+/** The origin last chosen in this browser; the API's default (made by AI) is not the likely case for a person uploading by hand. */
+const ORIGIN_KEY = 'asset-library.upload.created-by-ai'
 
-/** The details every file of the next drop or import gets: type, client, product, tags, origin, collection. */
+function rememberedOrigin(): boolean {
+  try {
+    return localStorage.getItem(ORIGIN_KEY) === 'true'
+  } catch {
+    return false
+  }
+}
+
+function rememberOrigin(createdByAi: boolean): void {
+  try {
+    localStorage.setItem(ORIGIN_KEY, String(createdByAi))
+  } catch {
+    // Storage refused (private mode, quota): the choice holds for this page only.
+  }
+}
+
+/** No details yet, and the origin chosen last in this browser ("Made by a person" at first). */
+export function initialMetadata(): BatchMetadata {
+  return { asset_type: '', client: '', product: '', tags: '', created_by_ai: rememberedOrigin(), collection_name: '' }
+}
+
+/**
+ * The details every file of the next drop or import gets: type, client, product, tags, origin, collection.
+ * On a narrow screen it comes after the picker and the results, folded to a line that says the origin.
+ */
 export function BatchPanel({ meta, onChange }: { meta: BatchMetadata; onChange(next: BatchMetadata): void }) {
+  const [unfolded, setUnfolded] = useState(false)
   const types = useCatalog('/api/v1/asset-types')
   const clients = useCatalog('/api/v1/clients')
   const products = useCatalog('/api/v1/products')
   const collections = useManualCollections()
   const ids = useId()
   const set = <K extends keyof BatchMetadata>(key: K, value: BatchMetadata[K]) => onChange({ ...meta, [key]: value })
+  const setOrigin = (createdByAi: boolean) => {
+    rememberOrigin(createdByAi)
+    set('created_by_ai', createdByAi)
+  }
 
   return (
-    <section className="panel stack upload-meta" aria-labelledby={`${ids}-meta`}>
-      <h2 id={`${ids}-meta`}>Details for this batch</h2>
-      <label className="field">
-        <span>Type</span>
-        <select value={meta.asset_type} onChange={(e) => set('asset_type', e.target.value)}>
-          <option value="">None</option>
-          {(types.data ?? []).map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <SuggestedInput label="Client" value={meta.client} onChange={(value) => set('client', value)} suggestions={clients.data} />
-      <SuggestedInput label="Product" value={meta.product} onChange={(value) => set('product', value)} suggestions={products.data} />
-      <label className="field">
-        <span>Tags</span>
-        <input value={meta.tags} onChange={(e) => set('tags', e.target.value)} placeholder="launch, hero, q3" aria-describedby={`${ids}-tags-hint`} autoComplete="off" />
-        <small id={`${ids}-tags-hint`}>Separate tags with commas. New tags are created as they are used.</small>
-      </label>
-      <fieldset className="field upload-origin">
-        <legend>Origin</legend>
-        <label className="row">
-          <input type="radio" name={`${ids}-origin`} checked={meta.created_by_ai} onChange={() => set('created_by_ai', true)} />
-          Made by AI
+    <section className={`panel stack upload-meta${unfolded ? ' unfolded' : ''}`} aria-labelledby={`${ids}-meta`}>
+      <h2 id={`${ids}-meta`}>
+        <span className="upload-meta-title">Details for this batch</span>
+        <button type="button" className="upload-meta-toggle" aria-expanded={unfolded} aria-controls={`${ids}-fields`} onClick={() => setUnfolded(!unfolded)}>
+          Details for this batch <span className="muted">({meta.created_by_ai ? 'made by AI' : 'made by a person'})</span>
+        </button>
+      </h2>
+      <div className="stack upload-meta-fields" id={`${ids}-fields`}>
+        <label className="field">
+          <span>Type</span>
+          <select value={meta.asset_type} onChange={(e) => set('asset_type', e.target.value)}>
+            <option value="">None</option>
+            {(types.data ?? []).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
         </label>
-        <label className="row">
-          <input type="radio" name={`${ids}-origin`} checked={!meta.created_by_ai} onChange={() => set('created_by_ai', false)} />
-          Made by a person
+        <SuggestedInput label="Client" value={meta.client} onChange={(value) => set('client', value)} suggestions={clients.data} />
+        <SuggestedInput label="Product" value={meta.product} onChange={(value) => set('product', value)} suggestions={products.data} />
+        <label className="field">
+          <span>Tags</span>
+          <input value={meta.tags} onChange={(e) => set('tags', e.target.value)} placeholder="launch, hero, q3" aria-describedby={`${ids}-tags-hint`} autoComplete="off" />
+          <small id={`${ids}-tags-hint`}>Separate tags with commas. New tags are created as they are used.</small>
         </label>
-        <small>AI-made assets carry the AI badge in the library.</small>
-      </fieldset>
-      <label className="field">
-        <span>Add to collection</span>
-        <select value={meta.collection_name} onChange={(e) => set('collection_name', e.target.value)}>
-          <option value="">None</option>
-          {(collections.data?.data ?? []).map((collection) => (
-            <option key={collection.id} value={collection.name}>
-              {collection.name}
-            </option>
-          ))}
-        </select>
-        <small>Manual collections only.</small>
-      </label>
+        <fieldset className="field upload-origin">
+          <legend>Origin</legend>
+          <label className="row">
+            <input type="radio" name={`${ids}-origin`} checked={meta.created_by_ai} onChange={() => setOrigin(true)} />
+            Made by AI
+          </label>
+          <label className="row">
+            <input type="radio" name={`${ids}-origin`} checked={!meta.created_by_ai} onChange={() => setOrigin(false)} />
+            Made by a person
+          </label>
+          <small>AI-made assets carry the AI badge in the library.</small>
+        </fieldset>
+        <label className="field">
+          <span>Add to collection</span>
+          <select value={meta.collection_name} onChange={(e) => set('collection_name', e.target.value)}>
+            <option value="">None</option>
+            {(collections.data?.data ?? []).map((collection) => (
+              <option key={collection.id} value={collection.name}>
+                {collection.name}
+              </option>
+            ))}
+          </select>
+          <small>Manual collections only.</small>
+        </label>
+      </div>
     </section>
   )
 }

@@ -1,4 +1,5 @@
 import { useState, type DragEvent, type FormEvent } from 'react'
+import { ACCEPTED_FORMATS } from './queue'
 
 /** Drop images or pick them; images only (an unknown type is left to the server to judge). */
 export function Dropzone({ onFiles }: { onFiles(files: File[]): void }) {
@@ -41,7 +42,7 @@ export function Dropzone({ onFiles }: { onFiles(files: File[]): void }) {
           }}
         />
       </label>
-      <small className="muted">PNG, JPEG, WebP, GIF, AVIF, TIFF or SVG, up to 25 MB each. Two upload at a time.</small>
+      <small className="muted">{ACCEPTED_FORMATS}, up to 25 MB each. Two upload at a time.</small>
     </div>
   )
 }

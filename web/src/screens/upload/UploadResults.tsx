@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { Link } from 'wouter'
 import { useSession } from '../../session'
 import { formatBytes } from '../../ui/format'
@@ -53,7 +53,7 @@ function UploadRow({ item, organization, onCancel }: { item: UploadItem; organiz
   return (
     <li className={`upload-row upload-${state.kind}`}>
       <div className="upload-thumb" aria-hidden="true">
-        {item.preview ? <img src={item.preview} alt="" /> : <span>URL</span>}
+        <Preview item={item} />
       </div>
       <div className="upload-info">
         <div className="upload-title" title={item.source}>
@@ -76,6 +76,14 @@ function UploadRow({ item, organization, onCancel }: { item: UploadItem; organiz
       </div>
     </li>
   )
+}
+
+/** The file as picked; a file the browser cannot show (not an image after all) shows no broken image. */
+function Preview({ item }: { item: UploadItem }) {
+  const [broken, setBroken] = useState(false)
+  if (!item.preview) return <span>URL</span>
+  if (broken) return <span>File</span>
+  return <img src={item.preview} alt="" onError={() => setBroken(true)} />
 }
 
 /** The row's state; a finished asset links to its page, unless it went to another organization than the one shown. */

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useSession } from '../../session'
-import { BatchPanel, NO_METADATA } from './BatchPanel'
+import { BatchPanel, initialMetadata } from './BatchPanel'
 import { Dropzone, ImportForm } from './Dropzone'
 import type { BatchMetadata } from './queue'
 import { UploadResults } from './UploadResults'
@@ -9,7 +9,7 @@ import './upload.css'
 
 export function UploadScreen() {
   const { user } = useSession()
-  const [meta, setMeta] = useState<BatchMetadata>(NO_METADATA)
+  const [meta, setMeta] = useState<BatchMetadata>(initialMetadata)
   const queue = useUploads(user.id)
   return (
     <div className="upload-page">
@@ -17,13 +17,14 @@ export function UploadScreen() {
         <h1>Upload</h1>
         <p className="muted upload-lede">Set the details once for the batch, then drop images or pick them. Each title is the file name without its extension.</p>
       </header>
+      {/* The picker and the results come first: on a narrow screen the batch form follows them, folded. */}
       <div className="upload-layout">
-        <BatchPanel meta={meta} onChange={setMeta} />
         <div className="stack upload-main">
           <Dropzone onFiles={(files) => queue.addFiles(files, meta)} />
           <ImportForm onUrl={(url) => queue.addUrl(url, meta)} />
           <UploadResults items={queue.items} onCancel={queue.cancel} onClearFinished={queue.clearFinished} />
         </div>
+        <BatchPanel meta={meta} onChange={setMeta} />
       </div>
     </div>
   )

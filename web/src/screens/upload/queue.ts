@@ -20,6 +20,17 @@ const record = (body: unknown): Record<string, unknown> => (typeof body === 'obj
 /** Status 0: the request never got an answer (offline, refused), as fetch would have thrown a TypeError. */
 const failure = (answer: PushAnswer): unknown => (answer.status === 0 ? new TypeError('Network request failed') : new ApiError(answer.status, answer.body))
 
+/** Every format the server decodes (src/platform/images); the picker and a refused file's message say them. */
+export const ACCEPTED_FORMATS = 'JPEG, PNG, WebP, GIF, AVIF or TIFF'
+
+/** A refused file's message names what would have been accepted, unless the server's already does. */
+function failedDetail(answer: PushAnswer): string {
+  const error = failure(answer)
+  const message = messageOf(error)
+  const refusedFormat = error instanceof ApiError && (error.code === 'not_an_image' || error.code === 'unsupported_image_format')
+  return refusedFormat && !message.includes('JPEG') ? `${message} Accepted formats: ${ACCEPTED_FORMATS}.` : message
+}
+
 /** 201 is a new asset, 200 with `duplicate` an existing one, 429 waits and tries again, anything else failed. */
 export function outcomeOf(answer: PushAnswer): Outcome {
   const body = record(answer.body)
@@ -27,7 +38,7 @@ export function outcomeOf(answer: PushAnswer): Outcome {
     return body.duplicate === true ? { kind: 'duplicate', assetId: body.asset_id } : { kind: 'new', assetId: body.asset_id }
   }
   if (answer.status === 429) return { kind: 'retry', seconds: retrySeconds(answer.retryAfter) }
-  return { kind: 'failed', detail: messageOf(failure(answer)) }
+  return { kind: 'failed', detail: failedDetail(answer) }
 }
 
 export type Final = Exclude<Outcome, { kind: 'retry' }> | { kind: 'cancelled' }
