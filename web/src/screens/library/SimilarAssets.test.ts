@@ -6,6 +6,7 @@ const ai = (available: boolean, embeddings_pending = 0) => ({ available, unavail
 describe('why an asset shows no similar assets', () => {
   it('names the server first, then the organization’s switch, then the embeddings still coming', () => {
     expect(whyNone({ ai: ai(false), ai_enabled: true })).toMatch(/none is configured on this server/)
+    expect(whyNone({ ai: { ...ai(false), unavailable_reason: 'no_pgvector' }, ai_enabled: true })).toMatch(/pgvector/)
     expect(whyNone({ ai: ai(true), ai_enabled: false })).toMatch(/AI is off for this organization/)
     expect(whyNone({ ai: ai(true, 1), ai_enabled: true })).toMatch(/no embedding yet: 1 asset in the organization is waiting/)
     expect(whyNone({ ai: ai(true, 3), ai_enabled: true })).toMatch(/3 assets in the organization are waiting/)

@@ -47,6 +47,7 @@ export function SimilarAssets({ id }: { id: string }) {
 
 /** Why an asset has no similar assets: the server cannot embed, AI is off, or embeddings are still coming. */
 export function whyNone({ ai, ai_enabled }: Pick<Organization, 'ai' | 'ai_enabled'>): string {
+  if (ai.unavailable_reason === 'no_pgvector') return 'Similar assets need the pgvector extension, and this server’s database does not have it.'
   if (!ai.available) return 'Similar assets need an embedding provider, and none is configured on this server.'
   if (!ai_enabled) return 'AI is off for this organization: an owner or admin can turn it on in Settings.'
   if (ai.embeddings_pending > 0) {
