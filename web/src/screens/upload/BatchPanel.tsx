@@ -46,10 +46,15 @@ export function BatchPanel({ meta, onChange }: { meta: BatchMetadata; onChange(n
 
   return (
     <section className={`panel stack upload-meta${unfolded ? ' unfolded' : ''}`} aria-labelledby={`${ids}-meta`}>
-      <h2 id={`${ids}-meta`}>
-        <span className="upload-meta-title">Details for this batch</span>
+      <h2>
+        {/* The region's name: the toggle's text would carry the origin into it. */}
+        <span className="upload-meta-title" id={`${ids}-meta`}>
+          Details for this batch
+        </span>
         <button type="button" className="upload-meta-toggle" aria-expanded={unfolded} aria-controls={`${ids}-fields`} onClick={() => setUnfolded(!unfolded)}>
-          Details for this batch <span className="muted">({meta.created_by_ai ? 'made by AI' : 'made by a person'})</span>
+          <span>
+            Details for this batch <span className="muted">({meta.created_by_ai ? 'made by AI' : 'made by a person'})</span>
+          </span>
         </button>
       </h2>
       <div className="stack upload-meta-fields" id={`${ids}-fields`}>
