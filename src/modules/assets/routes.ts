@@ -291,7 +291,7 @@ function fileHeaders(reply: FastifyReply, etag: string, remaining: number): Fast
 
 /** RFC 6266: a plain-ASCII `filename` for old clients and the exact name as UTF-8 in `filename*`. */
 function attachment(name: string): string {
-  const safe = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_')
+  const safe = [...name].map((char) => (char < ' ' || char === '\u007f' || char === '/' || char === '\\' ? '_' : char)).join('')
   const ascii = safe.replace(/[^\x20-\x7e]/g, '_').replace(/["%]/g, '_')
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(safe)}`
 }

@@ -13,7 +13,8 @@ const EXTENSION: Readonly<Record<string, string>> = {
 /** The original's file name: its title, made safe for every file system, with its format's extension. */
 export function downloadName(asset: Pick<Asset, 'title' | 'mime_type'>): string {
   const extension = EXTENSION[asset.mime_type] ?? asset.mime_type.split('/')[1]?.replace(/\W/g, '') ?? 'bin'
-  const stem = asset.title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-').trim() || 'asset'
+  const printable = [...asset.title].map((char) => (char < ' ' ? '-' : char)).join('')
+  const stem = printable.replace(/[\\/:*?"<>|]+/g, '-').trim() || 'asset'
   return stem.toLowerCase().endsWith(`.${extension}`) ? stem : `${stem}.${extension}`
 }
 
