@@ -152,6 +152,14 @@ describe('the AI status on a server with an embedding provider', () => {
     if (hybrid) {
       expect(await aiSwitch(page).isChecked()).toBe(true)
       expect(await page.getByText('On', { exact: true }).isVisible()).toBe(true)
+      // Off and on again, each of which persists.
+      await aiSwitch(page).click()
+      await expect.poll(() => page.getByText('AI is off: search is text only.').isVisible()).toBe(true)
+      await page.reload()
+      await expect.poll(() => page.getByText('Off', { exact: true }).isVisible()).toBe(true)
+      expect(await aiSwitch(page).isChecked()).toBe(false)
+      await aiSwitch(page).click()
+      await expect.poll(() => aiSwitch(page).isChecked()).toBe(true)
     } else {
       await expect.poll(() => page.getByText('the database has no pgvector extension').isVisible()).toBe(true)
     }

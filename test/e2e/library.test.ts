@@ -179,7 +179,7 @@ describe('the library', () => {
     await page.keyboard.press('Enter')
     await expect.poll(() => page.url()).toContain(`/assets/${ids.get('Brand logo')}`)
     await expect.poll(() => page.getByRole('heading', { name: 'Brand logo', level: 1 }).isVisible()).toBe(true)
-    await expect.poll(() => page.getByText('Similar assets').isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('heading', { name: 'Similar assets' }).isVisible()).toBe(true)
     await expect.poll(() => loaded(page.getByRole('img', { name: 'Brand logo' }))).toBe(true)
     await screenshots(page, 'asset-detail')
     await expectAccessible(page)
