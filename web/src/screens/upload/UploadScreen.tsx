@@ -15,7 +15,7 @@ export function UploadScreen() {
     <div className="upload-page">
       <header className="page-header">
         <h1>Upload</h1>
-        <p className="muted upload-lede">Set the details once for the batch, then drop images or pick them. Each title is the file name without its extension.</p>
+        <p className="muted upload-lede">Drop images or pick them; each gets the details set for the batch, and its file name (without the extension) as its title.</p>
       </header>
       {/* The picker and the results come first: on a narrow screen the batch form follows them, folded. */}
       <div className="upload-layout">
