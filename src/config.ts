@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { createAddressPolicy } from './platform/net/address-policy.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+/** `json`: one JSON object a line, for whatever collects logs. `pretty`: lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty'
 
 export interface RateLimitConfig {
   windowMs: number
@@ -30,6 +32,8 @@ export interface Config {
   dataDir: string
   redisUrl: string | undefined
   logLevel: LogLevel
+  /** Pretty when stdout is a terminal, JSON otherwise, unless LOG_FORMAT says which. */
+  logFormat: LogFormat
   /** Signs capability URLs and CSRF tokens. Never logged, never returned. */
   appSecret: string
   trustProxy: boolean
@@ -128,12 +132,16 @@ function parseDurations(text: string): number[] | undefined {
 }
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const LOG_FORMATS: LogFormat[] = ['json', 'pretty']
 const MIN_SECRET_LENGTH = 32
 
 type Env = Record<string, string | undefined>
 
-/** Reads and validates every setting; the only place that looks at process.env. */
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * Reads and validates every setting; the only place that looks at process.env. `stdoutIsTerminal`
+ * picks the log format's default.
+ */
+export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.stdout.isTTY === true): Config {
   const problems: string[] = []
   const read = new EnvReader(env, problems)
 
@@ -145,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
   const redisUrl = read.url('REDIS_URL', ['redis:', 'rediss:'])
   const publicBaseUrl = (read.url('PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '')
   const logLevel = read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info')
+  const logFormat = read.oneOf('LOG_FORMAT', LOG_FORMATS, stdoutIsTerminal ? 'pretty' : 'json')
   const trustProxy = read.boolean('TRUST_PROXY', false)
   const shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000)
   const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000)
@@ -218,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     redisUrl,
     logLevel,
+    logFormat,
     appSecret,
     trustProxy,
     shutdownTimeoutMs,

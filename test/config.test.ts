@@ -80,6 +80,14 @@ describe('loadConfig', () => {
     expect(problems).toContainEqual('RATE_LIMIT_CHEAP must be a whole number from 1 to 1000000, got "0"')
   })
 
+  it('logs pretty lines to a terminal and JSON lines anywhere else, unless LOG_FORMAT says which', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }, true).logFormat).toBe('pretty')
+    expect(loadConfig({ DATA_DIR: dataDir() }, false).logFormat).toBe('json')
+    expect(loadConfig({ DATA_DIR: dataDir(), LOG_FORMAT: 'json' }, true).logFormat).toBe('json')
+    expect(loadConfig({ DATA_DIR: dataDir(), LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty')
+    expect(problemsOf({ DATA_DIR: dataDir(), LOG_FORMAT: 'yaml' })).toEqual(['LOG_FORMAT must be one of json, pretty, got "yaml"'])
+  })
+
   it('checks the planner statistics every 5 s by default; 0 turns the check off, a negative value is refused', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).statisticsCheckIntervalMs).toBe(5_000)
     expect(loadConfig({ DATA_DIR: dataDir(), STATISTICS_CHECK_INTERVAL_MS: '0' }).statisticsCheckIntervalMs).toBe(0)

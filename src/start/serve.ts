@@ -1,11 +1,10 @@
-import pino from 'pino'
 import { buildApp, type BuiltApp } from '../app.js'
 import { describeFirstRun, firstRun } from '../bootstrap.js'
 import type { Config } from '../config.js'
 import { scheduleBlobSweep } from '../modules/assets/blob-sweep.js'
 import { FileBlobStore } from '../platform/blobs/blob-store.js'
 import { migrate } from '../platform/db/migrate.js'
-import { REDACTED_PATHS } from '../platform/logger.js'
+import { createLogger } from '../platform/logger.js'
 import { connectRedis } from '../platform/redis.js'
 import { openServingDatabase } from './database.js'
 import { prepareEmbeddings } from './embeddings.js'
@@ -15,10 +14,10 @@ const BLOB_SWEEP_INTERVAL_MS = 60 * 60 * 1000
 
 /** The HTTP API, with the background work in this process unless the configuration leaves it to workers. */
 export async function serve(config: Config): Promise<void> {
-  const bootLogger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
+  const logger = createLogger(config)
   const shutdown = new Shutdown(config.shutdownTimeoutMs)
-  const database = await openServingDatabase(config, bootLogger, shutdown)
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, bootLogger) : undefined
+  const database = await openServingDatabase(config, logger, shutdown)
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
   const release = async () => {
     redis?.disconnect()
     await database.close()
@@ -27,7 +26,7 @@ export async function serve(config: Config): Promise<void> {
   let stopSweep = () => undefined as void
   try {
     const outcome = await migrate(database.db)
-    app = await buildApp({ config, database, redis })
+    app = await buildApp({ config, database, redis, logger })
     app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
     await prepareEmbeddings(app.services.embeddings, app.log)
     const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)

@@ -1,15 +1,14 @@
-import pino from 'pino'
 import { createBackgroundWork } from '../app.js'
 import type { Config } from '../config.js'
 import { migrate } from '../platform/db/migrate.js'
-import { REDACTED_PATHS } from '../platform/logger.js'
+import { createLogger } from '../platform/logger.js'
 import { openServingDatabase } from './database.js'
 import { prepareEmbeddings } from './embeddings.js'
 import { Shutdown } from './shutdown.js'
 
 /** Background work only, no HTTP: for PostgreSQL deployments that scale it apart from the API. */
 export async function worker(config: Config): Promise<void> {
-  const logger = pino({ level: config.logLevel, redact: REDACTED_PATHS })
+  const logger = createLogger(config)
   const shutdown = new Shutdown(config.shutdownTimeoutMs)
   const database = await openServingDatabase(config, logger, shutdown)
   const background = createBackgroundWork(config, database, logger)

@@ -5,20 +5,25 @@ import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } fro
 import { pushAndRead } from '../support/fixtures.js'
 import { loginOwner } from '../support/sessions.js'
 
+/** A destination that hands what is written to `receive`. */
+function sink(receive: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      receive(chunk.toString())
+      done()
+    },
+  })
+}
+
 /** Everything the service logs at the default level, as written. */
 let written = ''
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    written += chunk.toString()
-    done()
-  },
-})
+const capture = sink((text) => (written += text))
 
 let t: TestApp
 let acme: Seeded
 
 beforeAll(async () => {
-  t = await startTestApp({ logger: createLogger('info', capture) })
+  t = await startTestApp({ logger: createLogger({ logLevel: 'info', logFormat: 'json' }, capture) })
   acme = await seedOrganization(t.app, 'Acme')
 })
 afterAll(() => t.close())
@@ -78,5 +83,34 @@ describe('a failed image_url fetch', () => {
     expect(entries.find((entry) => entry.msg === 'an upstream request failed')).toMatchObject({ level: 40, code: 'image_fetch_blocked', upstream: 'blocked' })
     expect(entries.some((entry) => entry.msg === 'unexpected error')).toBe(false)
     expect(written).not.toContain('10.20.30.40')
+  })
+})
+
+describe.each(['json', 'pretty'] as const)('%s logs', (logFormat) => {
+  it('redact a field that holds a password, a token or a secret', () => {
+    let text = ''
+    const logger = createLogger({ logLevel: 'info', logFormat }, sink((chunk) => (text += chunk)))
+    logger.info({ account: { email: 'ada@example.com', password: 'hunter2-hunter2' }, invitation: { token: 'inv-0123456789' }, webhook: { secret: 'whsec-0123456789' } }, 'signed in')
+    expect(text).toContain('ada@example.com')
+    expect(text).toContain('[redacted]')
+    for (const secret of ['hunter2-hunter2', 'inv-0123456789', 'whsec-0123456789']) expect(text).not.toContain(secret)
+  })
+})
+
+describe('pretty logs', () => {
+  it('give a request one readable line as it comes in and one as it completes, its capabilities redacted', async () => {
+    let text = ''
+    const pretty = await startTestApp({ database: t.database, logger: createLogger({ logLevel: 'info', logFormat: 'pretty' }, sink((chunk) => (text += chunk))) })
+    try {
+      expect((await pretty.app.inject({ method: 'GET', url: '/s/a-share-token-0123456789', headers: { 'x-request-id': 'pretty-1' } })).statusCode).toBe(404)
+    } finally {
+      await pretty.close()
+    }
+    const lines = text.split('\n').filter((line) => line.includes('pretty-1'))
+    expect(lines).toEqual([
+      expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: pretty-1 incoming request GET \/s\/\[redacted\]$/),
+      expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: pretty-1 request completed 404 in \d+ ms$/),
+    ])
+    expect(text).not.toContain('a-share-token-0123456789')
   })
 })
