@@ -1,4 +1,5 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useLocation } from 'wouter'
 import { messageOf } from '../api/problem'
 
 interface Toast {
@@ -17,11 +18,30 @@ let nextId = 1
 const SUCCESS_VISIBLE_MS = 5000
 
 /**
- * Errors show the problem's `detail` and stay until dismissed (WCAG 2.2.1: no time limit on reading
- * them), announced assertively; success notes go by themselves, announced politely.
+ * Toasts on screen when the location changes are about the page left behind, so they go; one pushed by
+ * the action that navigated (after the last render, as "Deleted …" before the move back to the list)
+ * stays. The effects run in this order after each render: the check, then the note of what is shown.
+ */
+function useClearOnNavigation(toasts: Toast[], setToasts: (update: (all: Toast[]) => Toast[]) => void) {
+  const [path] = useLocation()
+  const shown = useRef(new Set<number>())
+  useEffect(() => {
+    const left = shown.current
+    setToasts((all) => all.filter((toast) => !left.has(toast.id)))
+  }, [path, setToasts])
+  useEffect(() => {
+    shown.current = new Set(toasts.map((toast) => toast.id))
+  }, [toasts])
+}
+
+/**
+ * Errors show the problem's `detail` and stay until dismissed or until the user moves to another page
+ * (WCAG 2.2.1: no time limit on reading them), announced assertively; success notes go by themselves,
+ * announced politely.
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([])
+  useClearOnNavigation(toasts, setToasts)
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
   const push = useCallback(
     (kind: Toast['kind'], text: string) => {
