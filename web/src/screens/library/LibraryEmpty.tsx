@@ -7,13 +7,20 @@ function curlExample(origin: string): string {
   return `curl -X POST ${origin}/api/v1/assets \\\n  -H "Authorization: Bearer <your key>" \\\n  -F file=@logo.png -F title=Logo -F tag_names=brand`
 }
 
-/** A new library: how to fill it, from the browser or from a script. */
+/** A new library: upload from the browser first; pushing from a script, with its curl command, below. */
 export function LibraryEmpty() {
   const command = curlExample(location.origin)
   return (
     <div className="library-empty">
       <EmptyState title="Your library is empty">
-        <p>Drop images on the Upload page, or push them from a script or a design tool with an API key:</p>
+        <p>Add your first images from this browser.</p>
+        <div className="row">
+          <Link href="/upload" className="button primary">
+            Upload images
+          </Link>
+        </div>
+        <h3>Or push them from a script</h3>
+        <p>A script or a design tool pushes images with an API key:</p>
         <ol>
           <li>
             Create a key with the <code>assets:write</code> scope in <Link href="/settings/keys">Settings → API keys</Link>.
@@ -25,9 +32,6 @@ export function LibraryEmpty() {
         </pre>
         <div className="row">
           <CopyButton text={command} label="Copy command" />
-          <Link href="/upload" className="button primary">
-            Upload images
-          </Link>
           <a href="/api/v1/docs" className="button">
             API reference
           </a>
