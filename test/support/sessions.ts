@@ -32,7 +32,7 @@ export function postLogin(app: BuiltApp, payload: unknown, headers: Record<strin
   return app.inject({ method: 'POST', url: '/app/api/login', payload: payload as object, headers })
 }
 
-export function sessionCookie(res: LightMyRequestResponse) {
+export function sessionCookie(res: LightMyRequestResponse): LightMyRequestResponse['cookies'][number] | undefined {
   return res.cookies.find((cookie) => cookie.name === SESSION_COOKIE)
 }
 
