@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
 
+const FIRST_RUN_HINT = "The first start printed the owner's email and password in the server's log."
+
 let e2e: E2E
 beforeAll(async () => {
   e2e = await startE2E()
@@ -13,6 +15,8 @@ describe('signing in', () => {
     const page = await context.newPage()
     await page.goto('/')
     await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
+    // No one has signed in to this server yet: the screen points to the login the first start printed.
+    await expect.poll(() => page.getByText(FIRST_RUN_HINT).isVisible()).toBe(true)
     await expectAccessible(page)
     await screenshots(page, 'sign-in')
 
@@ -30,8 +34,12 @@ describe('signing in', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
+    // Someone has signed in now: the hint is gone.
+    const answered = page.waitForResponse('**/app/api/instance')
     await page.reload()
     await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
+    expect((await (await answered).json()).first_sign_in_pending).toBe(false)
+    expect(await page.getByText(FIRST_RUN_HINT).count()).toBe(0)
     await context.close()
   })
 })

@@ -4,6 +4,7 @@ import { DECOY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '..
 import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { randomToken, uuidv7 } from '../../platform/ids.js'
+import { recordSignIn } from '../instance/store.js'
 import type { OrgService } from '../orgs/service.js'
 import type { AccountSignInLimit } from './sign-in-limit.js'
 import * as store from './store.js'
@@ -203,6 +204,7 @@ export class AuthService {
       user_id: userId,
       expires_at: new Date(Date.now() + SESSION_TTL_MS),
     })
+    await recordSignIn(this.db)
     return { id, token }
   }
 }

@@ -1,11 +1,27 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { appApi, unwrap } from '../api/client'
 import { FormError } from '../ui/FormError'
 import { signedIn } from '../session'
 
+/**
+ * Whether no one has signed in to this server yet. Forgotten as soon as the screen goes (`gcTime: 0`),
+ * so that after a sign-in and a sign-out the answer is asked again, not read from before.
+ */
+function useFirstSignInPending(): boolean {
+  const instance = useQuery({
+    queryKey: ['instance'],
+    queryFn: () => unwrap(appApi.GET('/app/api/instance')),
+    gcTime: 0,
+    // Without the answer the hint stays hidden; the form works either way.
+    meta: { quiet: true },
+  })
+  return instance.data?.first_sign_in_pending === true
+}
+
 export function SignInScreen() {
   const queryClient = useQueryClient()
+  const firstSignIn = useFirstSignInPending()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const signIn = useMutation({
@@ -34,7 +50,7 @@ export function SignInScreen() {
         <button type="submit" className="primary" disabled={signIn.isPending}>
           Sign in
         </button>
-        <p className="hint">The first start printed the owner's email and password in the server's log.</p>
+        {firstSignIn && <p className="hint">The first start printed the owner's email and password in the server's log.</p>}
       </form>
     </main>
   )
