@@ -62,6 +62,7 @@ describe('/app/api responses', () => {
     const org = `/app/api/orgs/${acme.org.slug}`
 
     await ok(owner.get('/app/api/session'))
+    await ok(t.app.inject({ method: 'GET', url: '/app/api/instance' }))
     await ok(owner.get(org))
     await ok(owner.patch(org, { name: 'Acme Studio', ai_enabled: false }))
     await ok(owner.get(`${org}/members`))
