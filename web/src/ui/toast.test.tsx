@@ -24,17 +24,21 @@ function Page() {
   )
 }
 
+function renderPage() {
+  render(
+    <ToastProvider>
+      <Page />
+    </ToastProvider>,
+  )
+}
+
 const toastTexts = () => [...document.querySelectorAll('.toast span')].map((toast) => toast.textContent)
 
 describe('toasts', () => {
   beforeEach(() => navigate('/assets/a1'))
 
   it('clear when the user moves to another page', () => {
-    render(
-      <ToastProvider>
-        <Page />
-      </ToastProvider>,
-    )
+    renderPage()
     fireEvent.click(screen.getByRole('button', { name: 'Fail' }))
     expect(screen.getByRole('alert').textContent).toContain('The upload failed.')
     act(() => navigate('/collections'))
@@ -42,11 +46,7 @@ describe('toasts', () => {
   })
 
   it('keep the one that the navigating action raised, and only that one', () => {
-    render(
-      <ToastProvider>
-        <Page />
-      </ToastProvider>,
-    )
+    renderPage()
     fireEvent.click(screen.getByRole('button', { name: 'Fail' }))
     fireEvent.click(screen.getByRole('button', { name: 'Delete and go back' }))
     expect(location.pathname).toBe('/')
@@ -54,11 +54,7 @@ describe('toasts', () => {
   })
 
   it('stay while the page stays', () => {
-    render(
-      <ToastProvider>
-        <Page />
-      </ToastProvider>,
-    )
+    renderPage()
     fireEvent.click(screen.getByRole('button', { name: 'Fail' }))
     act(() => navigate('/assets/a1?tab=details'))
     expect(toastTexts()).toEqual(['The upload failed.'])
