@@ -72,6 +72,7 @@ describe('/app/api responses', () => {
     clientFrom(t.app, await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token: invited.token, password: PASSWORD, name: 'Ivy' } }))
     const revoked = await ok<{ id: string }>(owner.post(`${org}/invitations`, { email: `revoked-${Date.now()}@example.com`, role: 'admin' }))
     await ok(owner.get(`${org}/invitations`))
+    await ok(owner.post(`${org}/invitations/${revoked.id}/resend`))
     await ok(owner.delete(`${org}/invitations/${revoked.id}`))
 
     const key = await ok<{ id: string }>(owner.post(`${org}/keys`, { name: 'ci', scope: 'assets:read', expires_in_days: 30 }))
@@ -97,6 +98,7 @@ describe('/app/api responses', () => {
     await ok(owner.post(`${delivery}/replay`))
     await ok(owner.delete(one))
 
+    await ok(owner.post('/app/api/password', { current_password: acme.owner.password, new_password: 'a new password, long enough' }))
     await ok(owner.post('/app/api/logout'))
 
     for (const response of sent) {
@@ -113,6 +115,7 @@ describe('/app/api responses', () => {
 
 const NO_CONTENT = new Set([
   'POST /app/api/logout',
+  'POST /app/api/password',
   'DELETE /app/api/orgs/:org/invitations/:id',
   'DELETE /app/api/orgs/:org/keys/:id',
   'POST /app/api/orgs/:org/asset-types',
