@@ -271,7 +271,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
   fileRoutes(app, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
-  shareRoutes(app, { collections })
+  shareRoutes(app, { collections, zipMaxBytes: config.shareZipMaxBytes })
   webhookRoutes(app, { webhooks })
   publicKeyRoutes(app, { keys, orgs })
   publicCatalogRoutes(app, { catalog })

@@ -64,6 +64,8 @@ export interface Config {
   imageFetchTimeoutMs: number
   /** Images decoded at once by this process. */
   imageConcurrency: number
+  /** The largest zip of a shared collection's originals (`/s/{token}.zip`), summed before streaming starts. */
+  shareZipMaxBytes: number
   /** Per plan name; a plan not listed is unlimited. */
   planLimits: Record<string, { maxAssets?: number; maxBytes?: number }>
   /** Undefined: no provider, search runs in text mode. */
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const outboundCa = read.file('OUTBOUND_CA_FILE')
   const imageFetchTimeoutMs = read.integer('IMAGE_FETCH_TIMEOUT_MS', 15_000, 100, 600_000)
   const imageConcurrency = read.integer('IMAGE_CONCURRENCY', 2, 1, 64)
+  const shareZipMaxBytes = read.integer('SHARE_ZIP_MAX_BYTES', 2 * 1024 ** 3, 1, 1024 ** 4)
   const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
   const embeddings = readEmbeddingConfig(read, problems)
   const vectorEfSearch = read.integer('VECTOR_EF_SEARCH', DEFAULT_EF_SEARCH, 10, 1000)
@@ -244,6 +247,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     outboundCa,
     imageFetchTimeoutMs,
     imageConcurrency,
+    shareZipMaxBytes,
     planLimits,
     embeddings,
     vectorEfSearch,

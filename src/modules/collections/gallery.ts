@@ -1,16 +1,104 @@
-/** The plain HTML page of a shared collection: thumbnails linking to the originals, no script. */
-export function renderGallery(view: {
+import { createHash } from 'node:crypto'
+import { DEFAULT_LIMIT } from '../../platform/http/pagination.js'
+
+export const GALLERY_PAGE_SIZE = DEFAULT_LIMIT
+
+/** The pages a gallery of `total` assets has: at least one, the empty collection's. */
+export const pageCount = (total: number) => Math.max(1, Math.ceil(total / GALLERY_PAGE_SIZE))
+
+/** The web app's icon (web/src/favicon.svg, which a test keeps this equal to), inlined: the page has no static files. */
+export const APP_FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3b5bdb"/><rect x="7" y="7" width="8" height="8" rx="2" fill="#fff"/><rect x="17" y="7" width="8" height="8" rx="2" fill="#fff" opacity=".7"/><rect x="7" y="17" width="8" height="8" rx="2" fill="#fff" opacity=".7"/><rect x="17" y="17" width="8" height="8" rx="2" fill="#fff" opacity=".4"/></svg>'
+
+/**
+ * The lightbox, a progressive enhancement: without it each thumbnail is a link to the large image. A
+ * modal <dialog> keeps focus inside, closes on Esc and gives focus back to the thumbnail; the arrow
+ * keys move through the page's assets. Inline, allowed by its hash in the page's policy.
+ */
+const LIGHTBOX_SCRIPT = `(() => {
+  const dialog = document.getElementById('lightbox')
+  if (!dialog || typeof dialog.showModal !== 'function') return
+  const links = [...document.querySelectorAll('a.open')]
+  const image = dialog.querySelector('img')
+  const caption = dialog.querySelector('.caption')
+  const download = dialog.querySelector('a[download]')
+  let current = 0
+  let opener = null
+  const show = (index) => {
+    current = (index + links.length) % links.length
+    const link = links[current]
+    image.src = link.href
+    image.alt = link.dataset.title
+    caption.textContent = link.dataset.title + ' (' + (current + 1) + ' of ' + links.length + ')'
+    download.href = link.href
+    download.setAttribute('download', link.dataset.file)
+  }
+  links.forEach((link, index) => link.addEventListener('click', (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+    event.preventDefault()
+    opener = link
+    show(index)
+    dialog.showModal()
+  }))
+  dialog.querySelector('.prev').addEventListener('click', () => show(current - 1))
+  dialog.querySelector('.next').addEventListener('click', () => show(current + 1))
+  dialog.querySelector('.close').addEventListener('click', () => dialog.close())
+  dialog.addEventListener('keydown', (event) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key]
+    if (!step) return
+    event.preventDefault()
+    show(current + step)
+  })
+  dialog.addEventListener('close', () => {
+    image.removeAttribute('src')
+    if (opener) opener.focus()
+  })
+})()`
+
+/** The page's policy: no source but its own hashed script; images from the signed file links and the inlined icon. */
+export const GALLERY_CSP = [
+  "default-src 'none'",
+  'img-src * data:',
+  "style-src 'unsafe-inline'",
+  `script-src 'sha256-${createHash('sha256').update(LIGHTBOX_SCRIPT).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+export interface GalleryView {
   name: string
   description: string
-  assets: { data: Array<{ title: string; width: number; height: number; thumbnail_url: string; original_url: string }>; total: number }
-}): string {
+  organization: { name: string }
+  assets: {
+    data: Array<{ title: string; width: number; height: number; file_name: string; thumbnail_url: string; original_url: string }>
+    total: number
+  }
+  /** The share's token, for its zip link. */
+  token: string
+  /** This page, from 1, of `pages`. */
+  page: number
+  pages: number
+}
+
+/**
+ * The HTML page of a shared collection, one page of its assets: thumbnails linking to the large
+ * images, a download of each original and of all as a zip, and links to the pages before and after.
+ */
+export function renderGallery(view: GalleryView): string {
+  const { total } = view.assets
+  const pageLink = (page: number) => `?page=${page}`
+  const prev = view.page > 1 ? pageLink(view.page - 1) : undefined
+  const next = view.page < view.pages ? pageLink(view.page + 1) : undefined
   const items = view.assets.data
-    .map(
-      (asset) => `    <figure>
-      <a href="${escape(asset.original_url)}"><img src="${escape(asset.thumbnail_url)}" alt="${escape(asset.title)}" loading="lazy"></a>
-      <figcaption>${escape(asset.title || 'Untitled')} <small>${asset.width}\u00d7${asset.height}</small></figcaption>
-    </figure>`,
-    )
+    .map((asset) => {
+      const title = asset.title || 'Untitled'
+      return `    <li>
+      <a class="open" href="${escape(asset.original_url)}" data-title="${escape(title)}" data-file="${escape(asset.file_name)}"><img src="${escape(asset.thumbnail_url)}" alt="${escape(title)}" width="${asset.width}" height="${asset.height}" loading="lazy"></a>
+      <p class="caption">${escape(title)} <span class="muted">${asset.width}\u00d7${asset.height}</span></p>
+      <a class="download" href="${escape(asset.original_url)}" download="${escape(asset.file_name)}">Download<span class="visually-hidden"> ${escape(title)}</span></a>
+    </li>`
+    })
     .join('\n')
   return `<!doctype html>
 <html lang="en">
@@ -18,25 +106,66 @@ export function renderGallery(view: {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="robots" content="noindex">
-  <title>${escape(view.name)}</title>
-  <style>
-    body { font-family: system-ui, sans-serif; margin: 2rem; color: #222; }
-    main { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 1rem; }
-    figure { margin: 0; } img { width: 100%; height: 180px; object-fit: contain; background: #f4f4f4; }
-    figcaption { font-size: .9rem; margin-top: .3rem; } small { color: #777; }
-  </style>
+  <title>${escape(view.name)}${view.pages > 1 ? ` (page ${view.page} of ${view.pages})` : ''} \u2014 ${escape(view.organization.name)}</title>
+  <link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(APP_FAVICON_SVG)}">
+${prev ? `  <link rel="prev" href="${prev}">\n` : ''}${next ? `  <link rel="next" href="${next}">\n` : ''}  <style>${STYLE}</style>
 </head>
 <body>
-  <h1>${escape(view.name)}</h1>
-  <p>${escape(view.description)}</p>
-  <p><small>${view.assets.total} asset${view.assets.total === 1 ? '' : 's'}</small></p>
+  <header>
+    <p class="muted">Shared by ${escape(view.organization.name)}</p>
+    <h1>${escape(view.name)}</h1>
+${view.description ? `    <p>${escape(view.description)}</p>\n` : ''}    <p>${total} asset${total === 1 ? '' : 's'}${total > 0 ? ` \u00b7 <a href="${escape(view.token)}.zip" download>Download all as a zip</a>` : ''}</p>
+  </header>
   <main>
+    <ul class="grid" aria-label="Assets">
 ${items}
-  </main>
+    </ul>
+${view.pages > 1 ? pageNav(view.page, view.pages, prev, next) : ''}  </main>
+  <dialog id="lightbox" aria-label="Large image">
+    <img alt="">
+    <p class="caption"></p>
+    <div class="controls">
+      <button type="button" class="prev">Previous</button>
+      <button type="button" class="next">Next</button>
+      <a download>Download</a>
+      <button type="button" class="close">Close</button>
+    </div>
+  </dialog>
+  <script>${LIGHTBOX_SCRIPT}</script>
 </body>
 </html>
 `
 }
+
+function pageNav(page: number, pages: number, prev: string | undefined, next: string | undefined): string {
+  return `    <nav aria-label="Pages">
+      ${prev ? `<a rel="prev" href="${prev}">Previous page</a>` : ''}
+      <span>Page ${page} of ${pages}</span>
+      ${next ? `<a rel="next" href="${next}">Next page</a>` : ''}
+    </nav>
+`
+}
+
+// Text colours reach WCAG AA (4.5:1) on their backgrounds: #1f2328 and #57606a on white, white on #1f2328.
+const STYLE = `
+    body { font-family: system-ui, sans-serif; margin: 0 auto; padding: 1.5rem; max-width: 80rem; color: #1f2328; background: #fff; }
+    h1 { margin: .2rem 0 .5rem; font-size: 1.6rem; }
+    a { color: #0b57d0; }
+    .muted { color: #57606a; }
+    .grid { list-style: none; padding: 0; margin: 1rem 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 1rem; }
+    .grid img { display: block; width: 100%; height: 180px; object-fit: contain; background: #f0f0f0; }
+    .grid .caption { margin: .3rem 0 .2rem; font-size: .9rem; overflow-wrap: anywhere; }
+    .download { font-size: .9rem; }
+    nav { display: flex; gap: 1.5rem; align-items: center; justify-content: center; margin: 1.5rem 0; }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+    dialog { max-width: 95vw; max-height: 95vh; padding: 1rem; border: 0; border-radius: .5rem; background: #1f2328; color: #fff; }
+    dialog::backdrop { background: rgb(0 0 0 / .8); }
+    dialog img { display: block; max-width: 90vw; max-height: 75vh; margin: 0 auto; object-fit: contain; }
+    dialog a { color: #fff; }
+    .controls { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: center; }
+    .controls button { font: inherit; padding: .4rem .9rem; border: 1px solid #fff; border-radius: .3rem; background: transparent; color: #fff; cursor: pointer; }
+    @media (max-width: 30rem) { body { padding: 1rem; } .grid { grid-template-columns: repeat(2, 1fr); gap: .75rem; } .grid img { height: 130px; } }
+  `
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)

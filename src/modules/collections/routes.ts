@@ -1,9 +1,12 @@
+import { Readable } from 'node:stream'
 import { Type } from 'typebox'
+import { AppError } from '../../platform/http/errors.js'
 import type { App } from '../../platform/http/app-type.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { creatorOf } from '../assets/service.js'
-import { renderGallery } from './gallery.js'
+import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery } from './gallery.js'
+import { zipOf } from './share-zip.js'
 import {
   COLLECTION_EXAMPLE,
   CollectionParams,
@@ -213,24 +216,63 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
   )
 }
 
-/** GET /s/{token} (HTML gallery) and /s/{token}.json: a shared collection, no key needed. */
-export function shareRoutes(app: App, deps: { collections: CollectionService }): void {
+const SHARE_HEADERS = { 'cache-control': 'private, no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }
+const LinkParams = Type.Object({ link: Type.String({ maxLength: 200 }) })
+const ShareQuery = Type.Object(
+  { ...PaginationQuery, page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'The HTML gallery\u2019s page, from 1.' })) },
+  { additionalProperties: false },
+)
+
+/**
+ * GET /s/{token} (HTML gallery, `?page=`), /s/{token}.json (`limit`, `offset`) and /s/{token}.zip (every
+ * original): a shared collection, no key needed. An unknown or revoked token is 404 on each.
+ */
+export function shareRoutes(app: App, deps: { collections: CollectionService; zipMaxBytes: number }): void {
   app.get(
     '/s/:link',
-    {
-      config: { auth: { kind: 'public', bucket: 'files' } },
-      schema: { params: Type.Object({ link: Type.String({ maxLength: 200 }) }), querystring: Type.Object(PaginationQuery, { additionalProperties: false }) },
-    },
+    { config: { auth: { kind: 'public', bucket: 'files' } }, schema: { params: LinkParams, querystring: ShareQuery } },
     async (request, reply) => {
       const { link } = request.params
-      const json = link.endsWith('.json')
-      const view = await deps.collections.sharedView(json ? link.slice(0, -'.json'.length) : link, pageOf(request.query))
-      reply.header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex')
-      if (json) return view
+      reply.headers(SHARE_HEADERS)
+      if (link.endsWith('.json')) return deps.collections.sharedView(link.slice(0, -'.json'.length), pageOf(request.query))
+      const page = request.query.page ?? 1
+      const view = await deps.collections.sharedView(link, { limit: GALLERY_PAGE_SIZE, offset: (page - 1) * GALLERY_PAGE_SIZE })
+      // A page past the end (the collection shrank since the link was followed) shows the last one.
+      const pages = pageCount(view.assets.total)
+      if (page > pages) return reply.redirect(`/s/${link}?page=${pages}`, 303)
       return reply
-        .header('content-security-policy', "default-src 'none'; img-src *; style-src 'unsafe-inline'")
+        .header('content-security-policy', GALLERY_CSP)
         .type('text/html; charset=utf-8')
-        .send(renderGallery(view))
+        .send(renderGallery({ ...view, token: link, page, pages }))
     },
   )
+
+  app.get(
+    '/s/:token.zip',
+    { config: { auth: { kind: 'public', bucket: 'files' } }, schema: { params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
+    async (request, reply) => {
+      const originals = await deps.collections.sharedOriginals(request.params.token)
+      if (originals.byteSize > deps.zipMaxBytes) {
+        throw new AppError(
+          'share_zip_too_large',
+          `The originals of this collection come to ${mebibytes(originals.byteSize)}, more than the ${mebibytes(deps.zipMaxBytes)} a zip may hold here: download them one by one from the gallery.`,
+        )
+      }
+      const zip = zipOf(originals.entries)
+      reply.headers(SHARE_HEADERS).header('content-type', 'application/zip').header('content-disposition', attachment(`${originals.name}.zip`)).header('content-length', zip.size)
+      if (request.method === 'HEAD') {
+        zip.stream.destroy()
+        return reply.send(Readable.from([]))
+      }
+      return reply.send(zip.stream)
+    },
+  )
+}
+
+const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`
+
+/** `Content-Disposition: attachment` with the name as ASCII for old clients and in full as RFC 8187 UTF-8. */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
 }

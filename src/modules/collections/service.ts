@@ -2,15 +2,16 @@ import { sha256Hex } from '../../platform/crypto.js'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
-import type { Page } from '../../platform/http/pagination.js'
+import { MAX_LIMIT, type Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { randomToken } from '../../platform/ids.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
-import { createdBySomeoneElse, onlyCreatedBy, type AssetService } from '../assets/service.js'
+import { createdBySomeoneElse, onlyCreatedBy, type AssetRecord, type AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
 import type { CollectionMembers } from './membership.js'
 import type { CollectionRow } from './store.js'
+import { fileNameOf, uniqueNames, type ZipEntry } from './share-zip.js'
 
 export interface NewCollection {
   name: string
@@ -151,19 +152,19 @@ export class CollectionService {
   }
 
   /**
-   * What a public link shows: the collection's name and description, and its assets' pictures. The
-   * picture URLs are bound to this share (see `shareServes`): unsharing or sharing again ends them.
+   * What a public link shows: the collection's name and description, its organization's name, and its
+   * assets' pictures. The picture URLs are bound to this share (see `shareServes`): unsharing or
+   * sharing again ends them.
    */
   async sharedView(token: string, page: Page) {
-    const tokenHash = sha256Hex(token)
-    const row = await store.findShared(this.db, tokenHash)
-    if (!row) throw new AppError('not_found', 'This link is unknown or has been revoked.')
+    const { row, tokenHash } = await this.findShared(token)
     const assets = await this.assetsOf(row.organization_id, row, page)
     const share = shareRef(row.id, tokenHash)
     const fileUrl = (id: string, variant: 'thumbnail' | 'original') => this.signer.signForShare(`/files/assets/${id}/${variant}`, share).url
     return {
       name: row.name,
       description: row.description,
+      organization: { name: row.organization_name },
       assets: {
         ...assets,
         data: assets.data.map((asset) => ({
@@ -172,11 +173,51 @@ export class CollectionService {
           width: asset.width,
           height: asset.height,
           mime_type: asset.mime_type,
+          file_name: fileNameOf(asset.title, asset.mime_type),
           thumbnail_url: fileUrl(asset.id, 'thumbnail'),
           original_url: fileUrl(asset.id, 'original'),
         })),
       },
     }
+  }
+
+  /**
+   * Every original a public link shows, for its zip: read page by page before any byte is sent, so
+   * the total size is known up front; each file is opened only when the zip reaches it.
+   */
+  async sharedOriginals(token: string): Promise<{ name: string; byteSize: number; entries: ZipEntry[] }> {
+    const { row } = await this.findShared(token)
+    const assets: AssetRecord[] = []
+    const seen = new Set<string>()
+    for (let offset = 0, total = 1; offset < total; offset += MAX_LIMIT) {
+      const page = await this.assetsOf(row.organization_id, row, { limit: MAX_LIMIT, offset })
+      total = page.total
+      // A page can repeat an asset when another is added meanwhile (newest first).
+      assets.push(...page.data.filter((asset) => !seen.has(asset.id) && seen.add(asset.id)))
+      if (page.data.length === 0) break
+    }
+    const names = uniqueNames(assets.map((asset) => fileNameOf(asset.title, asset.mime_type)))
+    const entries = assets.map((asset, i) => ({
+      name: names[i]!,
+      byteSize: asset.byte_size,
+      modifiedAt: new Date(asset.created_at),
+      open: () => this.openOriginal(asset.id),
+    }))
+    return { name: row.name, byteSize: entries.reduce((sum, entry) => sum + entry.byteSize, 0), entries }
+  }
+
+  private async findShared(token: string) {
+    const tokenHash = sha256Hex(token)
+    const row = await store.findShared(this.db, tokenHash)
+    if (!row) throw new AppError('not_found', 'This link is unknown or has been revoked.')
+    return { row, tokenHash }
+  }
+
+  /** An original's bytes; an asset deleted since the zip was listed fails the zip rather than leave a hole. */
+  private async openOriginal(assetId: string) {
+    const blob = await (await this.assets.file(assetId, 'original'))?.open()
+    if (!blob) throw new Error(`the original of asset ${assetId} is gone`)
+    return blob.body
   }
 
   /**

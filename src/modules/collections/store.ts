@@ -47,10 +47,16 @@ export async function findCollection(db: Db, organizationId: string, id: string)
     | undefined
 }
 
-export async function findShared(db: Db, tokenHash: string): Promise<(CollectionRow & { organization_id: string }) | undefined> {
-  return (await db.selectFrom('collections').select([...COLUMNS, 'organization_id']).where('share_token_hash', '=', tokenHash).executeTakeFirst()) as
-    | (CollectionRow & { organization_id: string })
-    | undefined
+export type SharedRow = CollectionRow & { organization_id: string; organization_name: string }
+
+/** The collection shared with this token, with the name of its organization (the share page shows it). */
+export async function findShared(db: Db, tokenHash: string): Promise<SharedRow | undefined> {
+  return (await db
+    .selectFrom('collections')
+    .innerJoin('organizations', 'organizations.id', 'collections.organization_id')
+    .select([...COLUMNS.map((column) => `collections.${column}` as const), 'collections.organization_id', 'organizations.name as organization_name'])
+    .where('collections.share_token_hash', '=', tokenHash)
+    .executeTakeFirst()) as SharedRow | undefined
 }
 
 /**

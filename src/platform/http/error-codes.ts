@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   delivery_in_progress: { status: 409, title: 'Conflict', when: 'replaying a delivery still being attempted' },
   body_too_large: { status: 413, title: 'Content Too Large', when: "a body over the endpoint's limit" },
   image_too_large: { status: 413, title: 'Content Too Large', when: 'an image over 25 MiB' },
+  share_zip_too_large: { status: 413, title: 'Content Too Large', when: "a shared collection's zip over `SHARE_ZIP_MAX_BYTES`, refused before streaming" },
   uri_too_long: { status: 414, title: 'URI Too Long', when: 'a path part longer than any id or name' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type', when: 'a body that is not `application/json`' },
   unsupported_charset: { status: 415, title: 'Unsupported Media Type', when: 'a JSON body declared in another charset than UTF-8' },
