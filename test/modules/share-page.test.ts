@@ -35,7 +35,7 @@ function linksOf(html: string) {
   const tags = (pattern: RegExp) => [...html.matchAll(pattern)].map((match) => match[0])
   return {
     opens: tags(/<a class="open"[^>]*>/g).map((tag) => attribute(tag, 'href')!.replaceAll('&#38;', '&')),
-    downloads: tags(/<a class="download"[^>]*>/g).map((tag) => attribute(tag, 'download')),
+    downloads: tags(/<a class="download"[^>]*>/g).map((tag) => ({ name: attribute(tag, 'download'), href: attribute(tag, 'href')!.replaceAll('&#38;', '&') })),
     rel: (rel: 'next' | 'prev') => ({
       anchor: tags(new RegExp(`<a rel="${rel}"[^>]*>`, 'g')).map((tag) => attribute(tag, 'href')),
       head: tags(new RegExp(`<link rel="${rel}"[^>]*>`, 'g')).map((tag) => attribute(tag, 'href')),
@@ -96,7 +96,7 @@ describe('a share of 120 assets', () => {
     const html = (await get(shared.page)).body
     const { opens, downloads } = linksOf(html)
     expect(downloads).toHaveLength(opens.length)
-    expect(downloads).toContain('Photo 119.png')
+    expect(downloads[0]).toEqual({ name: 'Photo 119.png', href: `${opens[0]}&download=Photo%20119.png` })
     expect(html).toContain(`href="${shared.page.slice('/s/'.length)}.zip" download`)
     const original = await get(opens[0]!.replace('http://assets.test', ''))
     expect(original.statusCode).toBe(200)

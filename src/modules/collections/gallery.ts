@@ -43,7 +43,16 @@ const LIGHTBOX_SCRIPT = `(() => {
   dialog.querySelector('.prev').addEventListener('click', () => show(current - 1))
   dialog.querySelector('.next').addEventListener('click', () => show(current + 1))
   dialog.querySelector('.close').addEventListener('click', () => dialog.close())
+  const controls = [...dialog.querySelectorAll('button, a')]
   dialog.addEventListener('keydown', (event) => {
+    // The modal dialog makes the page inert, but Tab would still leave for the browser's own controls.
+    if (event.key === 'Tab') {
+      const edge = event.shiftKey ? controls[0] : controls[controls.length - 1]
+      if (document.activeElement !== edge) return
+      event.preventDefault()
+      ;(event.shiftKey ? controls[controls.length - 1] : controls[0]).focus()
+      return
+    }
     const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key]
     if (!step) return
     event.preventDefault()
@@ -96,7 +105,7 @@ export function renderGallery(view: GalleryView): string {
       return `    <li>
       <a class="open" href="${escape(asset.original_url)}" data-title="${escape(title)}" data-file="${escape(asset.file_name)}"><img src="${escape(asset.thumbnail_url)}" alt="${escape(title)}" width="${asset.width}" height="${asset.height}" loading="lazy"></a>
       <p class="caption">${escape(title)} <span class="muted">${asset.width}\u00d7${asset.height}</span></p>
-      <a class="download" href="${escape(asset.original_url)}" download="${escape(asset.file_name)}">Download<span class="visually-hidden"> ${escape(title)}</span></a>
+      <a class="download" href="${escape(downloadUrl(asset))}" download="${escape(asset.file_name)}">Download<span class="visually-hidden"> ${escape(title)}</span></a>
     </li>`
     })
     .join('\n')
@@ -137,6 +146,13 @@ ${view.pages > 1 ? pageNav(view.page, view.pages, prev, next) : ''}  </main>
 `
 }
 
+/**
+ * The original's link asking for `Content-Disposition: attachment` under its file name (the files
+ * route's unsigned `download` parameter); the `download` attribute names it as well, the page and the
+ * files being on one origin.
+ */
+const downloadUrl = (asset: { original_url: string; file_name: string }) => `${asset.original_url}&download=${encodeURIComponent(asset.file_name)}`
+
 function pageNav(page: number, pages: number, prev: string | undefined, next: string | undefined): string {
   return `    <nav aria-label="Pages">
       ${prev ? `<a rel="prev" href="${prev}">Previous page</a>` : ''}
@@ -160,8 +176,9 @@ const STYLE = `
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
     dialog { max-width: 95vw; max-height: 95vh; padding: 1rem; border: 0; border-radius: .5rem; background: #1f2328; color: #fff; }
     dialog::backdrop { background: rgb(0 0 0 / .8); }
-    dialog img { display: block; max-width: 90vw; max-height: 75vh; margin: 0 auto; object-fit: contain; }
+    dialog img { display: block; width: min(90vw, 80rem); height: 75vh; margin: 0 auto .5rem; object-fit: contain; }
     dialog a { color: #fff; }
+    dialog .caption { text-align: center; margin: 0 0 .75rem; }
     .controls { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: center; }
     .controls button { font: inherit; padding: .4rem .9rem; border: 1px solid #fff; border-radius: .3rem; background: transparent; color: #fff; cursor: pointer; }
     @media (max-width: 30rem) { body { padding: 1rem; } .grid { grid-template-columns: repeat(2, 1fr); gap: .75rem; } .grid img { height: 130px; } }
