@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileNameOf, uniqueNames, zipOf, type ZipEntry } from '../../src/modules/collections/share-zip.js'
+import { fileNameOf, uniqueNames, zipNameOf, zipOf, type ZipEntry } from '../../src/modules/collections/share-zip.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, pushImage } from '../support/fixtures.js'
 import { expectProblem } from '../support/sessions.js'
@@ -221,6 +221,7 @@ describe('zip streaming', () => {
     expect(fileNameOf('  Summer: "final" v2  ', 'image/jpeg')).toBe('Summer- -final- v2.jpg')
     expect(fileNameOf('', 'image/webp')).toBe('untitled.webp')
     expect(fileNameOf('../../etc/passwd', 'image/png')).toBe('-..-etc-passwd.png')
+    expect(zipNameOf('Q3/Q4 launch')).toBe('Q3-Q4 launch.zip')
     expect(uniqueNames(['a.png', 'A.png', 'a.png', 'a (2).png'])).toEqual(['a.png', 'A (2).png', 'a (3).png', 'a (2) (2).png'])
   })
 })

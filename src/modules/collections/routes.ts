@@ -6,7 +6,7 @@ import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/paginat
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { creatorOf } from '../assets/service.js'
 import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery } from './gallery.js'
-import { zipOf } from './share-zip.js'
+import { zipNameOf, zipOf } from './share-zip.js'
 import {
   COLLECTION_EXAMPLE,
   CollectionParams,
@@ -259,7 +259,7 @@ export function shareRoutes(app: App, deps: { collections: CollectionService; zi
         )
       }
       const zip = zipOf(originals.entries)
-      reply.headers(SHARE_HEADERS).header('content-type', 'application/zip').header('content-disposition', attachment(`${originals.name}.zip`)).header('content-length', zip.size)
+      reply.headers(SHARE_HEADERS).header('content-type', 'application/zip').header('content-disposition', attachment(zipNameOf(originals.name))).header('content-length', zip.size)
       if (request.method === 'HEAD') {
         zip.stream.destroy()
         return reply.send(Readable.from([]))

@@ -23,8 +23,14 @@ const MAX_STEM = 100
 
 /** A file name for an asset's original: its title made safe for a file system, and the extension of its type. */
 export function fileNameOf(title: string, mimeType: string): string {
-  const stem = title.replace(UNSAFE, '-').replace(/\s+/g, ' ').trim().replace(/^\.+/, '').slice(0, MAX_STEM).trim() || 'untitled'
-  return `${stem}.${EXTENSIONS[mimeType] ?? 'bin'}`
+  return `${safeStem(title)}.${EXTENSIONS[mimeType] ?? 'bin'}`
+}
+
+/** The zip's own file name, after the collection. */
+export const zipNameOf = (collectionName: string) => `${safeStem(collectionName)}.zip`
+
+function safeStem(text: string): string {
+  return text.replace(UNSAFE, '-').replace(/\s+/g, ' ').trim().replace(/^\.+/, '').slice(0, MAX_STEM).trim() || 'untitled'
 }
 
 /**
