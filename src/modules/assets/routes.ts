@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { RangeNotSatisfiableError, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import type { App } from '../../platform/http/app-type.js'
+import { attachment } from '../../platform/http/content-disposition.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { ListSchema, pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
@@ -287,17 +288,6 @@ function fileHeaders(reply: FastifyReply, etag: string, remaining: number): Fast
     .header('cache-control', `private, max-age=${remaining}, immutable`)
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
-}
-
-/** RFC 6266: a plain-ASCII `filename` for old clients and the exact name as UTF-8 in `filename*`. */
-function attachment(name: string): string {
-  const safe = [...name].map((char) => (char < ' ' || char === '\u007f' || char === '/' || char === '\\' ? '_' : char)).join('')
-  const ascii = safe.replace(/[^\x20-\x7e]/g, '_').replace(/["%]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(safe)}`
-}
-
-function encodeRfc5987(value: string): string {
-  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }
 
 function emptyBody(): Readable {

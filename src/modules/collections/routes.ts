@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { Type } from 'typebox'
 import { AppError } from '../../platform/http/errors.js'
 import type { App } from '../../platform/http/app-type.js'
+import { attachment } from '../../platform/http/content-disposition.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { creatorOf } from '../assets/service.js'
@@ -271,8 +272,3 @@ export function shareRoutes(app: App, deps: { collections: CollectionService; zi
 
 const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`
 
-/** `Content-Disposition: attachment` with the name as ASCII for old clients and in full as RFC 8187 UTF-8. */
-function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`
-}
