@@ -82,6 +82,8 @@ function runCli(args: string[], extra: Record<string, string> = {}): Promise<{ c
 describe('asset-library serve on a fresh data directory', () => {
   let server: Server
   let firstKey: string
+  /** The printed owner login, and the session it started. */
+  let owner: { email: string; password: string; cookie: string }
 
   it('prints a working assets:write key and the owner login, once', async () => {
     server = await startServer()
@@ -102,6 +104,7 @@ describe('asset-library serve on a fresh data directory', () => {
     })
     expect(login.status).toBe(200)
     expect(login.headers.get('set-cookie')).toMatch(/al_session=.*HttpOnly/)
+    owner = { email: email!, password: password!, cookie: login.headers.get('set-cookie')!.split(';')[0]! }
   })
 
   it('says at start-up that search runs in text mode without an embedding provider', () => {
@@ -144,6 +147,40 @@ describe('asset-library serve on a fresh data directory', () => {
     const listed = await runCli(['key', 'list', '--org', 'default', '--json'])
     expect(JSON.parse(listed.stdout).map((k: { name: string }) => k.name).sort()).toEqual(['ci', 'first-run'])
     expect(listed.stdout).not.toContain('secret_hash')
+  })
+
+  let printedPassword: string
+  it('user set-password sets a lost password, printing one it made', async () => {
+    const generated = await runCli(['user', 'set-password', '--org', 'default', '--email', owner.email.toUpperCase()])
+    expect(generated.code, generated.stderr).toBe(0)
+    expect(generated.stdout).toContain(`The password of ${owner.email} is changed and their sessions are ended; password: `)
+    printedPassword = /; password: (\S+)$/.exec(generated.stdout.trim())![1]!
+    expect(printedPassword).toMatch(/^[A-Za-z0-9_-]{16}$/)
+
+    const chosen = await runCli(['user', 'set-password', '--org', 'default', '--email', owner.email, '--password', 'chosen by the operator', '--json'])
+    expect(chosen.code, chosen.stderr).toBe(0)
+    expect(JSON.parse(chosen.stdout)).toEqual({ id: expect.any(String), email: owner.email })
+  })
+
+  it('user set-password refuses someone who is not a member, and a short password', async () => {
+    const unknown = await runCli(['user', 'set-password', '--org', 'default', '--email', 'nobody@example.com'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('A member with the email nobody@example.com was not found.')
+    const short = await runCli(['user', 'set-password', '--org', 'default', '--email', owner.email, '--password', 'short'])
+    expect(short.code).toBe(2)
+    expect(short.stderr).toContain('--password must be at least 10 characters')
+  })
+
+  it('after user set-password only the new password signs in, and the sessions from before are ended', async () => {
+    server = await startServer()
+    const signIn = (password: string) =>
+      fetch(`${server.url}/app/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: owner.email, password }) })
+    expect((await fetch(`${server.url}/app/api/session`, { headers: { cookie: owner.cookie } })).status).toBe(401)
+    expect((await signIn(owner.password)).status).toBe(401)
+    expect((await signIn(printedPassword)).status).toBe(401)
+    expect((await signIn('chosen by the operator')).status).toBe(200)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
   })
 
   it('does not set up again on the next start, old keys still work, and the start sweeps unreferenced files', async () => {

@@ -12,6 +12,7 @@ Commands:
   org create --name N [--slug S] [--plan P]
   org list
   user create --org SLUG --email E --role owner|admin|member [--password P]
+  user set-password --org SLUG --email E [--password P]  Set a lost password (printed when generated); ends the user's sessions
   key create --org SLUG --scope assets:read|assets:write [--name N] [--expires-in 90d]
   key list --org SLUG
   key revoke --org SLUG --id KEY_ID

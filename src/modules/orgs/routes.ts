@@ -1,12 +1,30 @@
 import type { Config } from '../../config.js'
-import type { Organization } from '../../platform/db/schema.js'
+import type { MemberAudit, Organization, Role } from '../../platform/db/schema.js'
 import type { App } from '../../platform/http/app-type.js'
-import { appResponse, DataListSchema, iso } from '../../platform/http/schemas.js'
-import { MemberSchema, OrganizationSchema, OrganizationWithRoleSchema, OrgParams, UpdateOrganizationBody } from './schemas.js'
+import { pageOf } from '../../platform/http/pagination.js'
+import { appNoContent, appProblemResponses, appResponse, DataListSchema, iso } from '../../platform/http/schemas.js'
+import {
+  ChangeRoleBody,
+  HandOverBody,
+  MemberChangeListSchema,
+  MemberChangesQuery,
+  MemberParams,
+  MemberSchema,
+  OrganizationSchema,
+  OrganizationWithRoleSchema,
+  OrgParams,
+  UpdateOrganizationBody,
+} from './schemas.js'
 import type { OrganizationAiStatus } from '../search/embeddings.js'
 import type { OrgService } from './service.js'
 
 const ORG_TAGS = ['app-org']
+
+const NO_MEMBER = appProblemResponses({ not_found: 'no member with this user id in the organization' })
+
+function memberView(member: { user_id: string; email: string; name: string; role: Role; joined_at: Date }) {
+  return { ...member, joined_at: iso(member.joined_at) }
+}
 
 function orgView(org: Organization) {
   return { id: org.id, name: org.name, slug: org.slug, plan: org.plan, ai_enabled: org.ai_enabled, created_at: iso(org.created_at) }
@@ -76,8 +94,122 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; planLimits: Config
     },
     async (request) => {
       const { organization } = request.membership!
-      const members = await orgs.listMembers(organization.id)
-      return { data: members.map((member) => ({ ...member, joined_at: iso(member.joined_at) })) }
+      return { data: (await orgs.listMembers(organization.id)).map(memberView) }
     },
   )
+
+  memberChangeRoutes(app, orgs)
+}
+
+/** Owners and admins change roles, remove members and read the record of it; owners hand over ownership. */
+function memberChangeRoutes(app: App, orgs: OrgService): void {
+  app.patch(
+    '/app/api/orgs/:org/members/:user_id',
+    {
+      config: { auth: { kind: 'session', role: 'manager' } },
+      schema: {
+        operationId: 'appChangeMemberRole',
+        tags: ORG_TAGS,
+        summary: 'Change a member\u2019s role',
+        description: 'Only owners make or unmake owners; the last owner stays one. Recorded in the member changes.',
+        params: MemberParams,
+        body: ChangeRoleBody,
+        response: {
+          200: appResponse('The member with their new role.', MemberSchema),
+          ...NO_MEMBER,
+          ...appProblemResponses({
+            role_not_allowed: 'an admin makes someone an owner, or changes an owner\u2019s role',
+            last_owner: 'the member is the last owner, and the new role is not owner',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { organization, user } = request.membership!
+      return memberView(await orgs.changeRole(organization.id, user, request.params.user_id, request.body.role))
+    },
+  )
+
+  app.delete(
+    '/app/api/orgs/:org/members/:user_id',
+    {
+      config: { auth: { kind: 'session', role: 'manager' } },
+      schema: {
+        operationId: 'appRemoveMember',
+        tags: ORG_TAGS,
+        summary: 'Remove a member',
+        description:
+          'The member leaves the organization and every session of theirs ends at once (a user of several organizations signs in again to reach the others). What they made stays. Only owners remove owners, never the last one. Recorded in the member changes.',
+        params: MemberParams,
+        response: {
+          204: appNoContent('Removed.'),
+          ...NO_MEMBER,
+          ...appProblemResponses({ role_not_allowed: 'an admin removes an owner', last_owner: 'the member is the last owner' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { organization, user } = request.membership!
+      await orgs.removeMember(organization.id, user, request.params.user_id)
+      return reply.code(204).send()
+    },
+  )
+
+  app.post(
+    '/app/api/orgs/:org/ownership',
+    {
+      config: { auth: { kind: 'session', role: 'manager' } },
+      schema: {
+        operationId: 'appHandOverOwnership',
+        tags: ORG_TAGS,
+        summary: 'Hand over ownership',
+        description: 'The member becomes an owner and the calling owner becomes an admin, together. Recorded in the member changes.',
+        params: OrgParams,
+        body: HandOverBody,
+        response: {
+          204: appNoContent('Handed over.'),
+          ...appProblemResponses({ not_found: 'no member with this user id in the organization', role_not_allowed: 'the caller is an admin, not an owner' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { organization, user } = request.membership!
+      await orgs.handOverOwnership(organization.id, user, request.body.user_id)
+      return reply.code(204).send()
+    },
+  )
+
+  app.get(
+    '/app/api/orgs/:org/members/changes',
+    {
+      config: { auth: { kind: 'session', role: 'manager' } },
+      schema: {
+        operationId: 'appListMemberChanges',
+        tags: ORG_TAGS,
+        summary: 'List member changes',
+        description: 'Who removed a member, changed a role or handed over ownership, and when: newest first.',
+        params: OrgParams,
+        querystring: MemberChangesQuery,
+        response: { 200: appResponse('A page of member changes.', MemberChangeListSchema) },
+      },
+    },
+    async (request) => {
+      const { organization } = request.membership!
+      const page = pageOf(request.query)
+      const { rows, total } = await orgs.memberChanges(organization.id, page)
+      return { data: rows.map(memberChangeView), total, ...page }
+    },
+  )
+}
+
+function memberChangeView(entry: MemberAudit) {
+  return {
+    id: entry.id,
+    action: entry.action,
+    actor: { user_id: entry.actor_id, email: entry.actor_email },
+    member: { user_id: entry.member_id, email: entry.member_email },
+    from_role: entry.from_role,
+    to_role: entry.to_role,
+    created_at: iso(entry.created_at),
+  }
 }

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
 import { COMPONENT, DateTimeSchema } from '../../platform/http/schemas.js'
 import { OrganizationAiStatusSchema } from '../search/schemas.js'
 
@@ -43,3 +44,38 @@ export const MemberSchema = Type.Object(
   { user_id: Uuid, email: Type.String(), name: Type.String(), role: Role, joined_at: DateTimeSchema },
   { [COMPONENT]: 'AppMember', additionalProperties: false },
 )
+
+export const MemberParams = Type.Object({ org: Type.String(), user_id: Uuid })
+
+export const ChangeRoleBody = Type.Object({ role: Role }, { additionalProperties: false })
+
+export const HandOverBody = Type.Object(
+  { user_id: Type.String({ format: 'uuid', description: 'The member who becomes an owner.' }) },
+  { additionalProperties: false },
+)
+
+export const MemberChangesQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false })
+
+const Person = Type.Object(
+  { user_id: Type.Union([Type.Null(), Uuid], { description: 'Null once the user no longer exists.' }), email: Type.String() },
+  { additionalProperties: false },
+)
+const RoleOrNone = (description: string) => Type.Union([Type.Null(), Role], { description })
+
+export const MemberChangeSchema = Type.Object(
+  {
+    id: Uuid,
+    action: Type.Union([Type.Literal('removed'), Type.Literal('role_changed'), Type.Literal('ownership_transferred')], {
+      description:
+        '`removed`: the member left the organization; `role_changed`: they were given another role; `ownership_transferred`: the actor handed them ownership and became an admin.',
+    }),
+    actor: Person,
+    member: Person,
+    from_role: RoleOrNone("The member's role before."),
+    to_role: RoleOrNone("The member's role after; null once removed."),
+    created_at: DateTimeSchema,
+  },
+  { [COMPONENT]: 'AppMemberChange', additionalProperties: false, description: 'Who changed whose membership, how, and when.' },
+)
+
+export const MemberChangeListSchema = ListSchema(MemberChangeSchema, 'A page of member changes, newest first.')

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
-import type { Organization, Role, User } from '../../platform/db/schema.js'
+import type { MemberAuditTable, Organization, Role, User } from '../../platform/db/schema.js'
+import type { Page } from '../../platform/http/pagination.js'
 
 /** Undefined when the slug is taken, also by a concurrent insert. */
 export function insertOrganizationIfSlugFree(
@@ -84,15 +85,68 @@ export function findMembership(db: Db, organizationId: string, userId: string) {
     .executeTakeFirst()
 }
 
-export function listMembers(db: Db, organizationId: string) {
+function members(db: Db, organizationId: string) {
   return db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select(['users.id as user_id', 'users.email', 'users.name', 'memberships.role', 'memberships.created_at as joined_at'])
     .where('memberships.organization_id', '=', organizationId)
-    .orderBy('memberships.created_at')
-    .orderBy('users.id')
+}
+
+export function listMembers(db: Db, organizationId: string) {
+  return members(db, organizationId).orderBy('memberships.created_at').orderBy('users.id').execute()
+}
+
+export function findMember(db: Db, organizationId: string, userId: string) {
+  return members(db, organizationId).where('memberships.user_id', '=', userId).executeTakeFirst()
+}
+
+/**
+ * The memberships of these users and of every owner, locked until the transaction ends, in one
+ * order (by user id) so that two changes never wait on each other: a change that counts owners
+ * then sees any concurrent change to them.
+ */
+export function lockMemberships(db: Db, organizationId: string, userIds: string[]) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['memberships.user_id', 'memberships.role', 'users.email'])
+    .where('memberships.organization_id', '=', organizationId)
+    .where((eb) => eb.or([eb('memberships.role', '=', 'owner'), eb('memberships.user_id', 'in', userIds)]))
+    .orderBy('memberships.user_id')
+    .forUpdate('memberships')
     .execute()
+}
+
+export async function setRole(db: Db, organizationId: string, userId: string, role: Role): Promise<void> {
+  await db.updateTable('memberships').set({ role }).where('organization_id', '=', organizationId).where('user_id', '=', userId).execute()
+}
+
+export async function deleteMembership(db: Db, organizationId: string, userId: string): Promise<void> {
+  await db.deleteFrom('memberships').where('organization_id', '=', organizationId).where('user_id', '=', userId).execute()
+}
+
+/** Signs the user out everywhere: every session of theirs stops working with its next request. */
+export async function deleteSessionsOf(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute()
+}
+
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute()
+}
+
+export async function insertAuditEntry(db: Db, entry: Omit<MemberAuditTable, 'created_at'>): Promise<void> {
+  await db.insertInto('member_audit').values(entry).execute()
+}
+
+/** A page of the organization's member changes, newest first, and how many there are. */
+export async function listAuditEntries(db: Db, organizationId: string, page: Page) {
+  const entries = db.selectFrom('member_audit').where('organization_id', '=', organizationId)
+  const [rows, count] = await Promise.all([
+    entries.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    entries.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(count.count) }
 }
 
 export function listUserOrganizations(db: Db, userId: string) {

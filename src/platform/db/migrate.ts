@@ -10,6 +10,7 @@ import * as pushAndListCosts from './migrations/0007_push_and_list_costs.js'
 import * as libraryVersion from './migrations/0008_library_version.js'
 import * as nameCounts from './migrations/0009_name_counts.js'
 import * as webhookHealth from './migrations/0010_webhook_health.js'
+import * as memberAudit from './migrations/0011_member_audit.js'
 import * as createdBy from './migrations/0012_created_by.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_library_version': libraryVersion,
   '0009_name_counts': nameCounts,
   '0010_webhook_health': webhookHealth,
+  '0011_member_audit': memberAudit,
   '0012_created_by': createdBy,
 }
 

@@ -59,6 +59,24 @@ export interface SessionsTable {
   created_at: CreatedAt
 }
 
+export type MemberAuditAction = 'removed' | 'role_changed' | 'ownership_transferred'
+
+/** Who removed a member, changed a role or handed over ownership (migration 0011); emails as they were then. */
+export interface MemberAuditTable {
+  id: string
+  organization_id: string
+  action: MemberAuditAction
+  actor_id: string | null
+  actor_email: string
+  member_id: string | null
+  member_email: string
+  /** The member's role before; null for none. */
+  from_role: Role | null
+  /** The member's role after; null once removed. */
+  to_role: Role | null
+  created_at: CreatedAt
+}
+
 export interface ApiKeysTable {
   id: string
   organization_id: string
@@ -244,6 +262,7 @@ export interface Database {
   memberships: MembershipsTable
   invitations: InvitationsTable
   sessions: SessionsTable
+  member_audit: MemberAuditTable
   api_keys: ApiKeysTable
   outbox_events: OutboxEventsTable
   webhook_subscriptions: WebhookSubscriptionsTable
@@ -267,4 +286,5 @@ export type Organization = Selectable<OrganizationsTable>
 export type User = Selectable<UsersTable>
 export type ApiKey = Selectable<ApiKeysTable>
 export type Invitation = Selectable<InvitationsTable>
+export type MemberAudit = Selectable<MemberAuditTable>
 export type NewApiKey = Insertable<ApiKeysTable>
