@@ -156,7 +156,9 @@ describe('asset-library serve on a fresh data directory', () => {
     expect(generated.stdout).toContain(`The password of ${owner.email} is changed and their sessions are ended; password: `)
     printedPassword = /; password: (\S+)$/.exec(generated.stdout.trim())![1]!
     expect(printedPassword).toMatch(/^[A-Za-z0-9_-]{16}$/)
+  })
 
+  it('user set-password takes the password given', async () => {
     const chosen = await runCli(['user', 'set-password', '--org', 'default', '--email', owner.email, '--password', 'chosen by the operator', '--json'])
     expect(chosen.code, chosen.stderr).toBe(0)
     expect(JSON.parse(chosen.stdout)).toEqual({ id: expect.any(String), email: owner.email })

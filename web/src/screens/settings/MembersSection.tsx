@@ -6,8 +6,9 @@ import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { Table } from '../../ui/Table'
 import { PendingInvitations } from './Invitations'
+import { MemberChanges } from './MemberChanges'
+import { MemberTable } from './MemberTable'
 import { OnceSecret, SectionHeader } from './parts'
 
 type Invitation = AppData<'/app/api/orgs/{org}/invitations', 'get'>['data'][number]
@@ -16,12 +17,12 @@ type Role = Invitation['role']
 const ROLES: Record<Role, string> = {
   member: 'Member: browses, uploads, edits and collects assets.',
   admin: 'Admin: also manages keys, webhooks, members and the organization’s settings.',
-  owner: 'Owner: everything an admin does, and invites other owners.',
+  owner: 'Owner: everything an admin does, and makes, removes and invites other owners.',
 }
 
 export function MembersSection() {
   const org = useOrg()
-  const { canManage, user } = useSession()
+  const { canManage } = useSession()
   const members = useQuery({
     queryKey: ['members', org],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/members', { params: { path: { org } } })),
@@ -34,23 +35,9 @@ export function MembersSection() {
       {canManage && <InviteForm />}
       {members.isPending && <p className="muted">Loading members…</p>}
       {members.isError && <QueryError error={members.error} onRetry={() => void members.refetch()} what="the members" />}
-      {members.data && (
-        <Table columns={['Name', 'Email', 'Role', 'Joined']} caption="Members">
-          {members.data.data.map((member) => (
-            <tr key={member.user_id}>
-              <td className="strong">
-                {member.name || <span className="muted">—</span>} {member.user_id === user.id && <span className="badge">You</span>}
-              </td>
-              <td className="email">{member.email}</td>
-              <td>
-                <span className={`badge ${member.role === 'member' ? '' : 'ok'}`}>{member.role}</span>
-              </td>
-              <td className="nowrap">{formatDate(member.joined_at)}</td>
-            </tr>
-          ))}
-        </Table>
-      )}
+      {members.data && <MemberTable members={members.data.data} />}
       {canManage && <PendingInvitations />}
+      {canManage && <MemberChanges />}
     </section>
   )
 }
