@@ -69,7 +69,9 @@ describe('/app/api responses', () => {
 
     const invited = await ok<{ token: string }>(owner.post(`${org}/invitations`, { email: `invitee-${Date.now()}@example.com`, role: 'member' }))
     await ok(t.app.inject({ method: 'POST', url: '/app/api/invitations/lookup', payload: { token: invited.token } }))
-    clientFrom(t.app, await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token: invited.token, password: PASSWORD, name: 'Ivy' } }))
+    const ivy = clientFrom(t.app, await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token: invited.token, password: PASSWORD, name: 'Ivy' } }))
+    await ok(owner.patch(`${org}/members/${ivy.userId}`, { role: 'admin' }))
+    await ok(owner.get(`${org}/members/changes`))
     const revoked = await ok<{ id: string }>(owner.post(`${org}/invitations`, { email: `revoked-${Date.now()}@example.com`, role: 'admin' }))
     await ok(owner.get(`${org}/invitations`))
     await ok(owner.post(`${org}/invitations/${revoked.id}/resend`))
@@ -118,6 +120,8 @@ const NO_CONTENT = new Set([
   'POST /app/api/password',
   'DELETE /app/api/orgs/:org/invitations/:id',
   'DELETE /app/api/orgs/:org/keys/:id',
+  'DELETE /app/api/orgs/:org/members/:user_id',
+  'POST /app/api/orgs/:org/ownership',
   'POST /app/api/orgs/:org/asset-types',
   'DELETE /app/api/orgs/:org/asset-types/:name',
   'POST /app/api/orgs/:org/clients',
