@@ -71,7 +71,7 @@ describe('members', () => {
     expect(await admin.getByRole('button', { name: `Remove ${e2e.acme.owner.email}` }).count()).toBe(0)
 
     await expectAccessible(owner)
-    await screenshots(owner, 'settings-members')
+    await screenshots(owner, 'settings-member-changes')
   })
 
   it('shows the server’s refusal, and hands over ownership', async () => {

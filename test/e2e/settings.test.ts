@@ -156,7 +156,7 @@ describe('settings', () => {
     await guest.close()
 
     await page.reload()
-    await expect.poll(() => page.getByRole('cell', { name: 'new.designer@example.com' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('cell', { name: 'new.designer@example.com', exact: true }).isVisible()).toBe(true)
     const pending = page.getByRole('region', { name: 'Pending invitations' })
     await expect.poll(() => pending.getByText('No invitation is waiting to be accepted.').isVisible()).toBe(true)
     expect(await pending.getByText('new.designer@example.com').count()).toBe(0)
