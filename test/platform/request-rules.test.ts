@@ -146,19 +146,21 @@ describe('the URL', () => {
 })
 
 describe('headers that may appear once', () => {
-  it('two Authorization headers are 400 bad_request, whichever comes first', async () => {
-    for (const pair of [[acme.writeKey, 'al_nope'], ['al_nope', acme.writeKey], [acme.readKey, acme.writeKey]]) {
-      expectProblem(await call('GET', '/api/v1/auth/key', { authorization: pair.map((key) => `Bearer ${key}`) }), 400, 'bad_request')
+  // On a socket: app.inject (light-my-request 6.6, pinned for Node 20) joins a repeated header into one.
+  it('two Authorization headers are 400 bad_request, whichever comes first, and change nothing', async () => {
+    const twice = (first: string, second: string) => `Authorization: Bearer ${first}\r\nAuthorization: Bearer ${second}`
+    for (const [first, second] of [[acme.writeKey, 'al_nope'], ['al_nope', acme.writeKey], [acme.readKey, acme.writeKey]] as const) {
+      const res = await rawRequest(`GET /api/v1/auth/key HTTP/1.1\r\n${twice(first, second)}`)
+      expect(res.status, res.body).toBe(400)
+      expect(JSON.parse(res.body)).toMatchObject({ code: 'bad_request' })
     }
     const collection = await newCollection()
-    expectProblem(await call('DELETE', `/api/v1/collections/${collection}`, { authorization: [`Bearer ${acme.readKey}`, `Bearer ${acme.writeKey}`] }), 400, 'bad_request')
+    const deleted = await rawRequest(`DELETE /api/v1/collections/${collection} HTTP/1.1\r\n${twice(acme.readKey, acme.writeKey)}`)
+    expect(deleted.status, deleted.body).toBe(400)
     expect((await call('GET', `/api/v1/collections/${collection}`)).statusCode).toBe(200)
   })
 
-  it('on a real socket too, and for Content-Type and Host', async () => {
-    const twice = await rawRequest(`GET /api/v1/auth/key HTTP/1.1\r\nAuthorization: Bearer ${acme.writeKey}\r\nAuthorization: Bearer ${acme.readKey}`)
-    expect(twice.status, twice.body).toBe(400)
-    expect(JSON.parse(twice.body)).toMatchObject({ code: 'bad_request' })
+  it('for Content-Type and Host too', async () => {
     const body = JSON.stringify({ name: 'Twice typed' })
     const typed = await rawRequest(
       `POST /api/v1/collections HTTP/1.1\r\nAuthorization: Bearer ${acme.writeKey}\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}`,
