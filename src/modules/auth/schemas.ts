@@ -1,9 +1,10 @@
 import { Type } from 'typebox'
 import { COMPONENT, DateTimeSchema, nullableDateTime } from '../../platform/http/schemas.js'
 import { OrgParams, Role, Uuid } from '../orgs/schemas.js'
+import { MIN_PASSWORD_LENGTH } from '../orgs/service.js'
 
 const Email = Type.String({ format: 'email', maxLength: 254 })
-const Password = Type.String({ minLength: 10, maxLength: 200 })
+const Password = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 })
 const InvitationToken = Type.String({ minLength: 1, maxLength: 200 })
 
 export const SessionSchema = Type.Object(

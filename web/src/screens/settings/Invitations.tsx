@@ -13,7 +13,7 @@ import { useConfirmedMutation } from './useConfirmedMutation'
 type Invitation = AppData<'/app/api/orgs/{org}/invitations', 'get'>['data'][number]
 
 /** The link an invitee opens; it carries the token, shown once. */
-const invitationLink = (token: string) => `${location.origin}/invite/${token}`
+export const invitationLink = (token: string) => `${location.origin}/invite/${token}`
 
 /**
  * The invitations not yet accepted or revoked, expired ones included: each says when it expires or that

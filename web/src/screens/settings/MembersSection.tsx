@@ -6,7 +6,7 @@ import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { PendingInvitations } from './Invitations'
+import { invitationLink, PendingInvitations } from './Invitations'
 import { MemberChanges } from './MemberChanges'
 import { MemberTable } from './MemberTable'
 import { OnceSecret, SectionHeader } from './parts'
@@ -91,7 +91,7 @@ function InviteForm() {
         <FormError error={invite.error} />
       </form>
       {invitation && (
-        <OnceSecret label="Invitation link" value={`${location.origin}/invite/${invitation.token}`} onDone={() => invite.reset()}>
+        <OnceSecret label="Invitation link" value={invitationLink(invitation.token)} onDone={() => invite.reset()}>
           {' '}Send it to <strong>{invitation.email}</strong>: it works once, until {formatDate(invitation.expires_at)}.
         </OnceSecret>
       )}
