@@ -48,8 +48,6 @@ import { AccountSignInLimit } from './modules/auth/sign-in-limit.js'
 import { AuthService } from './modules/auth/service.js'
 import { SessionGuard } from './modules/auth/session-guard.js'
 import { orgRoutes } from './modules/orgs/routes.js'
-import { instanceRoutes } from './modules/instance/routes.js'
-import { InstanceService } from './modules/instance/service.js'
 import { OrgService } from './modules/orgs/service.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
@@ -267,7 +265,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   orgRoutes(app, { orgs, planLimits: config.planLimits, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
   invitationRoutes(app, { auth })
   signInRoutes(app, { auth, orgs, guard })
-  instanceRoutes(app, { instance: new InstanceService(database.db) })
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
   fileRoutes(app, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })

@@ -10,6 +10,7 @@ import {
   InvitationPreviewSchema,
   InvitationSchema,
   InvitationTokenBody,
+  InstanceSchema,
   InviteBody,
   LoginBody,
   SessionSchema,
@@ -27,7 +28,10 @@ interface SessionDeps {
   guard: SessionGuard
 }
 
-/** POST /app/api/logout and GET /app/api/session: the signed-in browser's own session. */
+/**
+ * POST /app/api/logout and GET /app/api/session: the signed-in browser's own session; GET /app/api/instance:
+ * what the sign-in screen says about this server before there is one.
+ */
 export function sessionRoutes(app: App, deps: SessionDeps): void {
   const { auth, guard } = deps
   const sessionBody = sessionBodyFor(deps)
@@ -91,6 +95,21 @@ export function sessionRoutes(app: App, deps: SessionDeps): void {
       const user = request.sessionUser!
       return sessionBody(user, user.sessionId)
     },
+  )
+
+  app.get(
+    '/app/api/instance',
+    {
+      config: { auth: { kind: 'public' } },
+      schema: {
+        operationId: 'appGetInstance',
+        tags: SESSION_TAGS,
+        summary: 'Describe this server before signing in',
+        description: 'Whether anyone has signed in yet, so the sign-in screen points a new server\u2019s owner to the login its first start printed.',
+        response: { 200: appResponse('Facts about this server.', InstanceSchema) },
+      },
+    },
+    async () => ({ first_sign_in_pending: await auth.firstSignInPending() }),
   )
 }
 

@@ -4,7 +4,6 @@ import { DECOY_PASSWORD_HASH, hashPassword, sha256Hex, verifyPassword } from '..
 import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { randomToken, uuidv7 } from '../../platform/ids.js'
-import { recordSignIn } from '../instance/store.js'
 import type { OrgService } from '../orgs/service.js'
 import type { AccountSignInLimit } from './sign-in-limit.js'
 import * as store from './store.js'
@@ -44,6 +43,9 @@ function emitInvited(tx: Db, invitation: { organization_id: string; email: strin
 
 /** Signing in and out, sessions, and invitations into an organization (whose members `orgs` keeps). */
 export class AuthService {
+  /** Once someone has signed in, that never changes: neither the note nor the check touch the database again. */
+  private signedIn = false
+
   constructor(
     private readonly db: Db,
     private readonly orgs: OrgService,
@@ -204,7 +206,14 @@ export class AuthService {
       user_id: userId,
       expires_at: new Date(Date.now() + SESSION_TTL_MS),
     })
-    await recordSignIn(this.db)
+    if (!this.signedIn) await store.recordSignIn(this.db)
+    this.signedIn = true
     return { id, token }
+  }
+
+  /** No one has signed in yet: the login the first start printed is the way in. */
+  async firstSignInPending(): Promise<boolean> {
+    this.signedIn ||= await store.anyoneSignedIn(this.db)
+    return !this.signedIn
   }
 }
