@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded } from '../support/app.js'
 import { DIMENSIONS, startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
@@ -22,9 +22,8 @@ async function push(e2e: E2E, org: Seeded, title: string, color: string): Promis
   return { id: res.json<{ asset_id: string }>().asset_id, bytes }
 }
 
-async function signedIn(e2e: E2E, contexts: BrowserContext[], org: Seeded): Promise<Page> {
+async function signedIn(e2e: E2E, org: Seeded): Promise<Page> {
   const context = await e2e.context()
-  contexts.push(context)
   const page = await context.newPage()
   await signIn(page, org.owner.email, org.owner.password)
   return page
@@ -48,13 +47,10 @@ const aiSwitch = (page: Page) => page.getByRole('switch', { name: /Semantic sear
 
 describe('the asset page, on a server without an embedding provider', () => {
   let e2e: E2E
-  const contexts: BrowserContext[] = []
   beforeAll(async () => {
     e2e = await startE2E({ RATE_LIMIT_EXPENSIVE: '1000', RATE_LIMIT_SIGN_IN: '100' })
   })
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((context) => context.close()))
-  })
+  afterEach(() => e2e.closeContexts())
   afterAll(async () => {
     await e2e?.close()
   })
@@ -66,7 +62,7 @@ describe('the asset page, on a server without an embedding provider', () => {
     await push(e2e, org, 'Winter banner', '#74c0fc')
     const created = await e2e.t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: { authorization: `Bearer ${org.writeKey}` }, payload: { name: 'Picked', kind: 'manual' } })
     expect(created.statusCode).toBe(201)
-    const page = await signedIn(e2e, contexts, org)
+    const page = await signedIn(e2e, org)
 
     // Newest first: Winter, Summer, Brand logo.
     await openFromLibrary(page, 'Summer banner')
@@ -110,7 +106,7 @@ describe('the asset page, on a server without an embedding provider', () => {
 
   it('says AI is not configured on this server, what to set, and not "On"', async () => {
     const org = await seedOrganization(e2e.t.app, 'No AI Co')
-    const page = await signedIn(e2e, contexts, org)
+    const page = await signedIn(e2e, org)
     await page.goto('/settings/organization')
     await expect.poll(() => aiSwitch(page).isVisible()).toBe(true)
     await expect.poll(() => page.getByText('Not configured on this server').isVisible()).toBe(true)
@@ -125,14 +121,11 @@ describe('the asset page, on a server without an embedding provider', () => {
 describe('the AI status on a server with an embedding provider', () => {
   let e2e: E2E
   let provider: EmbeddingServer
-  const contexts: BrowserContext[] = []
   beforeAll(async () => {
     provider = await startEmbeddingServer()
     e2e = await startE2E({ EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: String(DIMENSIONS), RATE_LIMIT_EXPENSIVE: '1000' })
   })
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((context) => context.close()))
-  })
+  afterEach(() => e2e.closeContexts())
   afterAll(async () => {
     await e2e?.close()
     await provider?.close()
@@ -146,7 +139,7 @@ describe('the AI status on a server with an embedding provider', () => {
     if (hybrid) {
       await expect.poll(async () => (await e2e.t.app.services.embeddings.counts(org.org.id)).missing, { timeout: 15_000 }).toBe(0)
     }
-    const page = await signedIn(e2e, contexts, org)
+    const page = await signedIn(e2e, org)
     await page.goto('/settings/organization')
     await expect.poll(() => aiSwitch(page).isVisible()).toBe(true)
     if (hybrid) {

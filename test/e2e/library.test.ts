@@ -1,4 +1,4 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded } from '../support/app.js'
 import { solid } from '../support/images.js'
@@ -24,7 +24,6 @@ const SEED: readonly SeedAsset[] = [
 ]
 
 let e2e: E2E
-const contexts: BrowserContext[] = []
 
 /** Pushes an asset through the public API with the organization's write key, as a script would; its id. */
 async function push(org: Seeded, asset: SeedAsset): Promise<string> {
@@ -58,7 +57,6 @@ async function seededLibrary(name: string) {
 /** A page of its own, signed in as the organization's owner. */
 async function signedIn(org: Seeded): Promise<Page> {
   const context = await e2e.context()
-  contexts.push(context)
   const page = await context.newPage()
   await signIn(page, org.owner.email, org.owner.password)
   return page
@@ -82,9 +80,7 @@ beforeAll(async () => {
   // Each test signs in to an organization of its own, and one pushes 70 assets with one key.
   e2e = await startE2E({ RATE_LIMIT_EXPENSIVE: '1000', RATE_LIMIT_SIGN_IN: '100' })
 })
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()))
-})
+afterEach(() => e2e.closeContexts())
 afterAll(async () => {
   await e2e?.close()
 })
@@ -149,8 +145,7 @@ describe('the library', () => {
   it('says when the library cannot be loaded, and loads it on Retry', async () => {
     const { org } = await seededLibrary('Flaky Co')
     const context = await e2e.context()
-    contexts.push(context)
-    const page = await context.newPage()
+      const page = await context.newPage()
     await signIn(page, org.owner.email, org.owner.password)
     const lists = assetList()
     await page.route(lists, (route) => route.fulfill(unavailable))

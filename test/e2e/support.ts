@@ -20,6 +20,8 @@ export interface E2E {
   browser: Browser
   /** A new browser profile (cookies of its own) at 1280 px. */
   context(): Promise<BrowserContext>
+  /** Closes every profile `context()` opened so far: after each test, so none carries its cookies into the next. */
+  closeContexts(): Promise<void>
   close(): Promise<void>
 }
 
@@ -33,12 +35,18 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   await Promise.all([t.app.services.embeddings.start(), t.app.services.webhookDelivery.start()])
   const acme = await seedOrganization(t.app, 'Acme Design')
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS })
+  const contexts: BrowserContext[] = []
   return {
     t,
     url,
     acme,
     browser,
-    context: () => browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } }),
+    async context() {
+      const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } })
+      contexts.push(context)
+      return context
+    },
+    closeContexts: async () => void (await Promise.all(contexts.splice(0).map((context) => context.close()))),
     async close() {
       await browser.close()
       socket.closeAllConnections()
