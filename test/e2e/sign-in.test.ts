@@ -32,13 +32,12 @@ describe('signing in', () => {
     await expect.poll(() => page.getByRole('link', { name: 'Collections' }).getAttribute('aria-current')).toBe('page')
     expect(await page.title()).toBe('Collections · Asset Library')
 
-    await page.getByRole('button', { name: 'Sign out' }).click()
-    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
-    // Someone has signed in now: the hint is gone.
+    // Someone has signed in now: the sign-in screen asks again, and the hint is gone. Its answer is read
+    // before anything navigates (a reload would discard the body of an answer still in flight).
     const answered = page.waitForResponse('**/app/api/instance')
-    await page.reload()
-    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
+    await page.getByRole('button', { name: 'Sign out' }).click()
     expect((await (await answered).json()).first_sign_in_pending).toBe(false)
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
     expect(await page.getByText(FIRST_RUN_HINT).count()).toBe(0)
     await context.close()
   })
