@@ -79,6 +79,8 @@ export default defineConfig({
           ...database,
           globalSetup: [...database.globalSetup, 'test/e2e/build-web.ts'],
           testTimeout: 60_000,
+          // A browser on a 2-core machine beside other test files: what a person would wait for, not 1 s.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

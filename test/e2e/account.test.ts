@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
 beforeAll(async () => {
@@ -34,8 +34,7 @@ describe('your account', () => {
     await page.getByRole('button', { name: 'Change password' }).click()
     await expect.poll(() => page.getByRole('status').getByText('Password changed.').isVisible()).toBe(true)
     expect(await page.getByLabel('Current password').inputValue()).toBe('')
-    await expectAccessible(page)
-    await screenshots(page, 'settings-account')
+    await checkScreen(page, 'settings-account')
 
     // This browser stays signed in; the other one is not.
     await page.reload()
@@ -70,15 +69,13 @@ describe('your account', () => {
     await page.reload()
     const pending = page.getByRole('region', { name: 'Pending invitations' })
     await expect.poll(() => pending.getByText(/^Expired /).isVisible()).toBe(true)
-    await expectAccessible(page)
-    await screenshots(page, 'settings-invitations-expired')
+    await checkScreen(page, 'settings-invitations-expired')
 
     await pending.getByRole('button', { name: 'Re-send the invitation for late.joiner@example.com' }).click()
     const newLink = await pending.getByLabel('Invitation link', { exact: true }).inputValue()
     expect(newLink).not.toBe(oldLink)
     await expect.poll(() => pending.getByText(/^Expired /).count()).toBe(0)
-    await expectAccessible(page)
-    await screenshots(page, 'settings-invitations-resent')
+    await checkScreen(page, 'settings-invitations-resent')
     await pending.getByRole('button', { name: 'Done' }).click()
 
     const lookUp = (link: string) =>

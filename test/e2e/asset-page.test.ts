@@ -4,10 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded } from '../support/app.js'
 import { DIMENSIONS, startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
 import { solid } from '../support/images.js'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
-const NARROW = { width: 375, height: 812 }
-const WIDE = { width: 1280, height: 800 }
 
 /** Pushes a PNG with the organization's write key, as a script would; its id and bytes. */
 async function push(e2e: E2E, org: Seeded, title: string, color: string): Promise<{ id: string; bytes: Buffer }> {
@@ -35,13 +33,6 @@ async function openFromLibrary(page: Page, title: string) {
   await expect.poll(() => page.getByRole('heading', { name: title, level: 1 }).isVisible()).toBe(true)
 }
 
-/** axe at both widths, on the page as it is now. */
-async function expectAccessibleAtBothWidths(page: Page) {
-  await expectAccessible(page)
-  await page.setViewportSize(NARROW)
-  await expectAccessible(page)
-  await page.setViewportSize(WIDE)
-}
 
 const aiSwitch = (page: Page) => page.getByRole('switch', { name: /Semantic search and similar assets/ })
 
@@ -100,8 +91,7 @@ describe('the asset page, on a server without an embedding provider', () => {
 
     // No provider on this server: the similar panel says so.
     await expect.poll(() => page.getByText('Similar assets need an embedding provider, and none is configured on this server.').isVisible()).toBe(true)
-    await screenshots(page, 'asset-page')
-    await expectAccessibleAtBothWidths(page)
+    await checkScreen(page, 'asset-page')
   })
 
   it('says AI is not configured on this server, what to set, and not "On"', async () => {
@@ -113,8 +103,7 @@ describe('the asset page, on a server without an embedding provider', () => {
     expect(await aiSwitch(page).isDisabled()).toBe(true)
     expect(await aiSwitch(page).isChecked()).toBe(false)
     expect(await page.getByText('EMBEDDING_BASE_URL').isVisible()).toBe(true)
-    await screenshots(page, 'settings-organization-no-ai')
-    await expectAccessibleAtBothWidths(page)
+    await checkScreen(page, 'settings-organization-no-ai')
   })
 })
 
@@ -156,14 +145,13 @@ describe('the AI status on a server with an embedding provider', () => {
     } else {
       await expect.poll(() => page.getByText('the database has no pgvector extension').isVisible()).toBe(true)
     }
-    await screenshots(page, 'settings-organization-ai')
-    await expectAccessibleAtBothWidths(page)
+    await checkScreen(page, 'settings-organization-ai')
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
     await openFromLibrary(page, 'Red sports car')
     const similar = page.getByRole('region', { name: 'Similar assets' })
     if (hybrid) await expect.poll(() => similar.getByRole('link', { name: /Blue sedan/ }).isVisible()).toBe(true)
     else await expect.poll(() => similar.getByText('database does not have it').isVisible()).toBe(true)
-    await screenshots(page, 'asset-page-similar')
+    await checkScreen(page, 'asset-page-similar')
   })
 })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pushImage } from '../support/fixtures.js'
 import { solid } from '../support/images.js'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
 beforeAll(async () => {
@@ -48,8 +48,7 @@ describe('collections', () => {
     await expect.poll(() => query.getByRole('status').textContent()).toBe('2 assets match')
     await query.getByRole('button', { name: 'Revert' }).click()
     await expect.poll(() => query.getByRole('status').textContent()).toBe('3 assets match')
-    await screenshots(page, 'collection-smart')
-    await expectAccessible(page)
+    await checkScreen(page, 'collection-smart')
 
     await page.getByRole('button', { name: 'Share', exact: true }).click()
     const link = page.getByLabel('Public link', { exact: true })
@@ -59,8 +58,7 @@ describe('collections', () => {
     expect(await page.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(shareUrl)
     // The link field took the focus from the Share button it replaced.
     await expect.poll(() => link.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true)
-    await screenshots(page, 'collection-shared')
-    await expectAccessible(page)
+    await checkScreen(page, 'collection-shared')
 
     // Someone without a session opens the link.
     const stranger = await e2e.context()
@@ -84,8 +82,7 @@ describe('collections', () => {
     const row = page.getByRole('row', { name: /Red things/ })
     await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('3')
     expect(await row.getByRole('cell').nth(1).textContent()).toBe('Smart')
-    await screenshots(page, 'collections')
-    await expectAccessible(page)
+    await checkScreen(page, 'collections')
     await context.close()
   })
 
@@ -117,8 +114,7 @@ describe('collections', () => {
     await expect.poll(() => page.getByRole('article').count()).toBe(1)
     await expect.poll(() => page.getByRole('article', { name: 'Red poster' }).isVisible()).toBe(true)
     await expect.poll(() => page.getByText('1 asset', { exact: true }).isVisible()).toBe(true)
-    await screenshots(page, 'collection-manual')
-    await expectAccessible(page)
+    await checkScreen(page, 'collection-manual')
 
     // A failed load says so and offers a retry, instead of an empty collection.
     const collectionUrl = new URL(page.url()).pathname

@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded } from '../support/app.js'
 import { solid } from '../support/images.js'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 interface SeedAsset {
   title: string
@@ -98,8 +98,7 @@ describe('the library', () => {
     expect(await card(page, 'Brand logo').getByRole('link', { name: 'Brand logo' }).getAttribute('href')).toMatch(/^\/assets\/[0-9a-f-]{36}$/)
     // Every thumbnail has loaded (no broken image).
     await expect.poll(() => loaded(page.getByRole('list', { name: 'Assets' }).locator('img'))).toBe(true)
-    await screenshots(page, 'library')
-    await expectAccessible(page)
+    await checkScreen(page, 'library')
   })
 
   it('filters by tag through the filter bar, keeps the filter in the URL, and across a reload', async () => {
@@ -131,7 +130,7 @@ describe('the library', () => {
     await expect.poll(() => page.getByText('Matching words only').isVisible()).toBe(true)
     await expect.poll(() => cardTitles(page)).toEqual(['Team portrait'])
     await expect.poll(() => page.getByText('1 hit', { exact: true }).isVisible()).toBe(true)
-    await screenshots(page, 'library-search')
+    await checkScreen(page, 'library-search')
     expect(page.url()).toContain('search=portrait')
     await page.getByRole('searchbox', { name: 'Search' }).fill('')
     await expect.poll(() => cards(page).count()).toBe(SEED.length)
@@ -176,8 +175,7 @@ describe('the library', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Brand logo', level: 1 }).isVisible()).toBe(true)
     await expect.poll(() => page.getByRole('heading', { name: 'Similar assets' }).isVisible()).toBe(true)
     await expect.poll(() => loaded(page.getByRole('img', { name: 'Brand logo' }))).toBe(true)
-    await screenshots(page, 'asset-detail')
-    await expectAccessible(page)
+    await checkScreen(page, 'asset-detail')
 
     await page.getByRole('region', { name: 'Record' }).getByRole('button', { name: 'Edit' }).click()
     await page.getByLabel('Add tag').fill('hero')
@@ -218,7 +216,7 @@ describe('the library', () => {
     await expect.poll(() => toolbar.getByText('2 selected').isVisible()).toBe(true)
     // The count is announced by a status region that was there before the selection.
     await expect.poll(() => page.getByRole('status').filter({ hasText: '2 selected' }).count()).toBe(1)
-    await screenshots(page, 'library-selection')
+    await checkScreen(page, 'library-selection')
 
     await toolbar.getByRole('button', { name: 'Add to collection' }).click()
     const picker = page.getByRole('dialog', { name: 'Add 2 assets to a collection' })
@@ -258,7 +256,7 @@ describe('the library', () => {
     await expect.poll(() => page.getByText('70 assets').isVisible()).toBe(true)
     await expect.poll(() => loaded(card(page, 'Asset 70').locator('img'))).toBe(true)
     await page.mouse.wheel(0, -100_000) // the sticky header at the top of the full-page shot
-    await screenshots(page, 'library-scrolled')
+    await checkScreen(page, 'library-scrolled')
 
     // When the next page fails, the grid says so and does not ask again by itself.
     let failing = true
@@ -292,7 +290,6 @@ describe('the library', () => {
     expect(await state.getByRole('link', { name: 'Settings → API keys' }).getAttribute('href')).toBe('/settings/keys')
     expect(await state.getByRole('link', { name: 'Upload images' }).getAttribute('href')).toBe('/upload')
     expect(await state.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/api/v1/docs')
-    await screenshots(page, 'library-empty')
-    await expectAccessible(page)
+    await checkScreen(page, 'library-empty')
   })
 })

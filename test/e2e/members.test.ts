@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Role } from '../../src/platform/db/schema.js'
 import { PASSWORD } from '../support/sessions.js'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
 beforeAll(async () => {
@@ -70,8 +70,7 @@ describe('members', () => {
     expect(await admin.getByLabel(`Role of ${e2e.acme.owner.email}`).count()).toBe(0)
     expect(await admin.getByRole('button', { name: `Remove ${e2e.acme.owner.email}` }).count()).toBe(0)
 
-    await expectAccessible(owner)
-    await screenshots(owner, 'settings-member-changes')
+    await checkScreen(owner, 'settings-member-changes')
   })
 
   it('shows the server’s refusal, and hands over ownership', async () => {

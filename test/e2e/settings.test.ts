@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from '../support/webhook-receiver.js'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
 let receiver: WebhookReceiver
@@ -47,8 +47,7 @@ describe('settings', () => {
     expect(check.statusCode).toBe(200)
     expect(check.json()).toMatchObject({ scope: 'assets:read' })
 
-    await expectAccessible(page)
-    await screenshots(page, 'settings-keys')
+    await checkScreen(page, 'settings-keys')
     await context.close()
   })
 
@@ -72,8 +71,7 @@ describe('settings', () => {
     await created.getByRole('button', { name: 'Close' }).first().click()
     await expect.poll(() => page.getByText(secret).count()).toBe(0)
     await expect.poll(() => page.getByRole('link', { name: receiver.url }).isVisible()).toBe(true)
-    await screenshots(page, 'settings-webhooks')
-    await expectAccessible(page)
+    await checkScreen(page, 'settings-webhooks')
 
     await page.getByRole('link', { name: receiver.url }).click()
     await expect.poll(() => page.getByRole('heading', { name: receiver.url }).isVisible()).toBe(true)
@@ -87,7 +85,7 @@ describe('settings', () => {
     const delivery = page.getByRole('dialog', { name: 'Delivery' })
     await expect.poll(() => delivery.getByText('HTTP 200', { exact: true }).isVisible()).toBe(true)
     expect(await delivery.getByLabel('Payload').textContent()).toContain('"event": "ping"')
-    await expectAccessible(page)
+    await checkScreen(page, 'settings-delivery')
     await delivery.getByRole('button', { name: 'Close' }).click()
 
     // The filter lives in the URL: failed deliveries, none yet.
@@ -96,7 +94,7 @@ describe('settings', () => {
     await expect.poll(() => history.getByText('No deliveries match').isVisible()).toBe(true)
     await history.getByLabel('Status').selectOption('')
     await expect.poll(() => history.getByRole('cell', { name: 'ping', exact: true }).isVisible()).toBe(true)
-    await screenshots(page, 'settings-webhook-detail')
+    await checkScreen(page, 'settings-webhook-detail')
 
     // A double click on the confirmation rotates once: twice would leave receivers with neither secret.
     let rotations = 0
@@ -130,8 +128,7 @@ describe('settings', () => {
     expect(await page.locator('[role=status], [role=alert], [aria-live]').filter({ has: link }).count()).toBe(0)
     await expect.poll(() => page.getByRole('status').getByText('Invitation created for new.designer@example.com.').isVisible()).toBe(true)
     await expect.poll(() => page.getByRole('region', { name: 'Pending invitations' }).getByText('new.designer@example.com').isVisible()).toBe(true)
-    await expectAccessible(page)
-    await screenshots(page, 'settings-members')
+    await checkScreen(page, 'settings-members')
 
     const guest = await e2e.context()
     const invited = await guest.newPage()
@@ -139,8 +136,7 @@ describe('settings', () => {
     // The form says whom the invitation is for, and where, before it is used.
     await expect.poll(() => invited.getByRole('heading', { name: 'Join Acme Design on Asset Library' }).isVisible()).toBe(true)
     await expect.poll(() => invited.getByText('new.designer@example.com').isVisible()).toBe(true)
-    await expectAccessible(invited)
-    await screenshots(invited, 'invite-accept')
+    await checkScreen(invited, 'invite-accept')
     await invited.getByLabel('Your name').fill('New Designer')
     await invited.getByLabel('Password').fill('a long enough password')
     await invited.getByRole('button', { name: 'Accept invitation' }).click()
@@ -178,8 +174,7 @@ describe('settings', () => {
     // The plan's usage against its limits (the seeded organization is on the free plan, with no assets).
     await expect.poll(() => page.getByRole('meter', { name: 'Assets used' }).getAttribute('max')).toBe('10000')
     await expect.poll(() => page.getByText('0 of 10,000').isVisible()).toBe(true)
-    await expectAccessible(page)
-    await screenshots(page, 'settings-organization')
+    await checkScreen(page, 'settings-organization')
 
     await name.fill('Acme Design Studio')
     await page.getByRole('button', { name: 'Save name' }).click()

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { callApi, pushImage } from '../support/fixtures.js'
 import { readZip } from '../support/zip-reader.js'
-import { expectAccessible, screenshots, startE2E, type E2E } from './support.js'
+import { checkScreen, startE2E, type E2E } from './support.js'
 
 const COUNT = 120
 
@@ -29,14 +29,6 @@ afterAll(() => e2e.close())
 const thumbnails = (page: Page) => page.getByRole('list', { name: 'Assets' }).getByRole('img')
 const titlesOn = async (page: Page) => Promise.all((await thumbnails(page).all()).map((image) => image.getAttribute('alt')))
 
-/** Axe at 1280 and at 375 px wide. */
-async function expectAccessibleAtBothWidths(page: Page) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: 800 })
-    await expectAccessible(page)
-  }
-  await page.setViewportSize({ width: 1280, height: 800 })
-}
 
 describe('the public share page', () => {
   it('pages through all 120 assets by its Next and Previous links, and names the organization', async () => {
@@ -56,8 +48,7 @@ describe('the public share page', () => {
       await expect.poll(() => thumbnails(page).count()).toBe(count)
       seen.push(...(await titlesOn(page)))
       if (pageNumber === 1) {
-        await screenshots(page, 'share-page')
-        await expectAccessibleAtBothWidths(page)
+        await checkScreen(page, 'share-page')
       }
       if (pageNumber < 3) await page.getByRole('link', { name: 'Next page' }).click()
     }
@@ -85,8 +76,7 @@ describe('the public share page', () => {
     await page.keyboard.press('ArrowRight')
     await expect.poll(() => lightbox.getByRole('img', { name: second }).isVisible()).toBe(true)
     await expect.poll(() => lightbox.getByText(`${second} (2 of 50)`).isVisible()).toBe(true)
-    await screenshots(page, 'share-lightbox')
-    await expectAccessibleAtBothWidths(page)
+    await checkScreen(page, 'share-lightbox')
     // Focus stays inside while it is open.
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab')

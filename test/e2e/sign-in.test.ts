@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 const FIRST_RUN_HINT = "The first start printed the owner's email and password in the server's log."
 
@@ -17,8 +17,7 @@ describe('signing in', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible()).toBe(true)
     // No one has signed in to this server yet: the screen points to the login the first start printed.
     await expect.poll(() => page.getByText(FIRST_RUN_HINT).isVisible()).toBe(true)
-    await expectAccessible(page)
-    await screenshots(page, 'sign-in')
+    await checkScreen(page, 'sign-in')
 
     await page.getByLabel('Email').fill(e2e.acme.owner.email)
     await page.getByLabel('Password').fill('not the password')

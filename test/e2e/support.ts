@@ -67,14 +67,18 @@ export async function signIn(page: Page, email: string, password: string): Promi
 
 export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-results', 'screens')
 
-/** Saves the page at 1280 px and at 375 px wide (test-results/screens/<name>-<width>.png), full height. */
-export async function screenshots(page: Page, name: string): Promise<void> {
+/**
+ * One screen as it is now, at 1280 and at 375 px wide: axe finds no serious or critical violation at
+ * either width, and the page is saved full height as test-results/screens/<name>-<width>.png.
+ */
+export async function checkScreen(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const original = page.viewportSize() ?? { width: 1280, height: 800 }
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 800 })
-    // Two frames: the layout at the new width is painted before the shot.
+    // Two frames: the layout at the new width is painted before it is checked.
     await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))')
+    await expectAccessible(page)
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true })
   }
   await page.setViewportSize(original)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { solid } from '../support/images.js'
 import { startServer, type TestServer } from '../support/http-server.js'
-import { expectAccessible, screenshots, signIn, startE2E, type E2E } from './support.js'
+import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
 let images: TestServer
@@ -44,8 +44,7 @@ describe('uploading', () => {
     await expect.poll(() => results.getByRole('status').textContent()).toBe('3 items: 2 new, 1 duplicate, 0 failed')
     expect(await results.getByRole('link', { name: 'New', exact: true }).count()).toBe(2)
     expect(await results.getByRole('link', { name: 'Duplicate', exact: true }).count()).toBe(1)
-    await screenshots(page, 'upload')
-    await expectAccessible(page)
+    await checkScreen(page, 'upload')
 
     // The duplicate points at the asset its bytes already are.
     const rows = results.getByRole('listitem')
@@ -79,7 +78,7 @@ describe('uploading', () => {
     const empty = page.getByRole('region', { name: 'Uploads' })
     await expect.poll(() => empty.getByText('Files you add appear here.', { exact: false }).isVisible()).toBe(true)
     expect(await empty.getByRole('status').textContent()).toBe('')
-    await screenshots(page, 'upload-empty')
+    await checkScreen(page, 'upload-empty')
 
     await page.getByLabel('Image URL').fill(`${images.url}/campaign/green-banner.png`)
     await page.getByRole('button', { name: 'Import' }).click()
@@ -129,9 +128,7 @@ describe('uploading', () => {
     await expect.poll(() => row.locator('img').count()).toBe(0)
     await toggle.click()
     await expect.poll(() => page.getByLabel('Tags').isVisible()).toBe(true)
-    await screenshots(page, 'upload-narrow')
-    await page.setViewportSize({ width: 375, height: 812 })
-    await expectAccessible(page)
+    await checkScreen(page, 'upload-narrow')
     await context.close()
   })
 })
