@@ -143,11 +143,21 @@ describe('a share of 120 assets', () => {
 
   it('is 404 once revoked, on the page, its JSON and its zip', async () => {
     const unknown = '/s/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
-    for (const suffix of ['', '.json', '.zip']) expectProblem(await get(`${unknown}${suffix}`), 404, 'not_found')
+    for (const suffix of ['.json', '.zip']) expectProblem(await get(`${unknown}${suffix}`), 404, 'not_found')
+    expectGonePage(await get(unknown))
     expect((await callApi(t.app, acme.writeKey, 'DELETE', `/api/v1/collections/${shared.id}/share`)).statusCode).toBe(204)
-    for (const suffix of ['', '?page=2', '.json', '.zip']) expectProblem(await get(`${shared.page}${suffix}`), 404, 'not_found')
+    for (const suffix of ['.json', '.zip']) expectProblem(await get(`${shared.page}${suffix}`), 404, 'not_found')
+    for (const suffix of ['', '?page=2']) expectGonePage(await get(`${shared.page}${suffix}`))
   })
 })
+
+/** The gallery's 404: a page for the person who followed the link, under the gallery's strict policy. */
+function expectGonePage(res: { statusCode: number; headers: Record<string, unknown>; body: string }) {
+  expect(res.statusCode).toBe(404)
+  expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
+  expect(res.headers['content-security-policy']).toContain("default-src 'none'")
+  expect(res.body).toContain('<h1>This link does not work</h1>')
+}
 
 describe('the zip\u2019s size cap', () => {
   it('refuses a collection whose originals pass SHARE_ZIP_MAX_BYTES with 413 before any byte of the zip', async () => {

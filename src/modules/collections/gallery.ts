@@ -147,6 +147,32 @@ ${view.pages > 1 ? pageNav(view.page, view.pages, prev, next) : ''}  </main>
 }
 
 /**
+ * What a person who follows an unknown or revoked link sees: a page, not the API's problem document,
+ * since the link was most likely sent to them by someone else.
+ */
+export function renderGone(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="robots" content="noindex">
+  <title>This link does not work</title>
+  <link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(APP_FAVICON_SVG)}">
+  <style>${STYLE}</style>
+</head>
+<body>
+  <main>
+    <h1>This link does not work</h1>
+    <p>The collection behind it is no longer shared, or the link was copied incompletely.</p>
+    <p class="muted">Ask the person who sent it for a new link.</p>
+  </main>
+</body>
+</html>
+`
+}
+
+/**
  * The original's link asking for `Content-Disposition: attachment` under its file name (the files
  * route's unsigned `download` parameter); the `download` attribute names it as well, the page and the
  * files being on one origin.

@@ -6,7 +6,7 @@ import { attachment } from '../../platform/http/content-disposition.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { creatorOf } from '../assets/service.js'
-import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery } from './gallery.js'
+import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery, renderGone } from './gallery.js'
 import { zipNameOf, zipOf } from './share-zip.js'
 import {
   COLLECTION_EXAMPLE,
@@ -237,7 +237,11 @@ export function shareRoutes(app: App, deps: { collections: CollectionService; zi
       reply.headers(SHARE_HEADERS)
       if (link.endsWith('.json')) return deps.collections.sharedView(link.slice(0, -'.json'.length), pageOf(request.query))
       const page = request.query.page ?? 1
-      const view = await deps.collections.sharedView(link, { limit: GALLERY_PAGE_SIZE, offset: (page - 1) * GALLERY_PAGE_SIZE })
+      const view = await deps.collections.sharedView(link, { limit: GALLERY_PAGE_SIZE, offset: (page - 1) * GALLERY_PAGE_SIZE }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'not_found') return undefined
+        throw error
+      })
+      if (!view) return reply.code(404).header('content-security-policy', GALLERY_CSP).type('text/html; charset=utf-8').send(renderGone())
       // A page past the end (the collection shrank since the link was followed) shows the last one.
       const pages = pageCount(view.assets.total)
       if (page > pages) return reply.redirect(`/s/${link}?page=${pages}`, 303)
