@@ -78,7 +78,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           ...database,
           globalSetup: [...database.globalSetup, 'test/e2e/build-web.ts'],
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           // A browser on a 2-core machine beside other test files: what a person would wait for, not 1 s.
           expect: { poll: { timeout: 10_000 } },
         },

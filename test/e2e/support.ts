@@ -43,6 +43,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     browser,
     async context() {
       const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } })
+      // A click on something that never appears fails at that line, not at the test's timeout.
+      context.setDefaultTimeout(15_000)
       contexts.push(context)
       return context
     },
