@@ -10,7 +10,7 @@ import { AppError, problems } from '../../platform/http/errors.js'
 import { ListSchema, pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
-import { ASSET_EXAMPLE, AssetParams, AssetSchema, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
+import { ASSET_EXAMPLE, AssetParams, AssetSchema, CHECK_EXAMPLE, CheckBody, CheckResponse, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
 import { creatorOf, type AssetService, type PushInput } from './service.js'
 import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
@@ -62,6 +62,26 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
       if (body === undefined) serializedPages.set(page, (body = reply.serializeInput({ ...page }, '200', 'application/json') as string))
       return reply.type('application/json; charset=utf-8').send(body)
     },
+  )
+
+  app.post(
+    '/api/v1/assets/check',
+    {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
+      schema: {
+        operationId: 'checkAssets',
+        tags: ['assets'],
+        summary: 'Ask which files the library already has',
+        description:
+          'Looks up to 1,000 SHA-256 hashes of image files (64 lowercase hex digits each) among your organization\u2019s assets in one request, so a client pushes only the bytes the library lacks. Changes nothing. Another organization\u2019s identical bytes are missing. A malformed hash is 400, its pointer naming the item (`/sha256/3`).',
+        body: CheckBody,
+        response: {
+          200: okResponse('Each hash asked, once: found with its asset, or missing.', CheckResponse, CHECK_EXAMPLE),
+          ...problemResponses({ validation_failed: 'no hash, more than 1,000, or a hash that is not 64 lowercase hex digits' }),
+        },
+      },
+    },
+    async (request) => assets.check(request.caller!.organizationId, request.body.sha256),
   )
 
   app.get(

@@ -91,6 +91,38 @@ export const PushResponse = Type.Object(
   { additionalProperties: false },
 )
 
+/** How many hashes one check may ask about: a CLI checks a folder in batches of this many. */
+export const MAX_CHECKED_HASHES = 1000
+
+const SHA256_EXAMPLE = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'
+const MISSING_SHA256_EXAMPLE = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
+
+export const CheckBody = Type.Object(
+  {
+    sha256: Type.Array(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of an image file\u2019s bytes, 64 lowercase hex digits.' }), {
+      minItems: 1,
+      maxItems: MAX_CHECKED_HASHES,
+      description: 'The hashes to look up; one asked twice is answered once.',
+    }),
+  },
+  { additionalProperties: false, examples: [{ sha256: [SHA256_EXAMPLE, MISSING_SHA256_EXAMPLE] }] },
+)
+
+export const CheckResponse = Type.Object(
+  {
+    found: Type.Array(Type.Object({ sha256: Type.String(), asset_id: Type.String({ format: 'uuid' }) }, { additionalProperties: false }), {
+      description: 'The hashes that are already an asset of your organization, in the order asked.',
+    }),
+    missing: Type.Array(Type.String(), { description: 'The hashes your organization has no asset of (another organization\u2019s are missing too), in the order asked.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const CHECK_EXAMPLE = {
+  found: [{ sha256: SHA256_EXAMPLE, asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55' }],
+  missing: [MISSING_SHA256_EXAMPLE],
+}
+
 const nullable = <T extends ReturnType<typeof Name>>(schema: T) => Type.Union([Type.Null(), schema])
 
 export const PatchBody = Type.Object(
@@ -131,7 +163,7 @@ export const ASSET_EXAMPLE = {
   width: 2400,
   height: 1200,
   byte_size: 1843200,
-  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  sha256: SHA256_EXAMPLE,
   thumbnail_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
   thumbnail_expires_at: '2026-11-22T20:00:00.000Z',
   original_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',

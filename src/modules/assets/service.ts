@@ -104,6 +104,12 @@ export type AssetChanges = Partial<{
   tag_names: string[]
 }>
 
+/** What `AssetService.check` answers: the contents the organization has, with their asset, and those it lacks. */
+export interface ContentCheck {
+  found: { sha256: string; asset_id: string }[]
+  missing: string[]
+}
+
 export type AssetRecord = ReturnType<AssetService['record']>
 
 /** What `AssetService.file` finds: a blob to stream, with the key and type to describe it. */
@@ -232,6 +238,19 @@ export class AssetService {
       await store.lockContent(tx, sha256)
       if (!(await store.contentsInUse(tx, [sha256])).has(sha256)) await this.removeBlobs([files.original, files.thumbnail])
     })
+  }
+
+  /** Which of these contents the organization already has, each hash answered once, in the order first asked. */
+  async check(organizationId: string, sha256s: string[]): Promise<ContentCheck> {
+    const asked = [...new Set(sha256s)]
+    const assetIds = await store.assetIdsBySha256(this.deps.db, organizationId, asked)
+    const answer: ContentCheck = { found: [], missing: [] }
+    for (const sha256 of asked) {
+      const assetId = assetIds.get(sha256)
+      if (assetId === undefined) answer.missing.push(sha256)
+      else answer.found.push({ sha256, asset_id: assetId })
+    }
+    return answer
   }
 
   async get(organizationId: string, id: string): Promise<AssetRecord> {

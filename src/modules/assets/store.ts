@@ -211,6 +211,17 @@ export async function findBySha256(db: Db, organizationId: string, sha256: strin
   return row?.id
 }
 
+/** The assets of the organization holding each of these contents, by SHA-256: one statement on (organization_id, sha256). */
+export async function assetIdsBySha256(db: Db, organizationId: string, sha256s: string[]): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('assets')
+    .select(['sha256', 'id'])
+    .where('organization_id', '=', organizationId)
+    .where('sha256', '=', sql<string>`any(${sha256s}::text[])`)
+    .execute()
+  return new Map(rows.map((row) => [row.sha256, row.id]))
+}
+
 /** A row to insert, complete: the push knows every value before the statement, so nothing is read back. */
 export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at'> {
   organization_id: string
