@@ -8,6 +8,7 @@ import type { Config } from './config.js'
 import type { DatabaseHandle, Db } from './platform/db/index.js'
 import type { App } from './platform/http/app-type.js'
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js'
+import { registerIdempotency } from './platform/http/idempotency.js'
 import { registerJsonParsing } from './platform/http/json-body.js'
 import { registerOpenApi } from './platform/http/openapi.js'
 import { answerStalledBodies, serverTimeoutOptions } from './platform/http/slow-clients.js'
@@ -257,6 +258,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     rateLimits: config.rateLimits,
     publicBaseUrl: config.publicBaseUrl,
   })
+  // After the guard's hooks, so the caller is known (and counted) when a key is looked at.
+  registerIdempotency(app, database.db)
   await registerOpenApi(app, deps.openApiDocument)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
   healthRoutes(app, { database, embeddings })

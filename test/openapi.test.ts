@@ -166,10 +166,28 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('names every code the push answers of its own', () => {
     const push = served.paths['/api/v1/assets'].post
-    expect(documentedCodes(push, 422).sort()).toEqual(['image_too_many_pixels', 'not_an_image', 'unknown_asset_type', 'unsupported_image_format'])
+    expect(documentedCodes(push, 422).sort()).toEqual(['idempotency_key_reused', 'image_too_many_pixels', 'not_an_image', 'unknown_asset_type', 'unsupported_image_format'])
     expect(documentedCodes(push, 413).sort()).toEqual(['body_too_large', 'image_too_large'])
     expect(documentedCodes(push, 502).sort()).toEqual(['image_fetch_blocked', 'image_fetch_failed'])
-    expect(documentedCodes(push, 409).sort()).toEqual(['concurrent_change', 'push_conflict', 'smart_collection_immutable'])
+    expect(documentedCodes(push, 409).sort()).toEqual(['concurrent_change', 'idempotency_key_in_use', 'push_conflict', 'smart_collection_immutable'])
+  })
+
+  it('documents Idempotency-Key on every write, and Idempotent-Replayed on every answer it may replay', () => {
+    for (const { method, path, op } of operations(served)) {
+      const where = `${method.toUpperCase()} ${path}`
+      const header = (op.parameters ?? []).find((parameter: Json) => parameter.in === 'header' && parameter.name === 'idempotency-key')
+      const replayed = Object.entries<Json>(op.responses).filter(([, response]) => response.headers?.['idempotent-replayed']).map(([status]) => status)
+      if (method === 'get') {
+        expect(header, where).toBeUndefined()
+        expect(replayed, where).toEqual([])
+        continue
+      }
+      expect(header, where).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } })
+      expect(documentedCodes(op, 409), where).toContain('idempotency_key_in_use')
+      expect(documentedCodes(op, 422), where).toContain('idempotency_key_reused')
+      const kept = Object.keys(op.responses).filter((status) => /^[24]/.test(status) && !['408', '409', '429'].includes(status))
+      expect(replayed.sort(), where).toEqual(kept.sort())
+    }
   })
 
   it('documents the rate-limit headers and an example on every success response', () => {

@@ -2,6 +2,7 @@ import { buildApp, type BuiltApp } from '../app.js'
 import { describeFirstRun, firstRun } from '../bootstrap.js'
 import type { Config } from '../config.js'
 import { scheduleBlobSweep } from '../modules/assets/blob-sweep.js'
+import { IDEMPOTENCY_PRUNE_INTERVAL_MS, scheduleIdempotencyPruning } from '../platform/background/idempotency-pruning.js'
 import { FileBlobStore } from '../platform/blobs/blob-store.js'
 import { migrate } from '../platform/db/migrate.js'
 import { createLogger } from '../platform/logger.js'
@@ -24,6 +25,7 @@ export async function serve(config: Config): Promise<void> {
   }
   let app: BuiltApp
   let stopSweep = () => undefined as void
+  let stopPruning = async () => undefined as void
   try {
     const outcome = await migrate(database.db)
     app = await buildApp({ config, database, redis, logger })
@@ -33,6 +35,7 @@ export async function serve(config: Config): Promise<void> {
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })
     if (config.serveBackgroundWork) await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
+    stopPruning = scheduleIdempotencyPruning(database.db, { intervalMs: IDEMPOTENCY_PRUNE_INTERVAL_MS, logger: app.log })
     stopSweep = scheduleBlobSweep(database.db, new FileBlobStore(config.blobDir), { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
   } catch (error) {
     await release()
@@ -43,6 +46,7 @@ export async function serve(config: Config): Promise<void> {
     announcement: 'shutting down: no new connections, finishing requests in flight',
     close: async () => {
       stopSweep()
+      await stopPruning()
       await app.close()
       await release()
     },

@@ -256,6 +256,24 @@ export interface CollectionAssetsTable {
   added_at: CreatedAt
 }
 
+/** The first answer to an `Idempotency-Key` of an /api/v1 write (migration 0014; see platform/http/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  organization_id: string
+  /** `key:<api key id>` or `user:<user id>` (the web app's session). */
+  caller: string
+  key: string
+  /** SHA-256 of the method, the URL and the body, hex. */
+  fingerprint: string
+  /** Random, per attempt: only the request holding it may record or release the answer. */
+  claim: string
+  locked_until: Timestamp
+  /** Null while the request runs. */
+  status: number | null
+  headers: ColumnType<Record<string, string> | null, string | null, string | null>
+  body: string | null
+  created_at: CreatedAt
+}
+
 export interface Database {
   organizations: OrganizationsTable
   users: UsersTable
@@ -278,6 +296,7 @@ export interface Database {
   asset_embeddings: AssetEmbeddingsTable
   collections: CollectionsTable
   collection_assets: CollectionAssetsTable
+  idempotency_keys: IdempotencyKeysTable
 }
 
 export type CatalogName = 'asset_types' | 'clients' | 'products' | 'tags'

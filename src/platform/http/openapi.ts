@@ -2,6 +2,7 @@ import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import type { Scope } from '../db/schema.js'
+import { IDEMPOTENCY_KEY_HEADER, isKeptStatus, MAX_KEY_LENGTH, REPLAYED_HEADER, takesIdempotencyKey } from './idempotency.js'
 import { declarePluginRoutes, type Bucket, type RouteAuth } from './route-auth.js'
 import { declaresBody } from './request-rules.js'
 import { appProblemResponses, COMPONENT, mergeProblemResponses, problemResponses, type ProblemCodes } from './schemas.js'
@@ -19,6 +20,10 @@ Requests are counted per key in buckets: \`expensive\` (POST /api/v1/assets and 
 together), \`cheap\` (every GET, 120 a minute) and \`standard\` (the other writes, 60 a minute). Every response carries
 \`x-ratelimit-limit\`, \`x-ratelimit-remaining\` and \`x-ratelimit-reset\`; a 429 also carries \`retry-after\` in seconds.
 Back off exponentially.
+
+Every POST, PATCH and DELETE takes an optional \`Idempotency-Key\` header (1 to ${MAX_KEY_LENGTH} characters, a UUID say):
+the first answer to a key is kept for 24 hours, per API key, and a retry of the same request (method, path and body)
+gets it again with \`Idempotent-Replayed: true\`, without doing anything twice. A 5xx is not kept, so its retry runs.
 
 The version is in the path: \`/api/v1\` is stable, breaking changes ship as \`/api/v2\` beside it.`
 
@@ -70,6 +75,7 @@ function guardProblems(needs: { scope: Scope; manager: boolean }, write: boolean
     ...(needs.scope === 'assets:write' && { insufficient_scope: 'an `assets:read` key: this endpoint needs `assets:write`' }),
     ...(needs.manager && { role_required: 'the web app\'s session of a member: only owners and admins may do this (for a key its scope is all that counts)' }),
     ...(write && { csrf_token_invalid: 'the web app\'s session without its `X-CSRF-Token`' }),
+    ...(write && { idempotency_key_in_use: true, idempotency_key_reused: true }),
     rate_limited: 'too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds',
     internal_error: true,
   }
@@ -79,6 +85,32 @@ function guardProblems(needs: { scope: Scope; manager: boolean }, write: boolean
 function keyAuth(route: RouteOptions): Extract<RouteAuth, { kind: 'key' }> | undefined {
   const auth = route.config?.auth
   return auth?.kind === 'key' ? auth : undefined
+}
+
+const IDEMPOTENCY_KEY_SCHEMA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_KEY_LENGTH,
+  description:
+    'Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.',
+  examples: ['5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d'],
+}
+
+const REPLAYED_HEADER_SCHEMA = {
+  [REPLAYED_HEADER]: { type: 'string', enum: ['true'], description: 'Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key.' },
+}
+
+/** The `Idempotency-Key` header parameter, and `Idempotent-Replayed` on every answer that may be replayed. */
+function withIdempotencyKey(schema: FastifySchema, responses: Record<number, unknown>): Pick<FastifySchema, 'headers' | 'response'> {
+  const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> }
+  const response = Object.fromEntries(
+    Object.entries(responses).map(([status, answer]) => {
+      if (!isKeptStatus(Number(status))) return [status, answer]
+      const documented = answer as { headers?: Record<string, unknown> }
+      return [status, { ...documented, headers: { ...documented.headers, ...REPLAYED_HEADER_SCHEMA } }]
+    }),
+  )
+  return { headers: { ...headers, properties: { ...headers.properties, [IDEMPOTENCY_KEY_HEADER]: IDEMPOTENCY_KEY_SCHEMA } }, response }
 }
 
 type SwaggerOptions = Pick<FastifyDynamicSwaggerOptions, 'openapi' | 'transform'>
@@ -122,6 +154,7 @@ const V1_OPTIONS: SwaggerOptions = {
         ? 'Needs an API key with scope `assets:read` or `assets:write`.'
         : 'Needs an API key with scope `assets:write`.'
     const description = [schema.description, `${needs} Rate-limit bucket: ${BUCKET_TEXT[bucket]}.`].filter(Boolean).join('\n\n')
+    const response = mergeProblemResponses((schema.response ?? {}) as Record<number, unknown>, problemResponses({ ...platformProblems(schema), ...guarded }))
     return {
       schema: {
         ...schema,
@@ -129,7 +162,7 @@ const V1_OPTIONS: SwaggerOptions = {
         security: [{ apiKey: [scope] }],
         'x-required-scope': scope,
         'x-rate-limit-bucket': bucket,
-        response: mergeProblemResponses((schema.response ?? {}) as Record<number, unknown>, problemResponses({ ...platformProblems(schema), ...guarded })),
+        ...(takesIdempotencyKey(route) ? withIdempotencyKey(schema, response) : { response }),
       } as typeof schema,
       url,
     }
