@@ -19,6 +19,8 @@ import { deferred, waitFor } from '../support/wait.js'
 let t: TestApp
 let acme: Seeded
 let images: TestServer
+/** The app's port on 127.0.0.1, for what only a real socket shows. */
+let port: number
 /** /held.png: a new image, answered once `release` is called; `asked` marks when it was asked for. */
 let held: { asked: ReturnType<typeof deferred>; release: ReturnType<typeof deferred>; image: Buffer } = { asked: deferred(), release: deferred(), image: Buffer.alloc(0) }
 const holdImage = async () => {
@@ -27,7 +29,7 @@ const holdImage = async () => {
 
 const db = () => t.database.handle.db
 
-type Call = { method: 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object; key?: string; idempotencyKey?: string; headers?: Record<string, string> }
+type Call = { method: 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: object | string; key?: string; idempotencyKey?: string; headers?: Record<string, string> }
 
 function call({ method, url, payload, key = acme.writeKey, idempotencyKey, headers = {} }: Call): Promise<LightMyRequestResponse> {
   return t.app.inject({
@@ -60,6 +62,21 @@ const pushForm = (body: { payload: Buffer; contentType: string }, idempotencyKey
     payload: body.payload,
   })
 
+/** A multipart push over a real socket, its body written chunked in pieces of `size` bytes. */
+function sendInPieces(body: { payload: Buffer; contentType: string }, idempotencyKey: string, size: number) {
+  return new Promise<{ status: number; body: string; replayed: string | undefined }>((resolve, reject) => {
+    const headers = { ...bearer(acme.writeKey), 'content-type': body.contentType, 'idempotency-key': idempotencyKey, 'transfer-encoding': 'chunked' }
+    const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/assets', headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString(), replayed: res.headers['idempotent-replayed'] as string | undefined }))
+    })
+    request.on('error', reject)
+    for (let at = 0; at < body.payload.length; at += size) request.write(body.payload.subarray(at, at + size))
+    request.end()
+  })
+}
+
 /** The answer a client sees, without what belongs to each request. */
 function answer(res: LightMyRequestResponse) {
   return { status: res.statusCode, body: res.body, type: res.headers['content-type'], location: res.headers.location }
@@ -82,6 +99,8 @@ beforeAll(async () => {
     asked.resolve()
     void release.promise.then(() => res.writeHead(200, { 'content-type': 'image/png' }).end(image))
   })
+  await t.app.listen({ port: 0, host: '127.0.0.1' })
+  port = (t.app.server.address() as AddressInfo).port
 })
 afterAll(async () => {
   held.release.resolve()
@@ -120,6 +139,18 @@ describe('a retry with the same Idempotency-Key', () => {
     expectProblem(await pushForm(await form([['file', await uniquePng()], ['title', 'Logo']]), key), 422, 'idempotency_key_reused')
   })
 
+  it('replays a multipart push sent over a socket in other pieces, a boundary split between two of them', async () => {
+    const image = await uniquePng(64, 64)
+    const key = randomUUID()
+    const first = await sendInPieces(await form([['file', image], ['title', 'Pieces']]), key, 1000)
+    expect(first.status, first.body).toBe(201)
+    const again = await sendInPieces(await form([['file', image], ['title', 'Pieces']]), key, 7)
+    expect({ ...again, replayed: undefined }).toEqual({ ...first, replayed: undefined })
+    expect([first.replayed, again.replayed]).toEqual([undefined, 'true'])
+    const retitled = await sendInPieces(await form([['file', image], ['title', 'Pieces!']]), key, 7)
+    expect(JSON.parse(retitled.body).code).toBe('idempotency_key_reused')
+  })
+
   it('replays a kept 4xx even once the request would now succeed, as Stripe does', async () => {
     expect((await createCollection('Taken')).statusCode).toBe(201)
     const key = randomUUID()
@@ -138,6 +169,19 @@ describe('a retry with the same Idempotency-Key', () => {
     const again = await call({ method: 'DELETE', url: `/api/v1/collections/${id}`, idempotencyKey: key })
     expectReplayOf(again, first)
     expect(again.body).toBe('')
+  })
+})
+
+describe('a request refused before its handler runs', () => {
+  it('keeps nothing: the key is free for the corrected request', async () => {
+    const key = randomUUID()
+    expectProblem(await call({ method: 'POST', url: '/api/v1/collections', payload: {}, idempotencyKey: key }), 400, 'validation_failed')
+    const textBody = await call({ method: 'POST', url: '/api/v1/collections', payload: 'name', idempotencyKey: key, headers: { 'content-type': 'text/plain' } })
+    expectProblem(textBody, 415, 'unsupported_media_type')
+    expectProblem(await call({ method: 'POST', url: '/api/v1/collections', payload: { name: 'Refused' }, key: acme.readKey, idempotencyKey: key }), 403, 'insufficient_scope')
+    const corrected = await createCollection('Corrected', key)
+    expect(corrected.statusCode, corrected.body).toBe(201)
+    expect(corrected.headers['idempotent-replayed']).toBeUndefined()
   })
 })
 
@@ -225,9 +269,6 @@ describe('a key still in use', () => {
 
   it('keeps the answer of a request whose client went away before it was answered', async () => {
     await holdImage()
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' })
-    const { port } = t.app.server.address() as AddressInfo
-    expect(address).toContain(String(port))
     const key = randomUUID()
     const payload = JSON.stringify({ image_url: `${images.url}/held.png`, title: 'Abandoned' })
     const headers = { ...bearer(acme.writeKey), 'content-type': 'application/json', 'idempotency-key': key }

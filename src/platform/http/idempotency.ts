@@ -90,10 +90,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
 
   const record: onSendHookHandler = async (request, reply, payload) => {
     const attempt = attempts.get(request)
-    const claim = attempt?.claim
-    if (claim === undefined) return payload
-    attempt!.claim = undefined
-    const { owner } = attempt!
+    if (!attempt) return payload
+    const { owner, claim } = attempt
+    if (claim === undefined) {
+      // Refused before its handler (a bad body, say): nothing was claimed, and the rest of the body need not be hashed.
+      attempt.fingerprint.stop()
+      return payload
+    }
+    attempt.claim = undefined
     try {
       if (isKeptStatus(reply.statusCode) && (typeof payload === 'string' || payload === null || payload === undefined)) {
         await recordAnswer(db, owner, claim, { status: reply.statusCode, headers: answerHeaders(reply), body: payload ?? null })
@@ -187,9 +191,15 @@ class RequestFingerprint {
 
   /** The fingerprint of the request read so far: once the body is parsed, the whole request. */
   digest(): string {
-    if (this.followed) this.followed.raw.off('data', this.followed.listener)
+    this.stop()
     this.hash.update(this.tail)
     return this.hash.digest('hex')
+  }
+
+  /** Stops hashing what is still to come of the body. */
+  stop(): void {
+    if (this.followed) this.followed.raw.off('data', this.followed.listener)
+    this.followed = undefined
   }
 
   private update(chunk: Buffer): void {
