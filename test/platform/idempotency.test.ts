@@ -116,6 +116,8 @@ describe('a retry with the same Idempotency-Key', () => {
     expect(first.statusCode, first.body).toBe(201)
     const again = await createCollection('Replayed once', key)
     expectReplayOf(again, first)
+    // A replay counts in its bucket like any request (docs/decisions.md), and its rate-limit headers are its own.
+    expect(Number(again.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1)
     expect(await count('collections')).toBe(collectionsBefore + 1)
     const events = await outboxEvents(db(), acme.org.id, 'collection.created')
     expect(events.filter((event) => (event as { name?: string }).name === 'Replayed once')).toHaveLength(1)
