@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
 import { MAX_KEY_LENGTH } from '../../src/platform/http/idempotency.js'
 import { scheduleIdempotencyPruning } from '../../src/platform/background/idempotency-pruning.js'
 import { silentLogger } from '../support/database.js'
@@ -151,6 +152,16 @@ describe('a retry with the same Idempotency-Key', () => {
     expect([first.replayed, again.replayed]).toEqual([undefined, 'true'])
     const retitled = await sendInPieces(await form([['file', image], ['title', 'Pieces!']]), key, 7)
     expect(JSON.parse(retitled.body).code).toBe('idempotency_key_reused')
+  })
+
+  it('replays a push of 25 MiB sent again over a socket', async () => {
+    const image = await uniquePng(16, 16)
+    const padded = Buffer.concat([image, Buffer.alloc(MAX_IMAGE_BYTES - image.length)])
+    const key = randomUUID()
+    const first = await sendInPieces(await form([['file', padded]]), key, 64 * 1024)
+    expect(first.status, first.body).toBe(201)
+    const again = await sendInPieces(await form([['file', padded]]), key, 64 * 1024)
+    expect([again.status, again.body, again.replayed]).toEqual([201, first.body, 'true'])
   })
 
   it('replays a kept 4xx even once the request would now succeed, as Stripe does', async () => {
