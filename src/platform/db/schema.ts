@@ -256,7 +256,7 @@ export interface CollectionAssetsTable {
   added_at: CreatedAt
 }
 
-/** The first answer to an `Idempotency-Key` of an /api/v1 write (migration 0014; see platform/http/idempotency.ts). */
+/** The first answer to an `Idempotency-Key` of an /api/v1 write (migration 0013; see platform/http/idempotency.ts). */
 export interface IdempotencyKeysTable {
   organization_id: string
   /** `key:<api key id>` or `user:<user id>` (the web app's session). */
