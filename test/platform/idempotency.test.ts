@@ -162,7 +162,7 @@ describe('a retry with the same Idempotency-Key', () => {
     expect(first.status, first.body).toBe(201)
     const again = await sendInPieces(await form([['file', padded]]), key, 64 * 1024)
     expect([again.status, again.body, again.replayed]).toEqual([201, first.body, 'true'])
-  })
+  }, 120_000)
 
   it('replays a kept 4xx even once the request would now succeed, as Stripe does', async () => {
     expect((await createCollection('Taken')).statusCode).toBe(201)
