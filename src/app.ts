@@ -29,7 +29,7 @@ import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
 import { AssetService, type CollectionMembership } from './modules/assets/service.js'
 import { CollectionMembers } from './modules/collections/membership.js'
-import { publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
+import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
 import { FileBlobStore } from './platform/blobs/blob-store.js'
@@ -270,6 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   signInRoutes(app, { auth, orgs, guard })
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
+  appCollectionRoutes(app, { collections })
   fileRoutes(app, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
   shareRoutes(app, { collections, zipMaxBytes: config.shareZipMaxBytes })
   webhookRoutes(app, { webhooks })

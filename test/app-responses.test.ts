@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
+import { uniquePng } from './support/images.js'
 import { clientFrom, loginOwner, PASSWORD, type Client } from './support/sessions.js'
 import { waitFor } from './support/wait.js'
 import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from './support/webhook-receiver.js'
@@ -99,6 +100,10 @@ describe('/app/api responses', () => {
     await ok(owner.get(`${one}/deliveries?status=succeeded`))
     await ok(owner.post(`${delivery}/replay`))
     await ok(owner.delete(one))
+
+    const collection = await ok<{ id: string }>(owner.post('/api/v1/collections', { name: 'Covered' }))
+    await ok(owner.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64'), collection_name: 'Covered' }))
+    await ok(owner.get(`${org}/collections/covers?ids=${collection.id}`))
 
     await ok(owner.post('/app/api/password', { current_password: acme.owner.password, new_password: 'a new password, long enough' }))
     await ok(owner.post('/app/api/logout'))

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, pushImage, startTwoOrganizations, type Method } from '../support/fixtures.js'
-import { expectProblem, loginOwner, outboxEvents, signedInMember } from '../support/sessions.js'
+import { expectInvalid, expectProblem, loginOwner, outboxEvents, signedInMember } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded
@@ -163,23 +163,23 @@ describe('PATCH, DELETE and listing', () => {
   })
 })
 
-describe('listing cost', () => {
-  /** SQL statements sent through pg while `run` runs (this test file's app is the only user of its pool). */
-  async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
-    const original = pg.Client.prototype.query
-    let count = 0
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      count += 1
-      return (original as (...a: unknown[]) => unknown).apply(this, args)
-    } as typeof original
-    try {
-      await run()
-    } finally {
-      pg.Client.prototype.query = original
-    }
-    return count
+/** SQL statements sent through pg while `run` runs (this test file's app is the only user of its pool). */
+async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
+  const original = pg.Client.prototype.query
+  let count = 0
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    count += 1
+    return (original as (...a: unknown[]) => unknown).apply(this, args)
+  } as typeof original
+  try {
+    await run()
+  } finally {
+    pg.Client.prototype.query = original
   }
+  return count
+}
 
+describe('listing cost', () => {
   it('counts every listed collection\'s assets in one statement, however many there are', async () => {
     const globex = await seedOrganization(t.app, 'Globex')
     const list = () => t.app.inject({ method: 'GET', url: '/api/v1/collections?limit=100', headers: bearer(globex.readKey) })
@@ -194,6 +194,73 @@ describe('listing cost', () => {
     const withTwelve = await statementsDuring(list)
     expect((await list()).json().data).toHaveLength(12)
     expect(withTwelve).toBe(withTwo)
+  })
+})
+
+describe('covers for the web app', () => {
+  interface Cover {
+    collection_id: string
+    asset_id: string
+    thumbnail_url: string
+    width: number
+    height: number
+  }
+  const coversUrl = (org: Seeded, collectionIds: string[]) => `/app/api/orgs/${org.org.slug}/collections/covers?${collectionIds.map((id) => `ids=${id}`).join('&')}`
+
+  it('are the first asset each collection lists, none for an empty one or another organization’s, in one request', async () => {
+    const manual = await createCollection({ name: 'Cover picks' })
+    const empty = await createCollection({ name: 'Cover empty' })
+    const older = await pushAsset({ collection_name: 'Cover picks', tag_names: ['cover-test'] })
+    const newer = await pushAsset({ collection_name: 'Cover picks' })
+    const smart = await createCollection({ name: 'Cover smart', query: { tag: 'cover-test' } })
+    const unmatched = await createCollection({ name: 'Cover nothing', query: { tag: 'no-such-tag' } })
+    const theirs = await createCollection({ name: 'Their picks' }, globex.writeKey)
+    await pushAsset({ collection_name: 'Their picks' }, globex.writeKey)
+    const member = await signedInMember(t.app, acme.org.id, 'member')
+
+    const res = await member.get(coversUrl(acme, [theirs.id, empty.id, smart.id, unmatched.id, manual.id]))
+    expect(res.statusCode, res.body).toBe(200)
+    const covers = res.json<{ data: Cover[] }>().data
+    expect(covers.map(({ collection_id, asset_id }) => ({ collection_id, asset_id }))).toEqual([
+      { collection_id: smart.id, asset_id: older },
+      { collection_id: manual.id, asset_id: newer },
+    ])
+    const asset = (await call('GET', `/api/v1/assets/${newer}`)).json()
+    expect(covers[1]).toMatchObject({ thumbnail_url: asset.thumbnail_url, width: asset.width, height: asset.height })
+    const thumbnail = await t.app.inject({ method: 'GET', url: covers[1]!.thumbnail_url.replace('http://assets.test', '') })
+    expect(thumbnail.statusCode).toBe(200)
+    expect(thumbnail.headers['content-type']).toBe('image/webp')
+
+    // Globex's owner, asking for Acme's collection by id in Globex, learns nothing of it.
+    const theirOwner = await loginOwner(t.app, globex)
+    expect((await theirOwner.get(coversUrl(globex, [manual.id, theirs.id]))).json<{ data: Cover[] }>().data.map((cover) => cover.collection_id)).toEqual([theirs.id])
+    expectProblem(await theirOwner.get(coversUrl(acme, [manual.id])), 404, 'not_found')
+  })
+
+  it('cost the same few statements for 2 collections as for 12', async () => {
+    const owner = await loginOwner(t.app, globex)
+    const made: string[] = []
+    const make = async (i: number) => {
+      const manual = await createCollection({ name: `Covered ${i}` }, globex.writeKey)
+      await pushAsset({ collection_name: `Covered ${i}` }, globex.writeKey)
+      const smart = await createCollection({ name: `Covered smart ${i}`, query: { q: `covered ${i}` } }, globex.writeKey)
+      made.push(manual.id, smart.id)
+    }
+    for (let i = 1; i <= 6; i++) await make(i)
+    const covers = (ids: string[]) => owner.get(coversUrl(globex, ids))
+    const two = await statementsDuring(() => covers(made.slice(0, 2)))
+    const twelve = await statementsDuring(() => covers(made))
+    expect(twelve).toBe(two)
+    expect((await covers(made)).json<{ data: Cover[] }>().data).toHaveLength(6)
+  })
+
+  it('refuse a request without ids, with more than 100, or with one that is not a uuid, and without a session', async () => {
+    const owner = await loginOwner(t.app, acme)
+    expectInvalid(await owner.get(`/app/api/orgs/${acme.org.slug}/collections/covers`), '/query/ids')
+    const many = Array.from({ length: 101 }, (_, i) => `0193a5b2-6b00-7000-8000-${String(i).padStart(12, '0')}`)
+    expectInvalid(await owner.get(coversUrl(acme, many)), '/query/ids')
+    expectInvalid(await owner.get(coversUrl(acme, ['not-a-uuid'])), '/query/ids/0')
+    expectProblem(await t.app.inject({ method: 'GET', url: coversUrl(acme, [many[0]!]) }), 401, 'not_signed_in')
   })
 })
 

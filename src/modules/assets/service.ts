@@ -112,6 +112,14 @@ export interface ContentCheck {
 
 export type AssetRecord = ReturnType<AssetService['record']>
 
+/** A picture that stands for a group of assets (a collection's cover): one asset's signed thumbnail. */
+export interface Cover {
+  asset_id: string
+  thumbnail_url: string
+  width: number
+  height: number
+}
+
 /** What `AssetService.file` finds: a blob to stream, with the key and type to describe it. */
 export interface AssetFile {
   key: string
@@ -360,8 +368,28 @@ export class AssetService {
     return { key, mimeType: variant === 'original' ? files.mime_type : 'image/webp', open: (range) => this.deps.blobs.stream(key, range) }
   }
 
+  /** The first asset each manual collection lists, by collection id: one statement for them all; none for an empty one. */
+  async firstInCollections(organizationId: string, collectionIds: string[]): Promise<Map<string, Cover>> {
+    const firsts = await store.firstInCollections(this.deps.db, organizationId, collectionIds)
+    return new Map([...firsts].map(([collectionId, first]) => [collectionId, this.cover(first)]))
+  }
+
+  /** The first asset each filter lists, null where nothing matches: one statement for them all. */
+  async firstMatchingEach(organizationId: string, filters: AssetFilter[]): Promise<Array<Cover | null>> {
+    const firsts = await store.firstMatchingEach(this.deps.db, organizationId, filters)
+    return firsts.map((first) => first && this.cover(first))
+  }
+
+  private cover(first: store.FirstAsset): Cover {
+    return { asset_id: first.id, thumbnail_url: this.thumbnailLink(first.id).url, width: first.width, height: first.height }
+  }
+
+  private thumbnailLink(id: string) {
+    return this.deps.signer.sign(`/files/assets/${id}/thumbnail`)
+  }
+
   record(row: AssetWithRelations) {
-    const thumbnail = this.deps.signer.sign(`/files/assets/${row.id}/thumbnail`)
+    const thumbnail = this.thumbnailLink(row.id)
     const original = this.deps.signer.sign(`/files/assets/${row.id}/original`)
     return {
       id: row.id,

@@ -201,6 +201,46 @@ export async function findAsset(db: Db, organizationId: string, id: string): Pro
     .executeTakeFirst()) as AssetWithRelations | undefined
 }
 
+/** What a picture standing for a group of assets needs: the asset and its size. */
+export interface FirstAsset {
+  id: string
+  width: number
+  height: number
+}
+
+/** The order of every list: newest first. */
+const NEWEST_FIRST = sql`assets.created_at desc, assets.id desc`
+
+/**
+ * The first asset each manual collection lists (newest first), for many collections in one set-based
+ * statement: each collection's members are read through the primary key of `collection_assets`. A
+ * collection with no member, or not of the organization, has no row.
+ */
+export async function firstInCollections(db: Db, organizationId: string, collectionIds: string[]): Promise<Map<string, FirstAsset>> {
+  if (collectionIds.length === 0) return new Map()
+  const { rows } = await sql<FirstAsset & { collection_id: string }>`
+    select wanted.collection_id, first.id, first.width, first.height
+    from unnest(${collectionIds}::uuid[]) as wanted(collection_id)
+    cross join lateral (
+      select assets.id, assets.width, assets.height from collection_assets
+      join assets on assets.id = collection_assets.asset_id
+      where collection_assets.collection_id = wanted.collection_id and assets.organization_id = ${organizationId}
+      order by ${NEWEST_FIRST} limit 1
+    ) as first`.execute(db)
+  return new Map(rows.map(({ collection_id, ...first }) => [collection_id, first]))
+}
+
+/** The first asset each filter lists (newest first), null where nothing matches: one statement for all. */
+export async function firstMatchingEach(db: Db, organizationId: string, filters: AssetFilter[]): Promise<Array<FirstAsset | null>> {
+  if (filters.length === 0) return []
+  const firsts = filters.map((filter, i) => {
+    const first = whereFilter(db.selectFrom('assets').select(['assets.id', 'assets.width', 'assets.height']), organizationId, filter).orderBy(NEWEST_FIRST).limit(1)
+    return sql`(select json_build_object('id', first.id, 'width', first.width, 'height', first.height) from (${first}) as first) as ${sql.ref(`f${i}`)}`
+  })
+  const { rows } = await sql<Record<string, FirstAsset | null>>`select ${sql.join(firsts)}`.execute(db)
+  return filters.map((_, i) => rows[0]![`f${i}`] ?? null)
+}
+
 /** For signed file URLs, which carry no organization: the signature is the capability. */
 export async function findAssetFiles(db: Db, id: string) {
   return db.selectFrom('assets').select(['mime_type', 'blob_key', 'thumbnail_key']).where('id', '=', id).executeTakeFirst()

@@ -4,7 +4,8 @@ import { AppError } from '../../platform/http/errors.js'
 import type { App } from '../../platform/http/app-type.js'
 import { attachment } from '../../platform/http/content-disposition.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
-import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import { appResponse, DataListSchema, noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import { OrgParams } from '../orgs/schemas.js'
 import { creatorOf } from '../assets/service.js'
 import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery, renderGone } from './gallery.js'
 import { zipNameOf, zipOf } from './share-zip.js'
@@ -13,6 +14,8 @@ import {
   CollectionParams,
   CollectionSchema,
   CollectionWithAssetsSchema,
+  CoverSchema,
+  CoversQuery,
   CreateBody,
   ListQuery,
   MembersBody,
@@ -214,6 +217,30 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
       await collections.unshare(org(request), request.params.id)
       return reply.code(204).send(null)
     },
+  )
+}
+
+/**
+ * GET /app/api/orgs/:org/collections/covers: the picture of each collection on a page of the list, for
+ * the web app (the public record has none). A collection that is empty, unknown, or of another
+ * organization has no entry.
+ */
+export function appCollectionRoutes(app: App, deps: { collections: CollectionService }): void {
+  app.get(
+    '/app/api/orgs/:org/collections/covers',
+    {
+      config: { auth: { kind: 'session', role: 'member' } },
+      schema: {
+        operationId: 'appCollectionCovers',
+        tags: ['app-collections'],
+        summary: 'Covers of collections',
+        description: 'For each collection among `ids` that holds an asset, the first one it lists (newest first): a manual collection\u2019s newest member, a smart one\u2019s first match.',
+        params: OrgParams,
+        querystring: CoversQuery,
+        response: { 200: appResponse('The covers, in the order of `ids`; none for an empty or unknown collection.', DataListSchema(CoverSchema)) },
+      },
+    },
+    async (request) => ({ data: await deps.collections.covers(request.membership!.organization.id, request.query.ids) }),
   )
 }
 

@@ -98,3 +98,27 @@ export const ListQuery = Type.Object(
 
 export const CollectionParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 export const PageQuery = Type.Object(PaginationQuery, { additionalProperties: false })
+
+/** A page of the list's collections, whose covers the web app shows. */
+export const CoversQuery = Type.Object(
+  {
+    ids: Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1,
+      maxItems: 100,
+      uniqueItems: true,
+      description: 'Collection ids, `ids=…&ids=…`: a page of GET /api/v1/collections (at most 100).',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+export const CoverSchema = Type.Object(
+  {
+    collection_id: Type.String({ format: 'uuid' }),
+    asset_id: Type.String({ format: 'uuid', description: 'The first asset the collection lists (newest first).' }),
+    thumbnail_url: Type.String({ description: 'Signed, valid about 24 hours, as an asset record\u2019s.' }),
+    width: Type.Integer(),
+    height: Type.Integer(),
+  },
+  { additionalProperties: false },
+)

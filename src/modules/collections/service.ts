@@ -6,7 +6,7 @@ import { MAX_LIMIT, type Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { randomToken } from '../../platform/ids.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
-import { createdBySomeoneElse, onlyCreatedBy, type AssetRecord, type AssetService } from '../assets/service.js'
+import { createdBySomeoneElse, onlyCreatedBy, type AssetRecord, type AssetService, type Cover } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
 import type { CollectionMembers } from './membership.js'
@@ -91,6 +91,28 @@ export class CollectionService {
   async get(organizationId: string, id: string, page: Page) {
     const row = await this.find(organizationId, id)
     return { ...(await this.record(organizationId, row)), assets: await this.assetsOf(organizationId, row, page) }
+  }
+
+  /**
+   * The picture each collection among `ids` shows in the list: the first asset it lists (newest first), as
+   * its page does. An empty collection has none, and neither has an id unknown to the organization (so
+   * another organization's collection looks like one that does not exist). Three statements however many
+   * ids: the collections, the manual ones' firsts (set-based) and the smart ones' (their queries, one
+   * subquery each, as many as `ids` at most).
+   */
+  async covers(organizationId: string, ids: string[]): Promise<Array<Cover & { collection_id: string }>> {
+    const rows = await store.findCollections(this.db, organizationId, ids)
+    const manual = rows.filter((row) => row.kind === 'manual').map((row) => row.id)
+    const smart = rows.filter((row) => row.kind === 'smart')
+    const [manualCovers, smartCovers] = await Promise.all([
+      this.assets.firstInCollections(organizationId, manual),
+      this.assets.firstMatchingEach(organizationId, smart.map((row) => row.query ?? {})),
+    ])
+    const covers = new Map([...manualCovers, ...smart.map((row, i) => [row.id, smartCovers[i]] as const)])
+    return ids.flatMap((id) => {
+      const cover = covers.get(id)
+      return cover ? [{ collection_id: id, ...cover }] : []
+    })
   }
 
   async update(organizationId: string, id: string, changes: CollectionChanges) {

@@ -47,6 +47,12 @@ export async function findCollection(db: Db, organizationId: string, id: string)
     | undefined
 }
 
+/** The organization's collections among `ids`; an id of another organization's finds nothing. */
+export async function findCollections(db: Db, organizationId: string, ids: string[]): Promise<CollectionRow[]> {
+  if (ids.length === 0) return []
+  return (await db.selectFrom('collections').select(COLUMNS).where('organization_id', '=', organizationId).where('id', 'in', ids).execute()) as CollectionRow[]
+}
+
 export type SharedRow = CollectionRow & { organization_id: string; organization_name: string }
 
 /** The collection shared with this token, with the name of its organization (the share page shows it). */

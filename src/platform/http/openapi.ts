@@ -249,6 +249,7 @@ const APP_OPTIONS: SwaggerOptions = {
       { name: 'app-keys', description: 'The organization\'s API keys, for owners and admins.' },
       { name: 'app-catalogue', description: 'The asset-type, client and product registries, for owners and admins.' },
       { name: 'app-webhooks', description: 'Webhook subscriptions, their deliveries and replays, for owners and admins.' },
+      { name: 'app-collections', description: 'What the web app shows of collections beyond their public record: their covers.' },
     ],
   },
   transform: ({ schema, url, route }) => {
