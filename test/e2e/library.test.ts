@@ -1,6 +1,8 @@
 import type { Locator, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded } from '../support/app.js'
+import { pushImage } from '../support/fixtures.js'
 import { solid } from '../support/images.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
@@ -75,6 +77,14 @@ const assetList = (offset?: number) => (url: URL) => url.pathname === '/api/v1/a
 /** A 503 problem, as a restarting server would answer (the app retries these twice first). */
 const unavailable = { status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, code: 'unavailable', detail: 'The database is restarting.' }) }
 const asReader = (org: Seeded) => ({ authorization: `Bearer ${org.readKey}` })
+/** The computed background image of an element. */
+const backgroundOf = (element: Locator) => element.evaluate((node) => node.ownerDocument.defaultView!.getComputedStyle(node).backgroundImage)
+/** How a card shows focus and selection: its outline, frame, border and check mark. */
+const lookOf = (cardLocator: Locator) =>
+  cardLocator.evaluate((node) => {
+    const style = node.ownerDocument.defaultView!.getComputedStyle(node)
+    return { outline: style.outline, outlineOffset: style.outlineOffset, boxShadow: style.boxShadow, borderColor: style.borderColor, mark: node.querySelector('.selected-mark') !== null }
+  })
 
 beforeAll(async () => {
   // Each test signs in to an organization of its own, and one pushes 70 assets with one key.
@@ -236,6 +246,73 @@ describe('the library', () => {
     await expect.poll(() => page.getByText('4 assets').isVisible()).toBe(true)
     const gone = await e2e.t.app.inject({ method: 'GET', url: `/api/v1/assets/${ids.get('Office icon')}`, headers: asReader(org) })
     expect(gone.statusCode).toBe(404)
+  })
+
+  it('draws a checkerboard only behind a picture with transparency, in the grid and on its page', async () => {
+    const org = await seedOrganization(e2e.t.app, 'Glass Co')
+    const rgba = (alpha: number) => sharp({ create: { width: 240, height: 160, channels: 4, background: { r: 230, g: 73, b: 128, alpha } } }).png().toBuffer()
+    const glass = await pushImage(e2e.t.app, org.writeKey, { title: 'Glass' }, await rgba(0.4))
+    // An alpha channel whose every pixel is opaque: what counts is the pixels, not the format.
+    await pushImage(e2e.t.app, org.writeKey, { title: 'Opaque with alpha' }, await rgba(1))
+    await pushImage(e2e.t.app, org.writeKey, { title: 'Opaque' }, await solid(240, 160, '#2f9e44').png().toBuffer())
+    const page = await signedIn(org)
+    const thumb = (title: string) => card(page, title).locator('.asset-thumb')
+    await expect.poll(() => thumb('Glass').getAttribute('data-transparency')).toBe('transparent')
+    await expect.poll(() => thumb('Opaque with alpha').getAttribute('data-transparency')).toBe('opaque')
+    await expect.poll(() => thumb('Opaque').getAttribute('data-transparency')).toBe('opaque')
+    expect(await backgroundOf(thumb('Glass').locator('img'))).toContain('conic-gradient')
+    expect(await backgroundOf(thumb('Opaque').locator('img'))).toBe('none')
+    expect(await backgroundOf(thumb('Opaque'))).not.toContain('gradient')
+    // The picture's box is the picture (3:2 in a square), so the checkerboard shows nowhere else.
+    const box = await thumb('Glass').locator('img').boundingBox()
+    expect(box!.width / box!.height).toBeCloseTo(1.5, 1)
+    await checkScreen(page, 'library-transparency')
+
+    await card(page, 'Glass').getByRole('link', { name: 'Glass' }).click()
+    const large = page.locator('.detail-image')
+    await expect.poll(() => loaded(page.getByRole('img', { name: 'Glass' }))).toBe(true)
+    await expect.poll(() => large.getAttribute('data-transparency')).toBe('transparent')
+    await expect.poll(() => backgroundOf(page.getByRole('img', { name: 'Glass' }))).toContain('conic-gradient')
+    expect(page.url()).toContain(glass.id)
+    await page.goBack()
+    await card(page, 'Opaque').getByRole('link', { name: 'Opaque' }).click()
+    await expect.poll(() => large.getAttribute('data-transparency')).toBe('opaque')
+    await expect.poll(() => backgroundOf(page.getByRole('img', { name: 'Opaque' }))).toBe('none')
+  })
+
+  it('tells the focused card from the selected ones, and selecting moves no card, at 1280 and 375 px', async () => {
+    const { org } = await seededLibrary('Focus Co')
+    const page = await signedIn(org)
+    await expect.poll(() => cards(page).count()).toBe(SEED.length)
+    const [first, second] = ['Office icon', 'Team portrait']
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 800 })
+      const before = await card(page, first).boundingBox()
+      await card(page, second).getByRole('checkbox').check()
+      await expect.poll(() => page.getByRole('toolbar', { name: 'Selection' }).isVisible()).toBe(true)
+      expect(await card(page, first).boundingBox(), `at ${width} px`).toEqual(before)
+      await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Clear' }).click()
+      await expect.poll(() => page.getByRole('toolbar', { name: 'Selection' }).count()).toBe(0)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
+
+    // The keyboard puts the focus on the first card; the second is selected.
+    await card(page, second).getByRole('checkbox').check()
+    await card(page, second).focus()
+    await page.keyboard.press('ArrowLeft')
+    await expect.poll(() => focused(page, first)).toBe(true)
+    const focusedLook = await lookOf(card(page, first))
+    const selectedLook = await lookOf(card(page, second))
+    expect(focusedLook).toMatchObject({ outline: expect.stringContaining('solid'), outlineOffset: '4px', boxShadow: 'none', mark: false })
+    expect(selectedLook).toMatchObject({ outline: expect.stringContaining('none'), mark: true })
+    expect(selectedLook.boxShadow).toContain('0px 0px 0px 2px')
+    expect(selectedLook.borderColor).not.toBe(focusedLook.borderColor)
+    // Both at once: the ring outside the selected card's frame.
+    await page.keyboard.press(' ')
+    await expect.poll(() => card(page, first).getByRole('checkbox').isChecked()).toBe(true)
+    const both = await lookOf(card(page, first))
+    expect(both).toMatchObject({ outline: focusedLook.outline, outlineOffset: '4px', boxShadow: selectedLook.boxShadow, mark: true })
+    await checkScreen(page, 'library-focus-selection')
   })
 
   it('scrolls past the first page to the last of 70 assets, and offers a retry when a page fails', async () => {

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react'
+import { fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { AiBadge, AssetThumb, assetTitle } from './AssetThumb'
 
@@ -20,5 +20,14 @@ describe('the asset thumbnail', () => {
     expect(image.getAttribute('alt')).toBe('')
     expect([image.getAttribute('width'), image.getAttribute('height')]).toEqual(['640', '240'])
     expect(screen.getByTitle('Created by AI').textContent).toBe('AI')
+  })
+
+  it('says nothing of transparency before the picture loads, and counts a picture it cannot read as transparent', () => {
+    const { container } = render(<AssetThumb asset={{ title: 'Logo', thumbnail_url: '/t/unreadable', width: 640, height: 240 }} />)
+    const box = container.querySelector('.asset-thumb')!
+    expect(box.hasAttribute('data-transparency')).toBe(false)
+    // No canvas here to read pixels with: the safe side is a checkerboard, which hides nothing.
+    fireEvent.load(container.querySelector('img')!)
+    expect(box.getAttribute('data-transparency')).toBe('transparent')
   })
 })

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react'
+import { useState, type CSSProperties, type ReactNode, type SyntheticEvent } from 'react'
+import { isTransparent } from './transparency'
 import './asset-thumb.css'
 
 /** What a thumbnail needs: every listed asset, search hit, similar hit and collection member has these. */
@@ -23,15 +24,41 @@ export function AiBadge() {
   )
 }
 
+/** What the loaded thumbnail showed: whether it has transparency, and its shape (the record's may predate its EXIF rotation). */
+interface Loaded {
+  transparent: boolean
+  ratio: number
+}
+
+/** The image's box inside the square: exactly the picture, so a checkerboard behind it shows nowhere else. */
+const boxOf = (ratio: number): CSSProperties => (ratio >= 1 ? { width: '100%', height: `${100 / ratio}%` } : { width: `${100 * ratio}%`, height: '100%' })
+
 /**
- * An asset's thumbnail in a fixed square box (nothing shifts while it loads), drawn whole over a
- * checkerboard, loaded lazily. The image is decorative: the card's title names the asset. `children`
- * sit over the image (a selection box, an AI badge in a corner).
+ * An asset's thumbnail in a fixed square box (nothing shifts while it loads), loaded lazily. A picture
+ * with transparency is drawn over a checkerboard (`data-transparency`), an opaque one over a plain
+ * background. The image is decorative: the card's title names the asset. `children` sit over the image
+ * (a selection box, an AI badge in a corner).
  */
 export function AssetThumb({ asset, children, className }: { asset: ThumbAsset; children?: ReactNode; className?: string }) {
+  const [loaded, setLoaded] = useState<Loaded & { url: string }>()
+  const shown = loaded?.url === asset.thumbnail_url ? loaded : undefined
+  const load = (event: SyntheticEvent<HTMLImageElement>) => {
+    const image = event.currentTarget
+    setLoaded({ url: asset.thumbnail_url, transparent: isTransparent(image), ratio: image.naturalWidth / Math.max(image.naturalHeight, 1) })
+  }
   return (
-    <div className={className ? `asset-thumb ${className}` : 'asset-thumb'}>
-      <img src={asset.thumbnail_url} alt="" width={asset.width} height={asset.height} loading="lazy" decoding="async" draggable={false} />
+    <div className={className ? `asset-thumb ${className}` : 'asset-thumb'} data-transparency={shown && (shown.transparent ? 'transparent' : 'opaque')}>
+      <img
+        src={asset.thumbnail_url}
+        alt=""
+        width={asset.width}
+        height={asset.height}
+        loading="lazy"
+        decoding="async"
+        draggable={false}
+        style={shown && boxOf(shown.ratio)}
+        onLoad={load}
+      />
       {children}
     </div>
   )

@@ -1,8 +1,9 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useState, type CSSProperties, type ReactNode } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
 import { ApiError, messageOf } from '../../api/problem'
 import { AiBadge, assetTitle } from '../../ui/AssetThumb'
 import { CopyButton } from '../../ui/CopyButton'
+import { useTransparency } from '../../ui/transparency'
 import { AssetEditForm } from './AssetEditForm'
 import { assetHref, type CardAsset } from './AssetGrid'
 import { AssetRecord } from './AssetRecord'
@@ -165,17 +166,24 @@ function Panel({ id, title, children }: { id: string; title: string; children: R
   )
 }
 
-/** The original, with the thumbnail behind it while it loads. */
+/**
+ * The original, with the thumbnail behind it until it has loaded (not after: it would show through the
+ * original's translucent parts), and a checkerboard behind it when the picture has transparency.
+ */
 function LargeImage({ asset }: { asset: Asset }) {
+  const transparent = useTransparency(asset.thumbnail_url)
+  const [loaded, setLoaded] = useState<string>()
   return (
-    <div className="detail-image">
+    <div className="detail-image" data-transparency={transparent === undefined ? undefined : transparent ? 'transparent' : 'opaque'}>
       <img
         src={asset.original_url}
         alt={assetTitle(asset)}
         width={asset.width}
         height={asset.height}
         decoding="async"
-        style={{ backgroundImage: `url("${asset.thumbnail_url}")`, backgroundSize: 'contain', backgroundRepeat: 'no-repeat', backgroundPosition: 'center' }}
+        data-loaded={loaded === asset.original_url || undefined}
+        onLoad={() => setLoaded(asset.original_url)}
+        style={{ '--thumbnail': `url("${asset.thumbnail_url}")` } as CSSProperties}
       />
     </div>
   )

@@ -126,6 +126,7 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkSta
                   />
                 </label>
                 <AssetThumb asset={asset} />
+                {isSelected && <SelectedMark />}
                 <div className="asset-meta">
                   <h3 className="asset-title" title={title}>
                     {/* Not a tab stop of its own: the card is, and Enter on it opens. */}
@@ -144,5 +145,16 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkSta
         })}
       </ul>
     </>
+  )
+}
+
+/** The check mark of a selected card (its checkbox says so to assistive technology). */
+function SelectedMark() {
+  return (
+    <span className="selected-mark" aria-hidden="true">
+      <svg width="14" height="14" viewBox="0 0 14 14" fill="none" stroke="currentColor" strokeWidth="2.25" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M2.5 7.5l3 3 6-7" />
+      </svg>
+    </span>
   )
 }

@@ -52,7 +52,6 @@ export function LibraryScreen() {
         </p>
       )}
 
-      {selection.ids.length > 0 && <SelectionToolbar ids={selection.ids} onClear={selection.clear} />}
 
       {library.error ? (
         <QueryError error={library.error} onRetry={library.retry} what={search ? 'the search results' : 'the library'} />
@@ -75,6 +74,8 @@ export function LibraryScreen() {
           <LoadMore hasMore={library.more.hasMore} loading={library.more.loading} failed={library.more.failed} onMore={library.more.load} />
         </>
       )}
+      {/* After the grid, sticking to the bottom of the window: appearing, it moves no card. */}
+      {selection.ids.length > 0 && <SelectionToolbar ids={selection.ids} onClear={selection.clear} />}
     </div>
   )
 }
