@@ -142,4 +142,35 @@ describe('collections', () => {
     expect(deletes).toEqual([expect.stringContaining(`/api/v1${collectionUrl}`)])
     await context.close()
   })
+
+  it('shows each collection\u2019s cover in the list: its first asset, or a placeholder when it is empty', async () => {
+    const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      e2e.t.app.inject({ method, url, headers: { authorization: `Bearer ${e2e.acme.writeKey}` }, ...(payload && { payload }) })
+    const idOf = async (title: string) => (await api('GET', `/api/v1/assets?q=${encodeURIComponent(title)}`)).json<{ data: Array<{ id: string; title: string }> }>().data.find((asset) => asset.title === title)!.id
+    const shelf = (await api('POST', '/api/v1/collections', { name: 'Blue shelf' })).json<{ id: string }>()
+    await api('POST', `/api/v1/collections/${shelf.id}/assets`, { asset_ids: [await idOf('Blue poster'), await idOf('Blue banner')] })
+    await api('POST', '/api/v1/collections', { name: 'Empty shelf' })
+    await api('POST', '/api/v1/collections', { name: 'Reds again', query: { tag: 'red' } })
+
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    await page.goto('/collections')
+    const cover = (name: string) => page.getByRole('row', { name: new RegExp(name) }).locator('img')
+    await expect.poll(() => cover('Blue shelf').getAttribute('src')).toContain(`/files/assets/${await idOf('Blue banner')}/thumbnail?`)
+    await expect.poll(() => cover('Reds again').getAttribute('src')).toContain(`/files/assets/${await idOf('Red icon')}/thumbnail?`)
+    for (const name of ['Blue shelf', 'Reds again']) {
+      const loaded = () =>
+        cover(name).evaluate((image) => {
+          const { complete, naturalWidth } = image as unknown as { complete: boolean; naturalWidth: number }
+          return complete && naturalWidth > 0
+        })
+      await expect.poll(loaded).toBe(true)
+    }
+    const empty = page.getByRole('row', { name: /Empty shelf/ })
+    await expect.poll(() => empty.locator('.empty-cover svg').count()).toBe(1)
+    expect(await empty.locator('img').count()).toBe(0)
+    await checkScreen(page, 'collections-covers')
+    await context.close()
+  })
 })

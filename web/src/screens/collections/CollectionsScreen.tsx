@@ -1,10 +1,11 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
+import { AssetThumb } from '../../ui/AssetThumb'
 import { EmptyState } from '../../ui/EmptyState'
 import { formatDate, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { Table } from '../../ui/Table'
-import { describeQuery, useCollections } from './api'
+import { describeQuery, useCollectionCovers, useCollections, type Cover } from './api'
 import { NewCollectionDialog } from './NewCollectionDialog'
 import './collections.css'
 
@@ -12,6 +13,7 @@ export function CollectionsScreen() {
   const collections = useCollections()
   const [creating, setCreating] = useState(false)
   const list = collections.data?.data ?? []
+  const covers = useCollectionCovers(list.map((collection) => collection.id))
   return (
     <div className="collections-page">
       <header className="page-header">
@@ -49,9 +51,14 @@ export function CollectionsScreen() {
           {list.map((collection) => (
             <tr key={collection.id}>
               <td className="col-name">
-                <Link href={`/collections/${collection.id}`}>{collection.name}</Link>
-                <div className="muted collection-sub">
-                  {collection.kind === 'smart' ? describeQuery(collection.query) : collection.description || '\u00a0'}
+                <div className="collection-named">
+                  <CollectionCover cover={covers.data?.get(collection.id)} loading={covers.isPending} />
+                  <div className="collection-naming">
+                    <Link href={`/collections/${collection.id}`}>{collection.name}</Link>
+                    <div className="muted collection-sub">
+                      {collection.kind === 'smart' ? describeQuery(collection.query) : collection.description || '\u00a0'}
+                    </div>
+                  </div>
                 </div>
               </td>
               <td className="col-kind">
@@ -65,6 +72,24 @@ export function CollectionsScreen() {
         </Table>
       )}
       <NewCollectionDialog open={creating} onClose={() => setCreating(false)} />
+    </div>
+  )
+}
+
+/**
+ * A collection's picture, decorative (its name is the link beside it): the first asset it lists, or a
+ * neutral placeholder when it holds none (nothing while the covers load, so no placeholder flashes).
+ */
+function CollectionCover({ cover, loading }: { cover: Cover | undefined; loading: boolean }) {
+  if (cover) return <AssetThumb asset={{ title: '', thumbnail_url: cover.thumbnail_url, width: cover.width, height: cover.height }} className="collection-cover" />
+  return (
+    <div className="collection-cover empty-cover">
+      {!loading && (
+        <svg width="20" height="20" viewBox="0 0 20 20" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
+          <rect x="3" y="5" width="14" height="11" rx="2" />
+          <path d="M6 3h8" strokeLinecap="round" />
+        </svg>
+      )}
     </div>
   )
 }

@@ -1,12 +1,14 @@
 import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ASSETS_KEY, COLLECTIONS_KEY, invalidateAssetData } from '../../api/cache'
-import { unwrap, v1, type V1Data } from '../../api/client'
+import { appApi, unwrap, v1, type AppData, type V1Data } from '../../api/client'
+import { useOrg } from '../../session'
 import type { AssetFilterValue } from '../library/filters'
 import { useDebounced } from '../../ui/useDebounced'
 
 export type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
 export type CollectionAsset = V1Data<'/api/v1/collections/{id}', 'get'>['assets']['data'][number]
 export type CollectionPage = V1Data<'/api/v1/collections/{id}', 'get'>
+export type Cover = AppData<'/app/api/orgs/{org}/collections/covers', 'get'>['data'][number]
 
 const PAGE = 60
 
@@ -14,6 +16,18 @@ export function useCollections() {
   return useQuery({
     queryKey: [COLLECTIONS_KEY, 'list'],
     queryFn: () => unwrap(v1.GET('/api/v1/collections', { params: { query: { limit: 100 } } })),
+    meta: { quiet: true },
+  })
+}
+
+/** The cover of each listed collection that holds an asset, by collection id: one request for the page. */
+export function useCollectionCovers(ids: string[]) {
+  const org = useOrg()
+  return useQuery({
+    queryKey: [COLLECTIONS_KEY, 'covers', ids],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/collections/covers', { params: { path: { org }, query: { ids } } })),
+    select: ({ data }) => new Map(data.map((cover) => [cover.collection_id, cover])),
+    enabled: ids.length > 0,
     meta: { quiet: true },
   })
 }
