@@ -27,7 +27,10 @@ describe('the asset thumbnail', () => {
     const box = container.querySelector('.asset-thumb')!
     expect(box.hasAttribute('data-transparency')).toBe(false)
     // No canvas here to read pixels with: the safe side is a checkerboard, which hides nothing.
-    fireEvent.load(container.querySelector('img')!)
+    const image = container.querySelector('img')!
+    fireEvent.load(image)
     expect(box.getAttribute('data-transparency')).toBe('transparent')
+    // A picture of no known size keeps the whole square rather than shrinking to nothing.
+    expect([image.style.width, image.style.height]).toEqual(['100%', '100%'])
   })
 })

@@ -44,7 +44,8 @@ export function AssetThumb({ asset, children, className }: { asset: ThumbAsset; 
   const shown = loaded?.url === asset.thumbnail_url ? loaded : undefined
   const load = (event: SyntheticEvent<HTMLImageElement>) => {
     const image = event.currentTarget
-    setLoaded({ url: asset.thumbnail_url, transparent: isTransparent(image), ratio: image.naturalWidth / Math.max(image.naturalHeight, 1) })
+    const ratio = image.naturalWidth > 0 && image.naturalHeight > 0 ? image.naturalWidth / image.naturalHeight : 1
+    setLoaded({ url: asset.thumbnail_url, transparent: isTransparent(image), ratio })
   }
   return (
     <div className={className ? `asset-thumb ${className}` : 'asset-thumb'} data-transparency={shown && (shown.transparent ? 'transparent' : 'opaque')}>
