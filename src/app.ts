@@ -274,7 +274,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   fileRoutes(app, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
   shareRoutes(app, { collections, zipMaxBytes: config.shareZipMaxBytes })
   webhookRoutes(app, { webhooks })
-  publicKeyRoutes(app, { keys, orgs })
+  publicKeyRoutes(app, { keys, orgs, rateLimits: config.rateLimits })
   publicCatalogRoutes(app, { catalog })
   publicAssetRoutes(app, { assets })
   publicCollectionRoutes(app, { collections })

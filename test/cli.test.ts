@@ -149,6 +149,22 @@ describe('asset-library serve on a fresh data directory', () => {
     expect(listed.stdout).not.toContain('secret_hash')
   })
 
+  it('gives a key limits of its own for a bulk import, and refuses one that is not a whole number from 1 to 10000', async () => {
+    const created = await runCli(['key', 'create', '--org', 'default', '--scope', 'assets:write', '--name', 'import', '--limit-expensive', '600', '--limit-cheap', '2000'])
+    expect(created.code, created.stderr).toBe(0)
+    expect(created.stdout).toContain('limits per window: expensive 600, cheap 2000')
+    for (const value of ['10001', '1.5']) {
+      const bad = await runCli(['key', 'create', '--org', 'default', '--scope', 'assets:write', '--name', 'bad', `--limit-expensive=${value}`])
+      expect(bad.code, value).toBe(2)
+      expect(bad.stderr).toContain('--limit-expensive must be a whole number from 1 to 10000')
+    }
+    const listed = await runCli(['key', 'list', '--org', 'default', '--json'])
+    const keys = JSON.parse(listed.stdout) as Array<{ name: string; limit_expensive: number | null; limit_cheap: number | null }>
+    expect(keys.find((k) => k.name === 'import')).toMatchObject({ limit_expensive: 600, limit_cheap: 2000 })
+    expect(keys.filter((k) => k.name !== 'import').every((k) => k.limit_expensive === null && k.limit_cheap === null)).toBe(true)
+    expect(keys.some((k) => k.name === 'bad')).toBe(false)
+  })
+
   let printedPassword: string
   it('user set-password sets a lost password, printing one it made', async () => {
     const generated = await runCli(['user', 'set-password', '--org', 'default', '--email', owner.email.toUpperCase()])

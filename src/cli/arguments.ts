@@ -14,6 +14,7 @@ Commands:
   user create --org SLUG --email E --role owner|admin|member [--password P]
   user set-password --org SLUG --email E [--password P]  Set a lost password (printed when generated); ends the user's sessions
   key create --org SLUG --scope assets:read|assets:write [--name N] [--expires-in 90d]
+             [--limit-expensive N] [--limit-cheap N]  Limits of its own per window, for bulk imports (1 to 10000)
   key list --org SLUG
   key revoke --org SLUG --id KEY_ID
 
@@ -31,6 +32,8 @@ const OPTIONS = {
   password: { type: 'string' },
   scope: { type: 'string' },
   'expires-in': { type: 'string' },
+  'limit-expensive': { type: 'string' },
+  'limit-cheap': { type: 'string' },
   id: { type: 'string' },
 } as const
 
@@ -56,4 +59,13 @@ export function oneOf<T extends string>(values: Options, name: 'role' | 'scope',
   const value = values[name]
   if (!value || !(allowed as string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`)
   return value as T
+}
+
+/** An optional whole number from 1 to `max`, written in decimal digits; null when the option is not given. */
+export function optionalCount(values: Options, name: 'limit-expensive' | 'limit-cheap', max: number): number | null {
+  const value = values[name]
+  if (value === undefined) return null
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN
+  if (!(count >= 1 && count <= max)) throw new UsageError(`--${name} must be a whole number from 1 to ${max}`)
+  return count
 }

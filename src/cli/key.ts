@@ -1,6 +1,7 @@
+import { MAX_KEY_LIMIT } from '../modules/keys/schemas.js'
 import { expiryFromDuration } from '../modules/keys/service.js'
 import type { Scope } from '../platform/db/schema.js'
-import { oneOf, required, UsageError } from './arguments.js'
+import { oneOf, optionalCount, required, UsageError } from './arguments.js'
 import type { Commands } from './command.js'
 import { output } from './output.js'
 
@@ -11,8 +12,10 @@ export const keyCommands: Commands = {
     const expiresIn = values['expires-in']
     const expiresAt = expiresIn === undefined ? null : expiryFromDuration(expiresIn)
     if (expiresIn !== undefined && !expiresAt) throw new UsageError('--expires-in takes a duration such as 12h, 90d or 2w')
-    const { key, token } = await keys.create({ organizationId: org.id, name: values.name ?? 'cli', scope, expiresAt, createdBy: null })
-    return output(values, { ...key, token }, `API key (shown once): ${token}\nscope ${scope}, prefix ${key.prefix}, expires ${key.expires_at?.toISOString() ?? 'never'}`)
+    const ownLimits = { expensive: optionalCount(values, 'limit-expensive', MAX_KEY_LIMIT), cheap: optionalCount(values, 'limit-cheap', MAX_KEY_LIMIT) }
+    const { key, token } = await keys.create({ organizationId: org.id, name: values.name ?? 'cli', scope, expiresAt, createdBy: null, ownLimits })
+    const limits = `limits per window: expensive ${key.limit_expensive ?? 'default'}, cheap ${key.limit_cheap ?? 'default'}`
+    return output(values, { ...key, token }, `API key (shown once): ${token}\nscope ${scope}, prefix ${key.prefix}, expires ${key.expires_at?.toISOString() ?? 'never'}, ${limits}`)
   },
   'key list': async ({ values, services: { orgs, keys } }) => {
     const org = await orgs.organizationBySlug(required(values, 'org'))

@@ -5,7 +5,7 @@ import { startTwoOrganizations } from '../support/fixtures.js'
 import { expectInvalid, expectProblem, loginOwner, signedInMember, type Client } from '../support/sessions.js'
 
 const TOKEN = /^al_([a-z0-9]{8})_([A-Za-z0-9_-]{43})$/
-const LISTED_FIELDS = ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scope']
+const LISTED_FIELDS = ['created_at', 'expires_at', 'id', 'last_used_at', 'limit_cheap', 'limit_expensive', 'name', 'prefix', 'revoked_at', 'scope']
 
 let t: TestApp
 let acme: Seeded
@@ -47,6 +47,8 @@ describe('POST /app/api/orgs/:org/keys', () => {
       expires_at: null,
       last_used_at: null,
       revoked_at: null,
+      limit_expensive: null,
+      limit_cheap: null,
       token: body.token,
     })
 

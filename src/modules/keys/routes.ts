@@ -1,3 +1,4 @@
+import type { RateLimitConfig } from '../../config.js'
 import type { App } from '../../platform/http/app-type.js'
 import { problems } from '../../platform/http/errors.js'
 import type { Caller, KeyCaller } from '../../platform/http/route-auth.js'
@@ -30,6 +31,18 @@ function view(key: ApiKeyRow) {
     expires_at: iso(key.expires_at),
     last_used_at: iso(key.last_used_at),
     revoked_at: iso(key.revoked_at),
+    limit_expensive: key.limit_expensive,
+    limit_cheap: key.limit_cheap,
+  }
+}
+
+/** The limits a key gets in each bucket, as its requests' `X-RateLimit-Limit` states them. */
+function effectiveLimits(key: ApiKeyRow, server: RateLimitConfig) {
+  return {
+    expensive: key.limit_expensive ?? server.expensive,
+    cheap: key.limit_cheap ?? server.cheap,
+    standard: server.standard,
+    window_seconds: server.windowMs / 1000,
   }
 }
 
@@ -37,7 +50,7 @@ function view(key: ApiKeyRow) {
 const NO_KEY = { not_found: "called with the web app's session, which has no API key" } as const
 
 /** GET /api/v1/auth/key and POST /api/v1/auth/revoke: the calling key looks at or revokes itself. */
-export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: OrgService }): void {
+export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: OrgService; rateLimits: RateLimitConfig }): void {
   app.get(
     '/api/v1/auth/key',
     {
@@ -46,7 +59,7 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
         operationId: 'getCurrentKey',
         tags: ['auth'],
         summary: 'Describe the calling API key',
-        description: 'Tells a script which organization, name, prefix, scope and expiry its key has. Any scope may call it.',
+        description: 'Tells a script which organization, name, prefix, scope, expiry and rate limits its key has. Any scope may call it.',
         response: { 200: okResponse('The calling key.', ref(CurrentKeySchema)), ...problemResponses(NO_KEY) },
       },
     },
@@ -56,7 +69,11 @@ export function publicKeyRoutes(app: App, deps: { keys: ApiKeyService; orgs: Org
         deps.keys.find(identity.organizationId, identity.keyId),
         deps.orgs.organizationById(identity.organizationId),
       ])
-      return { ...view(key), organization: { id: organization.id, name: organization.name, slug: organization.slug } }
+      return {
+        ...view(key),
+        organization: { id: organization.id, name: organization.name, slug: organization.slug },
+        rate_limits: effectiveLimits(key, deps.rateLimits),
+      }
     },
   )
 
@@ -114,7 +131,8 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
         operationId: 'appCreateKey',
         tags: TAGS,
         summary: 'Create an API key',
-        description: 'The answer carries the full key in `token`, once; only a hash is kept.',
+        description:
+          'The answer carries the full key in `token`, once; only a hash is kept. `limit_expensive` and `limit_cheap` give the key limits of its own, for bulk imports.',
         params: OrgParams,
         body: CreateKeyBody,
         response: { 201: appResponse('The new key, with its secret.', CreatedKeySchema) },
@@ -129,6 +147,7 @@ export function appKeyRoutes(app: App, deps: { keys: ApiKeyService }): void {
         scope: body.scope,
         expiresAt: body.expires_in_days ? new Date(Date.now() + body.expires_in_days * 86_400_000) : null,
         createdBy: user.id,
+        ownLimits: { expensive: body.limit_expensive, cheap: body.limit_cheap },
       })
       return reply.code(201).send({ ...view(key), token })
     },

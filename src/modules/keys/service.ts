@@ -20,6 +20,8 @@ export interface NewKeyInput {
   scope: Scope
   expiresAt: Date | null
   createdBy: string | null
+  /** Limits of its own per window, for bulk imports (at most `MAX_KEY_LIMIT`); null or absent: the server's. */
+  ownLimits?: { expensive?: number | null; cheap?: number | null }
 }
 
 interface CachedKey {
@@ -58,6 +60,8 @@ export class ApiKeyService {
           scope: input.scope,
           created_by: input.createdBy,
           expires_at: input.expiresAt,
+          limit_expensive: input.ownLimits?.expensive ?? null,
+          limit_cheap: input.ownLimits?.cheap ?? null,
         })
         return { key, token: `al_${prefix}_${secret}` }
       } catch (error) {
@@ -134,6 +138,7 @@ export class ApiKeyService {
       prefix: row.prefix,
       scope: row.scope,
       expiresAt: row.expires_at,
+      ownLimits: { expensive: row.limit_expensive, cheap: row.limit_cheap },
     }
     return isExpired(identity, Date.now()) ? null : identity
   }

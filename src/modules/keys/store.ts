@@ -15,6 +15,8 @@ const LISTED_COLUMNS = [
   'expires_at',
   'last_used_at',
   'revoked_at',
+  'limit_expensive',
+  'limit_cheap',
 ] as const
 
 export function insertKey(db: Db, key: NewApiKey): Promise<ApiKeyRow> {

@@ -89,6 +89,10 @@ export interface ApiKeysTable {
   expires_at: NullableTimestamp
   last_used_at: NullableTimestamp
   revoked_at: NullableTimestamp
+  /** The key's own limit per window in the `expensive` bucket; null: the server's. */
+  limit_expensive: ColumnType<number | null, number | null | undefined, number | null>
+  /** The key's own limit per window in the `cheap` bucket; null: the server's. */
+  limit_cheap: ColumnType<number | null, number | null | undefined, number | null>
 }
 
 export interface OutboxEventsTable {

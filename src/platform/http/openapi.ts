@@ -29,8 +29,8 @@ The version is in the path: \`/api/v1\` is stable, breaking changes ship as \`/a
 
 /** How often a bucket allows a call, as the description states it; the numbers are the defaults of config.ts. */
 const BUCKET_TEXT: Record<Bucket, string> = {
-  expensive: '`expensive` (30 a minute per key, shared with the other expensive calls)',
-  cheap: '`cheap` (120 a minute per key, shared by every GET and `POST /assets/check`)',
+  expensive: '`expensive` (30 a minute per key, or the key\u2019s own `limit_expensive`; shared with the other expensive calls)',
+  cheap: '`cheap` (120 a minute per key, or the key\u2019s own `limit_cheap`; shared by every GET and `POST /assets/check`)',
   standard: '`standard` (60 a minute per key, shared by the other writes)',
 }
 

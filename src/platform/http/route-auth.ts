@@ -41,7 +41,11 @@ interface CallerBase {
   scope: Scope
   /** Whom the rate limiter counts: the key, or `user:<id>` so all of a user's sessions share their buckets. */
   rateLimitId: string
+  /** Limits per window of its own in some buckets (a key made for bulk imports); null or absent: the server's. */
+  ownLimits?: OwnLimits
 }
+
+export type OwnLimits = Partial<Record<Bucket, number | null>>
 
 /** An API key, as a handler may see it (never its secret or hash). */
 export interface KeyCaller extends CallerBase {
@@ -276,7 +280,7 @@ function keyGuard(options: RouteGuardOptions, counterOf: CounterNames, auth: Ext
   /** Counts the request in its bucket (anonymous ones per IP), then refuses it if over the limit, or with `refused`. */
   const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, refused?: Error) => {
     const caller = request.caller
-    const limit = caller ? rateLimits[bucket] : rateLimits.anonymous
+    const limit = caller ? (caller.ownLimits?.[bucket] ?? rateLimits[bucket]) : rateLimits.anonymous
     const counted = limiter.hit(caller ? counterOf(caller, bucket) : `anonymous:${request.ip}`)
     if (counted instanceof Promise) counted.then((c) => done(verdict(reply, limit, c, caller, refused)), done)
     else done(verdict(reply, limit, counted, caller, refused))

@@ -19,6 +19,10 @@ const SCOPES: Record<Scope, string> = {
   'assets:read': 'Read only: list, fetch and search assets, tags and collections. For dashboards, sites and exports.',
   'assets:write': 'Everything a read key does, plus pushing, editing and deleting assets and collections. For design-tool plugins and imports.',
 }
+const LIMITS = [
+  { bucket: 'expensive', label: 'Pushes and searches a minute' },
+  { bucket: 'cheap', label: 'Reads a minute' },
+] as const
 const EXPIRIES = [
   { value: '', label: 'Never' },
   { value: '30', label: 'In 30 days' },
@@ -76,16 +80,24 @@ function CreateKeyForm({ onCreated }: { onCreated(): void }) {
   const [name, setName] = useState('')
   const [scope, setScope] = useState<Scope>('assets:read')
   const [expiry, setExpiry] = useState('')
+  const [limits, setLimits] = useState({ expensive: '', cheap: '' })
   const create = useMutation({
     mutationFn: () =>
       unwrap(
         appApi.POST('/app/api/orgs/{org}/keys', {
           params: { path: { org } },
-          body: { name: name.trim(), scope, ...(expiry ? { expires_in_days: Number(expiry) } : {}) },
+          body: {
+            name: name.trim(),
+            scope,
+            ...(expiry ? { expires_in_days: Number(expiry) } : {}),
+            ...(limits.expensive ? { limit_expensive: Number(limits.expensive) } : {}),
+            ...(limits.cheap ? { limit_cheap: Number(limits.cheap) } : {}),
+          },
         }),
       ),
     onSuccess: () => {
       setName('')
+      setLimits({ expensive: '', cheap: '' })
       onCreated()
     },
     gcTime: 0,
@@ -129,6 +141,20 @@ function CreateKeyForm({ onCreated }: { onCreated(): void }) {
         <small id="scope-hint" className="hint">
           {SCOPES[scope]}
         </small>
+        <details className="key-limits">
+          <summary>Limits for a bulk import</summary>
+          <div className="form-grid">
+            {LIMITS.map(({ bucket, label }) => (
+              <label className="field" key={bucket}>
+                <span>{label}</span>
+                <input type="number" min={1} max={10000} step={1} inputMode="numeric" placeholder="Default" aria-describedby="limits-hint" value={limits[bucket]} onChange={(e) => setLimits({ ...limits, [bucket]: e.target.value })} />
+              </label>
+            ))}
+          </div>
+          <small id="limits-hint" className="hint">
+            Per minute, up to 10,000. Empty keeps the server’s limits (30 pushes and searches, 120 reads, unless your operator changed them).
+          </small>
+        </details>
         <FormError error={create.error} />
       </form>
       <Dialog title="API key created" open={created !== undefined} onClose={() => create.reset()}>
