@@ -247,7 +247,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     fetcher: background.webhooks.fetcher,
     deliveriesDue: () => webhookDelivery.deliveriesDue(),
   })
-  const auth = new AuthService(database.db, orgs, wake.eventsCommitted, accountLimit)
+  const auth = new AuthService(database.db, orgs, wake.eventsCommitted, accountLimit, config.invitationTtlDays)
   const guard = new SessionGuard(auth, orgs, config.appSecret, config.publicBaseUrl)
 
   // Before any route: every route, the plugins' included, must declare who may call it.

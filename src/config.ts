@@ -51,6 +51,8 @@ export interface Config {
   rateLimits: RateLimitConfig
   /** Email of the owner created on the first start. */
   firstRunOwnerEmail: string
+  /** How long an invitation (or a re-sent one) can be accepted. */
+  invitationTtlDays: number
   /** Where image files are kept. */
   blobDir: string
   /** The built web app (`npm run build` writes it to web/dist). */
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
   const listCacheRecords = read.integer('LIST_CACHE_RECORDS', 10_000, 0, 1_000_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
+  const invitationTtlDays = read.integer('INVITATION_TTL_DAYS', 7, 1, 90)
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
   const webDir = resolve(read.string('WEB_DIR', fileURLToPath(new URL('../web/dist', import.meta.url))))
   const blobSweepGraceMs = read.integer('BLOB_SWEEP_GRACE_MS', 3_600_000, 0, 7 * 86_400_000)
@@ -240,6 +243,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     listCacheRecords,
     rateLimits,
     firstRunOwnerEmail,
+    invitationTtlDays,
     blobDir,
     webDir,
     blobSweepGraceMs,

@@ -80,6 +80,14 @@ describe('loadConfig', () => {
     expect(problems).toContainEqual('RATE_LIMIT_CHEAP must be a whole number from 1 to 1000000, got "0"')
   })
 
+  it('lets invitations last 7 days by default, from 1 to 90 when set', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).invitationTtlDays).toBe(7)
+    expect(loadConfig({ DATA_DIR: dataDir(), INVITATION_TTL_DAYS: '30' }).invitationTtlDays).toBe(30)
+    for (const bad of ['0', '91', '2.5', 'a week']) {
+      expect(problemsOf({ INVITATION_TTL_DAYS: bad })).toEqual([`INVITATION_TTL_DAYS must be a whole number from 1 to 90, got "${bad}"`])
+    }
+  })
+
   it('logs pretty lines to a terminal and JSON lines anywhere else, unless LOG_FORMAT says which', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }, true).logFormat).toBe('pretty')
     expect(loadConfig({ DATA_DIR: dataDir() }, false).logFormat).toBe('json')

@@ -375,3 +375,23 @@ describe('re-sending an invitation', () => {
     expectProblem(await other.post(`/app/api/orgs/${globex.org.slug}/invitations/${created.id}/resend`), 404, 'not_found')
   })
 })
+
+describe('INVITATION_TTL_DAYS', () => {
+  let shortLived: TestApp
+  beforeAll(async () => {
+    shortLived = await startTestApp({ database: t.database, env: { INVITATION_TTL_DAYS: '2' } })
+  })
+  afterAll(() => shortLived.close())
+
+  /** How far from now an answer's expires_at lies, in days. */
+  const daysLeft = (body: { expires_at: string }) => (Date.parse(body.expires_at) - Date.now()) / 86_400_000
+
+  it('sets how long a new and a re-sent invitation last', async () => {
+    const owner = await loginOwner(shortLived.app, acme)
+    const created = await owner.post(`/app/api/orgs/${acme.org.slug}/invitations`, { email: `ttl-${Date.now()}@example.com`, role: 'member' })
+    expect(created.statusCode, created.body).toBe(201)
+    expect(daysLeft(created.json())).toBeCloseTo(2, 2)
+    const resent = await owner.post(`/app/api/orgs/${acme.org.slug}/invitations/${created.json().id}/resend`)
+    expect(daysLeft(resent.json())).toBeCloseTo(2, 2)
+  })
+})

@@ -125,7 +125,7 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
         operationId: 'appCreateInvitation',
         tags: INVITATION_TAGS,
         summary: 'Invite someone',
-        description: 'An invitation for 7 days, used once; only owners invite owners. Emits `member.invited`.',
+        description: 'An invitation valid for 7 days (INVITATION_TTL_DAYS on the server), used once; only owners invite owners. Emits `member.invited`.',
         params: OrgParams,
         body: InviteBody,
         response: {
@@ -169,7 +169,7 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
         tags: INVITATION_TAGS,
         summary: 'Re-send an invitation',
         description:
-          'A new token for an invitation not yet accepted or revoked, expired or not: the old one stops working, and it expires 7 days from now. Only owners re-send an owner\u2019s invitation. Emits `member.invited` again.',
+          'A new token for an invitation not yet accepted or revoked, expired or not: the old one stops working, and it expires 7 days (INVITATION_TTL_DAYS) from now. Only owners re-send an owner\u2019s invitation. Emits `member.invited` again.',
         params: InvitationParams,
         response: {
           200: appResponse('The invitation, with its new token (shown once).', CreatedInvitationSchema),

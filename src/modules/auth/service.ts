@@ -9,7 +9,6 @@ import type { AccountSignInLimit } from './sign-in-limit.js'
 import * as store from './store.js'
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
 export interface NewSession {
   id: string
@@ -52,7 +51,13 @@ export class AuthService {
     /** After the commit of a change that emitted events: wakes their delivery. */
     private readonly afterEventsCommitted: () => void,
     private readonly accountLimit: AccountSignInLimit,
+    private readonly invitationTtlDays: number,
   ) {}
+
+  /** When an invitation sent now stops working. */
+  private invitationExpiry(): Date {
+    return new Date(Date.now() + this.invitationTtlDays * 86_400_000)
+  }
 
   /**
    * Same answer and about the same time whether the email is unknown or the password wrong; either
@@ -112,7 +117,7 @@ export class AuthService {
         role: input.role,
         token_hash: sha256Hex(token),
         invited_by: inviter.id,
-        expires_at: new Date(Date.now() + INVITATION_TTL_MS),
+        expires_at: this.invitationExpiry(),
       })
       await emitInvited(tx, created, inviter)
       return created
@@ -123,12 +128,12 @@ export class AuthService {
 
   /**
    * Sends an open invitation (expired or not) again: a new token, so the old link stops working, valid
-   * for 7 days from now. Emits `member.invited` again, as an invitation sent is what the event reports.
+   * for INVITATION_TTL_DAYS from now. Emits `member.invited` again, as an invitation sent is what the event reports.
    */
   async resendInvitation(organizationId: string, inviter: { id: string; email: string; role: Role }, id: string) {
     const token = randomToken()
     const invitation = await this.db.transaction().execute(async (tx) => {
-      const renewed = await store.renewInvitation(tx, organizationId, id, { token_hash: sha256Hex(token), expires_at: new Date(Date.now() + INVITATION_TTL_MS) })
+      const renewed = await store.renewInvitation(tx, organizationId, id, { token_hash: sha256Hex(token), expires_at: this.invitationExpiry() })
       if (!renewed) throw problems.notFound('Open invitation')
       // Checked on the renewed row, whose role the update cannot change; refusing rolls the renewal back.
       assertMayInvite(inviter.role, renewed.role)

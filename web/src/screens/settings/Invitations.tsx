@@ -17,7 +17,7 @@ export const invitationLink = (token: string) => `${location.origin}/invite/${to
 
 /**
  * The invitations not yet accepted or revoked, expired ones included: each says when it expires or that
- * it has, and can be re-sent (a new link, valid 7 days) or revoked.
+ * it has, and can be re-sent (a new link, valid as long as a new invitation) or revoked.
  */
 export function PendingInvitations() {
   const org = useOrg()
