@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { startReceiver, WEBHOOK_TEST_ENV, webhooksAtRest, type WebhookReceiver } from '../support/webhook-receiver.js'
+import { expectNoSidewaysScroll, expectShownWhole, expectStackedCards } from './narrow.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
@@ -47,6 +48,13 @@ describe('settings', () => {
     expect(check.statusCode).toBe(200)
     expect(check.json()).toMatchObject({ scope: 'assets:read' })
 
+    // Every section of the settings is in view at 375 px: the tabs wrap rather than run off the screen.
+    const tabs = page.getByRole('navigation', { name: 'Settings' }).getByRole('link')
+    expect(await tabs.count()).toBe(5)
+    await expectShownWhole(page, await tabs.all())
+    const keys = page.getByRole('table', { name: 'API keys' })
+    const row = keys.getByRole('row').filter({ hasText: 'CI read' })
+    await expectStackedCards(page, keys, row, row.getByRole('button', { name: 'Revoke CI read' }))
     await checkScreen(page, 'settings-keys')
     await context.close()
   })
@@ -71,6 +79,10 @@ describe('settings', () => {
     await created.getByRole('button', { name: 'Close' }).first().click()
     await expect.poll(() => page.getByText(secret).count()).toBe(0)
     await expect.poll(() => page.getByRole('link', { name: receiver.url }).isVisible()).toBe(true)
+    const webhooks = page.getByRole('table', { name: 'Webhooks' })
+    const hookRow = webhooks.getByRole('row').filter({ hasText: receiver.url })
+    await expect.poll(() => hookRow.getByText('No deliveries yet').isVisible()).toBe(true)
+    await expectStackedCards(page, webhooks, hookRow, hookRow.getByRole('link', { name: receiver.url }))
     await checkScreen(page, 'settings-webhooks')
 
     await page.getByRole('link', { name: receiver.url }).click()
@@ -87,6 +99,9 @@ describe('settings', () => {
     expect(await delivery.getByLabel('Payload').textContent()).toContain('"event": "ping"')
     await checkScreen(page, 'settings-delivery')
     await delivery.getByRole('button', { name: 'Close' }).click()
+    const deliveries = history.getByRole('table', { name: 'Deliveries' })
+    const pingRow = deliveries.getByRole('row').filter({ hasText: 'ping' })
+    await expectStackedCards(page, deliveries, pingRow, pingRow.getByRole('button', { name: /^Details of the ping delivery/ }))
 
     // The filter lives in the URL: failed deliveries, none yet.
     await history.getByLabel('Status').selectOption('failed')
@@ -114,6 +129,29 @@ describe('settings', () => {
     await context.close()
   })
 
+  it('lists each webhook with how its newest delivery went', async () => {
+    const { webhooks } = e2e.t.app.services
+    const org = e2e.acme.org.id
+    const subscribe = async (path: string) => (await webhooks.create(org, { url: `${receiver.url}/${path}`, events: ['asset.created'], createdBy: null })).subscription.id
+    const [working, down] = [await subscribe('working'), await subscribe('down')]
+    receiver.answer((request) => (request.path.endsWith('/down') ? { status: 500, body: 'down for maintenance' } : {}))
+    try {
+      await Promise.all([webhooks.ping(org, working), webhooks.ping(org, down)])
+      await webhooksAtRest(e2e.t.database.handle.db, org)
+    } finally {
+      receiver.answer(() => ({}))
+    }
+
+    const { context, page } = await ownerPage()
+    await page.goto('/settings/webhooks')
+    const row = (path: string) => page.getByRole('table', { name: 'Webhooks' }).getByRole('row').filter({ hasText: `${receiver.url}/${path}` })
+    await expect.poll(() => row('working').getByText('Delivered').isVisible()).toBe(true)
+    expect(await row('working').getByRole('time').textContent()).toMatch(/now|second|minute/)
+    await expect.poll(() => row('down').getByText('Failed: HTTP 500').isVisible()).toBe(true)
+    await checkScreen(page, 'settings-webhooks-last-delivery')
+    await context.close()
+  })
+
   it('invites a member who accepts in another browser', async () => {
     const { context, page } = await ownerPage()
     await page.goto('/settings/members')
@@ -127,7 +165,10 @@ describe('settings', () => {
     // The token is not read out by a live region; the toast says what happened.
     expect(await page.locator('[role=status], [role=alert], [aria-live]').filter({ has: link }).count()).toBe(0)
     await expect.poll(() => page.getByRole('status').getByText('Invitation created for new.designer@example.com.').isVisible()).toBe(true)
-    await expect.poll(() => page.getByRole('region', { name: 'Pending invitations' }).getByText('new.designer@example.com').isVisible()).toBe(true)
+    const pendingTable = page.getByRole('table', { name: 'Pending invitations' })
+    const invitedRow = pendingTable.getByRole('row').filter({ hasText: 'new.designer@example.com' })
+    await expect.poll(() => invitedRow.isVisible()).toBe(true)
+    await expectStackedCards(page, pendingTable, invitedRow, invitedRow.getByRole('button', { name: 'Revoke the invitation for new.designer@example.com' }))
     await checkScreen(page, 'settings-members')
 
     const guest = await e2e.context()
@@ -153,6 +194,9 @@ describe('settings', () => {
 
     await page.reload()
     await expect.poll(() => page.getByRole('cell', { name: 'new.designer@example.com', exact: true }).isVisible()).toBe(true)
+    const members = page.getByRole('table', { name: 'Members' })
+    const memberRow = members.getByRole('row').filter({ hasText: 'new.designer@example.com' })
+    await expectStackedCards(page, members, memberRow, memberRow.getByRole('button', { name: 'Remove new.designer@example.com' }))
     const pending = page.getByRole('region', { name: 'Pending invitations' })
     await expect.poll(() => pending.getByText('No invitation is waiting to be accepted.').isVisible()).toBe(true)
     expect(await pending.getByText('new.designer@example.com').count()).toBe(0)
@@ -174,6 +218,7 @@ describe('settings', () => {
     // The plan's usage against its limits (the seeded organization is on the free plan, with no assets).
     await expect.poll(() => page.getByRole('meter', { name: 'Assets used' }).getAttribute('max')).toBe('10000')
     await expect.poll(() => page.getByText('0 of 10,000').isVisible()).toBe(true)
+    await expectNoSidewaysScroll(page)
     await checkScreen(page, 'settings-organization')
 
     await name.fill('Acme Design Studio')

@@ -100,6 +100,13 @@ async function ping(subscriptionId: string): Promise<string> {
   return res.json<{ delivery_id: string }>().delivery_id
 }
 
+/** The subscription's newest delivery, as the list of subscriptions says it. */
+async function lastDeliveryOf(subscriptionId: string) {
+  const res = await owner.get(hooksUrl)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json<{ data: Array<{ id: string; last_delivery: unknown }> }>().data.find((subscription) => subscription.id === subscriptionId)!.last_delivery
+}
+
 const pushAsset = (fields: object = {}) => pushImage(t.app, acme.writeKey, { title: 'Spring banner', ...fields })
 
 /** Verifies a received delivery with our helper and, independently, with Stripe's. */
@@ -130,7 +137,7 @@ describe('subscriptions', () => {
       secret: expect.stringMatching(SECRET),
     })
     const { secret, ...record } = created
-    expect((await owner.get(hooksUrl)).json().data).toContainEqual(record)
+    expect((await owner.get(hooksUrl)).json().data).toContainEqual({ ...record, last_delivery: null })
     expect((await owner.get(`${hooksUrl}/${created.id}`)).json()).toEqual(record)
     const row = await t.database.handle.db.selectFrom('webhook_subscriptions').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow()
     expect(JSON.stringify(row)).not.toContain(secret.slice(6))
@@ -310,6 +317,17 @@ describe('delivery', () => {
     expect(receiver.received).toHaveLength(1)
   })
 
+  it('lists each subscription with its newest delivery, and none before the first', async () => {
+    const quiet = await subscribe({ events: ['ping'] })
+    const pinged = await subscribe({ events: ['ping'] })
+    await settled(pinged.id, await ping(pinged.id))
+    receiver.answer(() => ({ status: 503 }))
+    const newest = await ping(pinged.id)
+    await waitFor('a failed attempt', async () => ((await deliveryOf(pinged.id, newest)).attempt_count > 0 ? true : undefined))
+    expect(await lastDeliveryOf(quiet.id)).toBeNull()
+    expect(await lastDeliveryOf(pinged.id)).toMatchObject({ id: newest, event: 'ping', last_status_code: 503, last_error: 'http_error' })
+  })
+
   it('retries on the schedule, re-signing each attempt, fails after the fifth, and a replay keeps the id', async () => {
     const subscription = await subscribe({ events: ['ping'] })
     receiver.answer(() => ({ status: 500, body: 'down for maintenance' }))
@@ -332,6 +350,16 @@ describe('delivery', () => {
       expect(gap).toBeLessThan(SCHEDULE_MS[i]! + 1500)
     })
     expect(failed).toMatchObject({ attempt_count: 5, last_status_code: 500, next_attempt_at: null })
+    expect(await lastDeliveryOf(subscription.id)).toEqual({
+      id: deliveryId,
+      event: 'ping',
+      status: 'failed',
+      attempt_count: 5,
+      last_status_code: 500,
+      last_error: 'http_error',
+      next_attempt_at: null,
+      updated_at: expect.stringMatching(ISO),
+    })
     expect(failed.attempts.map((a) => [a.number, a.trigger, a.status_code, a.error, a.response_body])).toEqual(
       [1, 2, 3, 4, 5].map((n) => [n, 'ping', 500, 'http_error', 'down for maintenance']),
     )
@@ -346,6 +374,7 @@ describe('delivery', () => {
     const succeeded = await settled(subscription.id, deliveryId)
     expect(succeeded).toMatchObject({ attempt_count: 6, last_status_code: 204 })
     expect(succeeded.attempts.at(-1)).toMatchObject({ number: 6, trigger: 'replay', status_code: 204, error: null })
+    expect(await lastDeliveryOf(subscription.id)).toMatchObject({ id: deliveryId, status: 'succeeded', attempt_count: 6, last_status_code: 204, last_error: null })
 
     expectProblem(await owner.post(`${hooksUrl}/${subscription.id}/deliveries/00000000-0000-7000-8000-000000000000/replay`), 404, 'not_found')
   })

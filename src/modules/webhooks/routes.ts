@@ -9,6 +9,7 @@ import {
   DeliveryIdSchema,
   DeliveryListSchema,
   DeliveryParams,
+  ListedSubscriptionSchema,
   OrgParams,
   RotatedSecretSchema,
   SubscriptionParams,
@@ -16,7 +17,7 @@ import {
   UpdateSubscriptionBody,
 } from './schemas.js'
 import type { WebhookService } from './service.js'
-import type { DeliveryRow, SubscriptionRow } from './store.js'
+import type { DeliveryRow, LastDelivery, ListedSubscription, SubscriptionRow } from './store.js'
 
 function subscriptionView(row: SubscriptionRow) {
   const rotating = row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > Date.now()
@@ -36,7 +37,8 @@ function subscriptionView(row: SubscriptionRow) {
   }
 }
 
-function deliveryView(row: DeliveryRow) {
+/** What a delivery's entry in the history and a subscription's newest delivery both say. */
+function deliveryStateView(row: LastDelivery) {
   return {
     id: row.id,
     event: row.event,
@@ -44,8 +46,16 @@ function deliveryView(row: DeliveryRow) {
     attempt_count: row.attempt_count,
     last_status_code: row.last_status_code,
     next_attempt_at: iso(row.next_attempt_at),
-    created_at: iso(row.created_at),
   }
+}
+
+function listedSubscriptionView(row: ListedSubscription) {
+  const last = row.last_delivery
+  return { ...subscriptionView(row), last_delivery: last && { ...deliveryStateView(last), last_error: last.last_error, updated_at: iso(last.updated_at) } }
+}
+
+function deliveryView(row: DeliveryRow) {
+  return { ...deliveryStateView(row), created_at: iso(row.created_at) }
 }
 
 const TAGS = ['app-webhooks']
@@ -74,14 +84,14 @@ export function webhookRoutes(app: App, deps: { webhooks: WebhookService }): voi
         operationId: 'appListWebhooks',
         tags: TAGS,
         summary: 'List webhook subscriptions',
-        description: 'Every subscription of the organization, oldest first.',
+        description: 'Every subscription of the organization, oldest first, each with how its newest delivery went.',
         params: OrgParams,
-        response: { 200: appResponse('The subscriptions.', DataListSchema(SubscriptionSchema)) },
+        response: { 200: appResponse('The subscriptions.', DataListSchema(ListedSubscriptionSchema)) },
       },
     },
     async (request) => {
       const { organization } = request.membership!
-      return { data: (await webhooks.list(organization.id)).map(subscriptionView) }
+      return { data: (await webhooks.list(organization.id)).map(listedSubscriptionView) }
     },
   )
 

@@ -82,6 +82,27 @@ export const DeliverySchema = Type.Object(
 
 export const DeliveryListSchema = ListSchema(DeliverySchema, 'Deliveries, newest first.')
 
+const { id, event, status, attempt_count, last_status_code, next_attempt_at } = DeliverySchema.properties
+
+export const LastDeliverySchema = Type.Object(
+  {
+    id,
+    event,
+    status,
+    attempt_count,
+    last_status_code,
+    last_error: Type.Union([Type.Null(), Type.String()], { description: 'Why the last attempt failed, as a class such as `http_error` or `timeout`; null when it succeeded or before any attempt.' }),
+    next_attempt_at,
+    updated_at: Type.String({ format: 'date-time', description: 'When its status last changed: when it succeeded, failed, or was last tried.' }),
+  },
+  { [COMPONENT]: 'AppWebhookLastDelivery', additionalProperties: false, description: 'The subscription\u2019s newest delivery, test pings included.' },
+)
+
+export const ListedSubscriptionSchema = Type.Object(
+  { ...SubscriptionSchema.properties, last_delivery: Type.Union([Type.Null(), LastDeliverySchema], { description: 'Null before the first delivery.' }) },
+  { [COMPONENT]: 'AppListedWebhookSubscription', additionalProperties: false, description: 'A webhook subscription and how its newest delivery went.' },
+)
+
 const EnvelopeSchema = Type.Object(
   {
     id: Uuid,

@@ -9,7 +9,7 @@ import { SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.
 import { SECRET_PURPOSE } from './delivery.js'
 import { envelope } from './envelope.js'
 import * as store from './store.js'
-import type { DeliveryFilter, SubscriptionChanges, SubscriptionRow } from './store.js'
+import type { DeliveryFilter, ListedSubscription, SubscriptionChanges, SubscriptionRow } from './store.js'
 
 export const MAX_SUBSCRIPTIONS = 20
 /** How long the previous secret keeps signing after a rotation. */
@@ -38,7 +38,8 @@ const deliveryNotFound = () => problems.notFound('Delivery')
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
-  list(organizationId: string): Promise<SubscriptionRow[]> {
+  /** Every subscription, each with its newest delivery (null before the first). */
+  list(organizationId: string): Promise<ListedSubscription[]> {
     return store.listSubscriptions(this.deps.db, organizationId)
   }
 

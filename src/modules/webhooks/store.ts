@@ -16,8 +16,56 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 
 // --- subscriptions ---------------------------------------------------------------------------------
 
-export function listSubscriptions(db: Db, organizationId: string): Promise<SubscriptionRow[]> {
-  return db.selectFrom('webhook_subscriptions').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').execute()
+export type LastDelivery = Pick<DeliveryRow, 'id' | 'event' | 'status' | 'attempt_count' | 'last_status_code' | 'last_error' | 'next_attempt_at' | 'updated_at'>
+export type ListedSubscription = SubscriptionRow & { last_delivery: LastDelivery | null }
+
+/** Each subscription with its newest delivery, in one statement (one index probe a subscription). */
+export async function listSubscriptions(db: Db, organizationId: string): Promise<ListedSubscription[]> {
+  const rows = await db
+    .selectFrom('webhook_subscriptions as s')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('webhook_deliveries as d')
+          .select(['d.id', 'd.event', 'd.status', 'd.attempt_count', 'd.last_status_code', 'd.last_error', 'd.next_attempt_at', 'd.updated_at'])
+          .whereRef('d.subscription_id', '=', 's.id')
+          .orderBy('d.created_at', 'desc')
+          .orderBy('d.id', 'desc')
+          .limit(1)
+          .as('last'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('s')
+    .select([
+      'last.id as last_id',
+      'last.event as last_event',
+      'last.status as last_status',
+      'last.attempt_count as last_attempt_count',
+      'last.last_status_code as last_last_status_code',
+      'last.last_error as last_last_error',
+      'last.next_attempt_at as last_next_attempt_at',
+      'last.updated_at as last_updated_at',
+    ])
+    .where('s.organization_id', '=', organizationId)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute()
+  return rows.map(({ last_id, last_event, last_status, last_attempt_count, last_last_status_code, last_last_error, last_next_attempt_at, last_updated_at, ...subscription }) => ({
+    ...subscription,
+    last_delivery:
+      last_id === null
+        ? null
+        : {
+            id: last_id,
+            event: last_event!,
+            status: last_status!,
+            attempt_count: last_attempt_count!,
+            last_status_code: last_last_status_code,
+            last_error: last_last_error,
+            next_attempt_at: last_next_attempt_at,
+            updated_at: last_updated_at!,
+          },
+  }))
 }
 
 export function findSubscription(db: Db, organizationId: string, id: string): Promise<SubscriptionRow | undefined> {

@@ -91,7 +91,7 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
       )}
       {page && page.data.length > 0 && (
         <>
-          <Table columns={['Event', 'Status', 'Attempts', 'Last code', 'Created', { label: 'Details', hidden: true }]} className="deliveries">
+          <Table columns={['Event', 'Status', 'Attempts', 'Last code', 'Created', { label: 'Details', hidden: true }]} className="deliveries" caption="Deliveries" stacked>
             {page.data.map((delivery) => (
               <DeliveryRow key={delivery.id} delivery={delivery} onOpen={() => setOpen(delivery.id)} />
             ))}

@@ -63,7 +63,7 @@ export function PendingInvitations() {
         </div>
       )}
       {open.length > 0 && (
-        <Table columns={['Email', 'Role', 'Invited', 'Expires', { label: 'Actions', hidden: true }]} caption="Pending invitations">
+        <Table columns={['Email', 'Role', 'Invited', 'Expires', { label: 'Actions', hidden: true }]} caption="Pending invitations" stacked>
           {open.map((invitation) => (
             <tr key={invitation.id}>
               <td className="email">{invitation.email}</td>

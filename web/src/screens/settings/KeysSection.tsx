@@ -183,7 +183,7 @@ function KeyTable({ keys, onRevoke }: { keys: Key[]; onRevoke(key: Key): void })
   // Working keys first; revoked ones stay listed, greyed, for the record.
   const sorted = [...keys].sort((a, b) => Number(a.revoked_at !== null) - Number(b.revoked_at !== null))
   return (
-    <Table columns={['Name', 'Key', 'Scope', 'Created', 'Last used', 'Expires', { label: 'Actions', hidden: true }]}>
+    <Table columns={['Name', 'Key', 'Scope', 'Created', 'Last used', 'Expires', { label: 'Actions', hidden: true }]} caption="API keys" stacked>
       {sorted.map((key) => {
         const state = keyState(key)
         return (

@@ -67,7 +67,7 @@ export function MemberTable({ members }: { members: Member[] }) {
 
   return (
     <>
-      <Table columns={['Name', 'Email', 'Role', 'Joined', ...(canManage ? [{ label: 'Actions', hidden: true }] : [])]} caption="Members">
+      <Table columns={['Name', 'Email', 'Role', 'Joined', ...(canManage ? [{ label: 'Actions', hidden: true }] : [])]} caption="Members" stacked>
         {members.map((member) => {
           const isMe = member.user_id === user.id
           const allowed = allowedOn(organization.role, member, isMe)
@@ -102,7 +102,7 @@ export function MemberTable({ members }: { members: Member[] }) {
                     <button type="button" className="small" onClick={() => handOver.ask(member)}>
                       Hand over ownership<span className="visually-hidden"> to {member.email}</span>
                     </button>
-                  )}{' '}
+                  )}
                   {allowed.remove && (
                     <button type="button" className="danger small" onClick={() => remove.ask(member)}>
                       Remove<span className="visually-hidden"> {member.email}</span>

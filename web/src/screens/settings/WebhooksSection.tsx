@@ -10,6 +10,7 @@ import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { Table } from '../../ui/Table'
 import { EventPicker } from './EventPicker'
+import { LastDelivery } from './LastDelivery'
 import type { PickableEvent } from './events'
 import { OnceSecret, SectionHeader } from './parts'
 
@@ -41,7 +42,7 @@ export function WebhooksSection() {
         </EmptyState>
       )}
       {list.length > 0 && (
-        <Table columns={['Endpoint', 'Events', 'Status', 'Created']}>
+        <Table columns={['Endpoint', 'Events', 'Status', 'Last delivery', 'Created']} caption="Webhooks" stacked>
           {list.map((hook) => (
             <tr key={hook.id}>
               <td className="url-cell">
@@ -62,6 +63,9 @@ export function WebhooksSection() {
               <td>
                 {hook.enabled ? <span className="badge ok">Enabled</span> : <span className="badge">Disabled</span>}
                 {hook.disabled_reason && <div className="muted small-text">{hook.disabled_reason}</div>}
+              </td>
+              <td>
+                <LastDelivery delivery={hook.last_delivery} />
               </td>
               <td className="nowrap">{formatDate(hook.created_at)}</td>
             </tr>
