@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectStackedCards } from './narrow.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
@@ -69,6 +70,9 @@ describe('your account', () => {
     await page.reload()
     const pending = page.getByRole('region', { name: 'Pending invitations' })
     await expect.poll(() => pending.getByText(/^Expired /).isVisible()).toBe(true)
+    const invitations = pending.getByRole('table', { name: 'Pending invitations' })
+    const row = invitations.getByRole('row').filter({ hasText: 'late.joiner@example.com' })
+    await expectStackedCards(page, invitations, row, row.getByRole('button', { name: 'Re-send the invitation for late.joiner@example.com' }))
     await checkScreen(page, 'settings-invitations-expired')
 
     await pending.getByRole('button', { name: 'Re-send the invitation for late.joiner@example.com' }).click()

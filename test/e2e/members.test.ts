@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Role } from '../../src/platform/db/schema.js'
 import { PASSWORD } from '../support/sessions.js'
+import { expectNoSidewaysScroll, expectStackedCards } from './narrow.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
@@ -70,6 +71,10 @@ describe('members', () => {
     expect(await admin.getByLabel(`Role of ${e2e.acme.owner.email}`).count()).toBe(0)
     expect(await admin.getByRole('button', { name: `Remove ${e2e.acme.owner.email}` }).count()).toBe(0)
 
+    const members = owner.getByRole('table', { name: 'Members' })
+    const row = members.getByRole('row').filter({ hasText: email })
+    await expectStackedCards(owner, members, row, row.getByRole('button', { name: `Remove ${email}` }))
+    await expectNoSidewaysScroll(owner)
     await checkScreen(owner, 'settings-member-changes')
   })
 
