@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'web/dist/', 'web/src/api/*.gen.ts', 'node_modules/', 'data/', 'coverage/', 'test-results/'] },
+  { ignores: ['dist/', 'web/dist/', 'web/src/api/*.gen.ts', 'packages/*/dist/', 'packages/client/src/generated/', 'node_modules/', 'data/', 'coverage/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

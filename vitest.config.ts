@@ -24,6 +24,8 @@ const UNIT_TESTS = [
   'test/platform/images.test.ts',
   'test/platform/safe-fetch.test.ts',
   'test/platform/signed-urls.test.ts',
+  'packages/client/test/retries.test.ts',
+  'packages/client/test/webhooks.test.ts',
 ]
 for (const file of UNIT_TESTS) {
   if (/TEST_DATABASE_URL|TEST_REDIS_URL/.test(readFileSync(new URL(file, import.meta.url), 'utf8'))) {
@@ -67,7 +69,8 @@ export default defineConfig({
     sequence: { sequencer: StartWaitingFilesFirst },
     projects: [
       { test: { name: 'unit', include: UNIT_TESTS, ...server } },
-      { test: { name: 'db', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', ...UNIT_TESTS], ...database } },
+      // The client package's tests against the real server are database-bound like the server's own.
+      { test: { name: 'db', include: ['test/**/*.test.ts', 'packages/client/test/**/*.test.ts'], exclude: ['test/e2e/**', ...UNIT_TESTS], ...database } },
       {
         plugins: [react()],
         test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['web/src/test-setup.ts'] },

@@ -1,0 +1,4858 @@
+// Generated from openapi/v1.json by `npm run types:generate -w @asset-library/client`. Do not edit.
+
+export interface paths {
+    "/api/v1/auth/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe the calling API key
+         * @description Tells a script which organization, name, prefix, scope and expiry its key has. Any scope may call it.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["getCurrentKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke the calling API key
+         * @description The key used for this call stops working at once. Any scope may revoke itself. Takes no body.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        post: operations["revokeCurrentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tags
+         * @description The organization’s tags with usage counts, most used first; `q` filters by prefix for autocomplete.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["listTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/asset-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the asset-type catalogue
+         * @description The asset types an asset may have (`asset_type` on push and PATCH must be one of them), with how many assets use each.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["listAssetTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List client names
+         * @description Client names both registered in the organization and used by assets, merged case-insensitively, most used first.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["listClients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List product names
+         * @description Product names both registered in the organization and used by assets, merged case-insensitively, most used first.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["listProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and filter assets
+         * @description Newest first. Filters combine (AND).
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["listAssets"];
+        put?: never;
+        /**
+         * Push an asset
+         * @description Stores an image with its metadata, sent one of two ways:
+         *     - `application/json`: exactly one of `image_url` or `image_base64`, with the other fields.
+         *     - `multipart/form-data`: the image’s bytes as a part named `file` (or an `image_url` field instead), the other fields as form fields; `tag_names` repeated once per name or as one JSON array, `created_by_ai` as `true` or `false`. No base64 overhead: the fastest way to push a file. For example `curl -F file=@logo.png -F title=Logo -F tag_names=brand`.
+         *
+         *     The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset).
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, shared with the other expensive calls).
+         */
+        post: operations["pushAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch one asset
+         * @description The asset record, with signed thumbnail and original URLs valid about 24 hours.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an asset
+         * @description Removes the asset from its collections and deletes its files once no asset uses the same bytes. Emits `asset.deleted`. Through the web app’s session, a member deletes only the assets they pushed; owners and admins, and API keys, delete any.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        delete: operations["deleteAsset"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an asset’s metadata and tags
+         * @description Changes only the fields sent. `tag_names` replaces all tags. Emits `asset.updated`.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        patch: operations["updateAsset"];
+        trace?: never;
+    };
+    "/api/v1/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List collections
+         * @description Newest first; filter by `kind` or by a part of the name (`q`).
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["listCollections"];
+        put?: never;
+        /**
+         * Create a collection
+         * @description Manual (add assets through the API) or smart (give a `query`: the filters of GET /api/v1/assets). Emits `collection.created`.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fetch a collection and its assets
+         * @description The collection with `asset_count` and a page of its assets (`limit`, `offset`). A smart collection’s assets are exactly what GET /api/v1/assets returns for its query.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["getCollection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a collection
+         * @description The assets themselves are kept. Through the web app’s session, a member deletes only the collections they created; owners and admins, and API keys, delete any.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        delete: operations["deleteCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a collection
+         * @description Name, description, and for a smart collection its query. The kind cannot change.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        patch: operations["updateCollection"];
+        trace?: never;
+    };
+    "/api/v1/collections/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add assets to a manual collection
+         * @description Adding an asset that is already there is a no-op. An unknown asset (or one of another organization) is 404 and nothing changes.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        post: operations["addCollectionAssets"];
+        /**
+         * Remove assets from a manual collection
+         * @description Removing an asset that is not there is a no-op. An unknown asset is 404 and nothing changes.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        delete: operations["removeCollectionAssets"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a public link
+         * @description An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link. Shown once. Emits `collection.shared`. From the web app, only owners and admins may share.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        post: operations["shareCollection"];
+        /**
+         * Revoke the public link
+         * @description The link answers 404 from now on. From the web app, only owners and admins may unshare.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        delete: operations["unshareCollection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hybrid search: full text plus meaning
+         * @description Candidates come from full text and from embedding similarity (the top of each, under the same filters as `GET /api/v1/assets`), ranked by `score = 0.4 × text_score + 0.6 × semantic_score`. Each call makes exactly one request to the embedding provider (which is why it shares the `expensive` bucket with pushes); `mode` says whether it was used. With AI off for the organization, no provider or pgvector configured, or the provider failing or slow, the answer is full-text ranking in `text` mode, never an error. An `assets:read` key may call it.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, shared with the other expensive calls).
+         */
+        post: operations["searchAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/{id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Assets nearest to one asset by meaning
+         * @description The organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         */
+        get: operations["similarAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        FieldProblem: {
+            /** @description JSON Pointer into the body, or /query/<name> for a query parameter. */
+            pointer: string;
+            detail: string;
+        };
+        /**
+         * @description RFC 9457 problem details.
+         * @example {
+         *       "type": "urn:asset-library:problem:validation_failed",
+         *       "title": "Validation failed",
+         *       "status": 400,
+         *       "detail": "The request is not valid.",
+         *       "code": "validation_failed",
+         *       "errors": [
+         *         {
+         *           "pointer": "/query/limit",
+         *           "detail": "must be >= 1"
+         *         }
+         *       ]
+         *     }
+         */
+        Problem: {
+            /** @description URI naming the kind of problem; stable per `code`. */
+            type: string;
+            title: string;
+            status: number;
+            detail?: string;
+            /**
+             * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
+             * @enum {string}
+             */
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed";
+            errors?: components["schemas"]["FieldProblem"][];
+        };
+        /**
+         * @description An API key as listed: never its secret.
+         * @example {
+         *       "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+         *       "name": "ci",
+         *       "prefix": "k3v9x2qa",
+         *       "scope": "assets:read",
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "expires_at": null,
+         *       "last_used_at": "2026-11-21T10:05:00.000Z",
+         *       "revoked_at": null
+         *     }
+         */
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Public part of the key, shown in listings: `al_<prefix>_…`. */
+            prefix: string;
+            /**
+             * @description `assets:read`: the GET endpoints and search. `assets:write`: everything.
+             * @enum {string}
+             */
+            scope: "assets:read" | "assets:write";
+            /** Format: date-time */
+            created_at: string;
+            /** @description When the key stops working; null for never. */
+            expires_at: null | string;
+            /** @description Last use, recorded at most once a minute. */
+            last_used_at: null | string;
+            /** @description When the key was revoked; null while active. */
+            revoked_at: null | string;
+        };
+        /**
+         * @description The calling API key and the organization it belongs to.
+         * @example {
+         *       "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+         *       "name": "ci",
+         *       "prefix": "k3v9x2qa",
+         *       "scope": "assets:write",
+         *       "created_at": "2026-11-21T10:00:00.000Z",
+         *       "expires_at": "2027-02-19T10:00:00.000Z",
+         *       "last_used_at": "2026-11-21T10:05:00.000Z",
+         *       "revoked_at": null,
+         *       "organization": {
+         *         "id": "0193a5b2-6b00-7000-8000-000000000001",
+         *         "name": "Acme Design",
+         *         "slug": "acme-design"
+         *       }
+         *     }
+         */
+        CurrentApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Public part of the key, shown in listings: `al_<prefix>_…`. */
+            prefix: string;
+            /**
+             * @description `assets:read`: the GET endpoints and search. `assets:write`: everything.
+             * @enum {string}
+             */
+            scope: "assets:read" | "assets:write";
+            /** Format: date-time */
+            created_at: string;
+            /** @description When the key stops working; null for never. */
+            expires_at: null | string;
+            /** @description Last use, recorded at most once a minute. */
+            last_used_at: null | string;
+            /** @description When the key was revoked; null while active. */
+            revoked_at: null | string;
+            organization: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slug: string;
+            };
+        };
+        Asset: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            asset_type: null | string;
+            client: null | string;
+            product: null | string;
+            tags: string[];
+            source_url: null | string;
+            created_by_ai: boolean;
+            /** @description Read from the bytes, never from a header or file name. */
+            mime_type: string;
+            width: number;
+            height: number;
+            byte_size: number;
+            /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
+            sha256: string;
+            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. */
+            thumbnail_url: string;
+            /** Format: date-time */
+            thumbnail_expires_at: string;
+            /** @description Signed URL of the original image, valid as long as thumbnail_url. */
+            original_url: string;
+            /** @description Manual collections holding the asset. */
+            collections: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description The filters of GET /api/v1/assets; the collection holds whatever matches, evaluated when read.
+         * @example {
+         *       "tag": "summer",
+         *       "client": "Initech"
+         *     }
+         */
+        AssetQuery: {
+            /** @description Exact asset type, case-insensitive. */
+            asset_type?: string;
+            /** @description Exact client, case-insensitive. */
+            client?: string;
+            /** @description Exact product, case-insensitive. */
+            product?: string;
+            /** @description Assets carrying this tag, case-insensitive. */
+            tag?: string;
+            /** @description Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not). */
+            q?: string;
+        };
+        Collection: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            kind: "manual" | "smart";
+            /** @description Smart collections only. */
+            query: null | components["schemas"]["AssetQuery"];
+            asset_count: number;
+            /** @description Has a public link. */
+            shared: boolean;
+            shared_at: null | string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SearchHit: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            asset_type: null | string;
+            client: null | string;
+            product: null | string;
+            tags: string[];
+            source_url: null | string;
+            created_by_ai: boolean;
+            /** @description Read from the bytes, never from a header or file name. */
+            mime_type: string;
+            width: number;
+            height: number;
+            byte_size: number;
+            /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
+            sha256: string;
+            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. */
+            thumbnail_url: string;
+            /** Format: date-time */
+            thumbnail_expires_at: string;
+            /** @description Signed URL of the original image, valid as long as thumbnail_url. */
+            original_url: string;
+            /** @description Manual collections holding the asset. */
+            collections: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description 0.4 × text_score + 0.6 × semantic_score; hits are sorted by it. */
+            score: number;
+            /** @description Full-text rank (ts_rank_cd, normalised into [0, 1)); 0 when the text does not match. */
+            text_score: number;
+            /** @description Cosine similarity of the query and the asset, clamped to [0, 1]; 0 in text mode or when the asset has no embedding yet. */
+            semantic_score: number;
+        };
+        SimilarAsset: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            asset_type: null | string;
+            client: null | string;
+            product: null | string;
+            tags: string[];
+            source_url: null | string;
+            created_by_ai: boolean;
+            /** @description Read from the bytes, never from a header or file name. */
+            mime_type: string;
+            width: number;
+            height: number;
+            byte_size: number;
+            /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
+            sha256: string;
+            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. */
+            thumbnail_url: string;
+            /** Format: date-time */
+            thumbnail_expires_at: string;
+            /** @description Signed URL of the original image, valid as long as thumbnail_url. */
+            original_url: string;
+            /** @description Manual collections holding the asset. */
+            collections: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Cosine similarity with the asset asked about, clamped to [0, 1]. */
+            semantic_score: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling key. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentApiKey"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: called with the web app's session, which has no API key.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, now revoked. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "name": "ci",
+                     *       "prefix": "k3v9x2qa",
+                     *       "scope": "assets:read",
+                     *       "created_at": "2026-11-21T10:00:00.000Z",
+                     *       "expires_at": null,
+                     *       "last_used_at": "2026-11-21T10:05:00.000Z",
+                     *       "revoked_at": "2026-11-21T10:06:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: called with the web app's session, which has no API key.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: {
+                /** @description Only names starting with this, case-insensitively. */
+                q?: string;
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tags. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "summer-campaign",
+                     *           "asset_count": 12
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            name: string;
+                            asset_count: number;
+                        }[];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAssetTypes: {
+        parameters: {
+            query?: {
+                /** @description Only names starting with this, case-insensitively. */
+                q?: string;
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of names. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "Acme Corp",
+                     *           "registered": true,
+                     *           "asset_count": 42
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @description Registered in the organization (through the app), as opposed to only used by assets. */
+                            registered: boolean;
+                            /** @description Assets that use it. */
+                            asset_count: number;
+                        }[];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: {
+                /** @description Only names starting with this, case-insensitively. */
+                q?: string;
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of names. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "Acme Corp",
+                     *           "registered": true,
+                     *           "asset_count": 42
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @description Registered in the organization (through the app), as opposed to only used by assets. */
+                            registered: boolean;
+                            /** @description Assets that use it. */
+                            asset_count: number;
+                        }[];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description Only names starting with this, case-insensitively. */
+                q?: string;
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of names. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "Acme Corp",
+                     *           "registered": true,
+                     *           "asset_count": 42
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            name: string;
+                            /** @description Registered in the organization (through the app), as opposed to only used by assets. */
+                            registered: boolean;
+                            /** @description Assets that use it. */
+                            asset_count: number;
+                        }[];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                /** @description Exact asset type, case-insensitive. */
+                asset_type?: string;
+                /** @description Exact client, case-insensitive. */
+                client?: string;
+                /** @description Exact product, case-insensitive. */
+                product?: string;
+                /** @description Assets carrying this tag, case-insensitive. */
+                tag?: string;
+                /** @description Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not). */
+                q?: string;
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of assets. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *           "title": "Summer campaign hero",
+                     *           "asset_type": "Banner",
+                     *           "client": "Initech",
+                     *           "product": "Stapler",
+                     *           "tags": [
+                     *             "summer",
+                     *             "hero"
+                     *           ],
+                     *           "source_url": "https://www.figma.com/file/abc123",
+                     *           "created_by_ai": false,
+                     *           "mime_type": "image/png",
+                     *           "width": 2400,
+                     *           "height": 1200,
+                     *           "byte_size": 1843200,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "collections": [
+                     *             {
+                     *               "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *               "name": "Q3 launch"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-21T19:00:00.000Z",
+                     *           "updated_at": "2026-11-21T19:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Asset"][];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pushAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Fetched by the service (public addresses only). Give this or image_base64.
+                     */
+                    image_url?: string;
+                    /** @description The image bytes in base64, optionally as a data: URL; at most 25 MiB decoded. Give this or image_url. */
+                    image_base64?: string;
+                    title?: string;
+                    /** @description One of the organization’s asset types (GET /api/v1/asset-types). */
+                    asset_type?: string;
+                    /** @description Client name; free text. */
+                    client?: string;
+                    /** @description Product name; free text. */
+                    product?: string;
+                    /** @description Tag names. Tags are created on first use and matched case-insensitively. */
+                    tag_names?: string[];
+                    /** @description An existing manual collection to add the asset to; never created. */
+                    collection_name?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the asset comes from.
+                     */
+                    source_url?: string;
+                    /**
+                     * @description Send false for human-made assets.
+                     * @default true
+                     */
+                    created_by_ai?: boolean;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file, at most 25 MiB (`curl -F file=@logo.png`). Its format is read from the bytes; the part’s file name and Content-Type are ignored. Give this or image_url.
+                     */
+                    file?: string;
+                    /**
+                     * Format: uri
+                     * @description Fetched by the service (public addresses only). Give this or a `file` part.
+                     */
+                    image_url?: string;
+                    title?: string;
+                    /** @description One of the organization’s asset types (GET /api/v1/asset-types). */
+                    asset_type?: string;
+                    /** @description Client name; free text. */
+                    client?: string;
+                    /** @description Product name; free text. */
+                    product?: string;
+                    /** @description Tag names: repeat the field once per name, or send one field holding a JSON array (`["brand","logo"]`). Tags are created on first use and matched case-insensitively. */
+                    tag_names?: string[];
+                    /** @description An existing manual collection to add the asset to; never created. */
+                    collection_name?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the asset comes from.
+                     */
+                    source_url?: string;
+                    /**
+                     * @description `true` or `false`; send false for human-made assets.
+                     * @default true
+                     */
+                    created_by_ai?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description These bytes were already an asset of the organization. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asset_id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "duplicate": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        asset_id: string;
+                        /** @description True when these exact bytes were already in the library: nothing was changed. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description A new asset was created. */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asset_id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "duplicate": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        asset_id: string;
+                        /** @description True when these exact bytes were already in the library: nothing was changed. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /**
+             * @description - `validation_failed`: not exactly one of `image_url`, `image_base64` and a `file` part, or `image_base64` is not base64.
+             *     - `bad_request`: a multipart/form-data body that is cut short or malformed.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `plan_limit_reached`: the organization's plan holds no more assets, or no more bytes of images.
+             *     - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: `collection_name` names no collection (or it was deleted meanwhile); nothing is stored.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `smart_collection_immutable`: `collection_name` is a smart collection; nothing is stored.
+             *     - `push_conflict`: a concurrent change to the same image, or to the plan's limits, interfered; push again.
+             *     - `concurrent_change`: a concurrent request made the same change.
+             */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `image_too_large`: the image is over 25 MiB, inline, uploaded or fetched; an upload is refused as soon as it passes the cap.
+             *     - `body_too_large`: a form with more parts than a push has.
+             *     - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise).
+             */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is neither `application/json` nor `multipart/form-data`.
+             *     - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_an_image`: the bytes are not an image.
+             *     - `unsupported_image_format`: an image format we do not accept (SVG included).
+             *     - `image_too_many_pixels`: an image with more pixels than we decode.
+             *     - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `image_fetch_blocked`: `image_url` refused by the outbound guard: not a valid http or https URL, with a user name or password, or to a private address.
+             *     - `image_fetch_failed`: `image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow.
+             */
+            502: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "title": "Summer campaign hero",
+                     *       "asset_type": "Banner",
+                     *       "client": "Initech",
+                     *       "product": "Stapler",
+                     *       "tags": [
+                     *         "summer",
+                     *         "hero"
+                     *       ],
+                     *       "source_url": "https://www.figma.com/file/abc123",
+                     *       "created_by_ai": false,
+                     *       "mime_type": "image/png",
+                     *       "width": 2400,
+                     *       "height": 1200,
+                     *       "byte_size": 1843200,
+                     *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *       "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "collections": [
+                     *         {
+                     *           "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *           "name": "Q3 launch"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-21T19:00:00.000Z",
+                     *       "updated_at": "2026-11-21T19:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `role_required`: through the web app’s session, a member deleting an asset someone else pushed.
+             *     - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    asset_type?: null | string;
+                    client?: null | string;
+                    product?: null | string;
+                    source_url?: null | string;
+                    created_by_ai?: boolean;
+                    /** @description Replaces all tags; [] removes them. Tags are created on first use and matched case-insensitively. */
+                    tag_names?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated asset. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "title": "Summer campaign hero",
+                     *       "asset_type": "Banner",
+                     *       "client": "Initech",
+                     *       "product": "Stapler",
+                     *       "tags": [
+                     *         "summer",
+                     *         "hero"
+                     *       ],
+                     *       "source_url": "https://www.figma.com/file/abc123",
+                     *       "created_by_ai": false,
+                     *       "mime_type": "image/png",
+                     *       "width": 2400,
+                     *       "height": 1200,
+                     *       "byte_size": 1843200,
+                     *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *       "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "collections": [
+                     *         {
+                     *           "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *           "name": "Q3 launch"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-21T19:00:00.000Z",
+                     *       "updated_at": "2026-11-21T19:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Asset"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `concurrent_change`: a concurrent request made the same change. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCollections: {
+        parameters: {
+            query?: {
+                kind?: "manual" | "smart";
+                /** @description Name contains this, without case. */
+                q?: string;
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of collections. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *           "name": "Summer for Initech",
+                     *           "description": "Everything tagged summer for Initech",
+                     *           "kind": "smart",
+                     *           "query": {
+                     *             "tag": "summer",
+                     *             "client": "Initech"
+                     *           },
+                     *           "asset_count": 12,
+                     *           "shared": false,
+                     *           "shared_at": null,
+                     *           "created_at": "2026-11-21T19:00:00.000Z",
+                     *           "updated_at": "2026-11-21T19:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Collection"][];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A manual collection (assets added through the API), or a smart one (a `query`). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the organization, compared without case. */
+                    name: string;
+                    description?: string;
+                    /** @enum {string} */
+                    kind?: "manual";
+                } | {
+                    /** @description Unique in the organization, compared without case. */
+                    name: string;
+                    description?: string;
+                    /** @enum {string} */
+                    kind?: "smart";
+                    query: components["schemas"]["AssetQuery"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new collection. */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *       "name": "Summer for Initech",
+                     *       "description": "Everything tagged summer for Initech",
+                     *       "kind": "smart",
+                     *       "query": {
+                     *         "tag": "summer",
+                     *         "client": "Initech"
+                     *       },
+                     *       "asset_count": 12,
+                     *       "shared": false,
+                     *       "shared_at": null,
+                     *       "created_at": "2026-11-21T19:00:00.000Z",
+                     *       "updated_at": "2026-11-21T19:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `concurrent_change`: a concurrent request made the same change. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `collection_name_taken`: another collection of the organization has this name (compared without case). */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *       "name": "Summer for Initech",
+                     *       "description": "Everything tagged summer for Initech",
+                     *       "kind": "smart",
+                     *       "query": {
+                     *         "tag": "summer",
+                     *         "client": "Initech"
+                     *       },
+                     *       "asset_count": 12,
+                     *       "shared": false,
+                     *       "shared_at": null,
+                     *       "created_at": "2026-11-21T19:00:00.000Z",
+                     *       "updated_at": "2026-11-21T19:00:00.000Z",
+                     *       "assets": {
+                     *         "data": [],
+                     *         "total": 0,
+                     *         "limit": 50,
+                     *         "offset": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string;
+                        kind: "manual" | "smart";
+                        /** @description Smart collections only. */
+                        query: null | components["schemas"]["AssetQuery"];
+                        asset_count: number;
+                        /** @description Has a public link. */
+                        shared: boolean;
+                        shared_at: null | string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description A page of the collection’s assets, newest first. */
+                        assets: {
+                            data: components["schemas"]["Asset"][];
+                            /** @description Items matching, across all pages. */
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no collection with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `role_required`: through the web app’s session, a member deleting a collection someone else created.
+             *     - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no collection with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unique in the organization, compared without case. */
+                    name?: string;
+                    description?: string;
+                    /** @description Cannot change; sending another kind is 422. */
+                    kind?: "manual" | "smart";
+                    query?: components["schemas"]["AssetQuery"];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated collection. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *       "name": "Summer for Initech",
+                     *       "description": "Everything tagged summer for Initech",
+                     *       "kind": "smart",
+                     *       "query": {
+                     *         "tag": "summer",
+                     *         "client": "Initech"
+                     *       },
+                     *       "asset_count": 12,
+                     *       "shared": false,
+                     *       "shared_at": null,
+                     *       "created_at": "2026-11-21T19:00:00.000Z",
+                     *       "updated_at": "2026-11-21T19:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no collection with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `concurrent_change`: a concurrent request made the same change. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `collection_name_taken`: another collection of the organization has this name (compared without case).
+             *     - `collection_kind_immutable`: `kind` differs from the collection’s.
+             *     - `manual_collection_has_no_query`: a `query` for a manual collection.
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addCollectionAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `{asset_id}` or `{asset_ids: [...]}` (at most 100). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    asset_id: string;
+                } | {
+                    asset_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description What changed. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changed": 1,
+                     *       "asset_count": 13
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Assets actually added or removed (repeats are no-ops). */
+                        changed: number;
+                        asset_count: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no such collection or asset in your organization (or one deleted meanwhile); nothing changes.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `smart_collection_immutable`: the collection is smart: its content is its query.
+             *     - `concurrent_change`: a concurrent request made the same change.
+             */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeCollectionAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `{asset_id}` or `{asset_ids: [...]}` (at most 100). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    asset_id: string;
+                } | {
+                    asset_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description What changed. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "changed": 1,
+                     *       "asset_count": 13
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Assets actually added or removed (repeats are no-ops). */
+                        changed: number;
+                        asset_count: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no such collection or asset in your organization (or one deleted meanwhile); nothing changes.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `smart_collection_immutable`: the collection is smart: its content is its query. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    shareCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "share_url": "https://assets.example.com/s/9f1c3e…"
+                     *     }
+                     */
+                    "application/json": {
+                        share_url: string;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `role_required`: the web app's session of a member: only owners and admins may do this (for a key its scope is all that counts).
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no collection with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unshareCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `role_required`: the web app's session of a member: only owners and admins may do this (for a key its scope is all that counts).
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no collection with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What to look for. Matched as full text (English stemming and exact words, accents and case ignored; web-search syntax: "quoted phrase", -excluded, or; the last word also as a prefix) and, in hybrid mode, by meaning. */
+                    q: string;
+                    /**
+                     * @description How many hits; values above 100 are capped to 100.
+                     * @default 20
+                     */
+                    limit?: number;
+                    /** @description Exact asset type, case-insensitive. */
+                    asset_type?: string;
+                    /** @description Exact client, case-insensitive. */
+                    client?: string;
+                    /** @description Exact product, case-insensitive. */
+                    product?: string;
+                    /** @description Assets carrying this tag, case-insensitive. */
+                    tag?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Hits, best first. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "hybrid",
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *           "title": "Summer campaign hero",
+                     *           "asset_type": "Banner",
+                     *           "client": "Initech",
+                     *           "product": "Stapler",
+                     *           "tags": [
+                     *             "summer",
+                     *             "hero"
+                     *           ],
+                     *           "source_url": "https://www.figma.com/file/abc123",
+                     *           "created_by_ai": false,
+                     *           "mime_type": "image/png",
+                     *           "width": 2400,
+                     *           "height": 1200,
+                     *           "byte_size": 1843200,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "collections": [
+                     *             {
+                     *               "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *               "name": "Q3 launch"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-21T19:00:00.000Z",
+                     *           "updated_at": "2026-11-21T19:05:00.000Z",
+                     *           "score": 0.71,
+                     *           "text_score": 0.5,
+                     *           "semantic_score": 0.85
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description `hybrid` when the query was embedded; `text` when the organization has AI off, no embedding provider or no pgvector is configured, or the provider failed or timed out for this call. */
+                        mode: "hybrid" | "text";
+                        /** @description Best first. */
+                        data: components["schemas"]["SearchHit"][];
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    similarAssets: {
+        parameters: {
+            query?: {
+                /** @description Values above 100 are capped to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nearest assets. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *           "title": "Summer campaign hero",
+                     *           "asset_type": "Banner",
+                     *           "client": "Initech",
+                     *           "product": "Stapler",
+                     *           "tags": [
+                     *             "summer",
+                     *             "hero"
+                     *           ],
+                     *           "source_url": "https://www.figma.com/file/abc123",
+                     *           "created_by_ai": false,
+                     *           "mime_type": "image/png",
+                     *           "width": 2400,
+                     *           "height": 1200,
+                     *           "byte_size": 1843200,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "collections": [
+                     *             {
+                     *               "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *               "name": "Q3 launch"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-21T19:00:00.000Z",
+                     *           "updated_at": "2026-11-21T19:05:00.000Z",
+                     *           "semantic_score": 0.91
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 20,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["SimilarAsset"][];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}

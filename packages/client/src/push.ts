@@ -1,0 +1,68 @@
+import type { RequestBody } from './transport.js'
+import { jsonBody } from './transport.js'
+import type { PushFields } from './types.js'
+
+/** The API's cap on an image (25 MiB); a larger stream is refused before it is sent. */
+export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
+
+/**
+ * What `assets.push` takes in every runtime: the bytes (Uint8Array, Buffer, ArrayBuffer, Blob or File),
+ * a stream of them, or an http(s) URL the service fetches itself (the spec's URL import).
+ */
+export type PushSource = Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | URL
+
+/** A source reduced to what is sent: a URL to fetch, or a file opened again for each attempt. */
+export type ResolvedSource = { imageUrl: string } | { open: () => Blob | Promise<Blob>; name: string }
+
+export type SourceResolver<Source> = (source: Source) => Promise<ResolvedSource>
+
+/**
+ * A stream is read into memory first (it is at most 25 MiB): a body that is read as it is sent could
+ * not be sent again on a retry, and browsers other than Chromium cannot send one at all.
+ */
+export async function resolveSource(source: PushSource): Promise<ResolvedSource> {
+  if (source instanceof URL) {
+    if (source.protocol === 'http:' || source.protocol === 'https:') return { imageUrl: source.href }
+    throw new TypeError(`assets.push takes http(s) URLs; for a ${source.protocol} URL use @asset-library/client/node`)
+  }
+  if (source instanceof Blob) return { open: () => source, name: 'name' in source ? String(source.name) : 'image' }
+  if (source instanceof ReadableStream) {
+    const file = await readLimited(source)
+    return { open: () => file, name: 'image' }
+  }
+  const file = new Blob([source as Uint8Array<ArrayBuffer> | ArrayBuffer])
+  return { open: () => file, name: 'image' }
+}
+
+async function readLimited(stream: ReadableStream<Uint8Array>): Promise<Blob> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = stream.getReader()
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength
+    if (size > MAX_IMAGE_BYTES) {
+      await reader.cancel()
+      throw new RangeError(`the image is larger than ${MAX_IMAGE_BYTES} bytes, the API's limit`)
+    }
+    chunks.push(read.value)
+  }
+  return new Blob(chunks as Uint8Array<ArrayBuffer>[])
+}
+
+/** A URL is pushed as JSON `image_url`; a file as multipart, its fields first so a bad one is refused before the upload. */
+export function pushBody(source: ResolvedSource, fields: PushFields): RequestBody {
+  if ('imageUrl' in source) return jsonBody({ ...fields, image_url: source.imageUrl })
+  return {
+    contentType: undefined,
+    make: async () => {
+      const form = new FormData()
+      for (const [name, value] of Object.entries(fields)) {
+        if (value === undefined) continue
+        // One field holding a JSON array: a single tag that starts with `[` is not misread.
+        form.append(name, Array.isArray(value) ? JSON.stringify(value) : String(value))
+      }
+      form.append('file', await source.open(), source.name)
+      return form
+    },
+  }
+}

@@ -1,0 +1,69 @@
+import type { components, operations } from './generated/v1.js'
+
+type Schemas = components['schemas']
+type SuccessStatus = 200 | 201
+
+/** The JSON a successful answer of operation O carries. */
+export type Success<O extends keyof operations> = {
+  [S in keyof operations[O]['responses']]: S extends SuccessStatus
+    ? operations[O]['responses'][S] extends { content: { 'application/json': infer Body } }
+      ? Body
+      : never
+    : never
+}[keyof operations[O]['responses']]
+
+export type QueryOf<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>
+
+export type JsonBodyOf<O extends keyof operations> =
+  NonNullable<operations[O]['requestBody']> extends { content: { 'application/json': infer Body } } ? Body : never
+
+export type Asset = Schemas['Asset']
+export type AssetQuery = Schemas['AssetQuery']
+export type Collection = Schemas['Collection']
+export type SearchHit = Schemas['SearchHit']
+export type SimilarAsset = Schemas['SimilarAsset']
+export type CurrentApiKey = Schemas['CurrentApiKey']
+
+export type AssetListQuery = QueryOf<'listAssets'>
+/** The push fields other than the image (given as the push's source). */
+export type PushFields = Omit<JsonBodyOf<'pushAsset'>, 'image_url' | 'image_base64'>
+export type PushResult = Success<'pushAsset'>
+export type AssetUpdate = JsonBodyOf<'updateAsset'>
+export type AssetPage = Success<'listAssets'>
+export type SimilarQuery = QueryOf<'similarAssets'>
+export type SimilarPage = Success<'similarAssets'>
+
+export type SearchRequest = JsonBodyOf<'searchAssets'>
+export type SearchResult = Success<'searchAssets'>
+
+export type CollectionListQuery = QueryOf<'listCollections'>
+export type CollectionPage = Success<'listCollections'>
+export type CollectionCreate = JsonBodyOf<'createCollection'>
+export type CollectionUpdate = JsonBodyOf<'updateCollection'>
+/** A collection with one page of its assets. */
+export type CollectionWithAssets = Success<'getCollection'>
+export type CollectionAssetsQuery = QueryOf<'getCollection'>
+/** `{ asset_id }` or `{ asset_ids }` (1 to 100). */
+export type CollectionMembers = JsonBodyOf<'addCollectionAssets'>
+export type MembershipChange = Success<'addCollectionAssets'>
+export type ShareLink = Success<'shareCollection'>
+
+export type CatalogQuery = QueryOf<'listTags'>
+export type TagPage = Success<'listTags'>
+export type AssetTypePage = Success<'listAssetTypes'>
+export type ClientPage = Success<'listClients'>
+export type ProductPage = Success<'listProducts'>
+
+/** The answer of `POST /api/v1/assets/check`. */
+export interface CheckResult {
+  found: { sha256: string; asset_id: string }[]
+  missing: string[]
+}
+
+/** A page in the API's list envelope. */
+export interface Page<Item> {
+  data: Item[]
+  total: number
+  limit: number
+  offset: number
+}

@@ -1,0 +1,129 @@
+/*
+ * Verifies the service's webhook deliveries (docs/webhooks.md): `X-Service-Signature: t=<unix seconds>,v1=<hex>`,
+ * hex being the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret, one `v1` per secret
+ * during a rotation. The same checks and failure codes as the server package's `asset-library/webhooks`,
+ * on Web Crypto instead of node:crypto so that it runs in browsers, workers and Node alike; Web Crypto is
+ * asynchronous, so this one returns a Promise. `crypto.subtle.verify` compares the MACs in constant time.
+ */
+
+export const DEFAULT_TOLERANCE_SECONDS = 300
+
+export type WebhookVerificationFailure = 'missing_signature' | 'malformed_signature' | 'timestamp_out_of_tolerance' | 'signature_mismatch' | 'malformed_body'
+
+/** Why a delivery was not accepted; `code` is stable to branch on, `message` is for logs. */
+export class WebhookVerificationError extends Error {
+  override readonly name = 'WebhookVerificationError'
+
+  constructor(
+    readonly code: WebhookVerificationFailure,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A verified delivery's envelope. */
+export interface WebhookEvent<Data = Record<string, unknown>> {
+  /** The delivery id: the same on every retry and replay. Dedupe on it. */
+  id: string
+  event: string
+  organization_id: string
+  emitted_at: string
+  data: Data
+}
+
+/** A Fetch `Headers`, Node's `request.headers`, or a plain record. */
+export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>
+
+export interface VerifyOptions {
+  /** How far the timestamp may be from now, in either direction. Default 300. */
+  toleranceSeconds?: number
+  /** Unix seconds to judge the timestamp against (tests). Default: the clock. */
+  now?: number
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * Checks a delivery and resolves to its parsed envelope, or rejects with a WebhookVerificationError.
+ * Pass the raw body exactly as received (before any JSON parsing), and one secret or several (while
+ * you roll yours). A timestamp more than `toleranceSeconds` in the past or the future is refused.
+ */
+export async function verifyWebhook<Data = Record<string, unknown>>(
+  rawBody: string | Uint8Array | ArrayBuffer,
+  headers: HeaderSource,
+  secret: string | readonly string[],
+  options: VerifyOptions = {},
+): Promise<WebhookEvent<Data>> {
+  const header = headerValue(headers, 'x-service-signature')
+  if (header === undefined) throw new WebhookVerificationError('missing_signature', 'The X-Service-Signature header is missing.')
+  const { timestamp, signatures } = parseSignatureHeader(header)
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS
+  const now = options.now ?? Math.floor(Date.now() / 1000)
+  if (Math.abs(now - timestamp) > tolerance) {
+    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature's timestamp is more than ${tolerance} s from now.`)
+  }
+  const body = bytesOf(rawBody)
+  const signed = concat(encoder.encode(`${timestamp}.`), body)
+  const secrets = typeof secret === 'string' ? [secret] : secret
+  // Every pair is checked, so the time taken does not depend on which one matched.
+  const checks = await Promise.all(
+    secrets.flatMap((candidate) => signatures.map(async (signature) => crypto.subtle.verify('HMAC', await hmacKey(candidate), signature, signed))),
+  )
+  if (!checks.includes(true)) throw new WebhookVerificationError('signature_mismatch', 'No signature matches the body with this secret.')
+  return parseEnvelope<Data>(body)
+}
+
+function hmacKey(secret: string) {
+  return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify'])
+}
+
+const HEX_SHA256 = /^[0-9a-f]{64}$/
+
+function parseSignatureHeader(header: string): { timestamp: number; signatures: Uint8Array<ArrayBuffer>[] } {
+  let timestamp: number | undefined
+  const signatures: Uint8Array<ArrayBuffer>[] = []
+  for (const part of header.split(',')) {
+    const separator = part.indexOf('=')
+    const key = part.slice(0, separator)
+    const value = part.slice(separator + 1)
+    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value)
+    else if (key === 'v1' && HEX_SHA256.test(value)) signatures.push(hexBytes(value))
+  }
+  if (timestamp === undefined || signatures.length === 0) {
+    throw new WebhookVerificationError('malformed_signature', 'X-Service-Signature must look like t=<unix seconds>,v1=<64 hex digits>.')
+  }
+  return { timestamp, signatures }
+}
+
+function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from({ length: hex.length / 2 }, (_, index) => parseInt(hex.slice(index * 2, index * 2 + 2), 16))
+}
+
+function bytesOf(body: string | Uint8Array | ArrayBuffer): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body)
+  return body instanceof Uint8Array ? body : new Uint8Array(body)
+}
+
+function concat(head: Uint8Array, tail: Uint8Array): Uint8Array<ArrayBuffer> {
+  const joined = new Uint8Array(head.byteLength + tail.byteLength)
+  joined.set(head)
+  joined.set(tail, head.byteLength)
+  return joined
+}
+
+function headerValue(headers: HeaderSource, name: string): string | undefined {
+  if (typeof headers.get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined
+  const record = headers as Record<string, string | string[] | undefined>
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name)
+  const value = key === undefined ? undefined : record[key]
+  return Array.isArray(value) ? value.join(',') : value
+}
+
+function parseEnvelope<Data>(body: Uint8Array): WebhookEvent<Data> {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)) as WebhookEvent<Data>
+  } catch {
+    throw new WebhookVerificationError('malformed_body', 'The body is not JSON.')
+  }
+}

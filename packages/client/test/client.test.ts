@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServer as startImageHost, type TestServer } from '../../../test/support/http-server.js'
+import { uniquePng } from '../../../test/support/images.js'
+import { ApiError, createClient as createBrowserClient, type Asset, type ResponseInfo } from '../src/index.js'
+import { createClient, type NodeAssetLibraryClient } from '../src/node.js'
+import { startServer, type RunningServer } from './server.js'
+
+let server: RunningServer
+let client: NodeAssetLibraryClient
+let imageHost: TestServer
+let hostedImage: Buffer
+let scratch: string
+const responses: ResponseInfo[] = []
+
+beforeAll(async () => {
+  server = await startServer({ OUTBOUND_ALLOWLIST: '127.0.0.1/32' })
+  client = createClient({ baseUrl: server.url, apiKey: server.acme.writeKey, onResponse: (response) => responses.push(response) })
+  hostedImage = await uniquePng()
+  imageHost = await startImageHost((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(hostedImage))
+  scratch = await mkdtemp(join(tmpdir(), 'client-test-'))
+})
+
+afterAll(async () => {
+  await imageHost?.close()
+  await server?.close()
+  await rm(scratch, { recursive: true, force: true })
+})
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  )
+  expect(error).toBeInstanceOf(ApiError)
+  return error as ApiError
+}
+
+describe('assets', () => {
+  it('pushes bytes as multipart with every field, and the same bytes again as a duplicate', async () => {
+    const image = await uniquePng()
+    const pushed = await client.assets.push(image, {
+      title: 'Spring banner',
+      client: 'Initech',
+      product: 'Widget',
+      tag_names: ['brand', '[draft]'],
+      source_url: 'https://example.com/spring',
+      created_by_ai: false,
+    })
+    expect(pushed.duplicate).toBe(false)
+
+    const asset = await client.assets.get(pushed.asset_id)
+    expect(asset).toMatchObject({
+      id: pushed.asset_id,
+      title: 'Spring banner',
+      client: 'Initech',
+      product: 'Widget',
+      source_url: 'https://example.com/spring',
+      created_by_ai: false,
+      sha256: sha256(image),
+      mime_type: 'image/png',
+    })
+    expect([...asset.tags].sort()).toEqual(['[draft]', 'brand'])
+
+    const again = await client.assets.push(new Blob([image]), { title: 'ignored' })
+    expect(again).toEqual({ asset_id: pushed.asset_id, duplicate: true })
+  })
+
+  it('pushes from a web stream, a Node stream, a file path, a file: URL and an http URL the service fetches', async () => {
+    const fromWebStream = await uniquePng()
+    const fromNodeStream = await uniquePng()
+    const fromPath = await uniquePng()
+    const fromFileUrl = await uniquePng()
+    const path = join(scratch, 'logo.png')
+    const urlPath = join(scratch, 'mark.png')
+    await writeFile(path, fromPath)
+    await writeFile(urlPath, fromFileUrl)
+
+    const pushes = [
+      [fromWebStream, await client.assets.push(new Blob([fromWebStream]).stream(), { title: 'web stream' })],
+      [fromNodeStream, await client.assets.push(Readable.from([fromNodeStream.subarray(0, 10), fromNodeStream.subarray(10)]), { title: 'node stream' })],
+      [fromPath, await client.assets.push(path, { title: 'path' })],
+      [fromFileUrl, await client.assets.push(pathToFileURL(urlPath), { title: 'file url' })],
+      [hostedImage, await client.assets.push(new URL(`${imageHost.url}/hosted.png`), { title: 'fetched', tag_names: ['imported'] })],
+    ] as const
+    for (const [bytes, pushed] of pushes) {
+      expect(pushed.duplicate).toBe(false)
+      expect((await client.assets.get(pushed.asset_id)).sha256).toBe(sha256(bytes))
+    }
+    expect(imageHost.hits).toEqual(['/hosted.png'])
+  })
+
+  it('refuses a missing file or a folder before any request, and a file: URL in the browser entry', async () => {
+    const before = responses.length
+    await expect(client.assets.push(join(scratch, 'missing.png'))).rejects.toMatchObject({ code: 'ENOENT' })
+    await expect(client.assets.push(scratch)).rejects.toMatchObject({ code: 'EISDIR' })
+    const browser = createBrowserClient({ baseUrl: server.url, apiKey: server.acme.writeKey })
+    await expect(browser.assets.push(pathToFileURL(join(scratch, 'logo.png')))).rejects.toThrow(/client\/node/)
+    expect(responses.length).toBe(before)
+  })
+
+  it('lists with filters, and iterates every page by itself', async () => {
+    const tag = 'paged'
+    const ids: string[] = []
+    for (let index = 0; index < 5; index++) ids.push((await client.assets.push(await uniquePng(), { title: `paged ${index}`, tag_names: [tag] })).asset_id)
+
+    const page = await client.assets.list({ tag, limit: 2 })
+    expect(page).toMatchObject({ total: 5, limit: 2, offset: 0 })
+    expect(page.data).toHaveLength(2)
+
+    const before = responses.length
+    const seen: Asset[] = []
+    for await (const asset of client.assets.iterate({ tag, limit: 2 })) seen.push(asset)
+    expect(seen.map((asset) => asset.id).sort()).toEqual([...ids].sort())
+    expect(responses.length - before).toBe(3)
+  })
+
+  it('updates, finds similar assets, and deletes', async () => {
+    const { asset_id } = await client.assets.push(await uniquePng(), { title: 'Before', tag_names: ['old'] })
+    const updated = await client.assets.update(asset_id, { title: 'After', tag_names: ['new'], client: null })
+    expect(updated).toMatchObject({ id: asset_id, title: 'After', tags: ['new'], client: null })
+
+    const similar = await client.assets.similar(asset_id, { limit: 5 })
+    expect(similar).toMatchObject({ offset: 0 })
+    expect(Array.isArray(similar.data)).toBe(true)
+
+    expect(await client.assets.delete(asset_id)).toBeUndefined()
+    const gone = await rejection(client.assets.get(asset_id))
+    expect(gone).toMatchObject({ status: 404, code: 'not_found' })
+  })
+})
+
+describe('search and the catalogue', () => {
+  it('searches with filters', async () => {
+    const { asset_id } = await client.assets.push(await uniquePng(), { title: 'Quarterly lighthouse poster', tag_names: ['poster'] })
+    const result = await client.search({ q: 'lighthouse', tag: 'poster', limit: 5 })
+    expect(result.mode).toBe('text')
+    expect(result.data.map((hit) => hit.id)).toEqual([asset_id])
+  })
+
+  it('lists and iterates tags, asset types, clients and products', async () => {
+    await client.assets.push(await uniquePng(), { client: 'Globex', product: 'Rocket', tag_names: ['catalogued'] })
+    expect((await client.tags.list({ q: 'catalog' })).data.map((tag) => tag.name)).toEqual(['catalogued'])
+    const tags: string[] = []
+    for await (const tag of client.tags.iterate()) tags.push(tag.name)
+    expect(tags).toContain('catalogued')
+    expect(tags).toContain('brand')
+    expect((await client.clients.list()).data.map((entry) => entry.name)).toContain('Globex')
+    expect((await client.products.list()).data.map((entry) => entry.name)).toContain('Rocket')
+    const types = await client.assetTypes.list()
+    expect(types.total).toBe(types.data.length)
+    const iterated: string[] = []
+    for await (const type of client.assetTypes.iterate()) iterated.push(type.name)
+    expect(iterated).toEqual(types.data.map((type) => type.name))
+  })
+})
+
+describe('collections', () => {
+  it('creates, lists, fills, pages, shares, renames and deletes a manual collection', async () => {
+    const collection = await client.collections.create({ name: 'Launch', description: 'By hand' })
+    expect(collection).toMatchObject({ name: 'Launch', kind: 'manual', asset_count: 0 })
+    expect((await client.collections.list({ q: 'laun' })).data.map((entry) => entry.id)).toEqual([collection.id])
+    const listed: string[] = []
+    for await (const entry of client.collections.iterate({ kind: 'manual' })) listed.push(entry.id)
+    expect(listed).toContain(collection.id)
+
+    const ids: string[] = []
+    for (let index = 0; index < 3; index++) ids.push((await client.assets.push(await uniquePng())).asset_id)
+    expect(await client.collections.addAssets(collection.id, ids)).toEqual({ changed: 3, asset_count: 3 })
+    expect(await client.collections.addAssets(collection.id, ids[0]!)).toEqual({ changed: 0, asset_count: 3 })
+
+    const page = await client.collections.get(collection.id, { limit: 1 })
+    expect(page).toMatchObject({ id: collection.id, asset_count: 3, assets: { total: 3, limit: 1 } })
+    const members: string[] = []
+    for await (const asset of client.collections.iterateAssets(collection.id, { limit: 2 })) members.push(asset.id)
+    expect(members.sort()).toEqual([...ids].sort())
+
+    expect(await client.collections.removeAssets(collection.id, ids[0]!)).toEqual({ changed: 1, asset_count: 2 })
+
+    const { share_url } = await client.collections.share(collection.id)
+    expect(share_url).toMatch(/\/s\//)
+    expect((await client.collections.get(collection.id)).shared).toBe(true)
+    expect(await client.collections.unshare(collection.id)).toBeUndefined()
+    expect((await client.collections.get(collection.id)).shared).toBe(false)
+
+    expect(await client.collections.update(collection.id, { name: 'Launch 2' })).toMatchObject({ name: 'Launch 2' })
+    expect(await client.collections.delete(collection.id)).toBeUndefined()
+    expect(await rejection(client.collections.get(collection.id))).toMatchObject({ status: 404, code: 'not_found' })
+    for (const id of ids.slice(1)) expect((await client.assets.get(id)).id).toBe(id)
+  })
+
+  it('refuses to add to a smart collection with a typed 409', async () => {
+    const smart = await client.collections.create({ name: 'Posters', query: { tag: 'poster' } })
+    const { asset_id } = await client.assets.push(await uniquePng())
+    const error = await rejection(client.collections.addAssets(smart.id, asset_id))
+    expect(error).toMatchObject({ status: 409, code: 'smart_collection_immutable', method: 'POST', path: `/api/v1/collections/${smart.id}/assets` })
+  })
+})
+
+describe('keys, errors and limits', () => {
+  it('describes the calling key', async () => {
+    expect(await client.auth.key()).toMatchObject({ scope: 'assets:write' })
+  })
+
+  it('gives the problem as a typed ApiError: code, detail and the fields at fault', async () => {
+    const invalid = await rejection(client.assets.list({ limit: 0 }))
+    expect(invalid).toMatchObject({ status: 400, code: 'validation_failed' })
+    expect(invalid.fieldProblems).toEqual([expect.objectContaining({ pointer: '/query/limit' })])
+    expect(invalid.requestId).toBeTruthy()
+
+    const reader = createClient({ baseUrl: server.url, apiKey: server.acme.readKey })
+    const forbidden = await rejection(reader.assets.push(await uniquePng()))
+    expect(forbidden).toMatchObject({ status: 403, code: 'insufficient_scope' })
+    expect(forbidden.detail).toBeTruthy()
+
+    const stranger = createClient({ baseUrl: server.url, apiKey: 'al_zzzzzzzz_notarealkeynotarealkeynotarealkeynotareal' })
+    expect(await rejection(stranger.tags.list())).toMatchObject({ status: 401, code: 'invalid_api_key' })
+  })
+
+  it('remembers the rate-limit state of each bucket', async () => {
+    await client.tags.list()
+    const cheap = client.rateLimit('cheap')!
+    expect(cheap).toMatchObject({ bucket: 'cheap', limit: 120 })
+    expect(cheap.remaining).toBeLessThan(120)
+    expect(cheap.resetAt).toBeGreaterThan(Date.now())
+    await client.assets.push(await uniquePng())
+    expect(client.rateLimit('expensive')).toMatchObject({ bucket: 'expensive', limit: 30 })
+    expect(responses.at(-1)).toMatchObject({ method: 'POST', path: '/api/v1/assets', status: 201, bucket: 'expensive', attempt: 1, replayed: false })
+  })
+
+  it('revokes the calling key', async () => {
+    const { token } = await server.t.app.services.keys.create({
+      organizationId: server.acme.org.id,
+      name: 'short-lived',
+      scope: 'assets:read',
+      expiresAt: null,
+      createdBy: server.acme.owner.id,
+    })
+    const doomed = createClient({ baseUrl: server.url, apiKey: token })
+    await doomed.auth.revoke()
+    expect(await rejection(doomed.auth.key())).toMatchObject({ status: 401, code: 'invalid_api_key' })
+  })
+})
