@@ -19,7 +19,11 @@ export interface RateLimitState {
   observedAt: number
 }
 
-export type RetryReason = 'rate_limited' | 'server_unavailable' | 'network_error' | 'timeout'
+/**
+ * `key_in_use`: the server is still doing the first request with this Idempotency-Key (409
+ * `idempotency_key_in_use`, after an attempt that timed out here, say); the retry gets its answer.
+ */
+export type RetryReason = 'rate_limited' | 'server_unavailable' | 'network_error' | 'timeout' | 'key_in_use'
 
 export interface RetryInfo {
   /** The attempt that failed, from 1; the next one is `attempt + 1`. */
@@ -147,7 +151,7 @@ export class Transport {
   private idempotencyKeyOf(call: Call): string | undefined {
     if (call.method === 'GET') return undefined
     if (call.options?.idempotencyKey !== undefined) return call.options.idempotencyKey
-    return (this.options.autoIdempotencyKeys ?? true) ? crypto.randomUUID() : undefined
+    return (this.options.autoIdempotencyKeys ?? true) ? randomUuid() : undefined
   }
 
   private async attempt(call: Call, idempotencyKey: string | undefined, attempt: number): Promise<Outcome> {
@@ -244,6 +248,7 @@ export class Transport {
     const safeToRepeat = call.method === 'GET' || idempotencyKey !== undefined
     if (!safeToRepeat) return undefined
     if (error instanceof NetworkError) return { reason: error.timedOut ? 'timeout' : 'network_error', delayMs: this.backoff(attempt) }
+    if (error.status === 409 && error.code === KEY_IN_USE) return { reason: 'key_in_use', delayMs: this.backoff(attempt) }
     if (!GATEWAY_STATUSES.has(error.status) || (error.code !== undefined && THIRD_PARTY_FAILURES.has(error.code))) return undefined
     if (error.retryAfter !== undefined && error.retryAfter > retryAfterCap) return undefined
     return { reason: 'server_unavailable', delayMs: error.retryAfter !== undefined ? error.retryAfter * 1000 : this.backoff(attempt) }
@@ -257,6 +262,7 @@ export class Transport {
 }
 
 const GATEWAY_STATUSES = new Set([502, 503, 504])
+const KEY_IN_USE: string = 'idempotency_key_in_use'
 /** A 502 about the image_url's host, not ours: repeating the push would not change it. */
 const THIRD_PARTY_FAILURES = new Set(['image_fetch_blocked', 'image_fetch_failed'])
 
@@ -283,6 +289,16 @@ function readRateLimit(bucket: Bucket, headers: Headers): RateLimitState | undef
   if (limit === null || remaining === null || reset === null) return undefined
   const observedAt = Date.now()
   return { bucket, limit: Number(limit), remaining: Number(remaining), resetAt: observedAt + Number(reset) * 1000, observedAt }
+}
+
+/** A version 4 UUID; `crypto.randomUUID` exists only in secure contexts (https) in browsers, getRandomValues everywhere. */
+function randomUuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
 /** `Retry-After` in seconds: delay-seconds or an HTTP date (RFC 9110). */

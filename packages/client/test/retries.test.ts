@@ -109,6 +109,28 @@ describe('retries', () => {
     expect(received[2]!.headers['idempotency-key']).toMatch(UUID)
   })
 
+  it('retries while the server still runs the first request with the key (409 idempotency_key_in_use)', async () => {
+    const { url, received } = await answering(problem(409, 'idempotency_key_in_use'), json(201, { id: 'c1' }))
+    const { client, retries } = clientOf(url)
+    expect(await client.collections.create({ name: 'x' })).toEqual({ id: 'c1' })
+    expect(received[1]!.headers['idempotency-key']).toBe(received[0]!.headers['idempotency-key'])
+    expect(retries.map((retry) => [retry.reason, retry.status])).toEqual([['key_in_use', 409]])
+  })
+
+  it('makes its keys from getRandomValues where randomUUID is missing (a browser page over http)', async () => {
+    const { url, received } = await answering(json(201, asset))
+    const { client } = clientOf(url)
+    const randomUUID = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(crypto), 'randomUUID')!
+    Object.defineProperty(Object.getPrototypeOf(crypto), 'randomUUID', { value: undefined, configurable: true })
+    try {
+      expect(crypto.randomUUID).toBeUndefined()
+      await client.assets.push(new Uint8Array([1]))
+    } finally {
+      Object.defineProperty(Object.getPrototypeOf(crypto), 'randomUUID', randomUUID)
+    }
+    expect(received[0]!.headers['idempotency-key']).toMatch(UUID)
+  })
+
   it('never retries a POST without a key when automatic keys are off, but still retries its 429', async () => {
     const { url, received } = await answering(problem(503, 'internal_error'), json(201, asset))
     const { client, retries } = clientOf(url, { autoIdempotencyKeys: false })
