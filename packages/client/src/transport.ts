@@ -130,7 +130,8 @@ export class Transport {
     const idempotencyKey = this.idempotencyKeyOf(call)
     const maxAttempts = Math.max(1, this.options.maxAttempts ?? 3)
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(call, idempotencyKey, attempt)
+      const outcome = await this.attempt(call, idempotencyKey)
+      if ('response' in outcome) this.observe(call, outcome.response, attempt)
       if ('response' in outcome && outcome.response.ok) return outcome.body as T
       const error = 'failure' in outcome ? outcome.failure : this.apiError(call, outcome.response, outcome.body)
       const wait = attempt < maxAttempts ? this.retryWait(call, error, idempotencyKey, attempt) : undefined
@@ -154,7 +155,7 @@ export class Transport {
     return (this.options.autoIdempotencyKeys ?? true) ? randomUuid() : undefined
   }
 
-  private async attempt(call: Call, idempotencyKey: string | undefined, attempt: number): Promise<Outcome> {
+  private async attempt(call: Call, idempotencyKey: string | undefined): Promise<Outcome> {
     const headers: Record<string, string> = { ...this.options.headers, authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' }
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
     if (call.body?.contentType) headers['content-type'] = call.body.contentType
@@ -165,7 +166,6 @@ export class Transport {
       if (body !== undefined) init.body = body
       const response = await this.fetch(this.url(call), init)
       const parsed = await readBody(response)
-      this.observe(call, response, attempt)
       return { response, body: parsed }
     } catch (error) {
       const userSignal = call.options?.signal
