@@ -53,7 +53,8 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       /** The nearest assets by meaning; empty when AI is off for the organization. */
       similar: (id: string, query?: T.SimilarQuery, options?: RequestOptions) => get<T.SimilarPage>(`/api/v1/assets/${segment(id)}/similar`, query, options),
       /** Which of these SHA-256 hashes (1 to 1,000, lowercase hex) the library already has. In the cheap bucket. */
-      check: (sha256: string[], options?: RequestOptions) => write<T.CheckResult>('POST', '/api/v1/assets/check', { sha256 }, options, 'cheap'),
+      check: (sha256: string[], options?: RequestOptions) =>
+        write<T.CheckResult>('POST', '/api/v1/assets/check', { sha256 } satisfies T.JsonBodyOf<'checkAssets'>, options, 'cheap'),
     },
 
     /** Full-text plus semantic search (`mode` says which ran), with the list filters. In the expensive bucket. */

@@ -32,6 +32,8 @@ export type AssetUpdate = JsonBodyOf<'updateAsset'>
 export type AssetPage = Success<'listAssets'>
 export type SimilarQuery = QueryOf<'similarAssets'>
 export type SimilarPage = Success<'similarAssets'>
+/** `{found: [{sha256, asset_id}], missing}`: each hash asked, once. */
+export type CheckResult = Success<'checkAssets'>
 
 export type SearchRequest = JsonBodyOf<'searchAssets'>
 export type SearchResult = Success<'searchAssets'>
@@ -54,11 +56,6 @@ export type AssetTypePage = Success<'listAssetTypes'>
 export type ClientPage = Success<'listClients'>
 export type ProductPage = Success<'listProducts'>
 
-/** The answer of `POST /api/v1/assets/check`. */
-export interface CheckResult {
-  found: { sha256: string; asset_id: string }[]
-  missing: string[]
-}
 
 /** A page in the API's list envelope. */
 export interface Page<Item> {

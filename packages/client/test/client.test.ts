@@ -122,6 +122,19 @@ describe('assets', () => {
     expect(responses.length - before).toBe(3)
   })
 
+  it('checks which hashes the library has, with a read key, in the cheap bucket', async () => {
+    const image = await uniquePng()
+    const { asset_id } = await client.assets.push(image)
+    const absent = sha256(await uniquePng())
+    const reader = createClient({ baseUrl: server.url, apiKey: server.acme.readKey })
+    expect(await reader.assets.check([sha256(image), absent])).toEqual({ found: [{ sha256: sha256(image), asset_id }], missing: [absent] })
+    expect(reader.rateLimit('cheap')).toMatchObject({ limit: 120 })
+
+    const malformed = await rejection(reader.assets.check([absent, 'ABC']))
+    expect(malformed).toMatchObject({ status: 400, code: 'validation_failed' })
+    expect(malformed.fieldProblems.map((problem) => problem.pointer)).toEqual(['/sha256/1'])
+  })
+
   it('updates, finds similar assets, and deletes', async () => {
     const { asset_id } = await client.assets.push(await uniquePng(), { title: 'Before', tag_names: ['old'] })
     const updated = await client.assets.update(asset_id, { title: 'After', tag_names: ['new'], client: null })

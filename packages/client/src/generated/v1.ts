@@ -12,7 +12,7 @@ export interface paths {
          * Describe the calling API key
          * @description Tells a script which organization, name, prefix, scope and expiry its key has. Any scope may call it.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["getCurrentKey"];
         put?: never;
@@ -56,7 +56,7 @@ export interface paths {
          * List tags
          * @description The organization’s tags with usage counts, most used first; `q` filters by prefix for autocomplete.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["listTags"];
         put?: never;
@@ -78,7 +78,7 @@ export interface paths {
          * List the asset-type catalogue
          * @description The asset types an asset may have (`asset_type` on push and PATCH must be one of them), with how many assets use each.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["listAssetTypes"];
         put?: never;
@@ -100,7 +100,7 @@ export interface paths {
          * List client names
          * @description Client names both registered in the organization and used by assets, merged case-insensitively, most used first.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["listClients"];
         put?: never;
@@ -122,7 +122,7 @@ export interface paths {
          * List product names
          * @description Product names both registered in the organization and used by assets, merged case-insensitively, most used first.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["listProducts"];
         put?: never;
@@ -144,7 +144,7 @@ export interface paths {
          * List and filter assets
          * @description Newest first. Filters combine (AND).
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["listAssets"];
         put?: never;
@@ -165,6 +165,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask which files the library already has
+         * @description Looks up to 1,000 SHA-256 hashes of image files (64 lowercase hex digits each) among your organization’s assets in one request, so a client pushes only the bytes the library lacks. Changes nothing. Another organization’s identical bytes are missing. A malformed hash is 400, its pointer naming the item (`/sha256/3`).
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         */
+        post: operations["checkAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/{id}": {
         parameters: {
             query?: never;
@@ -176,7 +198,7 @@ export interface paths {
          * Fetch one asset
          * @description The asset record, with signed thumbnail and original URLs valid about 24 hours.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["getAsset"];
         put?: never;
@@ -210,7 +232,7 @@ export interface paths {
          * List collections
          * @description Newest first; filter by `kind` or by a part of the name (`q`).
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["listCollections"];
         put?: never;
@@ -238,7 +260,7 @@ export interface paths {
          * Fetch a collection and its assets
          * @description The collection with `asset_count` and a page of its assets (`limit`, `offset`). A smart collection’s assets are exactly what GET /api/v1/assets returns for its query.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["getCollection"];
         put?: never;
@@ -350,7 +372,7 @@ export interface paths {
          * Assets nearest to one asset by meaning
          * @description The organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
          */
         get: operations["similarAssets"];
         put?: never;
@@ -2074,6 +2096,225 @@ export interface operations {
              *     - `image_fetch_failed`: `image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow.
              */
             502: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    checkAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sha256": [
+                 *         "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                 *         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The hashes to look up; one asked twice is answered once. */
+                    sha256: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Each hash asked, once: found with its asset, or missing. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "found": [
+                     *         {
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "asset_id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55"
+                     *         }
+                     *       ],
+                     *       "missing": [
+                     *         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The hashes that are already an asset of your organization, in the order asked. */
+                        found: {
+                            sha256: string;
+                            /** Format: uuid */
+                            asset_id: string;
+                        }[];
+                        /** @description The hashes your organization has no asset of (another organization’s are missing too), in the order asked. */
+                        missing: string[];
+                    };
+                };
+            };
+            /**
+             * @description - `validation_failed`: no hash, more than 1,000, or a hash that is not 64 lowercase hex digits.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`. */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
                     "x-ratelimit-limit"?: number;
