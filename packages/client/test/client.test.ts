@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer as startImageHost, type TestServer } from '../../../test/support/http-server.js'
 import { uniquePng } from '../../../test/support/images.js'
-import { ApiError, createClient as createBrowserClient, type Asset, type ResponseInfo } from '../src/index.js'
+import { ApiError, createClient as createBrowserClient, type Asset, type ProblemCode, type ResponseInfo } from '../src/index.js'
 import { createClient, type NodeAssetLibraryClient } from '../src/node.js'
 import { startServer, type RunningServer } from './server.js'
 
@@ -220,6 +220,15 @@ describe('collections', () => {
 describe('keys, errors and limits', () => {
   it('describes the calling key', async () => {
     expect(await client.auth.key()).toMatchObject({ scope: 'assets:write' })
+  })
+
+  it('types bodies and codes from the OpenAPI document (checked by tsc)', () => {
+    const code: ProblemCode = 'smart_collection_immutable'
+    // @ts-expect-error not a code of the catalogue
+    const unknown: ProblemCode = 'no_such_code'
+    // @ts-expect-error not a field of the PATCH body
+    const misspelt = () => client.assets.update('id', { titel: 'x' })
+    expect([code, unknown, typeof misspelt]).toEqual(['smart_collection_immutable', 'no_such_code', 'function'])
   })
 
   it('gives the problem as a typed ApiError: code, detail and the fields at fault', async () => {
