@@ -248,7 +248,7 @@ export class Transport {
     const safeToRepeat = call.method === 'GET' || idempotencyKey !== undefined
     if (!safeToRepeat) return undefined
     if (error instanceof NetworkError) return { reason: error.timedOut ? 'timeout' : 'network_error', delayMs: this.backoff(attempt) }
-    if (error.status === 409 && error.code === KEY_IN_USE) return { reason: 'key_in_use', delayMs: this.backoff(attempt) }
+    if (error.status === 409 && error.code === 'idempotency_key_in_use') return { reason: 'key_in_use', delayMs: this.backoff(attempt) }
     if (!GATEWAY_STATUSES.has(error.status) || (error.code !== undefined && THIRD_PARTY_FAILURES.has(error.code))) return undefined
     if (error.retryAfter !== undefined && error.retryAfter > retryAfterCap) return undefined
     return { reason: 'server_unavailable', delayMs: error.retryAfter !== undefined ? error.retryAfter * 1000 : this.backoff(attempt) }
@@ -262,7 +262,6 @@ export class Transport {
 }
 
 const GATEWAY_STATUSES = new Set([502, 503, 504])
-const KEY_IN_USE: string = 'idempotency_key_in_use'
 /** A 502 about the image_url's host, not ours: repeating the push would not change it. */
 const THIRD_PARTY_FAILURES = new Set(['image_fetch_blocked', 'image_fetch_failed'])
 

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServer as startImageHost, type TestServer } from '../../../test/support/http-server.js'
+import { startServer as startHttpServer, type TestServer } from '../../../test/support/http-server.js'
 import { uniquePng } from '../../../test/support/images.js'
 import { ApiError, createClient as createBrowserClient, type Asset, type ProblemCode, type ResponseInfo } from '../src/index.js'
 import { createClient, type NodeAssetLibraryClient } from '../src/node.js'
@@ -22,7 +23,7 @@ beforeAll(async () => {
   server = await startServer({ OUTBOUND_ALLOWLIST: '127.0.0.1/32' })
   client = createClient({ baseUrl: server.url, apiKey: server.acme.writeKey, onResponse: (response) => responses.push(response) })
   hostedImage = await uniquePng()
-  imageHost = await startImageHost((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(hostedImage))
+  imageHost = await startHttpServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(hostedImage))
   scratch = await mkdtemp(join(tmpdir(), 'client-test-'))
 })
 
@@ -214,6 +215,49 @@ describe('collections', () => {
     const { asset_id } = await client.assets.push(await uniquePng())
     const error = await rejection(client.collections.addAssets(smart.id, asset_id))
     expect(error).toMatchObject({ status: 409, code: 'smart_collection_immutable', method: 'POST', path: `/api/v1/collections/${smart.id}/assets` })
+  })
+})
+
+describe('idempotency', () => {
+  /** Forwards to the server, but drops the connection instead of passing on the first answer: the work is done, the client never hears. */
+  async function losingFirstAnswer(): Promise<TestServer> {
+    let forwarded = 0
+    return startHttpServer((incoming, outgoing) => {
+      const first = ++forwarded === 1
+      const upstream = httpRequest(`${server.url}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          if (first) return incoming.socket.destroy()
+          outgoing.writeHead(answer.statusCode!, answer.headers).end(Buffer.concat(chunks))
+        })
+      })
+      incoming.pipe(upstream)
+    })
+  }
+
+  it('retries a push whose answer was lost and gets the first answer back, not a second asset', async () => {
+    const proxy = await losingFirstAnswer()
+    try {
+      const seen: ResponseInfo[] = []
+      const retrying = createClient({ baseUrl: proxy.url, apiKey: server.acme.writeKey, retryBaseDelayMs: 5, onResponse: (response) => seen.push(response) })
+      const image = await uniquePng()
+      const pushed = await retrying.assets.push(image, { title: 'Once', tag_names: ['once'] })
+      expect(pushed.duplicate).toBe(false)
+      expect(seen).toEqual([expect.objectContaining({ status: 201, attempt: 2, replayed: true })])
+      expect((await client.assets.list({ tag: 'once' })).total).toBe(1)
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('answers a second call with the caller\'s key from the first, and refuses the key with another body', async () => {
+    const key = `collection-${Date.now()}`
+    const first = await client.collections.create({ name: 'Made once' }, { idempotencyKey: key })
+    expect(await client.collections.create({ name: 'Made once' }, { idempotencyKey: key })).toEqual(first)
+    expect(responses.at(-1)).toMatchObject({ status: 201, replayed: true })
+    const reused = await rejection(client.collections.create({ name: 'Another' }, { idempotencyKey: key }))
+    expect(reused).toMatchObject({ status: 422, code: 'idempotency_key_reused' })
   })
 })
 

@@ -418,7 +418,7 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed";
             errors?: components["schemas"]["FieldProblem"][];
         };
         /**
@@ -784,7 +784,13 @@ export interface operations {
     revokeCurrentKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -801,6 +807,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -835,6 +843,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -857,6 +867,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -874,6 +886,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -894,6 +908,44 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1753,7 +1805,13 @@ export interface operations {
     pushAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1836,6 +1894,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1864,6 +1924,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +1962,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1922,6 +1986,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1943,6 +2009,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1963,6 +2031,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1973,6 +2043,7 @@ export interface operations {
              * @description - `smart_collection_immutable`: `collection_name` is a smart collection; nothing is stored.
              *     - `push_conflict`: a concurrent change to the same image, or to the plan's limits, interfered; push again.
              *     - `concurrent_change`: a concurrent request made the same change.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
              */
             409: {
                 headers: {
@@ -2005,6 +2076,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,6 +2100,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2038,6 +2113,7 @@ export interface operations {
              *     - `unsupported_image_format`: an image format we do not accept (SVG included).
              *     - `image_too_many_pixels`: an image with more pixels than we decode.
              *     - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
              */
             422: {
                 headers: {
@@ -2049,6 +2125,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,7 +2194,13 @@ export interface operations {
     checkAssets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2148,6 +2232,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,6 +2280,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2304,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2233,6 +2323,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2241,6 +2333,25 @@ export interface operations {
             };
             /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
             404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
                     "x-ratelimit-limit"?: number;
@@ -2267,6 +2378,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2288,6 +2401,27 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2496,7 +2630,13 @@ export interface operations {
     deleteAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2515,6 +2655,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2535,6 +2677,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2557,6 +2701,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2578,6 +2724,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2598,6 +2746,44 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2645,7 +2831,13 @@ export interface operations {
     updateAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2677,6 +2869,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2731,6 +2925,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,6 +2949,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +2971,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,13 +2993,18 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `concurrent_change`: a concurrent request made the same change. */
+            /**
+             * @description - `concurrent_change`: a concurrent request made the same change.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
             409: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
@@ -2827,6 +3032,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,13 +3055,18 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue. */
+            /**
+             * @description - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
+             */
             422: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
@@ -2865,6 +3077,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3075,7 +3289,13 @@ export interface operations {
     createCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3110,6 +3330,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3150,6 +3372,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,6 +3396,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3192,6 +3418,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3209,13 +3437,18 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `concurrent_change`: a concurrent request made the same change. */
+            /**
+             * @description - `concurrent_change`: a concurrent request made the same change.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
             409: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
@@ -3243,6 +3476,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,13 +3499,18 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `collection_name_taken`: another collection of the organization has this name (compared without case). */
+            /**
+             * @description - `collection_name_taken`: another collection of the organization has this name (compared without case).
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
+             */
             422: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
@@ -3281,6 +3521,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,7 +3752,13 @@ export interface operations {
     deleteCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3529,6 +3777,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3549,6 +3799,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +3823,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3592,6 +3846,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3612,6 +3868,44 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,7 +3953,13 @@ export interface operations {
     updateCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3689,6 +3989,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,6 +4031,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3751,6 +4055,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3771,6 +4077,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3791,13 +4099,18 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `concurrent_change`: a concurrent request made the same change. */
+            /**
+             * @description - `concurrent_change`: a concurrent request made the same change.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
             409: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
@@ -3825,6 +4138,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3846,6 +4161,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3856,6 +4173,7 @@ export interface operations {
              * @description - `collection_name_taken`: another collection of the organization has this name (compared without case).
              *     - `collection_kind_immutable`: `kind` differs from the collection’s.
              *     - `manual_collection_has_no_query`: a `query` for a manual collection.
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
              */
             422: {
                 headers: {
@@ -3867,6 +4185,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3914,7 +4234,13 @@ export interface operations {
     addCollectionAssets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3943,6 +4269,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3976,6 +4304,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +4328,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4018,6 +4350,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4038,6 +4372,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,6 +4383,7 @@ export interface operations {
             /**
              * @description - `smart_collection_immutable`: the collection is smart: its content is its query.
              *     - `concurrent_change`: a concurrent request made the same change.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
              */
             409: {
                 headers: {
@@ -4075,6 +4412,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4096,6 +4435,27 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,7 +4503,13 @@ export interface operations {
     removeCollectionAssets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4172,6 +4538,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4205,6 +4573,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,6 +4597,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4247,6 +4619,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,13 +4641,18 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description - `smart_collection_immutable`: the collection is smart: its content is its query. */
+            /**
+             * @description - `smart_collection_immutable`: the collection is smart: its content is its query.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
             409: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
@@ -4301,6 +4680,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4322,6 +4703,27 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,7 +4771,13 @@ export interface operations {
     shareCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4388,6 +4796,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +4827,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4439,6 +4851,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4460,6 +4874,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4480,6 +4896,44 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,7 +4981,13 @@ export interface operations {
     unshareCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4546,6 +5006,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4566,6 +5028,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4588,6 +5052,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4609,6 +5075,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4629,6 +5097,44 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4676,7 +5182,13 @@ export interface operations {
     searchAssets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4713,6 +5225,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4780,6 +5294,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,6 +5318,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +5337,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4827,6 +5347,25 @@ export interface operations {
             };
             /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
             404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
                     "x-ratelimit-limit"?: number;
@@ -4853,6 +5392,8 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4874,6 +5415,27 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
