@@ -10,9 +10,9 @@ export interface paths {
         };
         /**
          * Describe the calling API key
-         * @description Tells a script which organization, name, prefix, scope and expiry its key has. Any scope may call it.
+         * @description Tells a script which organization, name, prefix, scope, expiry and rate limits its key has. Any scope may call it.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["getCurrentKey"];
         put?: never;
@@ -56,7 +56,7 @@ export interface paths {
          * List tags
          * @description The organization’s tags with usage counts, most used first; `q` filters by prefix for autocomplete.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["listTags"];
         put?: never;
@@ -78,7 +78,7 @@ export interface paths {
          * List the asset-type catalogue
          * @description The asset types an asset may have (`asset_type` on push and PATCH must be one of them), with how many assets use each.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["listAssetTypes"];
         put?: never;
@@ -100,7 +100,7 @@ export interface paths {
          * List client names
          * @description Client names both registered in the organization and used by assets, merged case-insensitively, most used first.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["listClients"];
         put?: never;
@@ -122,7 +122,7 @@ export interface paths {
          * List product names
          * @description Product names both registered in the organization and used by assets, merged case-insensitively, most used first.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["listProducts"];
         put?: never;
@@ -144,7 +144,7 @@ export interface paths {
          * List and filter assets
          * @description Newest first. Filters combine (AND).
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["listAssets"];
         put?: never;
@@ -156,7 +156,7 @@ export interface paths {
          *
          *     The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset).
          *
-         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, shared with the other expensive calls).
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
         post: operations["pushAsset"];
         delete?: never;
@@ -178,7 +178,7 @@ export interface paths {
          * Ask which files the library already has
          * @description Looks up to 1,000 SHA-256 hashes of image files (64 lowercase hex digits each) among your organization’s assets in one request, so a client pushes only the bytes the library lacks. Changes nothing. Another organization’s identical bytes are missing. A malformed hash is 400, its pointer naming the item (`/sha256/3`).
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         post: operations["checkAssets"];
         delete?: never;
@@ -198,7 +198,7 @@ export interface paths {
          * Fetch one asset
          * @description The asset record, with signed thumbnail and original URLs valid about 24 hours.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["getAsset"];
         put?: never;
@@ -232,7 +232,7 @@ export interface paths {
          * List collections
          * @description Newest first; filter by `kind` or by a part of the name (`q`).
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["listCollections"];
         put?: never;
@@ -260,7 +260,7 @@ export interface paths {
          * Fetch a collection and its assets
          * @description The collection with `asset_count` and a page of its assets (`limit`, `offset`). A smart collection’s assets are exactly what GET /api/v1/assets returns for its query.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["getCollection"];
         put?: never;
@@ -352,7 +352,7 @@ export interface paths {
          * Hybrid search: full text plus meaning
          * @description Candidates come from full text and from embedding similarity (the top of each, under the same filters as `GET /api/v1/assets`), ranked by `score = 0.4 × text_score + 0.6 × semantic_score`. Each call makes exactly one request to the embedding provider (which is why it shares the `expensive` bucket with pushes); `mode` says whether it was used. With AI off for the organization, no provider or pgvector configured, or the provider failing or slow, the answer is full-text ranking in `text` mode, never an error. An `assets:read` key may call it.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, shared with the other expensive calls).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
         post: operations["searchAssets"];
         delete?: never;
@@ -372,7 +372,7 @@ export interface paths {
          * Assets nearest to one asset by meaning
          * @description The organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
          *
-         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, shared by every GET and `POST /assets/check`).
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["similarAssets"];
         put?: never;
@@ -431,7 +431,9 @@ export interface components {
          *       "created_at": "2026-11-21T10:00:00.000Z",
          *       "expires_at": null,
          *       "last_used_at": "2026-11-21T10:05:00.000Z",
-         *       "revoked_at": null
+         *       "revoked_at": null,
+         *       "limit_expensive": null,
+         *       "limit_cheap": null
          *     }
          */
         ApiKey: {
@@ -453,6 +455,10 @@ export interface components {
             last_used_at: null | string;
             /** @description When the key was revoked; null while active. */
             revoked_at: null | string;
+            /** @description The key’s own limit per window (a minute by default) in the `expensive` bucket, for bulk imports; null: the server’s (30 by default). At most 10,000. */
+            limit_expensive: null | number;
+            /** @description The key’s own limit per window (a minute by default) in the `cheap` bucket, for bulk imports; null: the server’s (120 by default). At most 10,000. */
+            limit_cheap: null | number;
         };
         /**
          * @description The calling API key and the organization it belongs to.
@@ -465,10 +471,18 @@ export interface components {
          *       "expires_at": "2027-02-19T10:00:00.000Z",
          *       "last_used_at": "2026-11-21T10:05:00.000Z",
          *       "revoked_at": null,
+         *       "limit_expensive": 600,
+         *       "limit_cheap": null,
          *       "organization": {
          *         "id": "0193a5b2-6b00-7000-8000-000000000001",
          *         "name": "Acme Design",
          *         "slug": "acme-design"
+         *       },
+         *       "rate_limits": {
+         *         "expensive": 600,
+         *         "cheap": 120,
+         *         "standard": 60,
+         *         "window_seconds": 60
          *       }
          *     }
          */
@@ -491,11 +505,26 @@ export interface components {
             last_used_at: null | string;
             /** @description When the key was revoked; null while active. */
             revoked_at: null | string;
+            /** @description The key’s own limit per window (a minute by default) in the `expensive` bucket, for bulk imports; null: the server’s (30 by default). At most 10,000. */
+            limit_expensive: null | number;
+            /** @description The key’s own limit per window (a minute by default) in the `cheap` bucket, for bulk imports; null: the server’s (120 by default). At most 10,000. */
+            limit_cheap: null | number;
             organization: {
                 /** Format: uuid */
                 id: string;
                 name: string;
                 slug: string;
+            };
+            /** @description The limits this key gets, as the `X-RateLimit-Limit` header states them. */
+            rate_limits: {
+                /** @description Requests per window in the `expensive` bucket: the key’s own limit, or the server’s. */
+                expensive: number;
+                /** @description Requests per window in the `cheap` bucket: the key’s own limit, or the server’s. */
+                cheap: number;
+                /** @description Requests per window in the `standard` bucket (the server’s). */
+                standard: number;
+                /** @description The length of a window, in seconds (60 by default). */
+                window_seconds: number;
             };
         };
         Asset: {
@@ -821,7 +850,9 @@ export interface operations {
                      *       "created_at": "2026-11-21T10:00:00.000Z",
                      *       "expires_at": null,
                      *       "last_used_at": "2026-11-21T10:05:00.000Z",
-                     *       "revoked_at": "2026-11-21T10:06:00.000Z"
+                     *       "revoked_at": "2026-11-21T10:06:00.000Z",
+                     *       "limit_expensive": null,
+                     *       "limit_cheap": null
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
