@@ -49,6 +49,7 @@ import { AccountSignInLimit } from './modules/auth/sign-in-limit.js'
 import { AuthService } from './modules/auth/service.js'
 import { SessionGuard } from './modules/auth/session-guard.js'
 import { orgRoutes } from './modules/orgs/routes.js'
+import { mcpRoutes } from './modules/mcp/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
@@ -279,6 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicAssetRoutes(app, { assets })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
+  mcpRoutes(app)
 
   return Object.assign(app, { routes, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery } })
 }

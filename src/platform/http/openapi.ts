@@ -81,10 +81,15 @@ function guardProblems(needs: { scope: Scope; manager: boolean }, write: boolean
   }
 }
 
-/** The declaration of a route the v1 document describes: the key routes, and only them. */
-function keyAuth(route: RouteOptions): Extract<RouteAuth, { kind: 'key' }> | undefined {
+type CountedKeyAuth = Extract<RouteAuth, { kind: 'key' }> & { bucket: Bucket }
+
+/**
+ * The declaration of a route the v1 document describes: the key routes counted in a bucket, and only
+ * them (not /mcp, which speaks JSON-RPC and is described in docs/mcp.md).
+ */
+function keyAuth(route: RouteOptions): CountedKeyAuth | undefined {
   const auth = route.config?.auth
-  return auth?.kind === 'key' ? auth : undefined
+  return auth?.kind === 'key' && auth.bucket !== null ? (auth as CountedKeyAuth) : undefined
 }
 
 const IDEMPOTENCY_KEY_SCHEMA = {

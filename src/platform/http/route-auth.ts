@@ -26,12 +26,14 @@ export type SessionRole = 'user' | 'member' | 'manager'
  * Who may call a route, declared by every route in `config.auth` (the app refuses to start otherwise):
  * - `key`: /api/v1, an API key with `scope` (or the web app's session acting as `assets:write`), counted
  *   in `bucket`; `role: 'manager'` refuses a session of a plain member (a key's scope is all that counts).
+ *   `bucket: null` leaves a valid caller uncounted, for a route whose work is counted where it is done
+ *   (/mcp: each tool call counts as the v1 endpoint it stands for); a request without one still counts.
  * - `session`: /app/api, the session cookie (with its CSRF token on writes) of a user in `role`.
  * - `signed-url`: /files, anyone holding a link whose signature the handler verifies; counted per IP.
  * - `public`: anyone; `bucket` counts per IP, `sameOrigin` refuses a browser's request from another site.
  */
 export type RouteAuth =
-  | { kind: 'key'; scope: Scope; bucket: Bucket; role?: 'manager' }
+  | { kind: 'key'; scope: Scope; bucket: Bucket | null; role?: 'manager' }
   | { kind: 'session'; role: SessionRole }
   | { kind: 'signed-url'; bucket: 'files' }
   | { kind: 'public'; bucket?: IpBucket; sameOrigin?: true }
@@ -280,8 +282,9 @@ function keyGuard(options: RouteGuardOptions, counterOf: CounterNames, auth: Ext
   /** Counts the request in its bucket (anonymous ones per IP), then refuses it if over the limit, or with `refused`. */
   const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, refused?: Error) => {
     const caller = request.caller
-    const limit = caller ? (caller.ownLimits?.[bucket] ?? rateLimits[bucket]) : rateLimits.anonymous
-    const counted = limiter.hit(caller ? counterOf(caller, bucket) : `anonymous:${request.ip}`)
+    if (caller && bucket === null) return done(refused ?? refusal(caller, scope, managersOnly))
+    const limit = caller ? (caller.ownLimits?.[bucket!] ?? rateLimits[bucket!]) : rateLimits.anonymous
+    const counted = limiter.hit(caller ? counterOf(caller, bucket!) : `anonymous:${request.ip}`)
     if (counted instanceof Promise) counted.then((c) => done(verdict(reply, limit, c, caller, refused)), done)
     else done(verdict(reply, limit, counted, caller, refused))
   }

@@ -1,0 +1,87 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Scope } from '../../platform/db/schema.js'
+import type { ProblemBody } from '../../platform/http/errors.js'
+import { SERVICE_VERSION } from '../../platform/version.js'
+import { TOOLS, v1Request, type Arguments, type ToolDefinition } from './tools.js'
+import type { V1Calls } from './v1-calls.js'
+
+const INSTRUCTIONS = [
+  'The organization\u2019s design asset library: images with a title, asset type, client, product and tags, grouped in collections.',
+  'Find assets with search_assets (words and meaning) or list_assets (filters, newest first); look at one with get_asset, which shows its thumbnail.',
+  'Every call acts with the API key the client connected with, under the same limits as the REST API; a key with the assets:read scope sees only the read tools.',
+].join(' ')
+
+const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]))
+
+/**
+ * The low-level SDK `Server`, not `McpServer`: the tools' schemas are the REST endpoints' own JSON
+ * Schemas (TypeBox), where `McpServer` wants zod; and the endpoint, not the SDK, validates arguments.
+ * One per HTTP request (the transport is stateless), for one caller: it lists the tools the caller's
+ * scope may call and runs each through `v1`, the caller's in-process door to the REST API.
+ */
+export function mcpServer(scope: Scope, v1: V1Calls, log: FastifyBaseLogger): Server {
+  const server = new Server({ name: 'asset-library', title: 'Asset Library', version: SERVICE_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+  const visible = TOOLS.filter((tool) => scope === 'assets:write' || tool.scope === scope).map(listing)
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible }))
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+    const tool = TOOLS_BY_NAME.get(params.name)
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names the tools this key may call.`)
+    try {
+      return await callTool(tool, params.arguments ?? {}, v1)
+    } catch (error) {
+      log.error({ err: error, tool: tool.name }, 'an MCP tool failed unexpectedly')
+      return toolError('The tool failed unexpectedly on the server; the error is logged with this request\u2019s id. Try again later.')
+    }
+  })
+  return server
+}
+
+function listing(tool: ToolDefinition): Tool {
+  const { name, title, description, annotations, inputSchema, outputSchema } = tool
+  return { name, title, description, annotations, inputSchema: { ...inputSchema }, outputSchema: { ...outputSchema } }
+}
+
+async function callTool(tool: ToolDefinition, args: Arguments, v1: V1Calls): Promise<CallToolResult> {
+  const refused = argumentNamesProblem(tool, args)
+  if (refused) return toolError(refused)
+  const answer = await v1.call(v1Request(tool, args))
+  if (!answer.ok) return toolError(problemText(answer.problem, tool))
+  const { structured, media = [] } = await tool.answer(answer.body, v1)
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }, ...media], structuredContent: structured }
+}
+
+/**
+ * The one check made here: argument names, which the endpoint cannot all see (an unknown one beside a
+ * path argument would be ignored). Everything about the values is the endpoint's to judge.
+ */
+function argumentNamesProblem(tool: ToolDefinition, args: Arguments): string | undefined {
+  const known = Object.keys(tool.inputSchema.properties)
+  const unknown = Object.keys(args).filter((name) => !known.includes(name))
+  const missing = (tool.inputSchema.required ?? []).filter((name) => args[name] === undefined)
+  const problems = [
+    ...unknown.map((name) => `- ${name}: is not an argument of ${tool.name}`),
+    ...missing.map((name) => `- ${name}: is required`),
+  ]
+  if (problems.length === 0) return undefined
+  return [`Invalid arguments for ${tool.name} (it takes ${known.join(', ')}):`, ...problems].join('\n')
+}
+
+/** The problem as a model reads it: what went wrong, then each argument at fault under its own name. */
+function problemText(problem: ProblemBody, tool: ToolDefinition): string {
+  const head = `${problem.title} (${problem.status} ${problem.code})${problem.detail ? `: ${problem.detail}` : ''}`
+  const fields = (problem.errors ?? []).map(({ pointer, detail }) => `- ${argumentAt(pointer, tool)}: ${detail}`)
+  return [head, ...fields].join('\n')
+}
+
+/** `/query/limit` is `limit`, `/params/id` the tool's path argument, `/tag_names/0` is `tag_names/0`. */
+function argumentAt(pointer: string, tool: ToolDefinition): string {
+  if (pointer.startsWith('/params/')) return tool.pathArgument ?? pointer
+  const name = pointer.replace(/^\/(query\/)?/, '')
+  return name === '' ? 'arguments' : name
+}
+
+function toolError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] }
+}

@@ -1,0 +1,327 @@
+import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import { Type, type TObject, type TProperties } from 'typebox'
+import type { Scope } from '../../platform/db/schema.js'
+import { PaginationQuery } from '../../platform/http/pagination.js'
+import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody } from '../assets/schemas.js'
+import { CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
+import { SearchBody, SimilarQuery } from '../search/schemas.js'
+import type { V1Calls, V1Request } from './v1-calls.js'
+
+export type Arguments = Record<string, unknown>
+
+/** What a tool answers on success: its structured content, and any content beside its JSON rendering. */
+export interface ToolAnswer {
+  structured: Record<string, unknown>
+  media?: ContentBlock[]
+}
+
+/**
+ * One MCP tool: the v1 endpoint it stands for, how its arguments make that request, and how the answer
+ * is shaped for a model. The endpoint validates the arguments (types, formats, limits), so its 400s are
+ * the tool's argument errors.
+ */
+export interface ToolDefinition {
+  name: string
+  title: string
+  description: string
+  /** The scope of the endpoint: a key lists only the tools its scope may call. */
+  scope: Scope
+  annotations: ToolAnnotations
+  inputSchema: TObject
+  outputSchema: TObject
+  /** The v1 endpoint it calls: the other arguments are its query (GET) or its JSON body. */
+  endpoint: `${V1Request['method']} /api/v1/${string}`
+  /** The argument that fills the endpoint's `{id}`, if it has one: the endpoint's `/params/…` problems are about it. */
+  pathArgument?: string
+  answer(body: unknown, v1: V1Calls): ToolAnswer | Promise<ToolAnswer>
+}
+
+/** The request a call of `tool` with `args` makes. */
+export function v1Request(tool: ToolDefinition, args: Arguments): V1Request {
+  const [method, template] = tool.endpoint.split(' ') as [V1Request['method'], string]
+  const { pathArgument } = tool
+  const rest = pathArgument ? Object.fromEntries(Object.entries(args).filter(([name]) => name !== pathArgument)) : args
+  const path = pathArgument ? template.replace(/\{\w+\}/, encodeURIComponent(String(args[pathArgument]))) : template
+  return method === 'GET' ? { method, path, query: rest } : { method, path, body: rest }
+}
+
+type Asset = Record<string, unknown> & { id: string; title: string; thumbnail_url: string; original_url: string; mime_type: string }
+interface Page<T> {
+  data: T[]
+  total: number
+  limit: number
+  offset: number
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false }
+
+const Id = (what: string) => Type.String({ format: 'uuid', description: `The ${what}'s id (a UUID).` })
+const NextOffset = Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `offset` for the next page; null on the last page.' })
+
+/** The fields of an asset a model needs to pick one; get_asset gives the rest. */
+const SUMMARY_FIELDS = ['id', 'title', 'asset_type', 'client', 'product', 'tags', 'width', 'height', 'created_at', 'thumbnail_url'] as const
+const summaryProperties = Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, AssetSchema.properties[field]])) as Pick<
+  typeof AssetSchema.properties,
+  (typeof SUMMARY_FIELDS)[number]
+>
+const AssetSummary = (extra: TProperties = {}) => Type.Object({ ...summaryProperties, ...extra }, { additionalProperties: false })
+const summaryOf = (asset: Record<string, unknown>, ...extra: string[]) =>
+  Object.fromEntries([...SUMMARY_FIELDS, ...extra].map((field) => [field, asset[field]]))
+
+const PageOf = (item: TObject, description: string) =>
+  Type.Object(
+    { data: Type.Array(item, { description }), total: Type.Integer({ description: 'Items matching, across all pages.' }), next_offset: NextOffset },
+    { additionalProperties: false },
+  )
+
+function pageAnswer<T>(page: Page<T>, item: (entry: T) => unknown = (entry) => entry): ToolAnswer {
+  const next = page.offset + page.data.length
+  return { structured: { data: page.data.map(item), total: page.total, next_offset: next < page.total ? next : null } }
+}
+
+const FullAsset = Type.Object(AssetSchema.properties, { additionalProperties: false })
+const AssetQuery = Type.Object(FilterProperties, { additionalProperties: false, description: 'The filters of list_assets.' })
+const Collection = Type.Object({ ...CollectionSchema.properties, query: Type.Union([Type.Null(), AssetQuery], { description: 'Smart collections only.' }) }, { additionalProperties: false })
+const NamePrefixQuery = Type.Object(
+  { q: Type.Optional(Type.String({ maxLength: 200, description: 'Only names starting with this, case-insensitively.' })), ...PaginationQuery },
+  { additionalProperties: false },
+)
+
+const asJson = (body: unknown): ToolAnswer => ({ structured: body as Record<string, unknown> })
+
+/** list_tags, list_asset_types, list_clients and list_products: one catalogue list each. */
+function catalogueTool(name: string, path: `/api/v1/${string}`, title: string, description: string, entry: TObject): ToolDefinition {
+  return {
+    name,
+    title,
+    description,
+    scope: 'assets:read',
+    annotations: { title, ...READ },
+    inputSchema: NamePrefixQuery,
+    outputSchema: PageOf(entry, 'Names, most used first.'),
+    endpoint: `GET ${path}`,
+    answer: (body) => pageAnswer(body as Page<unknown>),
+  }
+}
+
+const RegistryEntry = Type.Object(
+  {
+    name: Type.String(),
+    registered: Type.Boolean({ description: 'Registered by the organization, as opposed to only used by assets.' }),
+    asset_count: Type.Integer({ description: 'Assets that use it.' }),
+  },
+  { additionalProperties: false },
+)
+
+/** The thumbnail to look at, and a link to the original; never the original's bytes. */
+async function assetMedia(asset: Asset, v1: V1Calls): Promise<ContentBlock[]> {
+  const thumbnail = await v1.file(asset.thumbnail_url)
+  const link: ContentBlock = {
+    type: 'resource_link',
+    uri: asset.original_url,
+    name: asset.title || asset.id,
+    mimeType: asset.mime_type,
+    description: 'The original image (a signed link, valid about 24 hours).',
+  }
+  if (!thumbnail) return [{ type: 'text', text: 'The thumbnail is not available yet; original_url links to the original.' }, link]
+  return [{ type: 'image', data: thumbnail.bytes.toString('base64'), mimeType: thumbnail.mimeType }, link]
+}
+
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: 'search_assets',
+    title: 'Search assets',
+    description:
+      'Find design assets (images) by what they show or are about: full text over title, tags, asset type, client and product, combined with similarity of meaning when the organization has AI on. Best first, each with its `score`. Narrow with `asset_type`, `client`, `product` or `tag`. To browse or filter without a query use list_assets; to look at one asset use get_asset.',
+    scope: 'assets:read',
+    annotations: { title: 'Search assets', ...READ },
+    inputSchema: SearchBody,
+    outputSchema: Type.Object(
+      {
+        mode: Type.Union([Type.Literal('hybrid'), Type.Literal('text')], { description: '`hybrid` when meaning was used, `text` for full text only.' }),
+        data: Type.Array(AssetSummary({ score: Type.Number({ description: 'Relevance in [0, 1].' }) }), { description: 'Best first.' }),
+      },
+      { additionalProperties: false },
+    ),
+    endpoint: 'POST /api/v1/search',
+    answer: (body) => {
+      const { mode, data } = body as { mode: string; data: Asset[] }
+      return { structured: { mode, data: data.map((hit) => summaryOf(hit, 'score')) } }
+    },
+  },
+  {
+    name: 'list_assets',
+    title: 'List assets',
+    description:
+      'List the organization\u2019s assets, newest first, optionally filtered by `asset_type`, `client`, `product` or `tag` (exact, case-insensitive) and `q` (full text). Compact records; `next_offset` is the `offset` of the next page. The names the filters take come from list_asset_types, list_clients, list_products and list_tags.',
+    scope: 'assets:read',
+    annotations: { title: 'List assets', ...READ },
+    inputSchema: AssetListQuery,
+    outputSchema: PageOf(AssetSummary(), 'Assets, newest first.'),
+    endpoint: 'GET /api/v1/assets',
+    answer: (body) => pageAnswer(body as Page<Asset>, (asset) => summaryOf(asset)),
+  },
+  {
+    name: 'get_asset',
+    title: 'Get an asset',
+    description:
+      'One asset by id: its full record (metadata, tags, dimensions, size, collections) and its thumbnail as an image to look at (WebP, longest side 512 px). `original_url` links to the original image (a signed link, valid about 24 hours); the original is never sent inline.',
+    scope: 'assets:read',
+    annotations: { title: 'Get an asset', ...READ },
+    inputSchema: Type.Object({ id: Id('asset') }, { additionalProperties: false }),
+    outputSchema: FullAsset,
+    endpoint: 'GET /api/v1/assets/{id}',
+    pathArgument: 'id',
+    answer: async (body, v1) => ({ structured: body as Asset, media: await assetMedia(body as Asset, v1) }),
+  },
+  {
+    name: 'similar_assets',
+    title: 'Find similar assets',
+    description:
+      'The assets nearest in meaning to one asset, nearest first, each with its `semantic_score`. Empty when AI is off for the organization or the asset has no embedding yet.',
+    scope: 'assets:read',
+    annotations: { title: 'Find similar assets', ...READ },
+    inputSchema: Type.Object({ id: Id('asset'), ...SimilarQuery.properties }, { additionalProperties: false }),
+    outputSchema: Type.Object(
+      { data: Type.Array(AssetSummary({ semantic_score: Type.Number({ description: 'Similarity in [0, 1].' }) }), { description: 'Nearest first.' }) },
+      { additionalProperties: false },
+    ),
+    endpoint: 'GET /api/v1/assets/{id}/similar',
+    pathArgument: 'id',
+    answer: (body) => ({ structured: { data: (body as Page<Asset>).data.map((asset) => summaryOf(asset, 'semantic_score')) } }),
+  },
+  {
+    name: 'list_collections',
+    title: 'List collections',
+    description:
+      'List collections, newest first: manual ones (assets added by hand, with add_to_collection) and smart ones (a saved list_assets query, always holding whatever matches). Filter by `kind` or by a part of the name (`q`).',
+    scope: 'assets:read',
+    annotations: { title: 'List collections', ...READ },
+    inputSchema: CollectionListQuery,
+    outputSchema: PageOf(Collection, 'Collections, newest first.'),
+    endpoint: 'GET /api/v1/collections',
+    answer: (body) => pageAnswer(body as Page<unknown>),
+  },
+  {
+    name: 'get_collection',
+    title: 'Get a collection',
+    description: 'One collection by id, with a page of its assets (compact records, newest first; `next_offset` pages on).',
+    scope: 'assets:read',
+    annotations: { title: 'Get a collection', ...READ },
+    inputSchema: Type.Object({ id: Id('collection'), ...PaginationQuery }, { additionalProperties: false }),
+    outputSchema: Type.Object({ ...Collection.properties, assets: PageOf(AssetSummary(), 'The collection\u2019s assets, newest first.') }, { additionalProperties: false }),
+    endpoint: 'GET /api/v1/collections/{id}',
+    pathArgument: 'id',
+    answer: (body) => {
+      const { assets, ...collection } = body as { assets: Page<Asset> }
+      return { structured: { ...collection, assets: pageAnswer(assets, (asset) => summaryOf(asset)).structured } }
+    },
+  },
+  catalogueTool(
+    'list_tags',
+    '/api/v1/tags',
+    'List tags',
+    'The organization\u2019s tags with how many assets carry each, most used first; `q` keeps the names starting with it. The names are what the `tag` filter of list_assets and search_assets takes.',
+    Type.Object({ name: Type.String(), asset_count: Type.Integer() }, { additionalProperties: false }),
+  ),
+  catalogueTool(
+    'list_asset_types',
+    '/api/v1/asset-types',
+    'List asset types',
+    'The asset-type catalogue: the values `asset_type` may take on push_asset and update_asset, and as a filter, with how many assets use each.',
+    RegistryEntry,
+  ),
+  catalogueTool(
+    'list_clients',
+    '/api/v1/clients',
+    'List clients',
+    'Client names registered in the organization or used by assets, most used first: what the `client` field and filter take.',
+    RegistryEntry,
+  ),
+  catalogueTool(
+    'list_products',
+    '/api/v1/products',
+    'List products',
+    'Product names registered in the organization or used by assets, most used first: what the `product` field and filter take.',
+    RegistryEntry,
+  ),
+  {
+    name: 'push_asset',
+    title: 'Add an image',
+    description:
+      'Add an image to the library, from a public `image_url` (the service fetches it) or from `image_base64` (the bytes in base64, at most 25 MiB decoded): exactly one of the two. Optional metadata: `title`, `asset_type` (one of list_asset_types), `client`, `product`, `tag_names`, `collection_name` (an existing manual collection to add it to), `source_url`, and `created_by_ai` (true unless you say false for human-made work). The same bytes pushed again change nothing and answer `duplicate: true` with the existing `asset_id`.',
+    scope: 'assets:write',
+    // `image_url` reaches out to the web.
+    annotations: { title: 'Add an image', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    inputSchema: PushBody,
+    outputSchema: Type.Object(
+      {
+        asset_id: Type.String({ format: 'uuid' }),
+        duplicate: Type.Boolean({ description: 'True when these exact bytes were already in the library: nothing changed.' }),
+      },
+      { additionalProperties: false },
+    ),
+    endpoint: 'POST /api/v1/assets',
+    answer: asJson,
+  },
+  {
+    name: 'update_asset',
+    title: 'Update an asset',
+    description:
+      'Change an asset\u2019s metadata; only the fields given change, and null clears `asset_type`, `client`, `product` or `source_url`. `tag_names` replaces all the tags ([] removes them): read the current ones with get_asset first to add or remove one.',
+    scope: 'assets:write',
+    // Overwrites fields, all its tags included; the same call twice leaves the same asset.
+    annotations: { title: 'Update an asset', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    inputSchema: Type.Object({ id: Id('asset'), ...PatchBody.properties }, { additionalProperties: false }),
+    outputSchema: FullAsset,
+    endpoint: 'PATCH /api/v1/assets/{id}',
+    pathArgument: 'id',
+    answer: asJson,
+  },
+  {
+    name: 'create_collection',
+    title: 'Create a collection',
+    description:
+      'Create a collection: a manual one (`name`, optionally `description`), which assets are added to with add_to_collection, or a smart one (`kind: "smart"` and a `query` of list_assets filters), which always holds whatever matches. Names are unique in the organization, compared without case.',
+    scope: 'assets:write',
+    annotations: { title: 'Create a collection', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    inputSchema: Type.Object(
+      {
+        name: CollectionSchema.properties.name,
+        description: Type.Optional(Type.String({ maxLength: 2000 })),
+        kind: Type.Optional(Type.Union([Type.Literal('manual'), Type.Literal('smart')], { description: 'manual unless a query is given.' })),
+        query: Type.Optional(AssetQuery),
+      },
+      { additionalProperties: false },
+    ),
+    outputSchema: Collection,
+    endpoint: 'POST /api/v1/collections',
+    answer: asJson,
+  },
+  {
+    name: 'add_to_collection',
+    title: 'Add assets to a collection',
+    description:
+      'Add one asset (`asset_id`) or up to 100 (`asset_ids`) to a manual collection; assets already in it stay as they are. A smart collection cannot be added to: its query decides what it holds.',
+    scope: 'assets:write',
+    annotations: { title: 'Add assets to a collection', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    inputSchema: Type.Object(
+      {
+        collection_id: Id('collection'),
+        asset_id: Type.Optional(Id('asset')),
+        asset_ids: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 100, uniqueItems: true, description: 'Up to 100 asset ids.' })),
+      },
+      { additionalProperties: false },
+    ),
+    outputSchema: Type.Object(
+      {
+        changed: Type.Integer({ description: 'Assets actually added (those already there are not counted).' }),
+        asset_count: Type.Integer({ description: 'Assets in the collection now.' }),
+      },
+      { additionalProperties: false },
+    ),
+    endpoint: 'POST /api/v1/collections/{id}/assets',
+    pathArgument: 'collection_id',
+    answer: asJson,
+  },
+]

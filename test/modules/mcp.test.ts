@@ -1,0 +1,357 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import sharp from 'sharp'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { seedOrganization, type Seeded, type TestApp, type TestAppOptions } from '../support/app.js'
+import { callApi, pushImage, startTwoOrganizations } from '../support/fixtures.js'
+import { uniquePng } from '../support/images.js'
+
+/** The app on a real socket on 127.0.0.1, its public URL that socket's, as `serve` would run it. */
+async function startServed(options: TestAppOptions = {}) {
+  const socket: Server = createServer()
+  await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
+  const orgs = await startTwoOrganizations({ ...options, env: { PUBLIC_BASE_URL: url, ...options.env } })
+  socket.on('request', (request, response) => orgs.t.app.routing(request, response))
+  return {
+    ...orgs,
+    url,
+    async close() {
+      socket.closeAllConnections()
+      await new Promise<void>((resolve) => socket.close(() => resolve()))
+      await orgs.t.close()
+    },
+  }
+}
+
+const ALL_TOOLS = [
+  'search_assets',
+  'list_assets',
+  'get_asset',
+  'similar_assets',
+  'list_collections',
+  'get_collection',
+  'list_tags',
+  'list_asset_types',
+  'list_clients',
+  'list_products',
+  'push_asset',
+  'update_asset',
+  'create_collection',
+  'add_to_collection',
+]
+const WRITE_TOOLS = ['push_asset', 'update_asset', 'create_collection', 'add_to_collection']
+
+const clients: Client[] = []
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+})
+
+/** The official SDK's client over Streamable HTTP, with the key as its bearer token. */
+async function connect(url: string, key: string): Promise<Client> {
+  const client = new Client({ name: 'asset-library-test', version: '1.0.0' })
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${key}` } } })
+  await client.connect(transport)
+  clients.push(client)
+  return client
+}
+
+type Result = CallToolResult & { structuredContent?: Record<string, unknown> }
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Result> {
+  return (await client.callTool({ name, arguments: args })) as Result
+}
+
+/** A successful call: its structured content, which its text content renders. */
+async function ok<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const result = await call(client, name, args)
+  expect(result.isError, JSON.stringify(result.content)).toBeFalsy()
+  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent)
+  return result.structuredContent as T
+}
+
+/** A failed call: a tool error (not a JSON-RPC error), its text. */
+async function toolError(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await call(client, name, args)
+  expect(result.isError, JSON.stringify(result)).toBe(true)
+  expect(result.structuredContent).toBeUndefined()
+  return (result.content[0] as { text: string }).text
+}
+
+describe('the MCP server', () => {
+  let served: Awaited<ReturnType<typeof startServed>>
+  let t: TestApp
+  let acme: Seeded
+  let globex: Seeded
+  const assetTotal = async (seeded = acme) =>
+    (await callApi(t.app, seeded.readKey, 'GET', '/api/v1/assets?limit=1')).json<{ total: number }>().total
+
+  beforeAll(async () => {
+    served = await startServed({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
+    ;({ t, acme, globex } = served)
+  })
+  afterAll(() => served.close())
+
+  describe('tools/list', () => {
+    it('lists every tool to a write key, each with a title, a description, schemas and its hints', async () => {
+      const { tools } = await (await connect(served.url, acme.writeKey)).listTools()
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...ALL_TOOLS].sort())
+      for (const tool of tools) {
+        expect(tool.title, tool.name).toBeTruthy()
+        expect(tool.description!.length, tool.name).toBeGreaterThan(40)
+        expect(tool.inputSchema.type, tool.name).toBe('object')
+        expect(tool.outputSchema?.type, tool.name).toBe('object')
+        const write = WRITE_TOOLS.includes(tool.name)
+        expect(tool.annotations?.readOnlyHint, tool.name).toBe(!write)
+        if (write) {
+          expect(typeof tool.annotations?.destructiveHint, tool.name).toBe('boolean')
+          expect(typeof tool.annotations?.idempotentHint, tool.name).toBe('boolean')
+        }
+      }
+      const byName = new Map(tools.map((tool) => [tool.name, tool]))
+      expect(byName.get('update_asset')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true })
+      expect(byName.get('create_collection')!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false })
+      // The contract's argument names, in the API's own field names.
+      expect(Object.keys(byName.get('search_assets')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['q', 'limit', 'asset_type', 'client', 'product', 'tag']))
+      expect(Object.keys(byName.get('list_assets')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['tag', 'q', 'limit', 'offset']))
+      expect(Object.keys(byName.get('push_asset')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['image_url', 'image_base64', 'title', 'tag_names', 'collection_name']))
+      expect(Object.keys(byName.get('add_to_collection')!.inputSchema.properties!).sort()).toEqual(['asset_id', 'asset_ids', 'collection_id'])
+    })
+
+    it('lists no write tool to a read key', async () => {
+      const { tools } = await (await connect(served.url, acme.readKey)).listTools()
+      expect(tools.map((tool) => tool.name).sort()).toEqual(ALL_TOOLS.filter((name) => !WRITE_TOOLS.includes(name)).sort())
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true)
+    })
+
+    it('refuses a connection without a valid key', async () => {
+      await expect(connect(served.url, 'al_nope_nope')).rejects.toThrow(/401/)
+    })
+  })
+
+  describe('each tool, called once', () => {
+    it('pushes, finds, shows, changes and collects an asset', async () => {
+      const client = await connect(served.url, acme.writeKey)
+      const image = await uniquePng(64, 48)
+      const fields = { title: 'Blue mountain poster', client: 'Initech', product: 'Stapler', tag_names: ['mountain', 'poster'] }
+
+      const pushed = await ok<{ asset_id: string; duplicate: boolean }>(client, 'push_asset', { image_base64: image.toString('base64'), ...fields })
+      expect(pushed.duplicate).toBe(false)
+      expect(await ok(client, 'push_asset', { image_base64: image.toString('base64') })).toEqual({ asset_id: pushed.asset_id, duplicate: true })
+      const id = pushed.asset_id
+
+      const listed = await ok<{ data: Array<Record<string, unknown>>; total: number; next_offset: number | null }>(client, 'list_assets', { tag: 'mountain' })
+      expect(listed).toMatchObject({ total: 1, next_offset: null })
+      expect(Object.keys(listed.data[0]!).sort()).toEqual(['asset_type', 'client', 'created_at', 'height', 'id', 'product', 'tags', 'thumbnail_url', 'title', 'width'])
+      expect(listed.data[0]).toMatchObject({ id, title: fields.title, client: 'Initech', width: 64, height: 48 })
+
+      const found = await ok<{ mode: string; data: Array<{ id: string; score: number }> }>(client, 'search_assets', { q: 'mountain', limit: 5 })
+      expect(found.mode).toBe('text')
+      expect(found.data.map((hit) => hit.id)).toEqual([id])
+      expect(found.data[0]!.score).toBeGreaterThan(0)
+
+      expect(await ok(client, 'similar_assets', { id, limit: 3 })).toEqual({ data: [] })
+
+      const updated = await ok<{ title: string; tags: string[] }>(client, 'update_asset', { id, title: 'Blue mountain', tag_names: ['mountain'], asset_type: null })
+      expect(updated).toMatchObject({ id, title: 'Blue mountain', tags: ['mountain'] })
+
+      const collection = await ok<{ id: string; kind: string }>(client, 'create_collection', { name: 'Mountains', description: 'Peaks' })
+      expect(collection.kind).toBe('manual')
+      expect(await ok(client, 'add_to_collection', { collection_id: collection.id, asset_id: id })).toEqual({ changed: 1, asset_count: 1 })
+      const held = await ok<{ name: string; assets: { data: Array<{ id: string }>; total: number; next_offset: null } }>(client, 'get_collection', { id: collection.id })
+      expect(held).toMatchObject({ name: 'Mountains', assets: { total: 1, next_offset: null } })
+      expect(held.assets.data.map((asset) => asset.id)).toEqual([id])
+      const collections = await ok<{ data: Array<{ id: string }> }>(client, 'list_collections', { kind: 'manual' })
+      expect(collections.data.map((entry) => entry.id)).toContain(collection.id)
+
+      expect((await ok<{ data: unknown[] }>(client, 'list_tags', { q: 'moun' })).data).toEqual([{ name: 'mountain', asset_count: 1 }])
+      expect((await ok<{ data: Array<{ name: string }> }>(client, 'list_asset_types')).data.length).toBeGreaterThan(0)
+      expect((await ok<{ data: unknown[] }>(client, 'list_clients')).data).toEqual([{ name: 'Initech', registered: false, asset_count: 1 }])
+      expect((await ok<{ data: unknown[] }>(client, 'list_products')).data).toEqual([{ name: 'Stapler', registered: false, asset_count: 1 }])
+    })
+
+    it('get_asset answers the record, the thumbnail as image content, and a link to the original', async () => {
+      const { id, image } = await pushImage(t.app, acme.writeKey, { title: 'Wide banner' }, await uniquePng(1200, 300))
+      const result = await call(await connect(served.url, acme.readKey), 'get_asset', { id })
+      expect(result.isError).toBeFalsy()
+      const record = result.structuredContent as { id: string; original_url: string; byte_size: number }
+      expect(record).toMatchObject({ id, title: 'Wide banner', width: 1200, height: 300, byte_size: image.length })
+
+      const picture = result.content.find((block) => block.type === 'image')!
+      expect(picture.mimeType).toBe('image/webp')
+      const thumbnail = Buffer.from(picture.data, 'base64')
+      expect(await sharp(thumbnail).metadata()).toMatchObject({ format: 'webp', width: 512, height: 128 })
+
+      const link = result.content.find((block) => block.type === 'resource_link')!
+      expect(link.uri).toBe(record.original_url)
+      const original = await fetch(link.uri)
+      expect(original.status).toBe(200)
+      expect(Buffer.from(await original.arrayBuffer()).equals(image)).toBe(true)
+    })
+
+    it('pages a list with next_offset', async () => {
+      const client = await connect(served.url, globex.writeKey)
+      for (let i = 0; i < 3; i++) await pushImage(t.app, globex.writeKey, { tag_names: ['paged'] })
+      const first = await ok<{ data: Array<{ id: string }>; total: number; next_offset: number }>(client, 'list_assets', { tag: 'paged', limit: 2 })
+      expect(first).toMatchObject({ total: 3, next_offset: 2 })
+      const second = await ok<{ data: Array<{ id: string }>; next_offset: null }>(client, 'list_assets', { tag: 'paged', limit: 2, offset: first.next_offset })
+      expect(second.next_offset).toBeNull()
+      expect(new Set([...first.data, ...second.data].map((asset) => asset.id)).size).toBe(3)
+    })
+  })
+
+  describe('failures are tool errors, and nothing is half-written', () => {
+    it('refuses a write tool on a read key with the scope problem', async () => {
+      const before = await assetTotal()
+      const text = await toolError(await connect(served.url, acme.readKey), 'push_asset', { image_base64: (await uniquePng()).toString('base64') })
+      expect(text).toContain('403 insufficient_scope')
+      expect(text).toContain('assets:write')
+      expect(await assetTotal()).toBe(before)
+    })
+
+    it('answers another organization\u2019s id as not found, and changes nothing there', async () => {
+      const theirs = await pushImage(t.app, globex.writeKey, { title: 'Globex secret' })
+      const client = await connect(served.url, acme.writeKey)
+      expect(await toolError(client, 'get_asset', { id: theirs.id })).toContain('404 not_found')
+      expect(await toolError(client, 'update_asset', { id: theirs.id, title: 'Mine now' })).toContain('404 not_found')
+      expect(await toolError(client, 'similar_assets', { id: theirs.id })).toContain('404 not_found')
+      const res = await callApi(t.app, globex.readKey, 'GET', `/api/v1/assets/${theirs.id}`)
+      expect(res.json()).toMatchObject({ title: 'Globex secret' })
+    })
+
+    it('refuses adding to a smart collection with the REST problem', async () => {
+      const client = await connect(served.url, acme.writeKey)
+      const smart = await ok<{ id: string }>(client, 'create_collection', { name: 'All posters', kind: 'smart', query: { tag: 'poster' } })
+      const { id } = await pushImage(t.app, acme.writeKey)
+      const text = await toolError(client, 'add_to_collection', { collection_id: smart.id, asset_ids: [id] })
+      expect(text).toContain('409 smart_collection_immutable')
+      expect(await ok(client, 'get_collection', { id: smart.id })).toMatchObject({ asset_count: 0 })
+    })
+
+    it.each([
+      ['the loopback address', 'http://127.0.0.1:9/logo.png'],
+      ['a private address', 'http://10.0.0.1/logo.png'],
+    ])('refuses an image_url to %s with the outbound guard\u2019s problem', async (_label, imageUrl) => {
+      const before = await assetTotal()
+      const text = await toolError(await connect(served.url, acme.writeKey), 'push_asset', { image_url: imageUrl })
+      expect(text).toContain('image_fetch_blocked')
+      expect(await assetTotal()).toBe(before)
+    })
+
+    it('names each bad argument, under the tool\u2019s own argument names', async () => {
+      const client = await connect(served.url, acme.writeKey)
+      const limit = await toolError(client, 'list_assets', { limit: 0 })
+      expect(limit).toContain('400 validation_failed')
+      expect(limit).toMatch(/^- limit: /m)
+      expect(await toolError(client, 'get_asset', { id: 'not-a-uuid' })).toMatch(/^- id: /m)
+      expect(await toolError(client, 'add_to_collection', { collection_id: 'nope', asset_id: randomUuid() })).toMatch(/^- collection_id: /m)
+      expect(await toolError(client, 'update_asset', { id: randomUuid(), tag_names: 'not a list' })).toMatch(/^- tag_names: /m)
+      const names = await toolError(client, 'get_asset', { id: randomUuid(), colour: 'red' })
+      expect(names).toContain('- colour: is not an argument of get_asset')
+      expect(await toolError(client, 'get_collection', {})).toContain('- id: is required')
+      expect(await toolError(client, 'push_asset', { title: 'No image' })).toContain('exactly one of image_url and image_base64')
+    })
+
+    it('answers an unknown tool with a JSON-RPC invalid-params error, and the session goes on', async () => {
+      const client = await connect(served.url, acme.writeKey)
+      const refusal = call(client, 'delete_everything')
+      await expect(refusal).rejects.toBeInstanceOf(McpError)
+      await expect(refusal).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Unknown tool: delete_everything') })
+      expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length)
+    })
+
+    // 35 MB of base64 is read by the SDK's client, the transport and the endpoint in turn: seconds each
+    // when the machine's two cores are busy with other test files.
+    it('refuses an image over the 25 MiB push cap as a tool error, storing nothing', { timeout: 120_000 }, async () => {
+      const before = await assetTotal()
+      const tooBig = randomBytes(25 * 1024 * 1024 + 1).toString('base64')
+      const text = await toolError(await connect(served.url, acme.writeKey), 'push_asset', { image_base64: tooBig })
+      expect(text).toContain('413 image_too_large')
+      expect(await assetTotal()).toBe(before)
+    })
+  })
+
+  describe('the HTTP endpoint', () => {
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      fetch(`${served.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${acme.writeKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body,
+      })
+
+    it.each([
+      ['JSON that does not parse', '{"jsonrpc": "2.0", "method": '],
+      ['JSON that is not a JSON-RPC message', '{"hello": "world"}'],
+      ['an empty body', ''],
+    ])('answers %s with a JSON-RPC parse error, HTTP 400', async (_label, body) => {
+      const res = await post(body)
+      expect(res.status).toBe(400)
+      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError } })
+    })
+
+    it('answers a lone tools/list with no handshake before it, as the README shows', async () => {
+      const res = await post('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}')
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toContain('application/json')
+      const body = (await res.json()) as { result: { tools: unknown[] } }
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { tools: expect.any(Array) } })
+      expect(body.result.tools).toHaveLength(ALL_TOOLS.length)
+    })
+
+    it('refuses a body over the route\u2019s limit with 413 before reading it', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { authorization: `Bearer ${acme.writeKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'push_asset', arguments: { image_base64: 'A'.repeat(41 * 1024 * 1024) } } }),
+      })
+      expect(res.statusCode).toBe(413)
+      expect(res.json()).toMatchObject({ code: 'body_too_large' })
+    })
+
+    it('answers GET and DELETE with 405, as a stateless server', async () => {
+      for (const method of ['GET', 'DELETE']) {
+        const res = await fetch(`${served.url}/mcp`, { method, headers: { authorization: `Bearer ${acme.readKey}`, accept: 'text/event-stream' } })
+        expect(res.status, method).toBe(405)
+        expect(res.headers.get('allow')).toBe('POST')
+        expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } })
+      }
+    })
+
+    it('refuses a request without a key with 401 and WWW-Authenticate', async () => {
+      const res = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}', { authorization: '' })
+      expect(res.status).toBe(401)
+      expect(res.headers.get('www-authenticate')).toContain('Bearer')
+    })
+  })
+})
+
+describe('the MCP server\u2019s limits', () => {
+  let served: Awaited<ReturnType<typeof startServed>>
+  beforeAll(async () => {
+    served = await startServed({ env: { RATE_LIMIT_CHEAP: '3', RATE_LIMIT_EXPENSIVE: '1' } })
+  })
+  afterAll(() => served.close())
+
+  it('counts each tool call in its endpoint\u2019s bucket, shared with REST, and the MCP exchange itself in none', async () => {
+    const seeded = await seedOrganization(served.t.app, 'Limited')
+    const client = await connect(served.url, seeded.readKey)
+    for (let i = 0; i < 5; i++) await client.listTools()
+    for (let i = 0; i < 3; i++) await ok(client, 'list_tags')
+    const refused = await toolError(client, 'list_tags', {})
+    expect(refused).toContain('429 rate_limited')
+    expect(refused).toMatch(/retry in \d+ seconds/)
+    expect((await callApi(served.t.app, seeded.readKey, 'GET', '/api/v1/tags')).statusCode).toBe(429)
+    // The expensive bucket is another count: one search still passes, the second does not.
+    await ok(client, 'search_assets', { q: 'anything' })
+    expect(await toolError(client, 'search_assets', { q: 'anything' })).toContain('429 rate_limited')
+  })
+})
+
+function randomUuid(): string {
+  return '0193a5b2-7c1e-7d3a-9f10-' + randomBytes(6).toString('hex')
+}
