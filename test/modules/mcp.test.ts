@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import sharp from 'sharp'
+import { serverTimeoutOptions } from '../../src/platform/http/slow-clients.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded, type TestApp, type TestAppOptions } from '../support/app.js'
 import { callApi, pushImage, startTwoOrganizations } from '../support/fixtures.js'
@@ -16,6 +17,10 @@ async function startServed(options: TestAppOptions = {}) {
   await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
   const orgs = await startTwoOrganizations({ ...options, env: { PUBLIC_BASE_URL: url, ...options.env } })
+  // The timeouts `serve` sets. Node's default 5 s keep-alive would close a pooled connection while this
+  // process, client and server in one event loop, is busy making a 35 MB message to send on it.
+  const { requestTimeout, keepAliveTimeout, http } = serverTimeoutOptions(orgs.t.config.httpTimeouts)
+  Object.assign(socket, { requestTimeout, keepAliveTimeout, headersTimeout: http.headersTimeout })
   socket.on('request', (request, response) => orgs.t.app.routing(request, response))
   return {
     ...orgs,
@@ -262,6 +267,13 @@ describe('the MCP server', () => {
       await expect(refusal).rejects.toBeInstanceOf(McpError)
       await expect(refusal).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Unknown tool: delete_everything') })
       expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length)
+    })
+
+    it('refuses arguments over the endpoint\u2019s body limit as a tool error, changing nothing', async () => {
+      const { id } = await pushImage(t.app, acme.writeKey, { title: 'Kept' })
+      const text = await toolError(await connect(served.url, acme.writeKey), 'update_asset', { id, title: 'x'.repeat(1024 * 1024) })
+      expect(text).toContain('413 body_too_large')
+      expect((await callApi(t.app, acme.readKey, 'GET', `/api/v1/assets/${id}`)).json()).toMatchObject({ title: 'Kept' })
     })
 
     // 35 MB of base64 is read by the SDK's client, the transport and the endpoint in turn: seconds each

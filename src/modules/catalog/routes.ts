@@ -5,12 +5,12 @@ import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/paginat
 import { appNoContent, appProblemResponses, okResponse } from '../../platform/http/schemas.js'
 import type { CatalogService, Registry } from './service.js'
 
-const ListQuery = Type.Object(
+export const ListQuery = Type.Object(
   { q: Type.Optional(Type.String({ maxLength: 200, description: 'Only names starting with this, case-insensitively.' })), ...PaginationQuery },
   { additionalProperties: false },
 )
 
-const EntrySchema = Type.Object(
+export const EntrySchema = Type.Object(
   {
     name: Type.String(),
     registered: Type.Boolean({ description: 'Registered in the organization (through the app), as opposed to only used by assets.' }),
@@ -19,7 +19,7 @@ const EntrySchema = Type.Object(
   { additionalProperties: false },
 )
 
-const TagSchema = Type.Object({ name: Type.String(), asset_count: Type.Integer() }, { additionalProperties: false })
+export const TagSchema = Type.Object({ name: Type.String(), asset_count: Type.Integer() }, { additionalProperties: false })
 
 const REGISTRY_DOCS: Record<Registry, { operationId: string; summary: string; description: string }> = {
   'asset-types': {

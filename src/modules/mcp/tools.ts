@@ -3,6 +3,7 @@ import { Type, type TObject, type TProperties } from 'typebox'
 import type { Scope } from '../../platform/db/schema.js'
 import { PaginationQuery } from '../../platform/http/pagination.js'
 import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody } from '../assets/schemas.js'
+import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
 import { CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
 import { SearchBody, SimilarQuery } from '../search/schemas.js'
 import type { V1Calls, V1Request } from './v1-calls.js'
@@ -82,10 +83,6 @@ function pageAnswer<T>(page: Page<T>, item: (entry: T) => unknown = (entry) => e
 const FullAsset = Type.Object(AssetSchema.properties, { additionalProperties: false })
 const AssetQuery = Type.Object(FilterProperties, { additionalProperties: false, description: 'The filters of list_assets.' })
 const Collection = Type.Object({ ...CollectionSchema.properties, query: Type.Union([Type.Null(), AssetQuery], { description: 'Smart collections only.' }) }, { additionalProperties: false })
-const NamePrefixQuery = Type.Object(
-  { q: Type.Optional(Type.String({ maxLength: 200, description: 'Only names starting with this, case-insensitively.' })), ...PaginationQuery },
-  { additionalProperties: false },
-)
 
 const asJson = (body: unknown): ToolAnswer => ({ structured: body as Record<string, unknown> })
 
@@ -97,21 +94,12 @@ function catalogueTool(name: string, path: `/api/v1/${string}`, title: string, d
     description,
     scope: 'assets:read',
     annotations: { title, ...READ },
-    inputSchema: NamePrefixQuery,
+    inputSchema: CatalogueListQuery,
     outputSchema: PageOf(entry, 'Names, most used first.'),
     endpoint: `GET ${path}`,
     answer: (body) => pageAnswer(body as Page<unknown>),
   }
 }
-
-const RegistryEntry = Type.Object(
-  {
-    name: Type.String(),
-    registered: Type.Boolean({ description: 'Registered by the organization, as opposed to only used by assets.' }),
-    asset_count: Type.Integer({ description: 'Assets that use it.' }),
-  },
-  { additionalProperties: false },
-)
 
 /** The thumbnail to look at, and a link to the original; never the original's bytes. */
 async function assetMedia(asset: Asset, v1: V1Calls): Promise<ContentBlock[]> {
@@ -222,28 +210,28 @@ export const TOOLS: readonly ToolDefinition[] = [
     '/api/v1/tags',
     'List tags',
     'The organization\u2019s tags with how many assets carry each, most used first; `q` keeps the names starting with it. The names are what the `tag` filter of list_assets and search_assets takes.',
-    Type.Object({ name: Type.String(), asset_count: Type.Integer() }, { additionalProperties: false }),
+    TagSchema,
   ),
   catalogueTool(
     'list_asset_types',
     '/api/v1/asset-types',
     'List asset types',
     'The asset-type catalogue: the values `asset_type` may take on push_asset and update_asset, and as a filter, with how many assets use each.',
-    RegistryEntry,
+    EntrySchema,
   ),
   catalogueTool(
     'list_clients',
     '/api/v1/clients',
     'List clients',
     'Client names registered in the organization or used by assets, most used first: what the `client` field and filter take.',
-    RegistryEntry,
+    EntrySchema,
   ),
   catalogueTool(
     'list_products',
     '/api/v1/products',
     'List products',
     'Product names registered in the organization or used by assets, most used first: what the `product` field and filter take.',
-    RegistryEntry,
+    EntrySchema,
   ),
   {
     name: 'push_asset',
