@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto'
+import { createReadStream, type Stats } from 'node:fs'
+import { readdir, realpath, stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import picomatch from 'picomatch'
+import { MAX_IMAGE_BYTES } from '../push.js'
+import { UsageError } from './usage.js'
+
+/** A path the walk found: a regular file (after following links), or a reason it cannot be one. */
+export type Found = { path: string; stats: Stats } | { path: string; skipped: string } | { path: string; failed: string }
+
+/**
+ * Every file under the arguments: a file as it is, a folder recursively, a glob (`photos/**\/*.jpg`,
+ * quoted so the shell leaves it) by walking the folder before its first wildcard. Links are followed;
+ * a folder reached again (a link to a parent, say) is walked once, so a loop ends. `ignore` globs match
+ * the path relative to the argument's folder, or the name alone when the glob has no slash.
+ */
+export async function* walk(args: string[], ignore: string[], stopped: () => boolean): AsyncGenerator<Found> {
+  const ignored = picomatch(ignore.length > 0 ? ignore : ['\0'], { dot: true, basename: true })
+  const walked = new Set<string>()
+  for (const arg of args) {
+    const target = await describeArgument(arg)
+    if ('file' in target) {
+      yield { path: arg, stats: target.file }
+      continue
+    }
+    const matches = target.glob ? picomatch(target.glob, { dot: true }) : () => true
+    for await (const found of walkFolder(target.folder, target.folder)) {
+      if (matches(relative(target.folder, found.path))) yield found
+    }
+  }
+
+  async function* walkFolder(root: string, folder: string): AsyncGenerator<Found> {
+    const real = await realpath(folder)
+    if (walked.has(real)) {
+      if (folder !== root) yield { path: folder, skipped: `a link to a folder already walked (${real})` }
+      return
+    }
+    walked.add(real)
+    let names: string[]
+    try {
+      names = (await readdir(folder)).sort()
+    } catch (error) {
+      yield { path: folder, failed: `cannot list the folder: ${reason(error)}` }
+      return
+    }
+    for (const name of names) {
+      if (stopped()) return
+      const path = join(folder, name)
+      if (ignored(relative(root, path))) continue
+      let stats: Stats
+      try {
+        stats = await stat(path)
+      } catch (error) {
+        yield { path, skipped: `cannot follow: ${reason(error)}` }
+        continue
+      }
+      if (stats.isDirectory()) yield* walkFolder(root, path)
+      else if (stats.isFile()) yield { path, stats }
+      else yield { path, skipped: 'not a regular file' }
+    }
+  }
+}
+
+type Argument = { file: Stats } | { folder: string; glob?: string }
+
+async function describeArgument(arg: string): Promise<Argument> {
+  const stats = await stat(arg).catch(() => undefined)
+  if (stats?.isFile()) return { file: stats }
+  if (stats?.isDirectory()) return { folder: arg }
+  const scanned = picomatch.scan(arg)
+  if (!scanned.isGlob) throw new UsageError(`no such file or folder: ${arg}`)
+  const base = scanned.base === '' ? '.' : scanned.base
+  const baseStats = await stat(base).catch(() => undefined)
+  if (!baseStats?.isDirectory()) throw new UsageError(`no such folder: ${base} (in ${arg})`)
+  return { folder: base, glob: scanned.glob }
+}
+
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'tiff'
+
+/** The first bytes of a file are enough to name its format. */
+const SNIFF_BYTES = 64
+
+/**
+ * The server's accepted formats, named from their magic bytes as the server names them
+ * (src/platform/images/images.ts): a file's extension says nothing.
+ */
+export function sniff(head: Buffer): ImageFormat | { refused: string } {
+  const text = head.toString('latin1')
+  if (text.startsWith('\xff\xd8\xff')) return 'jpeg'
+  if (text.startsWith('\x89PNG\r\n\x1a\n')) return 'png'
+  if (/^GIF8[79]a/.test(text)) return 'gif'
+  if (text.startsWith('RIFF') && text.slice(8, 12) === 'WEBP') return 'webp'
+  if (/^(II\*\0|MM\0\*|II\+\0|MM\0\+)/.test(text)) return 'tiff'
+  if (text.slice(4, 8) === 'ftyp') {
+    const boxEnd = Math.min(head.length >= 4 ? head.readUInt32BE(0) : 0, text.length)
+    const brands = text.slice(8, 12) + text.slice(16, boxEnd)
+    return /^(?:.{4})*?avi[fs]/s.test(brands) ? 'avif' : { refused: 'HEIF/HEIC images are not accepted' }
+  }
+  return { refused: 'not an image the library accepts (JPEG, PNG, WebP, GIF, AVIF or TIFF)' }
+}
+
+export type Fingerprint = { sha256: string; format: ImageFormat } | { skipped: string }
+
+/** The file's size decides before any byte is read: empty or over the API's limit is no image to push. */
+export function refusedBySize(size: number): string | undefined {
+  if (size === 0) return 'empty file (0 bytes)'
+  if (size > MAX_IMAGE_BYTES) return `larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MiB, the API's limit`
+  return undefined
+}
+
+/**
+ * Reads the file once, streamed: its first bytes name the format (reading stops there for anything
+ * else), and the whole of it makes the SHA-256. `onRead` counts the bytes read.
+ */
+export async function fingerprint(path: string, onRead: (bytes: number) => void): Promise<Fingerprint> {
+  const hash = createHash('sha256')
+  let format: ImageFormat | undefined
+  let head = Buffer.alloc(0)
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 })
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    onRead(chunk.length)
+    hash.update(chunk)
+    if (format !== undefined) continue
+    head = Buffer.concat([head, chunk]).subarray(0, SNIFF_BYTES)
+    if (head.length < SNIFF_BYTES) continue
+    const sniffed = sniff(head)
+    if (typeof sniffed === 'object') {
+      stream.destroy()
+      return { skipped: sniffed.refused }
+    }
+    format = sniffed
+  }
+  if (format === undefined) {
+    const sniffed = sniff(head)
+    if (typeof sniffed === 'object') return { skipped: sniffed.refused }
+    format = sniffed
+  }
+  return { sha256: hash.digest('hex'), format }
+}
+
+/** An error's code and message, without a stack: `EACCES: permission denied`. */
+export function reason(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const message = error.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')
+    return code ? `${code}: ${message}` : message
+  }
+  return String(error)
+}

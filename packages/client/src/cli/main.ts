@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+/**
+ * `asset-library-client`: the client package's command line. It works over the API with a URL and a
+ * key, like any other client of the service; the server's own `asset-library` command works on its
+ * database instead. Node only: nothing here is reachable from the browser entry.
+ */
+import { ApiError, NetworkError } from '../errors.js'
+import { createClient, type NodeAssetLibraryClient } from '../node.js'
+import type { PushFields } from '../types.js'
+import { HashCache } from './hash-cache.js'
+import { list, search } from './query.js'
+import { transfer, type TransferPlan } from './transfer.js'
+import { connection, FatalError, HELP, isCommand, parseCommand, UsageError, wholeNumber, type Connection } from './usage.js'
+
+const VERSION = '0.1.0'
+const DEFAULT_CONCURRENCY = 4
+const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    process.stdout.write(`${HELP}\n`)
+    return command === undefined ? EXIT.usage : EXIT.ok
+  }
+  if (command === '--version') {
+    process.stdout.write(`${VERSION}\n`)
+    return EXIT.ok
+  }
+  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search or list`)
+
+  if (command === 'search') {
+    const { values, positionals } = parseCommand('search', args)
+    if (values.help) return help()
+    if (positionals.length !== 1) throw new UsageError('search takes one query, in quotes: search "red poster"')
+    await search(await connect(connection(values, process.env)), positionals[0]!, values)
+    return EXIT.ok
+  }
+  if (command === 'list') {
+    const { values, positionals } = parseCommand('list', args)
+    if (values.help) return help()
+    if (positionals.length > 0) throw new UsageError(`list takes no arguments, only options (got ${positionals[0]})`)
+    await list(await connect(connection(values, process.env)), values)
+    return EXIT.ok
+  }
+  return command === 'push' ? push(args) : check(args)
+}
+
+function help(): number {
+  process.stdout.write(`${HELP}\n`)
+  return EXIT.ok
+}
+
+async function push(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('push', args)
+  if (values.help) return help()
+  if (positionals.length === 0) throw new UsageError('push needs files, folders or globs: push ./photos')
+  const client = await connect(connection(values, process.env), values['dry-run'] ? 'assets:read' : 'assets:write')
+  const fields: PushFields = {
+    ...(values.type !== undefined && { asset_type: values.type }),
+    ...(values.client !== undefined && { client: values.client }),
+    ...(values.product !== undefined && { product: values.product }),
+    ...(values.tag !== undefined && { tag_names: values.tag }),
+    ...(values.human && { created_by_ai: false }),
+  }
+  const dryRun = values['dry-run'] ?? false
+  const plan: TransferPlan = {
+    paths: positionals,
+    ignore: values.ignore ?? [],
+    concurrency: wholeNumber('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
+    upload: !dryRun,
+    dryRun,
+    fields,
+    collection: values.collection === undefined ? undefined : await collectionNamed(client, values.collection, dryRun),
+  }
+  return run(client, plan, values, false)
+}
+
+async function check(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('check', args)
+  if (values.help) return help()
+  if (positionals.length === 0) throw new UsageError('check needs files, folders or globs: check ./photos')
+  const client = await connect(connection(values, process.env))
+  const plan: TransferPlan = {
+    paths: positionals,
+    ignore: values.ignore ?? [],
+    concurrency: wholeNumber('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
+    upload: false,
+    dryRun: false,
+    fields: {},
+    collection: undefined,
+  }
+  return run(client, plan, values, true)
+}
+
+/**
+ * Runs a push or check. The first Ctrl-C (or SIGTERM) lets the calls in flight finish and starts
+ * nothing new; a second one quits at once.
+ */
+async function run(client: NodeAssetLibraryClient, plan: TransferPlan, values: { json?: boolean | undefined; 'no-cache'?: boolean | undefined }, isCheck: boolean): Promise<number> {
+  const stop = new AbortController()
+  const interrupt = () => {
+    if (stop.signal.aborted) process.exit(EXIT.interrupted)
+    process.stderr.write('\nStopping: letting the requests in flight finish (Ctrl-C again to quit at once)…\n')
+    stop.abort(new Error('stopped'))
+  }
+  process.on('SIGINT', interrupt)
+  process.on('SIGTERM', interrupt)
+  const cache = HashCache.open(process.env, !values['no-cache'])
+  const summary = await transfer(client, plan, cache, { json: values.json ?? false, fileLinesAreAnswer: isCheck }, stop)
+  if (summary.stopped) {
+    process.stderr.write(`Stopped with ${summary.pending} files not done. Run the same command again to resume: files already in the library are not pushed again.\n`)
+    return EXIT.interrupted
+  }
+  if (summary.failed > 0) return EXIT.failed
+  return isCheck && summary.missing > 0 ? EXIT.failed : EXIT.ok
+}
+
+/**
+ * A client whose key has been tried once (`GET /api/v1/auth/key`), so a wrong URL, a refused key or a
+ * read-only key for a push ends the run before any file is read.
+ */
+async function connect({ url, key }: Connection, needs?: 'assets:read' | 'assets:write'): Promise<NodeAssetLibraryClient> {
+  const client = createClient({
+    baseUrl: url,
+    apiKey: key,
+    // A bulk run rides out blips: up to ~15 s of backoff per call, and a rate-limit window of a minute.
+    maxAttempts: 5,
+    maxRetryAfterSeconds: 90,
+    headers: { 'user-agent': `asset-library-client/${VERSION}` },
+  })
+  let scope: string
+  try {
+    scope = (await client.auth.key()).scope
+  } catch (error) {
+    throw fatalFrom(error, url)
+  }
+  if (needs === 'assets:write' && scope !== 'assets:write') throw new FatalError('the API key is read-only (assets:read): pushing needs an assets:write key')
+  return client
+}
+
+function fatalFrom(error: unknown, url: string): unknown {
+  if (error instanceof NetworkError) return new FatalError(`cannot reach ${url}: ${error.message.replace(/^GET \S+: /, '')}`)
+  if (error instanceof ApiError && error.status === 401) return new FatalError(`the API key was refused (401 ${error.code}): ${error.detail ?? 'check --key or ASSET_LIBRARY_KEY'}`)
+  if (error instanceof ApiError && error.status === 404) return new FatalError(`${url} answered 404 for the API: is it the Asset Library's address?`)
+  return error
+}
+
+/** The manual collection named so (names are matched without case), made when missing. */
+async function collectionNamed(client: NodeAssetLibraryClient, name: string, dryRun: boolean): Promise<{ id: string; name: string } | undefined> {
+  for await (const collection of client.collections.iterate()) {
+    if (collection.name.toLowerCase() !== name.toLowerCase()) continue
+    if (collection.kind === 'smart') throw new UsageError(`--collection ${JSON.stringify(name)} is a smart collection: its assets come from its query, not from pushes`)
+    return { id: collection.id, name: collection.name }
+  }
+  if (dryRun) {
+    process.stderr.write(`The collection ${JSON.stringify(name)} does not exist yet: a real push makes it.\n`)
+    return undefined
+  }
+  const made = await client.collections.create({ name })
+  process.stderr.write(`Made the collection ${JSON.stringify(made.name)}.\n`)
+  return { id: made.id, name: made.name }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`asset-library-client: ${error.message} (see --help)\n`)
+    else if (error instanceof FatalError) process.stderr.write(`asset-library-client: ${error.message}\n`)
+    else {
+      const fatal = fatalFrom(error, process.env.ASSET_LIBRARY_URL ?? 'the server')
+      process.stderr.write(`asset-library-client: ${fatal instanceof Error ? fatal.message : String(fatal)}\n`)
+      process.exitCode = fatal instanceof FatalError ? EXIT.usage : EXIT.failed
+      return
+    }
+    process.exitCode = EXIT.usage
+  },
+)

@@ -1,0 +1,61 @@
+import type { Bucket, RateLimitState } from '../transport.js'
+
+/**
+ * Keeps a bulk run under the server's per-minute limits: a call starts only while the bucket's last
+ * known `remaining`, less the calls of that bucket already in flight, leaves room; otherwise it waits
+ * for the window's reset instead of meeting a 429 (the SDK still waits out `Retry-After` should one come).
+ */
+export class Pacer {
+  private readonly inFlight = new Map<Bucket, number>()
+  /** When the run is waiting for a window to reset: that reset (ms since the epoch), for the progress line. */
+  waitingUntil: number | undefined
+
+  constructor(
+    private readonly state: (bucket: Bucket) => RateLimitState | undefined,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async run<T>(bucket: Bucket, work: () => Promise<T>): Promise<T> {
+    await this.turn(bucket)
+    this.inFlight.set(bucket, (this.inFlight.get(bucket) ?? 0) + 1)
+    try {
+      return await work()
+    } finally {
+      this.inFlight.set(bucket, this.inFlight.get(bucket)! - 1)
+    }
+  }
+
+  /** Calls per second the bucket's limit allows, once an answer has said it (windows are a minute). */
+  ceiling(bucket: Bucket): number | undefined {
+    const state = this.state(bucket)
+    return state ? state.limit / 60 : undefined
+  }
+
+  private async turn(bucket: Bucket): Promise<void> {
+    for (;;) {
+      this.signal.throwIfAborted()
+      const state = this.state(bucket)
+      const now = Date.now()
+      if (!state || now >= state.resetAt || state.remaining - (this.inFlight.get(bucket) ?? 0) > 0) return
+      this.waitingUntil = state.resetAt
+      // A little past the reset, so this machine's clock and the server's agree that it has passed.
+      await sleep(state.resetAt - now + 200, this.signal)
+      this.waitingUntil = undefined
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms)
+    const abort = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    signal.addEventListener('abort', abort, { once: true })
+    function done() {
+      signal.removeEventListener('abort', abort)
+      resolve()
+    }
+  })
+}

@@ -1,0 +1,145 @@
+import cliProgress from 'cli-progress'
+
+/** What became of one file. `missing`: not in the library, and not pushed (check, or push --dry-run). */
+export type Outcome = 'pushed' | 'duplicate' | 'missing' | 'skipped' | 'failed'
+
+export interface FileEvent {
+  event: Outcome
+  path: string
+  asset_id: string | null
+  reason: string | null
+}
+
+export type Counts = Record<Outcome, number>
+
+export interface Summary extends Counts {
+  event: 'summary'
+  files: number
+  /** Files found but not settled when the run stopped (Ctrl-C, or the server lost). */
+  pending: number
+  bytes_read: number
+  bytes_pushed: number
+  seconds: number
+  dry_run: boolean
+  stopped: boolean
+}
+
+/** What the progress line shows, read from the run at each redraw. */
+export interface Progress {
+  found: number
+  walkDone: boolean
+  settled: number
+  /** Bytes of the files found missing so far, and of those pushed. */
+  bytesToPush: number
+  bytesPushed: number
+  toPush: number
+  pushed: number
+  startedAt: number
+  /** Pushes per second the rate limit allows, when known. */
+  ceiling: number | undefined
+  waitingUntil: number | undefined
+}
+
+const LABELS: Record<Outcome, string> = { pushed: 'pushed', duplicate: 'in library', missing: 'missing', skipped: 'skipped', failed: 'failed' }
+const PLAIN_PROGRESS_EVERY_MS = 10_000
+
+/**
+ * Where a run's output goes. `--json`: one NDJSON line per file on stdout, then the summary. Otherwise a
+ * line per file, on stdout when the lines are the answer (check), on stderr when they narrate (push);
+ * while pushing to a terminal, a progress bar on stderr takes the place of the narration, with skipped
+ * and failed files printed above it. Off a terminal, a progress line every 10 s.
+ */
+export class Reporter {
+  private bar: cliProgress.MultiBar | undefined
+  private barLine: cliProgress.SingleBar | undefined
+  private ticker: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly options: { json: boolean; fileLinesAreAnswer: boolean; progress: () => Progress },
+    private readonly stdout: NodeJS.WriteStream = process.stdout,
+    private readonly stderr: NodeJS.WriteStream = process.stderr,
+  ) {}
+
+  start(): void {
+    const narrating = !this.options.fileLinesAreAnswer
+    if (this.stderr.isTTY && (narrating || this.options.json)) {
+      this.bar = new cliProgress.MultiBar(
+        { stream: this.stderr, hideCursor: true, clearOnComplete: true, format: '{bar} {value}/{total} files | {line}', barsize: 24 },
+        cliProgress.Presets.shades_classic,
+      )
+      this.barLine = this.bar.create(1, 0, { line: 'finding files' })
+      this.ticker = setInterval(() => this.redraw(), 500)
+    } else if (narrating && !this.options.json) {
+      this.ticker = setInterval(() => this.stderr.write(`progress: ${describe(this.options.progress())}\n`), PLAIN_PROGRESS_EVERY_MS)
+    }
+    this.ticker?.unref()
+  }
+
+  file(event: FileEvent): void {
+    if (this.options.json) this.stdout.write(`${JSON.stringify(event)}\n`)
+    else {
+      const detail = event.reason ? `: ${event.reason}` : event.asset_id ? ` (${event.asset_id})` : ''
+      const line = `${LABELS[event.event].padEnd(10)} ${event.path}${detail}\n`
+      if (this.options.fileLinesAreAnswer) this.stdout.write(line)
+      else if (this.bar) {
+        if (event.event === 'failed' || event.event === 'skipped') this.bar.log(line)
+      } else this.stderr.write(line)
+    }
+    this.redraw()
+  }
+
+  /** A line for a person (not a file's outcome): above the bar, or on stderr. */
+  note(text: string): void {
+    if (this.bar) this.bar.log(`${text}\n`)
+    else this.stderr.write(`${text}\n`)
+  }
+
+  finish(summary: Summary): void {
+    if (this.ticker) clearInterval(this.ticker)
+    this.bar?.stop()
+    if (this.options.json) {
+      this.stdout.write(`${JSON.stringify(summary)}\n`)
+      return
+    }
+    const parts = [
+      summary.dry_run || summary.missing > 0 ? `${summary.missing} missing` : `${summary.pushed} pushed`,
+      `${summary.duplicate} already in the library`,
+      `${summary.skipped} skipped`,
+      `${summary.failed} failed`,
+    ]
+    if (summary.pending > 0) parts.push(`${summary.pending} not done`)
+    this.stdout.write(`${summary.files} files: ${parts.join(', ')} in ${summary.seconds.toFixed(1)} s (${mib(summary.bytes_pushed)} pushed, ${mib(summary.bytes_read)} read)\n`)
+  }
+
+  private redraw(): void {
+    if (!this.barLine) return
+    const progress = this.options.progress()
+    this.barLine.setTotal(Math.max(1, progress.found))
+    this.barLine.update(progress.settled, { line: describe(progress) })
+  }
+}
+
+/** Files, bytes, rate, and an ETA from the measured rate held under what the limit allows. */
+export function describe(progress: Progress): string {
+  const elapsed = (Date.now() - progress.startedAt) / 1000
+  const rate = elapsed > 0 ? progress.pushed / elapsed : 0
+  const pace = progress.ceiling !== undefined ? Math.min(rate || progress.ceiling, progress.ceiling) : rate
+  const left = progress.toPush - progress.pushed
+  const eta = left === 0 ? '' : pace > 0 ? ` | ETA ${duration(left / pace)}${progress.walkDone ? '' : '+'}` : ''
+  const waiting = progress.waitingUntil ? ` | rate limit: waiting ${duration((progress.waitingUntil - Date.now()) / 1000)}` : ''
+  return (
+    `${progress.settled}/${progress.found}${progress.walkDone ? '' : '+'} files, ` +
+    `${progress.pushed}/${progress.toPush} pushed, ${mib(progress.bytesPushed)} of ${mib(progress.bytesToPush)}, ${rate.toFixed(1)}/s${eta}${waiting}`
+  )
+}
+
+function duration(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds))
+  if (s < 60) return `${s}s`
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}

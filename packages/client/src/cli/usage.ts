@@ -1,0 +1,120 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+
+/** Bad usage: exit 2 with this one line (and a hint to `--help`). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError'
+}
+
+/** The run cannot go on: a refused key, an unreachable server. Exit 2 with this one line. */
+export class FatalError extends Error {
+  override readonly name = 'FatalError'
+}
+
+export const HELP = `asset-library-client: move files into an Asset Library and look them up, over its API
+
+Usage:
+  asset-library-client push <files, folders or globs…> [options]
+  asset-library-client check <files, folders or globs…>
+  asset-library-client search "<query>" [--tag T] [--type T] [--client C] [--product P] [--limit N]
+  asset-library-client list [--tag T] [--type T] [--client C] [--product P] [-q Q] [--limit N | --all]
+
+Every command:
+  --url URL            the service (or ASSET_LIBRARY_URL)
+  --key KEY            an API key, al_… (or ASSET_LIBRARY_KEY)
+  --json               NDJSON on stdout: one line per file or asset, then a summary line
+  -h, --help
+
+push and check:
+  --ignore GLOB        leave out matching paths (repeatable; a glob without / matches names)
+  --no-cache           hash every file again instead of trusting the cache (path, size, mtime)
+  --concurrency N      files read and pushes in flight (default 4)
+
+push:
+  --type T, --client C, --product P, --tag T (repeatable), --collection NAME (made if missing),
+  --human (created_by_ai=false), --dry-run (push nothing: say what would be pushed)
+
+Exit: 0 every file is in the library; 1 some failed (or, for check, are missing);
+2 bad usage, a refused key or an unreachable server; 130 stopped by Ctrl-C (run it again to resume).`
+
+const common = {
+  url: { type: 'string' },
+  key: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+const filters = {
+  tag: { type: 'string' },
+  type: { type: 'string' },
+  client: { type: 'string' },
+  product: { type: 'string' },
+  limit: { type: 'string' },
+} as const
+
+const walking = {
+  ignore: { type: 'string', multiple: true },
+  'no-cache': { type: 'boolean' },
+  concurrency: { type: 'string' },
+} as const
+
+export const COMMANDS = {
+  push: {
+    ...common,
+    ...walking,
+    type: { type: 'string' },
+    client: { type: 'string' },
+    product: { type: 'string' },
+    tag: { type: 'string', multiple: true },
+    collection: { type: 'string' },
+    human: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+  },
+  check: { ...common, ...walking },
+  search: { ...common, ...filters },
+  list: { ...common, ...filters, q: { type: 'string', short: 'q' }, offset: { type: 'string' }, all: { type: 'boolean' } },
+} as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>
+
+export type Command = keyof typeof COMMANDS
+
+export function isCommand(name: string | undefined): name is Command {
+  return name !== undefined && Object.hasOwn(COMMANDS, name)
+}
+
+/** The command's options and positionals; an unknown option or a missing value is a UsageError. */
+type Parsed<C extends Command> = ReturnType<typeof parseArgs<{ args: string[]; options: (typeof COMMANDS)[C]; allowPositionals: true; strict: true }>>
+
+export function parseCommand<C extends Command>(command: C, args: string[]): Parsed<C> {
+  try {
+    return parseArgs({ args, options: COMMANDS[command], allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0])
+  }
+}
+
+/** A whole number from min up, or undefined when the option was not given. */
+export function wholeNumber(name: string, value: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < min || number > max) throw new UsageError(`--${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`)
+  return number
+}
+
+export interface Connection {
+  url: string
+  key: string
+}
+
+/** URL and key from the flags, else the environment; either missing is bad usage. */
+export function connection(values: { url?: string | undefined; key?: string | undefined }, env: NodeJS.ProcessEnv): Connection {
+  const url = values.url ?? env.ASSET_LIBRARY_URL
+  const key = values.key ?? env.ASSET_LIBRARY_KEY
+  if (!url) throw new UsageError('no server: give --url or set ASSET_LIBRARY_URL')
+  if (!key) throw new UsageError('no API key: give --key or set ASSET_LIBRARY_KEY')
+  try {
+    const parsed = new URL(url)
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error()
+  } catch {
+    throw new UsageError(`--url must be an http(s) address, not ${JSON.stringify(url)}`)
+  }
+  return { url, key }
+}

@@ -1,0 +1,322 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../../../test/support/app.js'
+import { solid, uniquePng } from '../../../test/support/images.js'
+import { waitFor } from '../../../test/support/wait.js'
+import { createClient } from '../src/node.js'
+
+// Each run is a real process that tsx compiles at start: seconds apiece on a shared 2-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 })
+
+const CLI = [process.execPath, '--import', 'tsx', 'packages/client/src/cli/main.ts']
+
+type Hook = (request: IncomingMessage, response: ServerResponse) => 'pass' | 'handled' | Promise<'pass' | 'handled'>
+
+/** The real app on a socket, seeing every request first: counts them, and lets a test hold or drop one. */
+interface Library {
+  t: TestApp
+  url: string
+  acme: Seeded
+  requests: string[]
+  hook: Hook | undefined
+  socket: Server
+}
+
+let library: Library
+let scratch: string
+const children: ChildProcess[] = []
+
+beforeAll(async () => {
+  library = await startLibrary()
+  scratch = mkdtempSync(join(tmpdir(), 'client-cli-'))
+})
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL')
+  library.socket.closeAllConnections()
+  await new Promise<void>((resolve) => library.socket.close(() => resolve()))
+  await library.t.close()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+async function startLibrary(): Promise<Library> {
+  const socket = createServer()
+  await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
+  const t = await startTestApp({ env: { PUBLIC_BASE_URL: url } })
+  const acme = await seedOrganization(t.app, 'Acme Design')
+  const served: Library = { t, url, acme, requests: [], hook: undefined, socket }
+  socket.on('request', async (request, response) => {
+    served.requests.push(`${request.method} ${request.url}`)
+    if (served.hook && (await served.hook(request, response)) === 'handled') return
+    t.app.routing(request, response)
+  })
+  return served
+}
+
+const pushesSince = (mark: number) => library.requests.slice(mark).filter((line) => line === 'POST /api/v1/assets').length
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+  events: Array<Record<string, unknown>>
+}
+
+function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run>; stdout: () => string } {
+  const child = spawn(CLI[0]!, [...CLI.slice(1), ...args], {
+    env: { ...process.env, ASSET_LIBRARY_URL: library.url, ASSET_LIBRARY_KEY: library.acme.writeKey, XDG_CACHE_HOME: join(scratch, 'cache'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
+  const done = new Promise<Run>((resolve) =>
+    child.once('exit', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr,
+        events: stdout
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      }),
+    ),
+  )
+  return { child, done, stdout: () => stdout }
+}
+
+const cli = (args: string[], env?: Record<string, string>) => startCli(args, env).done
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+function folder(name: string): string {
+  const path = join(scratch, name)
+  mkdirSync(path, { recursive: true })
+  return path
+}
+
+/** Each file's event, by path relative to `root`. */
+function byPath(run: Run, root: string): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(run.events.filter((event) => event.event !== 'summary').map((event) => [String(event.path).slice(root.length + 1), event]))
+}
+
+const summaryOf = (run: Run) => run.events.find((event) => event.event === 'summary')!
+
+const asRoot = process.getuid?.() === 0
+
+describe('push', () => {
+  it('pushes the images of a folder by their bytes, skips the rest with a reason, survives a symlink loop, and a re-run reads nothing and pushes nothing', async () => {
+    const root = folder('shoot')
+    const png = await uniquePng()
+    const jpegNamedTxt = await solid(8, 8, '#aa0000').jpeg().toBuffer()
+    const nested = await uniquePng()
+    const unreadable = await uniquePng()
+    writeFileSync(join(root, 'logo.png'), png)
+    writeFileSync(join(root, 'photo.txt'), jpegNamedTxt)
+    writeFileSync(join(root, 'notes.png'), 'not an image at all, whatever the name says')
+    writeFileSync(join(root, 'empty.jpg'), '')
+    mkdirSync(join(root, 'sub'))
+    writeFileSync(join(root, 'sub', 'inner.png'), nested)
+    symlinkSync('..', join(root, 'sub', 'loop'))
+    symlinkSync(join(root, 'nowhere.png'), join(root, 'dangling.png'))
+    writeFileSync(join(root, 'locked.png'), unreadable)
+    chmodSync(join(root, 'locked.png'), 0o000)
+    // Whole seconds, so that the test can put the same mtime back after changing a file's bytes.
+    const shotAt = new Date('2026-03-01T10:00:00Z')
+    for (const name of ['logo.png', 'photo.txt', 'sub/inner.png']) utimesSync(join(root, name), shotAt, shotAt)
+
+    const mark = library.requests.length
+    const first = await cli(['push', root, '--json', '--tag', 'shoot', '--tag', 'spring', '--human', '--client', 'Initech'])
+    const events = byPath(first, root)
+    expect(events['logo.png']).toMatchObject({ event: 'pushed', reason: null })
+    expect(events['photo.txt']).toMatchObject({ event: 'pushed' })
+    expect(events['sub/inner.png']).toMatchObject({ event: 'pushed' })
+    expect(events['notes.png']).toMatchObject({ event: 'skipped', asset_id: null, reason: expect.stringContaining('not an image') })
+    expect(events['empty.jpg']).toMatchObject({ event: 'skipped', reason: 'empty file (0 bytes)' })
+    expect(events['sub/loop']).toMatchObject({ event: 'skipped', reason: expect.stringContaining('already walked') })
+    expect(events['dangling.png']).toMatchObject({ event: 'skipped', reason: expect.stringContaining('ENOENT') })
+    // Root reads a file whatever its mode says: there the locked file is simply pushed.
+    if (asRoot) expect(events['locked.png']).toMatchObject({ event: 'pushed' })
+    else expect(events['locked.png']).toMatchObject({ event: 'failed', reason: expect.stringContaining('EACCES') })
+    expect(first.code).toBe(asRoot ? 0 : 1)
+    expect(summaryOf(first)).toMatchObject({ files: 8, pushed: asRoot ? 4 : 3, skipped: 4, failed: asRoot ? 0 : 1, pending: 0 })
+
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.readKey })
+    const asset = await client.assets.get(String(events['photo.txt']!.asset_id))
+    expect(asset).toMatchObject({ title: 'photo', mime_type: 'image/jpeg', client: 'Initech', created_by_ai: false, sha256: sha256(jpegNamedTxt) })
+    expect([...asset.tags].sort()).toEqual(['shoot', 'spring'])
+    expect(pushesSince(mark)).toBe(asRoot ? 4 : 3)
+
+    // Same size and mtime, other bytes: a run that read a file would find them new (or no image at all).
+    for (const name of ['logo.png', 'photo.txt', 'sub/inner.png']) {
+      const path = join(root, name)
+      writeFileSync(path, Buffer.alloc(statSync(path).size, 7))
+      utimesSync(path, shotAt, shotAt)
+    }
+    const again = await cli(['push', root, '--json'])
+    const second = byPath(again, root)
+    expect(second['logo.png']).toMatchObject({ event: 'duplicate', asset_id: events['logo.png']!.asset_id })
+    expect(second['photo.txt']).toMatchObject({ event: 'duplicate', asset_id: events['photo.txt']!.asset_id })
+    expect(summaryOf(again)).toMatchObject({ pushed: 0, duplicate: asRoot ? 4 : 3, bytes_read: 0, bytes_pushed: 0 })
+    expect(pushesSince(mark)).toBe(asRoot ? 4 : 3)
+  })
+
+  it('--dry-run pushes nothing and says what it would push; check says which files the library has', async () => {
+    const root = folder('dry')
+    const known = await uniquePng()
+    await createClient({ baseUrl: library.url, apiKey: library.acme.writeKey }).assets.push(known)
+    writeFileSync(join(root, 'known.png'), known)
+    writeFileSync(join(root, 'new.png'), await uniquePng())
+    const mark = library.requests.length
+
+    const dry = await cli(['push', root, '--dry-run', '--json'])
+    expect(dry.code).toBe(0)
+    expect(byPath(dry, root)).toMatchObject({ 'known.png': { event: 'duplicate' }, 'new.png': { event: 'missing', reason: 'would be pushed' } })
+
+    const checked = await cli(['check', root])
+    expect(checked.code).toBe(1)
+    expect(checked.stdout).toMatch(/in library +\S+known\.png \(/)
+    expect(checked.stdout).toMatch(/missing +\S+new\.png: not in the library/)
+    expect(pushesSince(mark)).toBe(0)
+  })
+
+  it('a file changed between its hash and its upload is pushed as its new bytes', async () => {
+    const root = folder('changing')
+    const path = join(root, 'draft.png')
+    writeFileSync(path, await uniquePng())
+    const replacement = await uniquePng(20, 20)
+    library.hook = (request) => {
+      if (request.url === '/api/v1/assets/check') writeFileSync(path, replacement)
+      return 'pass'
+    }
+    try {
+      const run = await cli(['push', path, '--json'])
+      expect(run.code).toBe(0)
+      const pushed = run.events[0]!
+      expect(pushed).toMatchObject({ event: 'pushed' })
+      const asset = await createClient({ baseUrl: library.url, apiKey: library.acme.readKey }).assets.get(String(pushed.asset_id))
+      expect(asset.sha256).toBe(sha256(replacement))
+    } finally {
+      library.hook = undefined
+    }
+  })
+
+  it('Ctrl-C lets the pushes in flight finish, stops, says how to resume, and the re-run pushes the rest once', async () => {
+    const root = folder('interrupted')
+    for (let i = 0; i < 6; i++) writeFileSync(join(root, `frame-${i}.png`), await uniquePng())
+    const held: Array<() => void> = []
+    library.hook = (request) => {
+      if (request.method !== 'POST' || request.url !== '/api/v1/assets') return 'pass'
+      return new Promise((resolve) => held.push(() => resolve('pass')))
+    }
+    const mark = library.requests.length
+    try {
+      const run = startCli(['push', root, '--json', '--concurrency', '2'])
+      await waitFor('two pushes held', () => held.length === 2, 60_000)
+      run.child.kill('SIGINT')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      for (const release of held.splice(0)) release()
+      const stopped = await run.done
+      expect(stopped.code).toBe(130)
+      expect(summaryOf(stopped)).toMatchObject({ pushed: 2, failed: 0, stopped: true, pending: 4 })
+      expect(stopped.stderr).toContain('Run the same command again to resume')
+      expect(pushesSince(mark)).toBe(2)
+    } finally {
+      library.hook = undefined
+    }
+    const resumed = await cli(['push', root, '--json'])
+    expect(resumed.code).toBe(0)
+    expect(summaryOf(resumed)).toMatchObject({ pushed: 4, duplicate: 2 })
+    expect(pushesSince(mark)).toBe(6)
+  })
+
+  it('a server that goes away mid-run: the files in flight fail with the reason, the run stops with exit 2 and one line', async () => {
+    const root = folder('lost')
+    for (let i = 0; i < 8; i++) writeFileSync(join(root, `shot-${i}.png`), await uniquePng())
+    let answered = 0
+    library.hook = (request) => {
+      if (request.method !== 'POST' || request.url !== '/api/v1/assets') return 'pass'
+      answered += 1
+      if (answered <= 2) return 'pass'
+      request.socket.destroy()
+      return 'handled'
+    }
+    try {
+      const run = await cli(['push', root, '--json', '--concurrency', '1'])
+      expect(run.code).toBe(2)
+      const summary = summaryOf(run)
+      expect(summary).toMatchObject({ pushed: 2, failed: 1 })
+      expect(summary.pending).toBe(5)
+      expect(run.events.find((event) => event.event === 'failed')).toMatchObject({ reason: expect.stringContaining('no answer') })
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^asset-library-client: the server stopped answering .*run the same command again to resume/)])
+    } finally {
+      library.hook = undefined
+    }
+  })
+})
+
+describe('bad usage, a refused key, an unreachable server: exit 2 with one line', () => {
+  it.each([
+    ['no command', [], /Usage:/],
+    ['push with no path', ['push'], /push needs files/],
+    ['an unknown option', ['push', '.', '--colour'], /Unknown option '--colour'/],
+    ['a path that does not exist', ['push', '/nowhere/at/all'], /no such file or folder: \/nowhere\/at\/all/],
+    ['a bad --concurrency', ['push', '.', '--concurrency', 'many'], /--concurrency takes a whole number/],
+  ])('%s', async (_name, args, message) => {
+    const run = await cli(args)
+    expect(run.code).toBe(2)
+    expect(`${run.stdout}${run.stderr}`).toMatch(message)
+    expect(run.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('a revoked key', async () => {
+    const { writeKey } = await seedOrganization(library.t.app, 'Revoked Inc')
+    await createClient({ baseUrl: library.url, apiKey: writeKey }).auth.revoke()
+    const run = await cli(['push', scratch], { ASSET_LIBRARY_KEY: writeKey })
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^asset-library-client: the API key was refused \(401/)])
+  })
+
+  it('a read-only key for a push', async () => {
+    const run = await cli(['push', scratch], { ASSET_LIBRARY_KEY: library.acme.readKey })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/the API key is read-only/)
+  })
+
+  it('an unreachable server', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    const run = await cli(['list'], { ASSET_LIBRARY_URL: `http://127.0.0.1:${port}` })
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^asset-library-client: cannot reach http://127.0.0.1:${port}: .*ECONNREFUSED`))])
+  })
+})
+
+describe('search and list', () => {
+  it('list prints a table of the filtered assets, or NDJSON', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })
+    const { asset_id } = await client.assets.push(await uniquePng(), { title: 'Zeppelin poster', tag_names: ['airship'] })
+    const table = await cli(['list', '--tag', 'airship'])
+    expect(table.code).toBe(0)
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID +TITLE +TYPE +CLIENT +PRODUCT +TAGS +SIZE$/)
+    expect(table.stdout).toMatch(new RegExp(`${asset_id} +Zeppelin poster .*airship`))
+    const json = await cli(['list', '--tag', 'airship', '--json'])
+    expect(json.events).toEqual([expect.objectContaining({ id: asset_id, title: 'Zeppelin poster' })])
+
+    const found = await cli(['search', 'zeppelin', '--json'])
+    expect(found.code).toBe(0)
+    expect(found.events.map((hit) => hit.id)).toContain(asset_id)
+  })
+})
