@@ -24,6 +24,7 @@ const UNIT_TESTS = [
   'test/platform/images.test.ts',
   'test/platform/safe-fetch.test.ts',
   'test/platform/signed-urls.test.ts',
+  'packages/client/test/cli-pacer.test.ts',
   'packages/client/test/retries.test.ts',
   'packages/client/test/webhooks.test.ts',
 ]

@@ -18,8 +18,7 @@
  *   BENCH_IMAGES=40 BENCH_CONCURRENCY=2,4 BENCH_WARMUP=4 npx tsx bench/push.ts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/push.ts
  */
-import { randomFillSync } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -29,13 +28,13 @@ import sharp from 'sharp'
 import { benchKey } from './support/app.js'
 import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
+import { generateImages, type ImageSet } from './support/noise-images.js'
 import { ImageProcessor } from '../src/platform/images/images.js'
 
 const IMAGES_PER_RUN = envNumber('BENCH_IMAGES', 40)
 const IN_FLIGHT_LEVELS = (process.env.BENCH_CONCURRENCY ?? '2,4').split(',').map((level) => positive('BENCH_CONCURRENCY', Number(level)))
 const WARMUP_IMAGES = envNumber('BENCH_WARMUP', 4)
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
-const TARGET_BYTES = 1024 * 1024
 const CLIENT_ROLE = '--push-client'
 const FORMATS = ['png', 'jpeg'] as const
 const VARIANTS = ['json', 'multipart'] as const
@@ -46,14 +45,6 @@ const BOUNDARY = 'bench-push-boundary-5b1f0c'
 
 type Format = (typeof FORMATS)[number]
 type Variant = (typeof VARIANTS)[number]
-
-interface ImageSet {
-  format: Format
-  width: number
-  height: number
-  files: string[]
-  bytes: { min: number; max: number }
-}
 
 /** One request or one in-process decode. */
 interface Outcome {
@@ -181,46 +172,6 @@ async function main(): Promise<void> {
   }
 }
 
-/**
- * `count` images of gaussian noise that each differ in a few pixels, sized so that one encodes to about
- * 1 MiB. Noise barely compresses, so a 1 MiB PNG is ~0.5 MP; the JPEG (quality 85) is a ~3 MP photo.
- */
-async function generateImages(dir: string, format: Format, count: number): Promise<ImageSet> {
-  const probe = { width: 800, height: 600 }
-  const probeBytes = (await encode(format, await noise(probe.width, probe.height), probe.width, probe.height)).length
-  const pixels = (TARGET_BYTES / probeBytes) * probe.width * probe.height
-  const width = Math.round(Math.sqrt((pixels * 4) / 3))
-  const height = Math.round((width * 3) / 4)
-  const base = await noise(width, height)
-  const sizes: number[] = []
-  const files = await mapLimit(
-    Array.from({ length: count }, (_, i) => i),
-    2,
-    async (i) => {
-      const pixels = Buffer.from(base)
-      randomFillSync(pixels, 0, 8 * 3)
-      pixels.writeUInt32BE(i, 0)
-      const bytes = await encode(format, pixels, width, height)
-      const file = join(dir, `${format}-${i}.${format}`)
-      writeFileSync(file, bytes)
-      sizes.push(bytes.length)
-      return file
-    },
-  )
-  return { format, width, height, files, bytes: { min: Math.min(...sizes), max: Math.max(...sizes) } }
-}
-
-async function noise(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 20 } } })
-    .raw()
-    .toBuffer()
-}
-
-function encode(format: Format, pixels: Buffer, width: number, height: number): Promise<Buffer> {
-  const image = sharp(pixels, { raw: { width, height, channels: 3 } })
-  return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 85 }).toBuffer()
-}
-
 /** `inFlight` workers take the next item until none is left; each outcome is timed from its start. */
 async function runWorkers<T>(items: T[], inFlight: number, work: (item: T) => Promise<Omit<Outcome, 'ms'>>): Promise<Run> {
   const outcomes: Outcome[] = []
@@ -236,19 +187,6 @@ async function runWorkers<T>(items: T[], inFlight: number, work: (item: T) => Pr
   }
   await Promise.all(Array.from({ length: inFlight }, worker))
   return { outcomes, windowMs: performance.now() - started }
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await work(items[index]!)
-    }
-  }
-  await Promise.all(Array.from({ length: limit }, worker))
-  return results
 }
 
 /** Child side: `prepare` builds the request bodies (untimed), `run` pushes them `inFlight` at a time. */

@@ -44,23 +44,24 @@ export async function* walk(args: string[], ignore: string[], stopped: () => boo
       yield { path: folder, failed: `cannot list the folder: ${reason(error)}` }
       return
     }
-    for (const name of names) {
+    const paths = names.map((name) => join(folder, name)).filter((path) => !ignored(relative(root, path)))
+    for (let start = 0; start < paths.length; start += STATS_AT_ONCE) {
       if (stopped()) return
-      const path = join(folder, name)
-      if (ignored(relative(root, path))) continue
-      let stats: Stats
-      try {
-        stats = await stat(path)
-      } catch (error) {
-        yield { path, skipped: `cannot follow: ${reason(error)}` }
-        continue
+      const chunk = paths.slice(start, start + STATS_AT_ONCE)
+      const stats = await Promise.allSettled(chunk.map((path) => stat(path)))
+      for (const [index, path] of chunk.entries()) {
+        const outcome = stats[index]!
+        if (outcome.status === 'rejected') yield { path, skipped: `cannot follow: ${reason(outcome.reason)}` }
+        else if (outcome.value.isDirectory()) yield* walkFolder(root, path)
+        else if (outcome.value.isFile()) yield { path, stats: outcome.value }
+        else yield { path, skipped: 'not a regular file' }
       }
-      if (stats.isDirectory()) yield* walkFolder(root, path)
-      else if (stats.isFile()) yield { path, stats }
-      else yield { path, skipped: 'not a regular file' }
     }
   }
 }
+
+/** A folder's entries are looked at this many at a time: an unchanged folder is mostly stat calls. */
+const STATS_AT_ONCE = 64
 
 type Argument = { file: Stats } | { folder: string; glob?: string }
 

@@ -16,8 +16,7 @@ export class Pacer {
   ) {}
 
   async run<T>(bucket: Bucket, work: () => Promise<T>): Promise<T> {
-    await this.turn(bucket)
-    this.inFlight.set(bucket, (this.inFlight.get(bucket) ?? 0) + 1)
+    await this.reserve(bucket)
     try {
       return await work()
     } finally {
@@ -31,12 +30,17 @@ export class Pacer {
     return state ? state.limit / 60 : undefined
   }
 
-  private async turn(bucket: Bucket): Promise<void> {
+  /** Takes a place in flight once there is room; the check and the taking are one synchronous step, so two callers cannot both take the last place. */
+  private async reserve(bucket: Bucket): Promise<void> {
     for (;;) {
       this.signal.throwIfAborted()
       const state = this.state(bucket)
       const now = Date.now()
-      if (!state || now >= state.resetAt || state.remaining - (this.inFlight.get(bucket) ?? 0) > 0) return
+      const inFlight = this.inFlight.get(bucket) ?? 0
+      if (!state || now >= state.resetAt || state.remaining - inFlight > 0) {
+        this.inFlight.set(bucket, inFlight + 1)
+        return
+      }
       this.waitingUntil = state.resetAt
       // A little past the reset, so this machine's clock and the server's agree that it has passed.
       await sleep(state.resetAt - now + 200, this.signal)

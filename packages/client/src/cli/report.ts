@@ -64,7 +64,7 @@ export class Reporter {
     const narrating = !this.options.fileLinesAreAnswer
     if (this.stderr.isTTY && (narrating || this.options.json)) {
       this.bar = new cliProgress.MultiBar(
-        { stream: this.stderr, hideCursor: true, clearOnComplete: true, format: '{bar} {value}/{total} files | {line}', barsize: 24 },
+        { stream: this.stderr, hideCursor: true, clearOnComplete: true, format: '{bar} {line}', barsize: 24 },
         cliProgress.Presets.shades_classic,
       )
       this.barLine = this.bar.create(1, 0, { line: 'finding files' })
@@ -125,8 +125,11 @@ export function describe(progress: Progress): string {
   const rate = elapsed > 0 ? progress.pushed / elapsed : 0
   const pace = progress.ceiling !== undefined ? Math.min(rate || progress.ceiling, progress.ceiling) : rate
   const left = progress.toPush - progress.pushed
-  const eta = left === 0 ? '' : pace > 0 ? ` | ETA ${duration(left / pace)}${progress.walkDone ? '' : '+'}` : ''
-  const waiting = progress.waitingUntil ? ` | rate limit: waiting ${duration((progress.waitingUntil - Date.now()) / 1000)}` : ''
+  // While a window is spent, nothing moves until its reset; after it, the pace the limit allows.
+  const waitSeconds = progress.waitingUntil ? Math.max(0, (progress.waitingUntil - Date.now()) / 1000) : 0
+  const seconds = pace > 0 ? Math.max(left / pace, waitSeconds + left / (rate || pace)) : undefined
+  const eta = left === 0 || seconds === undefined ? '' : ` | ETA ${duration(seconds)}${progress.walkDone ? '' : '+'}`
+  const waiting = progress.waitingUntil ? ` | rate limit: waiting ${duration(waitSeconds)}` : ''
   return (
     `${progress.settled}/${progress.found}${progress.walkDone ? '' : '+'} files, ` +
     `${progress.pushed}/${progress.toPush} pushed, ${mib(progress.bytesPushed)} of ${mib(progress.bytesToPush)}, ${rate.toFixed(1)}/s${eta}${waiting}`

@@ -11,7 +11,10 @@ import { FatalError } from './usage.js'
 /** The most hashes one `assets/check` takes, and the most asset ids one collection add takes. */
 const CHECK_BATCH = 1000
 const COLLECTION_BATCH = 100
-/** A partial batch is checked at most this often while pushes wait for work (the check is in the cheap bucket). */
+/**
+ * While pushes wait for work, a partial batch is checked at most this often (the check is in the cheap
+ * bucket, 120 a minute by default); the first one as soon as it would keep every push busy twice over.
+ */
 const PARTIAL_CHECK_EVERY_MS = 1000
 
 export interface TransferPlan {
@@ -123,7 +126,8 @@ export async function transfer(
     while (!stopped()) {
       if (batch.length === 0 && hashingDone) break
       const sinceLast = Date.now() - lastCheckAt
-      const ready = batch.length >= CHECK_BATCH || (batch.length > 0 && (hashingDone || (starved() && sinceLast >= PARTIAL_CHECK_EVERY_MS)))
+      const firstPartial = lastCheckAt === 0 && batch.length >= 2 * plan.concurrency
+      const ready = batch.length >= CHECK_BATCH || (batch.length > 0 && (hashingDone || (starved() && (firstPartial || sinceLast >= PARTIAL_CHECK_EVERY_MS))))
       if (!ready) {
         await changed.wait(batch.length > 0 && starved() ? PARTIAL_CHECK_EVERY_MS - sinceLast : undefined)
         continue
