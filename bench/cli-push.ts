@@ -36,6 +36,7 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
 const CLI = fileURLToPath(new URL('../packages/client/dist/cli/main.js', import.meta.url))
 const TARGET_RATIO = 0.9
 const RERUN_TARGET_SECONDS = 2
+const TIME = '/usr/bin/time'
 
 interface Summary {
   files: number
@@ -102,14 +103,16 @@ try {
     const run = await baseline!.ask<{ outcomes: Array<{ ok: boolean }>; windowMs: number }>({ kind: 'run', url: `${bench!.baseUrl}/api/v1/assets`, token, inFlight: IN_FLIGHT })
     return { images: run.outcomes.length, seconds: run.windowMs / 1000, serverCpuMs: cpuMs(process.cpuUsage(cpu)), failed: run.outcomes.filter((o) => !o.ok).length }
   }
-  const runCli = async (folder: string, cacheHome: string, extra: string[] = []): Promise<Timed & { summary: Summary }> => {
+  const runCli = async (folder: string, cacheHome: string, extra: string[] = []): Promise<Timed & { summary: Summary; clientCpuMs: number }> => {
     const cpu = process.cpuUsage()
     const started = performance.now()
     const { code, stdout, stderr } = await cli(['push', folder, '--json', '--concurrency', String(IN_FLIGHT), ...extra], { ASSET_LIBRARY_URL: bench!.baseUrl, ASSET_LIBRARY_KEY: token, XDG_CACHE_HOME: cacheHome })
     const seconds = (performance.now() - started) / 1000
     const summary = JSON.parse(stdout.trim().split('\n').at(-1)!) as Summary
     if (code !== 0) throw new Error(`the command line exited ${code}: ${stderr}`)
-    return { images: summary.files, seconds, serverCpuMs: cpuMs(process.cpuUsage(cpu)), failed: summary.failed, summary }
+    const times = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
+    const clientCpuMs = times ? (Number(times[1]) + Number(times[2])) * 1000 : NaN
+    return { images: summary.files, seconds, serverCpuMs: cpuMs(process.cpuUsage(cpu)), clientCpuMs, failed: summary.failed, summary }
   }
 
   console.log('1. Client overhead (alternated: multipart, CLI; then CLI, multipart; ...)')
@@ -118,7 +121,7 @@ try {
     const [apiFolder, cliFolder] = [folders[2 * round]!, folders[2 * round + 1]!]
     const cacheHome = join(work, `cache-${round}`)
     let api: Timed
-    let viaCli: Timed & { summary: Summary }
+    let viaCli: Timed & { summary: Summary; clientCpuMs: number }
     if (round % 2 === 0) {
       api = await runBaseline(apiFolder)
       viaCli = await runCli(cliFolder, cacheHome)
@@ -130,7 +133,8 @@ try {
     pairs.push({ api, cli: viaCli })
     console.log(
       `  round ${round + 1}: multipart ${rate(api).toFixed(1)}/s (server CPU ${(api.serverCpuMs / api.images).toFixed(0)} ms/img), ` +
-        `CLI ${rate(viaCli).toFixed(1)}/s (server CPU ${(viaCli.serverCpuMs / viaCli.images).toFixed(0)} ms/img, ${viaCli.seconds.toFixed(1)} s from start to exit): ${percent(rate(viaCli) / rate(api))}`,
+        `CLI ${rate(viaCli).toFixed(1)}/s (server CPU ${(viaCli.serverCpuMs / viaCli.images).toFixed(0)} ms/img, the command's own ${(viaCli.clientCpuMs / viaCli.images).toFixed(1)} ms/img; ` +
+        `${viaCli.seconds.toFixed(1)} s from start to exit, ${viaCli.summary.seconds.toFixed(1)} s of work): ${percent(rate(viaCli) / rate(api))}`,
     )
   }
 
@@ -176,9 +180,11 @@ try {
   await bench?.close()
 }
 
+/** Runs the command line; with /usr/bin/time (Linux), its CPU time too, from the last line of stderr. */
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const command = existsSync(TIME) ? [TIME, '-f', 'cpu %U %S', process.execPath] : [process.execPath]
+    const child = spawn(command[0]!, [...command.slice(1), CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))

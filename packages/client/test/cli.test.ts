@@ -171,7 +171,7 @@ describe('push', () => {
     expect(pushesSince(mark)).toBe(asRoot ? 4 : 3)
   })
 
-  it('--dry-run pushes nothing and says what it would push; check says which files the library has', async () => {
+  it('--dry-run pushes nothing and says what it would push (a glob, less --ignore); check says which files the library has', async () => {
     const root = folder('dry')
     const known = await uniquePng()
     await createClient({ baseUrl: library.url, apiKey: library.acme.writeKey }).assets.push(known)
@@ -182,6 +182,9 @@ describe('push', () => {
     const dry = await cli(['push', root, '--dry-run', '--json'])
     expect(dry.code).toBe(0)
     expect(byPath(dry, root)).toMatchObject({ 'known.png': { event: 'duplicate' }, 'new.png': { event: 'missing', reason: 'would be pushed' } })
+
+    const globbed = await cli(['push', join(root, '*.png'), '--ignore', 'known*', '--dry-run', '--json'])
+    expect(Object.keys(byPath(globbed, root))).toEqual(['new.png'])
 
     const checked = await cli(['check', root])
     expect(checked.code).toBe(1)

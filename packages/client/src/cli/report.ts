@@ -1,4 +1,7 @@
-import cliProgress from 'cli-progress'
+import type { MultiBar, SingleBar } from 'cli-progress'
+
+/** Loaded only for a terminal: a script's run (stderr a pipe or a file) does not pay for it at start. */
+const cliProgress = process.stderr.isTTY ? (await import('cli-progress')).default : undefined
 
 /** What became of one file. `missing`: not in the library, and not pushed (check, or push --dry-run). */
 export type Outcome = 'pushed' | 'duplicate' | 'missing' | 'skipped' | 'failed'
@@ -50,8 +53,8 @@ const PLAIN_PROGRESS_EVERY_MS = 10_000
  * and failed files printed above it. Off a terminal, a progress line every 10 s.
  */
 export class Reporter {
-  private bar: cliProgress.MultiBar | undefined
-  private barLine: cliProgress.SingleBar | undefined
+  private bar: MultiBar | undefined
+  private barLine: SingleBar | undefined
   private ticker: NodeJS.Timeout | undefined
 
   constructor(
@@ -62,7 +65,7 @@ export class Reporter {
 
   start(): void {
     const narrating = !this.options.fileLinesAreAnswer
-    if (this.stderr.isTTY && (narrating || this.options.json)) {
+    if (cliProgress && this.stderr.isTTY && (narrating || this.options.json)) {
       this.bar = new cliProgress.MultiBar(
         { stream: this.stderr, hideCursor: true, clearOnComplete: true, format: '{bar} {line}', barsize: 24 },
         cliProgress.Presets.shades_classic,

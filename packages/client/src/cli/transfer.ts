@@ -12,8 +12,9 @@ import { FatalError } from './usage.js'
 const CHECK_BATCH = 1000
 const COLLECTION_BATCH = 100
 /**
- * While pushes wait for work, a partial batch is checked at most this often (the check is in the cheap
- * bucket, 120 a minute by default); the first one as soon as it would keep every push busy twice over.
+ * While pushes are about to run out of work, a partial batch is checked once it holds twice as many files
+ * as the last partial one did (from twice the pushes in flight), or after this long: quick to start, and
+ * never many checks (the cheap bucket allows 120 a minute by default) when the files are mostly known.
  */
 const PARTIAL_CHECK_EVERY_MS = 1000
 
@@ -80,7 +81,6 @@ export async function transfer(
   const changed = new Wakeup()
   let hashingDone = false
   let checkingDone = false
-  let pushesInFlight = 0
   stop.signal.addEventListener('abort', () => changed.notify(), { once: true })
   /** The first file to push each hash, so a second copy in this run waits for its answer instead of pushing the same bytes. */
   const pushing = new Map<string, Promise<string | undefined>>()
@@ -120,18 +120,21 @@ export async function transfer(
     changed.notify()
   }
 
-  const starved = () => toPush.length + pushesInFlight < plan.concurrency
+  /** The queue would run dry before a check's answer: fewer files wait than pushes can be in flight. */
+  const starved = () => toPush.length < plan.concurrency
   let lastCheckAt = 0
+  let partialAtLeast = 2 * plan.concurrency
   const checking = (async () => {
     while (!stopped()) {
       if (batch.length === 0 && hashingDone) break
       const sinceLast = Date.now() - lastCheckAt
-      const firstPartial = lastCheckAt === 0 && batch.length >= 2 * plan.concurrency
-      const ready = batch.length >= CHECK_BATCH || (batch.length > 0 && (hashingDone || (starved() && (firstPartial || sinceLast >= PARTIAL_CHECK_EVERY_MS))))
+      const partial = batch.length > 0 && starved() && (batch.length >= partialAtLeast || sinceLast >= PARTIAL_CHECK_EVERY_MS)
+      const ready = batch.length >= CHECK_BATCH || (batch.length > 0 && hashingDone) || partial
       if (!ready) {
         await changed.wait(batch.length > 0 && starved() ? PARTIAL_CHECK_EVERY_MS - sinceLast : undefined)
         continue
       }
+      if (batch.length < CHECK_BATCH && !hashingDone) partialAtLeast = Math.min(CHECK_BATCH, 2 * partialAtLeast)
       lastCheckAt = Date.now()
       const items = batch.splice(0, CHECK_BATCH)
       try {
@@ -190,13 +193,9 @@ export async function transfer(
         continue
       }
       if (stopped()) return
-      pushesInFlight += 1
-      try {
-        await pushOne(item)
-      } finally {
-        pushesInFlight -= 1
-        changed.notify()
-      }
+      // Taking a file may leave the queue short: the check loop looks again.
+      changed.notify()
+      await pushOne(item)
     }
   })
   void checking.then(() => {
