@@ -62,7 +62,7 @@ let baseline: Child | undefined
 try {
   const pushRequests = { count: 0 }
   bench = await startBenchAppOn(
-    'cli-push',
+    'cli_push',
     SERVER_URL,
     {
       RATE_LIMIT_EXPENSIVE: '1000000',
