@@ -193,6 +193,27 @@ describe('push', () => {
     expect(pushesSince(mark)).toBe(0)
   })
 
+  it('--collection makes the manual collection and puts every file in it, those the library had included; a smart one is refused', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })
+    const root = folder('collected')
+    const known = await uniquePng()
+    await client.assets.push(known)
+    writeFileSync(join(root, 'known.png'), known)
+    writeFileSync(join(root, 'new.png'), await uniquePng())
+
+    const run = await cli(['push', root, '--collection', 'Spring launch', '--json'])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain('Made the collection "Spring launch"')
+    expect(byPath(run, root)).toMatchObject({ 'known.png': { event: 'duplicate' }, 'new.png': { event: 'pushed' } })
+    const made = (await client.collections.list()).data.find((collection) => collection.name === 'Spring launch')
+    expect(made).toMatchObject({ kind: 'manual', asset_count: 2 })
+
+    await client.collections.create({ name: 'Everything red', query: { tag: 'red' } })
+    const smart = await cli(['push', root, '--collection', 'everything red'])
+    expect(smart.code).toBe(2)
+    expect(smart.stderr).toMatch(/"everything red" is a smart collection/)
+  })
+
   it('a file changed between its hash and its upload is pushed as its new bytes', async () => {
     const root = folder('changing')
     const path = join(root, 'draft.png')
