@@ -26,7 +26,19 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`)
     return EXIT.ok
   }
-  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search or list`)
+  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list or mcp`)
+
+  if (command === 'mcp') {
+    const { values, positionals } = parseCommand('mcp', args)
+    if (values.help) return help()
+    if (positionals.length > 0) throw new UsageError(`mcp takes no arguments, only --url and --key (got ${positionals[0]})`)
+    // stdout is the protocol's from here on: the bridge answers every failure to the client itself.
+    const { url, key } = connection(values, process.env)
+    // Loaded here only: the MCP SDK is the command line's heaviest import, and the other commands need none of it.
+    const { bridgeMcp } = await import('../mcp-bridge.js')
+    await bridgeMcp({ url, apiKey: key })
+    return EXIT.ok
+  }
 
   if (command === 'search') {
     const { values, positionals } = parseCommand('search', args)

@@ -17,6 +17,7 @@ Usage:
   asset-library-client check <files, folders or globs…>
   asset-library-client search "<query>" [--tag T] [--type T] [--client C] [--product P] [--limit N]
   asset-library-client list [--tag T] [--type T] [--client C] [--product P] [-q Q] [--limit N | --all]
+  asset-library-client mcp      the service's MCP tools over stdio, for a desktop AI client
 
 Every command:
   --url URL            the service (or ASSET_LIBRARY_URL)
@@ -72,6 +73,7 @@ export const COMMANDS = {
   check: { ...common, ...walking },
   search: { ...common, ...filters },
   list: { ...common, ...filters, q: { type: 'string', short: 'q' }, offset: { type: 'string' }, all: { type: 'boolean' } },
+  mcp: { url: common.url, key: common.key, help: common.help },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>
 
 export type Command = keyof typeof COMMANDS
