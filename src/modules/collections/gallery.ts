@@ -109,16 +109,8 @@ export function renderGallery(view: GalleryView): string {
     </li>`
     })
     .join('\n')
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="robots" content="noindex">
-  <title>${escape(view.name)}${view.pages > 1 ? ` (page ${view.page} of ${view.pages})` : ''} \u2014 ${escape(view.organization.name)}</title>
-  <link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(APP_FAVICON_SVG)}">
-${prev ? `  <link rel="prev" href="${prev}">\n` : ''}${next ? `  <link rel="next" href="${next}">\n` : ''}  <style>${STYLE}</style>
-</head>
+  const title = `${escape(view.name)}${view.pages > 1 ? ` (page ${view.page} of ${view.pages})` : ''} \u2014 ${escape(view.organization.name)}`
+  return `${pageHead(title, `${prev ? `  <link rel="prev" href="${prev}">\n` : ''}${next ? `  <link rel="next" href="${next}">\n` : ''}`)}
 <body>
   <header>
     <p class="muted">Shared by ${escape(view.organization.name)}</p>
@@ -151,16 +143,7 @@ ${view.pages > 1 ? pageNav(view.page, view.pages, prev, next) : ''}  </main>
  * since the link was most likely sent to them by someone else.
  */
 export function renderGone(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="robots" content="noindex">
-  <title>This link does not work</title>
-  <link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(APP_FAVICON_SVG)}">
-  <style>${STYLE}</style>
-</head>
+  return `${pageHead('This link does not work')}
 <body>
   <main>
     <h1>This link does not work</h1>
@@ -170,6 +153,20 @@ export function renderGone(): string {
 </body>
 </html>
 `
+}
+
+/** The shared pages' head, up to </head>: `title` is escaped HTML, `links` more head lines. */
+function pageHead(title: string, links = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="robots" content="noindex">
+  <title>${title}</title>
+  <link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(APP_FAVICON_SVG)}">
+${links}  <style>${STYLE}</style>
+</head>`
 }
 
 /**
