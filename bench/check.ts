@@ -114,7 +114,7 @@ async function main(): Promise<void> {
       statementTimes.push(performance.now() - started)
     }
     const sample = (JSON.parse(plannedChecks(1, 4)[0]!.body) as { sha256: string[] }).sha256
-    const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze) select sha256, id from assets where organization_id = ${organizationId} and sha256 = any(${sample}::text[])`.execute(database.db)
+    const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze) select sha256, id from assets where organization_id = ${organizationId} and sha256 = any((select ${sample}::text[])::text[])`.execute(database.db)
 
     const fmt = (ms: number) => ms.toFixed(2)
     console.log('\n| measured | n | p50 ms | p95 ms | max ms |')

@@ -251,13 +251,18 @@ export async function findBySha256(db: Db, organizationId: string, sha256: strin
   return row?.id
 }
 
-/** The assets of the organization holding each of these contents, by SHA-256: one statement on (organization_id, sha256). */
+/**
+ * The assets of the organization holding each of these contents, by SHA-256: one statement on (organization_id, sha256).
+ * The hashes come in through a sub-select so the planner does not see them: estimating 1,000 constants one
+ * by one cost PGlite 11 ms of planning for a 6 ms scan, and PostgreSQL 15 chose the organization's whole
+ * index and a filter instead of the unique index.
+ */
 export async function assetIdsBySha256(db: Db, organizationId: string, sha256s: string[]): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('assets')
     .select(['sha256', 'id'])
     .where('organization_id', '=', organizationId)
-    .where('sha256', '=', sql<string>`any(${sha256s}::text[])`)
+    .where('sha256', '=', sql<string>`any((select ${sha256s}::text[])::text[])`)
     .execute()
   return new Map(rows.map((row) => [row.sha256, row.id]))
 }
