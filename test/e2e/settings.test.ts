@@ -56,6 +56,19 @@ describe('settings', () => {
     const row = keys.getByRole('row').filter({ hasText: 'CI read' })
     await expectStackedCards(page, keys, row, row.getByRole('button', { name: 'Revoke CI read' }))
     await checkScreen(page, 'settings-keys')
+
+    // A key for a bulk import, with its own limits.
+    await page.getByLabel('Name').fill('Bulk import')
+    await page.getByLabel('Scope').selectOption('assets:write')
+    await page.getByText('Limits for a bulk import').click()
+    await page.getByLabel('Pushes and searches a minute').fill('600')
+    await page.getByLabel('Reads a minute').fill('2000')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const importDialog = page.getByRole('dialog', { name: 'API key created' })
+    const importKey = await importDialog.getByLabel('API key', { exact: true }).inputValue()
+    await importDialog.getByRole('button', { name: 'Done' }).click()
+    const limits = await e2e.t.app.inject({ method: 'GET', url: '/api/v1/auth/key', headers: { authorization: `Bearer ${importKey}` } })
+    expect(limits.json()).toMatchObject({ scope: 'assets:write', limit_expensive: 600, limit_cheap: 2000, rate_limits: { expensive: 600, cheap: 2000 } })
     await context.close()
   })
 

@@ -49,20 +49,34 @@ async function readLimited(stream: ReadableStream<Uint8Array>): Promise<Blob> {
   return new Blob(chunks as Uint8Array<ArrayBuffer>[])
 }
 
-/** A URL is pushed as JSON `image_url`; a file as multipart, its fields first so a bad one is refused before the upload. */
+/**
+ * A URL is pushed as JSON `image_url`; a file as multipart, its fields first so a bad one is refused before
+ * the upload. The multipart body is written here, as one Blob of the fields, the file and the closing
+ * boundary: fetch sends it with its length and reads the file's part straight from disk, where a FormData
+ * body costs Node about twice the CPU (its encoder copies each chunk through web streams). Field values
+ * go as they are (FormData would turn a description's line feeds into CRLF).
+ */
 export function pushBody(source: ResolvedSource, fields: PushFields): RequestBody {
   if ('imageUrl' in source) return jsonBody({ ...fields, image_url: source.imageUrl })
-  return {
-    contentType: undefined,
-    make: async () => {
-      const form = new FormData()
-      for (const [name, value] of Object.entries(fields)) {
-        if (value === undefined) continue
-        // One field holding a JSON array: a single tag that starts with `[` is not misread.
-        form.append(name, Array.isArray(value) ? JSON.stringify(value) : String(value))
-      }
-      form.append('file', await source.open(), source.name)
-      return form
-    },
+  // 128 random bits: no field value holds the boundary by chance.
+  const boundary = `asset-library-${randomHex(16)}`
+  const parts: string[] = []
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue
+    // One field holding a JSON array: a single tag that starts with `[` is not misread.
+    parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${Array.isArray(value) ? JSON.stringify(value) : String(value)}\r\n`)
   }
+  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted(source.name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`)
+  const head = parts.join('')
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    make: async () => new Blob([head, await source.open(), `\r\n--${boundary}--\r\n`]),
+  }
+}
+
+/** A name inside a quoted header parameter, escaped as browsers do for form-data. */
+const quoted = (name: string) => name.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22')
+
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) => byte.toString(16).padStart(2, '0')).join('')
 }

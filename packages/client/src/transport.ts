@@ -90,8 +90,7 @@ type Body = NonNullable<RequestInit['body']>
 /** A request body, made afresh for each attempt (a file is opened again, a form rebuilt). */
 export interface RequestBody {
   make: () => Body | Promise<Body>
-  /** Undefined for a FormData body: fetch writes the multipart type with its boundary. */
-  contentType: string | undefined
+  contentType: string
 }
 
 export interface Call {
@@ -158,7 +157,7 @@ export class Transport {
   private async attempt(call: Call, idempotencyKey: string | undefined): Promise<Outcome> {
     const headers: Record<string, string> = { ...this.options.headers, authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' }
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey
-    if (call.body?.contentType) headers['content-type'] = call.body.contentType
+    if (call.body) headers['content-type'] = call.body.contentType
     const body = await call.body?.make()
     const deadline = this.deadline(call.options?.signal)
     try {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request as httpRequest } from 'node:http'
@@ -98,10 +98,24 @@ describe('assets', () => {
     expect(imageHost.hits).toEqual(['/hosted.png'])
   })
 
-  it('refuses a missing file or a folder before any request, and a file: URL in the browser entry', async () => {
+  it('sends fields with quotes, commas and non-ASCII as they were, from a file whose name has a quote', async () => {
+    const image = await uniquePng()
+    const path = join(scratch, 'affiche "été".png')
+    await writeFile(path, image)
+    const pushed = await client.assets.push(path, { title: 'Café "Noël" ☕ – 2027', client: 'Müller & Söhne, GmbH', tag_names: ['été', 'a,b'] })
+    const asset = await client.assets.get(pushed.asset_id)
+    expect(asset).toMatchObject({ title: 'Café "Noël" ☕ – 2027', client: 'Müller & Söhne, GmbH', sha256: sha256(image) })
+    expect([...asset.tags].sort()).toEqual(['a,b', 'été'])
+  })
+
+  it('refuses a missing file, a folder, a file over 25 MiB before any request, and a file: URL in the browser entry', async () => {
     const before = responses.length
     await expect(client.assets.push(join(scratch, 'missing.png'))).rejects.toMatchObject({ code: 'ENOENT' })
     await expect(client.assets.push(scratch)).rejects.toMatchObject({ code: 'EISDIR' })
+    const huge = join(scratch, 'huge.png')
+    await writeFile(huge, '')
+    await truncate(huge, 25 * 1024 * 1024 + 1)
+    await expect(client.assets.push(huge)).rejects.toThrow(/larger than 26214400 bytes/)
     const browser = createBrowserClient({ baseUrl: server.url, apiKey: server.acme.writeKey })
     await expect(browser.assets.push(pathToFileURL(join(scratch, 'logo.png')))).rejects.toThrow(/client\/node/)
     expect(responses.length).toBe(before)
