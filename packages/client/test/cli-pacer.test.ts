@@ -35,6 +35,36 @@ describe('the command line keeps under the rate limit', () => {
     expect(await second).toBeGreaterThanOrEqual(known.resetAt)
   })
 
+  it('lets one call through while no answer has described the bucket, then as many as it leaves room for', async () => {
+    let known: RateLimitState | undefined
+    const pacer = new Pacer(() => known, new AbortController().signal)
+    let running = 0
+    let most = 0
+    const call = () =>
+      pacer.run('expensive', async () => {
+        most = Math.max(most, ++running)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        known ??= state(2, 60_000)
+        running -= 1
+      })
+    await Promise.all([call(), call(), call()])
+    expect(most).toBe(2)
+  })
+
+  it('after the window resets, takes its whole limit and no more', async () => {
+    const known = { ...state(0, -1), limit: 2 }
+    const pacer = new Pacer(() => known, new AbortController().signal)
+    let finish!: () => void
+    const held = new Promise<void>((resolve) => (finish = resolve))
+    const started: number[] = []
+    const calls = [1, 2, 3].map((n) => pacer.run('expensive', () => (started.push(n), held)))
+    await expect.poll(() => started.length).toBe(2)
+    Object.assign(known, { remaining: 5, resetAt: Date.now() + 60_000 })
+    finish()
+    await Promise.all(calls)
+    expect(started).toEqual([1, 2, 3])
+  })
+
   it('a stop while waiting rejects with the stop reason, and the call is not made', async () => {
     const stop = new AbortController()
     const pacer = new Pacer(() => state(0, 60_000), stop.signal)

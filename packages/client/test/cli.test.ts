@@ -39,17 +39,21 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL')
-  library.socket.closeAllConnections()
-  await new Promise<void>((resolve) => library.socket.close(() => resolve()))
-  await library.t.close()
+  await stopLibrary(library)
   rmSync(scratch, { recursive: true, force: true })
 })
 
-async function startLibrary(): Promise<Library> {
+async function stopLibrary(served: Library): Promise<void> {
+  served.socket.closeAllConnections()
+  await new Promise<void>((resolve) => served.socket.close(() => resolve()))
+  await served.t.close()
+}
+
+async function startLibrary(env: Record<string, string> = {}): Promise<Library> {
   const socket = createServer()
   await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
-  const t = await startTestApp({ env: { PUBLIC_BASE_URL: url } })
+  const t = await startTestApp({ env: { PUBLIC_BASE_URL: url, ...env } })
   const acme = await seedOrganization(t.app, 'Acme Design')
   const served: Library = { t, url, acme, requests: [], hook: undefined, socket }
   socket.on('request', async (request, response) => {
@@ -212,6 +216,25 @@ describe('push', () => {
     const smart = await cli(['push', root, '--collection', 'everything red'])
     expect(smart.code).toBe(2)
     expect(smart.stderr).toMatch(/"everything red" is a smart collection/)
+  })
+
+  it('keeps under a real rate limit: waits for the window instead of meeting 429s, and every file lands', async () => {
+    const limited = await startLibrary({ RATE_LIMIT_EXPENSIVE: '2', RATE_LIMIT_WINDOW_MS: '3000' })
+    try {
+      const pushStatuses: number[] = []
+      limited.hook = (request, response) => {
+        if (request.method === 'POST' && request.url === '/api/v1/assets') response.once('finish', () => pushStatuses.push(response.statusCode))
+        return 'pass'
+      }
+      const root = folder('paced')
+      for (let i = 0; i < 5; i++) writeFileSync(join(root, `poster-${i}.png`), await uniquePng())
+      const run = await cli(['push', root, '--json', '--concurrency', '4'], { ASSET_LIBRARY_URL: limited.url, ASSET_LIBRARY_KEY: limited.acme.writeKey })
+      expect(run.code).toBe(0)
+      expect(summaryOf(run)).toMatchObject({ pushed: 5, failed: 0 })
+      expect(pushStatuses.sort()).toEqual([201, 201, 201, 201, 201])
+    } finally {
+      await stopLibrary(limited)
+    }
   })
 
   it('a file changed between its hash and its upload is pushed as its new bytes', async () => {
