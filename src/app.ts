@@ -32,7 +32,8 @@ import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
-import { FileBlobStore } from './platform/blobs/blob-store.js'
+import type { BlobStore } from './platform/blobs/blob-store.js'
+import { createBlobStore } from './platform/blobs/create.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
 import { UrlSigner } from './platform/signed-urls.js'
@@ -109,18 +110,18 @@ export function createServices(
 function createAssetService(
   config: Config,
   db: Db,
-  modules: { catalog: CatalogService; collections: CollectionMembership; embeddings: Embeddings },
+  modules: { catalog: CatalogService; collections: CollectionMembership; embeddings: Embeddings; blobs: BlobStore },
   wake: BackgroundWake,
   logger: FastifyBaseLogger,
 ) {
-  const { catalog, collections, embeddings } = modules
+  const { catalog, collections, embeddings, blobs } = modules
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const assets = new AssetService({
     db,
     logger,
     catalog,
-    blobs: new FileBlobStore(config.blobDir),
+    blobs,
     images: new ImageProcessor({ maxConcurrent: config.imageConcurrency }),
     fetcher,
     signer,
@@ -237,7 +238,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, embeddings, wake)
   const { orgs, keys, catalog } = services
   const members = new CollectionMembers(database.db)
-  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, embeddings }, wake, app.log)
+  const blobs = createBlobStore(config)
+  app.addHook('onClose', async () => blobs.close?.())
+  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, embeddings, blobs }, wake, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
@@ -263,7 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIdempotency(app, database.db)
   await registerOpenApi(app, deps.openApiDocument)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
-  healthRoutes(app, { database, embeddings })
+  healthRoutes(app, { database, embeddings, blobs })
   // In the order openapi/app.json lists them.
   sessionRoutes(app, { auth, orgs, guard })
   orgRoutes(app, { orgs, planLimits: config.planLimits, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
@@ -272,7 +275,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
   appCollectionRoutes(app, { collections })
-  fileRoutes(app, { assets, signer, shareServes: (share, assetId) => collections.shareServes(share, assetId) })
+  fileRoutes(app, {
+    assets,
+    signer,
+    shareServes: (share, assetId) => collections.shareServes(share, assetId),
+    ...(config.filesRedirect === 'presigned' && { directLinks: blobs }),
+  })
   shareRoutes(app, { collections, zipMaxBytes: config.shareZipMaxBytes })
   webhookRoutes(app, { webhooks })
   publicKeyRoutes(app, { keys, orgs, rateLimits: config.rateLimits })

@@ -53,8 +53,14 @@ export interface Config {
   firstRunOwnerEmail: string
   /** How long an invitation (or a re-sent one) can be accepted. */
   invitationTtlDays: number
-  /** Where image files are kept. */
+  /** Where image files are kept: `blobDir` (file) or the bucket of `s3`. */
+  blobStore: BlobStoreKind
+  /** The file store's directory; `blobs migrate` reads or fills it whatever `blobStore` says. */
   blobDir: string
+  /** Set with BLOB_STORE=s3, or with S3_BUCKET alone (for `blobs migrate` while files stay on disk). */
+  s3: S3Config | undefined
+  /** `presigned`: a valid signed file URL answers 302 to a short-lived presigned URL of the bucket. */
+  filesRedirect: FilesRedirect
   /** The built web app (`npm run build` writes it to web/dist). */
   webDir: string
   /** Unreferenced image files younger than this are kept by the sweep (pushes under way). */
@@ -78,6 +84,26 @@ export interface Config {
   serveBackgroundWork: boolean
   webhooks: WebhookConfig
   httpTimeouts: HttpTimeouts
+}
+
+export type BlobStoreKind = 'file' | 's3'
+export type FilesRedirect = 'none' | 'presigned'
+
+export interface S3Config {
+  /** Undefined: AWS's own endpoint for `region`. */
+  endpoint: string | undefined
+  region: string
+  bucket: string
+  /** Put before every key: empty, or ending in `/`. */
+  prefix: string
+  /** Undefined: the AWS SDK's default credential chain (environment, shared files, instance roles). Never logged. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined
+  /** Path-style URLs (`endpoint/bucket/key`), which MinIO, Garage and s3rver need. */
+  forcePathStyle: boolean
+  /** Bounds the connection, the wait for an answer and any silence mid-download, each. */
+  timeoutMs: number
+  /** Attempts per request, the first included (the SDK retries 5xx and network errors with backoff). */
+  maxAttempts: number
 }
 
 /** How long the HTTP server waits for a client (see "Slow clients and timeouts" in docs/operations.md). */
@@ -167,6 +193,10 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const invitationTtlDays = read.integer('INVITATION_TTL_DAYS', 7, 1, 90)
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
+  const blobStore = read.oneOf<BlobStoreKind>('BLOB_STORE', ['file', 's3'], 'file')
+  const s3 = readS3Config(read, problems, blobStore === 's3')
+  const filesRedirect = read.oneOf<FilesRedirect>('FILES_REDIRECT', ['none', 'presigned'], 'none')
+  if (filesRedirect === 'presigned' && blobStore !== 's3') problems.push('FILES_REDIRECT=presigned needs BLOB_STORE=s3: only a bucket can presign a URL')
   const webDir = resolve(read.string('WEB_DIR', fileURLToPath(new URL('../web/dist', import.meta.url))))
   const blobSweepGraceMs = read.integer('BLOB_SWEEP_GRACE_MS', 3_600_000, 0, 7 * 86_400_000)
   const outboundAllowlist = read.list('OUTBOUND_ALLOWLIST', (entry) => createAddressPolicy([entry]))
@@ -244,7 +274,10 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     rateLimits,
     firstRunOwnerEmail,
     invitationTtlDays,
+    blobStore,
     blobDir,
+    s3,
+    filesRedirect,
     webDir,
     blobSweepGraceMs,
     outboundAllowlist,
@@ -279,6 +312,42 @@ function readEmbeddingConfig(read: EnvReader, problems: string[]): EmbeddingConf
     problems.push('EMBEDDING_MODEL is required with EMBEDDING_BASE_URL (for example nomic-embed-text or text-embedding-3-small)')
   }
   return { baseUrl: baseUrl.replace(/\/+$/, ''), model, apiKey, dimensions, timeoutMs }
+}
+
+/** Bucket names as S3 allows them (3–63 characters: lowercase letters, digits, dots, hyphens). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/
+const PREFIX = /^[A-Za-z0-9!_.*'()/-]*$/
+
+function readS3Config(read: EnvReader, problems: string[], required: boolean): S3Config | undefined {
+  const bucket = read.string('S3_BUCKET', '')
+  const endpoint = read.url('S3_ENDPOINT', ['http:', 'https:'])
+  const region = read.string('S3_REGION', 'us-east-1')
+  const rawPrefix = read.string('S3_PREFIX', '')
+  const accessKeyId = read.string('S3_ACCESS_KEY_ID', '')
+  const secretAccessKey = read.string('S3_SECRET_ACCESS_KEY', '')
+  const forcePathStyle = read.boolean('S3_FORCE_PATH_STYLE', false)
+  const timeoutMs = read.integer('S3_TIMEOUT_MS', 10_000, 100, 600_000)
+  const maxAttempts = read.integer('S3_MAX_ATTEMPTS', 3, 1, 10)
+  if (!bucket) {
+    if (required) problems.push('S3_BUCKET is required with BLOB_STORE=s3 (the bucket must exist already)')
+    return undefined
+  }
+  if (!BUCKET_NAME.test(bucket)) problems.push(`S3_BUCKET must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens), got "${bucket}"`)
+  if (!PREFIX.test(rawPrefix)) problems.push('S3_PREFIX may hold only letters, digits, slashes and !_.*\'()-')
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS credential chain')
+  }
+  const trimmed = rawPrefix.replace(/^\/+|\/+$/g, '')
+  return {
+    endpoint: endpoint?.replace(/\/+$/, ''),
+    region,
+    bucket,
+    prefix: trimmed ? `${trimmed}/` : '',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle,
+    timeoutMs,
+    maxAttempts,
+  }
 }
 
 const DEFAULT_PLAN_LIMITS: Config['planLimits'] = { free: { maxAssets: 10_000, maxBytes: 10 * 1024 ** 3 } }

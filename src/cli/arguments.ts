@@ -9,6 +9,8 @@ Commands:
   embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
   embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
   blobs sweep                Remove image files no asset refers to (older than BLOB_SWEEP_GRACE_MS)
+  blobs migrate --from file|s3 --to s3|file  Copy every image file assets refer to into the other store,
+             verified by SHA-256; resumable, safe while the service serves (see docs/operations.md)
   org create --name N [--slug S] [--plan P]
   org list
   user create --org SLUG --email E --role owner|admin|member [--password P]
@@ -35,6 +37,8 @@ const OPTIONS = {
   'limit-expensive': { type: 'string' },
   'limit-cheap': { type: 'string' },
   id: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
 } as const
 
 export type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']

@@ -1,11 +1,57 @@
+import type { BlobStoreKind } from '../config.js'
+import { BlobCopyMismatchError, migrateBlobs } from '../modules/assets/blob-migration.js'
 import { sweepBlobs } from '../modules/assets/blob-sweep.js'
-import { FileBlobStore } from '../platform/blobs/blob-store.js'
+import { createBlobStore } from '../platform/blobs/create.js'
+import { progressBar, type Progress } from '../platform/progress.js'
+import { UsageError, type Options } from './arguments.js'
 import type { Commands } from './command.js'
 import { output, plural } from './output.js'
 
+const STORES: BlobStoreKind[] = ['file', 's3']
+
 export const blobCommands: Commands = {
   'blobs sweep': async ({ values, config, database }) => {
-    const { removed, recent } = await sweepBlobs(database.db, new FileBlobStore(config.blobDir), config.blobSweepGraceMs)
-    return output(values, { removed, recent }, `Removed ${plural(removed, 'image file')} no asset refers to${recent > 0 ? `; kept ${recent} newer than the grace period` : ''}`)
+    const blobs = createBlobStore(config)
+    try {
+      const { removed, recent } = await sweepBlobs(database.db, blobs, config.blobSweepGraceMs)
+      return output(values, { removed, recent }, `Removed ${plural(removed, 'image file')} no asset refers to${recent > 0 ? `; kept ${recent} newer than the grace period` : ''}`)
+    } finally {
+      blobs.close?.()
+    }
   },
+  'blobs migrate': async ({ values, config, database }) => {
+    const [fromKind, toKind] = [storeOption(values, 'from'), storeOption(values, 'to')]
+    if (fromKind === toKind) throw new UsageError('--from and --to must name different stores (file, s3)')
+    const from = createBlobStore(config, fromKind)
+    const to = createBlobStore(config, toKind)
+    try {
+      await Promise.all([from.checkReachable(), to.checkReachable()])
+      let bar: Progress | undefined
+      const outcome = await migrateBlobs(database.db, { from, to }, (done, total) => {
+        bar ??= progressBar(`Copying image files from ${fromKind} to ${toKind}`, total)
+        bar.update(done)
+      })
+      bar?.finish()
+      const { copied, alreadyThere, missing } = outcome
+      const text = [
+        `Copied ${plural(copied, 'image file')} from ${fromKind} to ${toKind}, each read back with its SHA-256; ${alreadyThere} already there`,
+        ...(missing.length > 0 ? [`${plural(missing.length, 'file')} that assets refer to ${missing.length === 1 ? 'is' : 'are'} missing from ${fromKind}: ${missing.join(', ')}`] : []),
+      ].join('\n')
+      output(values, { copied, already_there: alreadyThere, missing }, text)
+      return missing.length > 0 ? 1 : 0
+    } catch (error) {
+      if (!(error instanceof BlobCopyMismatchError)) throw error
+      process.stderr.write(`asset-library: ${error.message}\n`)
+      return 1
+    } finally {
+      from.close?.()
+      to.close?.()
+    }
+  },
+}
+
+function storeOption(values: Options, name: 'from' | 'to'): BlobStoreKind {
+  const value = values[name]
+  if (!value || !(STORES as string[]).includes(value)) throw new UsageError(`--${name} must be one of ${STORES.join(', ')}`)
+  return value as BlobStoreKind
 }

@@ -1,6 +1,7 @@
 import pino from 'pino'
 import { createEmbeddings, createServices } from '../app.js'
 import { ConfigError, loadConfig, type Config } from '../config.js'
+import { BlobStoreUnavailableError } from '../platform/blobs/blob-store.js'
 import { openDatabase } from '../platform/db/index.js'
 import { DataDirectoryLockedError } from '../platform/db/lockfile.js'
 import { migrate } from '../platform/db/migrate.js'
@@ -63,6 +64,9 @@ export async function run(argv: string[]): Promise<void> {
     if (error instanceof ConfigError || error instanceof DataDirectoryLockedError || error instanceof UsageError) {
       process.stderr.write(`asset-library: ${error.message}\n`)
       process.exitCode = 2
+    } else if (error instanceof BlobStoreUnavailableError) {
+      process.stderr.write(`asset-library: ${error.message}\n`)
+      process.exitCode = 1
     } else if (error instanceof AppError) {
       process.stderr.write(`asset-library: ${error.detail ?? error.title}${error.errors ? ` ${JSON.stringify(error.errors)}` : ''}\n`)
       process.exitCode = 1

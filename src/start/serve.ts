@@ -3,7 +3,7 @@ import { describeFirstRun, firstRun } from '../bootstrap.js'
 import type { Config } from '../config.js'
 import { scheduleBlobSweep } from '../modules/assets/blob-sweep.js'
 import { IDEMPOTENCY_PRUNE_INTERVAL_MS, scheduleIdempotencyPruning } from '../platform/background/idempotency-pruning.js'
-import { FileBlobStore } from '../platform/blobs/blob-store.js'
+import { createBlobStore } from '../platform/blobs/create.js'
 import { migrate } from '../platform/db/migrate.js'
 import { createLogger } from '../platform/logger.js'
 import { connectRedis } from '../platform/redis.js'
@@ -19,7 +19,9 @@ export async function serve(config: Config): Promise<void> {
   const shutdown = new Shutdown(config.shutdownTimeoutMs)
   const database = await openServingDatabase(config, logger, shutdown)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
+  const blobs = createBlobStore(config)
   const release = async () => {
+    blobs.close?.()
     redis?.disconnect()
     await database.close()
   }
@@ -27,6 +29,8 @@ export async function serve(config: Config): Promise<void> {
   let stopSweep = () => undefined as void
   let stopPruning = async () => undefined as void
   try {
+    // A missing bucket or refused credentials stop the start with one line, before any request is taken.
+    await blobs.checkReachable()
     const outcome = await migrate(database.db)
     app = await buildApp({ config, database, redis, logger })
     app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
@@ -36,7 +40,7 @@ export async function serve(config: Config): Promise<void> {
     await app.listen({ port: config.port, host: config.host })
     if (config.serveBackgroundWork) await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
     stopPruning = scheduleIdempotencyPruning(database.db, { intervalMs: IDEMPOTENCY_PRUNE_INTERVAL_MS, logger: app.log })
-    stopSweep = scheduleBlobSweep(database.db, new FileBlobStore(config.blobDir), { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
+    stopSweep = scheduleBlobSweep(database.db, blobs, { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
   } catch (error) {
     await release()
     throw error

@@ -1,10 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import * as nodeFs from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { FileBlobStore, InvalidBlobKeyError, variantKey, type BlobFs } from '../../src/platform/blobs/blob-store.js'
+import { createServer, type Server } from 'node:net'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  BlobStoreUnavailableError,
+  FileBlobStore,
+  InvalidBlobKeyError,
+  RangeNotSatisfiableError,
+  variantKey,
+  type BlobFs,
+  type BlobStore,
+  type BlobStream,
+} from '../../src/platform/blobs/blob-store.js'
+import { S3BlobStore } from '../../src/platform/blobs/s3-blob-store.js'
+import { createTestBucket, s3Config, startS3Server, type S3Server } from '../support/s3-server.js'
 
 let root: string
 let store: FileBlobStore
@@ -23,43 +35,6 @@ const files = () => readdirSync(join(root, 'blobs'), { recursive: true, withFile
 const failure = (code: string) => Object.assign(new Error(`simulated ${code}`), { code })
 
 describe('FileBlobStore', () => {
-  it('stores bytes under their SHA-256 in a fan-out directory and reads them back', async () => {
-    const bytes = randomBytes(1000)
-    const hash = sha256(bytes)
-    expect(await store.put(bytes)).toEqual({ key: hash, sha256: hash, created: true })
-    expect(existsSync(join(root, 'blobs', hash.slice(0, 2), hash.slice(2, 4), hash))).toBe(true)
-    expect(await store.exists(hash)).toBe(true)
-    expect(await store.get(hash)).toEqual(bytes)
-
-    const streamed = await store.stream(hash)
-    expect(streamed?.size).toBe(1000)
-    streamed!.body.destroy()
-
-    await store.delete(hash)
-    expect(await store.exists(hash)).toBe(false)
-    expect(await store.get(hash)).toBeNull()
-    expect(await store.stream(hash)).toBeNull()
-    await expect(store.delete(hash)).resolves.toBeUndefined()
-  })
-
-  it('streams the exact bytes', async () => {
-    const bytes = randomBytes(256 * 1024)
-    const { key } = await store.put(bytes)
-    const { body } = (await store.stream(key))!
-    const chunks: Buffer[] = []
-    for await (const chunk of body) chunks.push(chunk as Buffer)
-    expect(Buffer.concat(chunks).equals(bytes)).toBe(true) // toEqual walks big buffers byte by byte
-  })
-
-  it('puts the same bytes once: the second put reports created: false', async () => {
-    const bytes = Buffer.from('same bytes')
-    const first = await store.put(bytes)
-    const second = await store.put(Buffer.from('same bytes'))
-    expect(first.created).toBe(true)
-    expect(second).toEqual({ ...first, created: false })
-    expect(files()).toEqual([first.key])
-  })
-
   it('lets exactly one of many concurrent puts of the same bytes create the file', async () => {
     const bytes = randomBytes(2 * 1024 * 1024)
     const results = await Promise.all(Array.from({ length: 10 }, () => store.put(Buffer.from(bytes))))
@@ -153,12 +128,177 @@ describe('FileBlobStore', () => {
     expect(files()).toEqual([sha256(bytes)])
     expect(await noLinks.get(sha256(bytes))).toEqual(bytes)
   })
+})
 
-  it('recreates a file that went missing, so a re-push heals a row without its blob', async () => {
+let s3: S3Server
+beforeAll(async () => {
+  s3 = await startS3Server()
+})
+afterAll(() => s3.close())
+
+/** Each test gets an empty store: a directory of its own, or a bucket of its own. */
+const STORES: Array<[string, () => Promise<BlobStore>]> = [
+  ['files', async () => new FileBlobStore(join(root, 'blobs'))],
+  ['S3', async () => new S3BlobStore(s3Config(s3.endpoint, await createTestBucket(s3.endpoint), { prefix: 'library/' }))],
+]
+
+async function readAll(blob: BlobStream | null): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of blob!.body) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
+
+const keysOf = async (blobs: BlobStore) => {
+  const keys: string[] = []
+  for await (const blob of blobs.list()) keys.push(blob.key)
+  return keys.sort()
+}
+
+describe.each(STORES)('the blob store contract, on %s', (_name, open) => {
+  let blobs: BlobStore
+  beforeEach(async () => {
+    blobs = await open()
+    await blobs.checkReachable()
+  })
+  afterEach(() => blobs.close?.())
+
+  it('stores bytes under their SHA-256 and reads back exactly the bytes written', async () => {
+    // Large enough for several chunks each way: a store that keeps transfer framing in the object fails here.
+    const bytes = randomBytes(3 * 1024 * 1024 + 17)
+    const hash = sha256(bytes)
+    expect(await blobs.put(bytes)).toEqual({ key: hash, sha256: hash, created: true })
+    expect(await blobs.exists(hash)).toBe(true)
+    expect((await blobs.get(hash))!.equals(bytes)).toBe(true) // toEqual walks big buffers byte by byte
+    const streamed = await blobs.stream(hash)
+    expect(streamed).toMatchObject({ size: bytes.length })
+    expect(streamed!.modifiedAt.getTime()).toBeGreaterThan(Date.now() - 60_000)
+    expect((await readAll(streamed)).equals(bytes)).toBe(true)
+    expect(await keysOf(blobs)).toEqual([hash])
+
+    await blobs.delete(hash)
+    expect(await blobs.exists(hash)).toBe(false)
+    expect(await blobs.get(hash)).toBeNull()
+    expect(await blobs.stream(hash)).toBeNull()
+    await expect(blobs.delete(hash)).resolves.toBeUndefined()
+    expect(await keysOf(blobs)).toEqual([])
+  })
+
+  it('puts the same bytes once: the second put reports created: false, and concurrent puts leave one intact blob', async () => {
+    const bytes = randomBytes(512 * 1024)
+    const first = await blobs.put(bytes)
+    expect(await blobs.put(Buffer.from(bytes))).toEqual({ ...first, created: false })
+    const other = randomBytes(512 * 1024)
+    const results = await Promise.all(Array.from({ length: 6 }, () => blobs.put(Buffer.from(other))))
+    expect(new Set(results.map((r) => r.key))).toEqual(new Set([sha256(other)]))
+    expect(results.some((r) => r.created)).toBe(true)
+    expect((await blobs.get(sha256(other)))!.equals(other)).toBe(true)
+    expect(await keysOf(blobs)).toEqual([first.key, sha256(other)].sort())
+  })
+
+  it('stores variants beside their original, refuses a bare hash through putAs and keys that name no blob', async () => {
+    const { sha256: hash } = await blobs.put(Buffer.from('original'))
+    const key = variantKey(hash, 'thumb.webp')
+    expect(await blobs.putAs(key, Buffer.from('thumbnail'))).toEqual({ key, created: true })
+    expect(await blobs.putAs(key, Buffer.from('thumbnail'))).toEqual({ key, created: false })
+    expect((await blobs.get(key))?.toString()).toBe('thumbnail')
+    expect(await keysOf(blobs)).toEqual([hash, key].sort())
+    await expect(blobs.putAs(sha256(Buffer.from('other')), Buffer.from('not those bytes'))).rejects.toThrow(InvalidBlobKeyError)
+    for (const bad of ['../x', `${hash}/x`, hash.toUpperCase(), `library/${hash}`, '']) {
+      await expect(blobs.get(bad), bad).rejects.toThrow(InvalidBlobKeyError)
+      await expect(blobs.delete(bad), bad).rejects.toThrow(InvalidBlobKeyError)
+    }
+  })
+
+  it('streams byte ranges, and refuses one past the end with the size', async () => {
+    const bytes = randomBytes(10_000)
+    const { key } = await blobs.put(bytes)
+    const cases: Array<[Parameters<BlobStore['stream']>[1], number, number]> = [
+      [{ start: 100, end: 199 }, 100, 199],
+      [{ start: 9_990 }, 9_990, 9_999],
+      [{ start: 5, end: 50_000 }, 5, 9_999],
+      [{ suffix: 10 }, 9_990, 9_999],
+      [{ suffix: 20_000 }, 0, 9_999],
+    ]
+    for (const [range, start, end] of cases) {
+      const blob = await blobs.stream(key, range)
+      expect(blob, JSON.stringify(range)).toMatchObject({ size: 10_000, range: { start, end } })
+      expect((await readAll(blob)).equals(bytes.subarray(start, end + 1)), JSON.stringify(range)).toBe(true)
+    }
+    for (const range of [{ start: 10_000 }, { suffix: 0 }]) {
+      await expect(blobs.stream(key, range), JSON.stringify(range)).rejects.toThrow(RangeNotSatisfiableError)
+      await expect(blobs.stream(key, range)).rejects.toMatchObject({ size: 10_000 })
+    }
+  })
+
+  it('recreates a blob that went missing, so a re-push heals a row without its file', async () => {
     const bytes = Buffer.from('heal me')
-    const { key } = await store.put(bytes)
-    await store.delete(key)
-    expect(await store.put(bytes)).toMatchObject({ key, created: true })
-    expect(await store.get(key)).toEqual(bytes)
+    const { key } = await blobs.put(bytes)
+    await blobs.delete(key)
+    expect(await blobs.put(bytes)).toMatchObject({ key, created: true })
+    expect(await blobs.get(key)).toEqual(bytes)
+  })
+})
+
+describe('S3BlobStore', () => {
+  it('lists more blobs than one page holds, each once, and only those under its prefix', async () => {
+    const bucket = await createTestBucket(s3.endpoint)
+    const blobs = new S3BlobStore(s3Config(s3.endpoint, bucket, { prefix: 'one/' }), 7)
+    const neighbour = new S3BlobStore(s3Config(s3.endpoint, bucket, { prefix: 'two/' }))
+    try {
+      const written = await Promise.all(Array.from({ length: 30 }, async () => (await blobs.put(randomBytes(8))).key))
+      await neighbour.put(Buffer.from('not one of them'))
+      expect(await keysOf(blobs)).toEqual(written.sort())
+    } finally {
+      blobs.close()
+      neighbour.close()
+    }
+  })
+
+  it('names a missing bucket, and refused credentials, in one line', async () => {
+    const missing = new S3BlobStore(s3Config(s3.endpoint, 'no-such-bucket'))
+    // s3rver checks the access key id only, not the signature: an unknown key id stands for wrong credentials.
+    const refused = new S3BlobStore(s3Config(s3.endpoint, await createTestBucket(s3.endpoint), { credentials: { accessKeyId: 'WRONG', secretAccessKey: 'wrong' } }))
+    try {
+      const missingError = await missing.checkReachable().catch((error: unknown) => error)
+      expect(missingError).toBeInstanceOf(BlobStoreUnavailableError)
+      expect((missingError as Error).message).toBe(`S3 bucket no-such-bucket at ${s3.endpoint} does not exist: create it, or correct S3_BUCKET (or S3_ENDPOINT)`)
+      const refusedError = (await refused.checkReachable().catch((error: unknown) => error)) as Error
+      expect(refusedError).toBeInstanceOf(BlobStoreUnavailableError)
+      expect(refusedError.message).toMatch(/refused our credentials \(HTTP 403\): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/)
+      expect(refusedError.message).not.toContain('wrong')
+      await expect(refused.put(Buffer.from('x'))).rejects.toThrow(BlobStoreUnavailableError)
+    } finally {
+      missing.close()
+      refused.close()
+    }
+  })
+
+  it('fails every call with BlobStoreUnavailableError when the server is down, or answers nothing, within its timeout', async () => {
+    const silent: Server = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number }
+        probe.close(() => resolve(port))
+      })
+    })
+    const down = new S3BlobStore(s3Config(`http://127.0.0.1:${closedPort}`, 'library'))
+    const hung = new S3BlobStore(s3Config(`http://127.0.0.1:${(silent.address() as { port: number }).port}`, 'library', { timeoutMs: 300, maxAttempts: 1 }))
+    const key = sha256(Buffer.from('anything'))
+    try {
+      for (const blobs of [down, hung]) {
+        const started = Date.now()
+        await expect(blobs.put(Buffer.from('anything'))).rejects.toThrow(BlobStoreUnavailableError)
+        await expect(blobs.stream(key)).rejects.toThrow(BlobStoreUnavailableError)
+        await expect(blobs.delete(key)).rejects.toThrow(BlobStoreUnavailableError)
+        await expect(keysOf(blobs)).rejects.toThrow(BlobStoreUnavailableError)
+        await expect(blobs.checkReachable()).rejects.toThrow(/cannot be reached/)
+        expect(Date.now() - started).toBeLessThan(10_000)
+      }
+    } finally {
+      down.close()
+      hung.close()
+      silent.close()
+    }
   })
 })

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config.js'
 import type { Scope } from '../../src/platform/db/schema.js'
 import { connectRedis } from '../../src/platform/redis.js'
 import { createTestDatabase, silentLogger, type TestDatabase } from './database.js'
+import { createTestBucket, s3Env } from './s3-server.js'
 
 export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef'
 
@@ -30,11 +31,16 @@ export interface TestAppOptions {
   logger?: FastifyBaseLogger
 }
 
-/** A real app on its own database (PostgreSQL when TEST_DATABASE_URL is set, embedded otherwise). */
+/**
+ * A real app on its own database (PostgreSQL when TEST_DATABASE_URL is set, embedded otherwise), its
+ * files in a bucket of its own on the run's S3 server when TEST_BLOB_STORE=s3 (CI's PostgreSQL pass),
+ * unless `env` picks a store itself, else on disk.
+ */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(inject('templateDir')))
   const redisUrl = 'redisUrl' in options ? options.redisUrl : process.env.TEST_REDIS_URL
   const config = loadConfig({
+    ...(await testBlobStoreEnv(database, options.env)),
     DATA_DIR: database.dataDir,
     APP_SECRET: TEST_SECRET,
     LOG_LEVEL: 'silent',
@@ -66,6 +72,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!options.database) await database.dispose()
     },
   }
+}
+
+/** Whether this run puts the test apps' files in S3 (TEST_BLOB_STORE=s3) rather than on disk. */
+export const TESTS_ON_S3 = process.env.TEST_BLOB_STORE === 's3'
+
+/** One bucket per database, as one directory per database: apps over one database share their files. */
+const bucketOf = new WeakMap<TestDatabase, Promise<string>>()
+
+async function testBlobStoreEnv(database: TestDatabase, env: Record<string, string> | undefined): Promise<Record<string, string>> {
+  if (!TESTS_ON_S3 || env?.BLOB_STORE !== undefined) return {}
+  const endpoint = inject('s3Endpoint')
+  if (!bucketOf.has(database)) bucketOf.set(database, createTestBucket(endpoint))
+  return s3Env(endpoint, await bucketOf.get(database)!)
 }
 
 export interface Seeded {

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
-import { RangeNotSatisfiableError, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
+import { RangeNotSatisfiableError, type BlobStore, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import type { App } from '../../platform/http/app-type.js'
 import { attachment } from '../../platform/http/content-disposition.js'
 import { AppError, problems } from '../../platform/http/errors.js'
@@ -258,8 +258,15 @@ export type ShareServes = (share: string, assetId: string) => Promise<boolean>
  *
  * `download=<file name>` answers with `Content-Disposition: attachment` under that name, so a link saves
  * the file instead of opening it.
+ *
+ * With `directLinks` (FILES_REDIRECT=presigned), a valid link is answered 302 to a presigned URL of the
+ * bucket, valid `DIRECT_LINK_SECONDS` at most, whose answer carries our type, disposition and caching:
+ * the bytes, and Range, go between the client and the bucket, at the price of showing the bucket's URL.
  */
-export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSigner; shareServes: ShareServes }): void {
+export function fileRoutes(
+  app: App,
+  deps: { assets: AssetService; signer: UrlSigner; shareServes: ShareServes; directLinks?: Pick<BlobStore, 'directLink'> },
+): void {
   app.get('/files/assets/:id/:variant', { config: { auth: { kind: 'signed-url', bucket: 'files' } }, schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
     const { id, variant } = request.params
     const { share } = request.query
@@ -275,6 +282,16 @@ export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSi
     const head = request.method === 'HEAD'
     reply.header('accept-ranges', 'bytes')
     if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, remaining).code(304).send(head ? emptyBody() : undefined)
+    if (deps.directLinks?.directLink) {
+      const download = request.query.download
+      const location = await deps.directLinks.directLink(file.key, {
+        expiresInSeconds: Math.max(1, Math.min(remaining, DIRECT_LINK_SECONDS)),
+        contentType: file.mimeType,
+        ...(download !== undefined && { contentDisposition: attachment(download) }),
+      })
+      // The presigned URL is a credential for a few minutes: no cache keeps it.
+      return reply.code(302).header('location', location).header('cache-control', 'no-store').send()
+    }
 
     let blob: BlobStream | null
     try {
@@ -284,7 +301,11 @@ export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSi
       reply.header('content-range', `bytes */${error.size}`)
       throw new AppError('range_not_satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
     }
-    if (!blob) throw problems.notFound('File')
+    if (!blob) {
+      // A row whose file is gone: lost storage, or a migration not finished. The operator needs the key.
+      request.log.warn({ asset_id: id, key: file.key }, 'the file of an existing asset is missing from the blob store')
+      throw problems.notFound('File')
+    }
     const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
     if (request.query.download !== undefined) reply.header('content-disposition', attachment(request.query.download))
     fileHeaders(reply, etag, remaining)
@@ -300,6 +321,9 @@ export function fileRoutes(app: App, deps: { assets: AssetService; signer: UrlSi
     return reply.send(blob.body)
   })
 }
+
+/** The longest a presigned URL lives: the signed link itself may be valid for days. */
+const DIRECT_LINK_SECONDS = 300
 
 /** What every answer with the file, or about it (304), carries. */
 function fileHeaders(reply: FastifyReply, etag: string, remaining: number): FastifyReply {

@@ -432,3 +432,20 @@ export async function assetMatches(db: Db, organizationId: string, assetId: stri
   const row = await whereFilter(db.selectFrom('assets').select('assets.id').where('assets.id', '=', assetId), organizationId, filter).executeTakeFirst()
   return row !== undefined
 }
+
+/** The files of up to `limit` contents after `after` (in sha256 order): what `blobs migrate` copies, a page at a time. */
+export async function contentFilesAfter(db: Db, after: string, limit: number): Promise<Array<{ sha256: string; blob_key: string; thumbnail_key: string }>> {
+  return db
+    .selectFrom('assets')
+    .distinctOn('sha256')
+    .select(['sha256', 'blob_key', 'thumbnail_key'])
+    .where('sha256', '>', after)
+    .orderBy('sha256')
+    .limit(limit)
+    .execute()
+}
+
+export async function countContents(db: Db): Promise<number> {
+  const row = await db.selectFrom('assets').select(sql<number>`count(distinct sha256)::int`.as('count')).executeTakeFirstOrThrow()
+  return row.count
+}

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { constants } from 'node:fs'
 import * as nodeFs from 'node:fs/promises'
 import { readdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -23,6 +24,13 @@ import type { Readable } from 'node:stream'
  * temporary files of writes that a crash interrupted.
  */
 export interface BlobStore {
+  /** Which implementation: `/ready` and the logs name it. */
+  readonly kind: 'file' | 's3'
+  /**
+   * Throws `BlobStoreUnavailableError` when the store cannot be used (a bucket missing or refusing the
+   * credentials, a directory that cannot be made): checked at start-up and by `/ready`.
+   */
+  checkReachable(): Promise<void>
   /**
    * Stores bytes under their SHA-256 (`sha256` when the caller has hashed them already: it must be
    * theirs). `created` is false when the same bytes were already there.
@@ -49,6 +57,32 @@ export interface BlobStore {
    * modified before `cutoff`: a write under way keeps its temporary file recent. Returns how many.
    */
   removeUnfinishedWrites(cutoff: Date): Promise<number>
+  /**
+   * Only stores that can hand out a short-lived URL of their own for a blob (S3, presigned): the client
+   * then downloads it from the store itself (`FILES_REDIRECT=presigned`).
+   */
+  directLink?(key: string, options: DirectLinkOptions): Promise<string>
+  /** Releases connections; the store is not used afterwards. */
+  close?(): void
+}
+
+export interface DirectLinkOptions {
+  expiresInSeconds: number
+  /** The headers the store answers with, as ours would. */
+  contentType: string
+  contentDisposition?: string
+}
+
+/**
+ * The store could not be reached or refused us (network, credentials, a missing bucket): not the
+ * request's fault and not our bug, so HTTP answers 503 `storage_unavailable`. The message names what
+ * failed and never a secret.
+ */
+export class BlobStoreUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'BlobStoreUnavailableError'
+  }
 }
 
 export interface StoredBlob {
@@ -116,6 +150,20 @@ const KEY = /^[0-9a-f]{64}(?:\.[a-z0-9]{1,16}){0,3}$/
 /** A write's bytes go to `<fan-out directory>/.tmp-<uuid>` first (see `write`). */
 const TEMPORARY_PREFIX = '.tmp-'
 
+/** Whether `key` names a blob: `<sha256>` or `<sha256>.<variant>`. */
+export function isBlobKey(key: string): boolean {
+  return KEY.test(key)
+}
+
+/** Whether `key` is a bare SHA-256: an original's key, which only `put` may write. */
+export function isContentKey(key: string): boolean {
+  return SHA256.test(key)
+}
+
+export function assertBlobKey(key: string): void {
+  if (!KEY.test(key)) throw new InvalidBlobKeyError(key)
+}
+
 /** `variantKey(sha256, 'thumb.webp')` -> `<sha256>.thumb.webp` */
 export function variantKey(sha256: string, variant: string): string {
   const key = `${sha256}.${variant}`
@@ -128,10 +176,21 @@ export type BlobFs = Pick<typeof nodeFs, 'mkdir' | 'writeFile' | 'link' | 'renam
 
 /** Blobs as files under `rootDir/ab/cd/<key>`; the fan-out keeps directories small. */
 export class FileBlobStore implements BlobStore {
+  readonly kind = 'file'
+
   constructor(
     readonly rootDir: string,
     private readonly fs: BlobFs = nodeFs,
   ) {}
+
+  async checkReachable(): Promise<void> {
+    try {
+      await nodeFs.mkdir(this.rootDir, { recursive: true })
+      await nodeFs.access(this.rootDir, constants.W_OK)
+    } catch (error) {
+      throw new BlobStoreUnavailableError(`cannot write to BLOB_DIR ${this.rootDir} (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`, { cause: error })
+    }
+  }
 
   async put(bytes: Buffer, sha256 = createHash('sha256').update(bytes).digest('hex')): Promise<PutResult> {
     const { created } = await this.write(sha256, bytes)
@@ -259,7 +318,7 @@ export class FileBlobStore implements BlobStore {
   }
 
   private path(key: string): string {
-    if (!KEY.test(key)) throw new InvalidBlobKeyError(key)
+    assertBlobKey(key)
     return join(this.rootDir, key.slice(0, 2), key.slice(2, 4), key)
   }
 }

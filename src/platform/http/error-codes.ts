@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   internal_error: { status: 500, title: 'Internal Server Error', when: 'our bug; the details go to the log with the request id' },
   image_fetch_blocked: { status: 502, title: 'Bad Gateway', when: '`image_url` refused by the outbound guard' },
   image_fetch_failed: { status: 502, title: 'Bad Gateway', when: '`image_url` could not be fetched' },
+  storage_unavailable: { status: 503, title: 'Service Unavailable', when: 'the file storage (the S3 bucket) cannot be reached; nothing was changed, retry later' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { BlobStoreUnavailableError } from '../blobs/blob-store.js'
 import type { ErrorCode } from './error-codes.js'
 import { AppError, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
 
@@ -27,6 +28,11 @@ export function registerErrorHandling(app: FastifyInstance, page?: (request: Fas
       // A race our code did not foresee: the client gets a fair answer, we get a warning to fix it.
       request.log.warn({ constraint: (error as { constraint?: string }).constraint, code: error.code }, 'a concurrent change broke a constraint')
       return sendProblem(reply, constraint)
+    }
+    if (error instanceof BlobStoreUnavailableError) {
+      // The message names the bucket, the key and the failure: what an operator needs, and no secret.
+      request.log.warn({ err: error }, 'the blob store is unavailable')
+      return sendProblem(reply, new AppError('storage_unavailable', 'The file storage cannot be reached right now; nothing was changed. Try again shortly.'))
     }
     const appError = toAppError(error)
     if (appError.upstream !== undefined) {
