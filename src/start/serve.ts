@@ -17,9 +17,14 @@ const BLOB_SWEEP_INTERVAL_MS = 60 * 60 * 1000
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config)
   const shutdown = new Shutdown(config.shutdownTimeoutMs)
+  const blobs = createBlobStore(config)
+  // A missing bucket or refused credentials stop the start with one line, before anything is opened.
+  await blobs.checkReachable().catch((error: unknown) => {
+    blobs.close?.()
+    throw error
+  })
   const database = await openServingDatabase(config, logger, shutdown)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
-  const blobs = createBlobStore(config)
   const release = async () => {
     blobs.close?.()
     redis?.disconnect()
@@ -29,8 +34,6 @@ export async function serve(config: Config): Promise<void> {
   let stopSweep = () => undefined as void
   let stopPruning = async () => undefined as void
   try {
-    // A missing bucket or refused credentials stop the start with one line, before any request is taken.
-    await blobs.checkReachable()
     const outcome = await migrate(database.db)
     app = await buildApp({ config, database, redis, logger })
     app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')

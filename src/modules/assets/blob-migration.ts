@@ -46,12 +46,15 @@ export async function migrateBlobs(
     const page = await store.contentFilesAfter(db, after, PAGE)
     if (page.length === 0) break
     for (let i = 0; i < page.length; i += IN_FLIGHT) {
-      await Promise.all(
+      // Every copy under way settles before a failure ends the run: none goes on writing behind it.
+      const copies = await Promise.allSettled(
         page.slice(i, i + IN_FLIGHT).map(async (content) => {
           for (const key of [content.blob_key, content.thumbnail_key]) await copyOne(db, stores, key, content.sha256, outcome)
           progress(++done, Math.max(total, done))
         }),
       )
+      const failed = copies.find((copy) => copy.status === 'rejected')
+      if (failed) throw failed.reason
     }
     after = page.at(-1)!.sha256
   }
