@@ -8,7 +8,7 @@ import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
 import { FileBlobStore, variantKey } from '../../src/platform/blobs/blob-store.js'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
-import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { startTwoOrganizations } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { animatedGif, pngDeclaring, solid, uniquePng } from '../support/images.js'
@@ -55,7 +55,7 @@ async function unwritable(blobDir: string, make: () => Promise<Buffer>) {
 
 beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations({
-    env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' },
+    env: { ...FILES_ON_DISK, OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' },
   }))
   const photo = await png(1200, 600)
   images = await startServer((req, res) => {
@@ -301,7 +301,7 @@ describe('image_url', () => {
 
 describe('plan limits', () => {
   it('refuse a push past the plan with 403 plan_limit_reached and store nothing', async () => {
-    const limited = await startTestApp({ database: t.database, env: { PLAN_LIMITS: '{"tiny":{"max_assets":1}}' } })
+    const limited = await startTestApp({ database: t.database, env: { ...FILES_ON_DISK, PLAN_LIMITS: '{"tiny":{"max_assets":1}}' } })
     try {
       const org = await seedOrganization(limited.app, 'Tiny')
       await sql`update organizations set plan = 'tiny' where id = ${org.org.id}`.execute(db())

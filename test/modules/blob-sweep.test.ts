@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sweepBlobs } from '../../src/modules/assets/blob-sweep.js'
 import { FileBlobStore, variantKey } from '../../src/platform/blobs/blob-store.js'
-import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead } from '../support/fixtures.js'
 
 const HOUR_MS = 3_600_000
@@ -14,7 +14,7 @@ let acme: Seeded
 let blobs: FileBlobStore
 
 beforeAll(async () => {
-  t = await startTestApp()
+  t = await startTestApp({ env: FILES_ON_DISK })
   acme = await seedOrganization(t.app, 'Acme')
   blobs = new FileBlobStore(t.config.blobDir)
 })

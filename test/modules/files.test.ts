@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { LightMyRequestResponse } from 'fastify'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead } from '../support/fixtures.js'
 import { expectProblem } from '../support/sessions.js'
 
@@ -50,7 +50,7 @@ function expectSecurityHeaders(res: LightMyRequestResponse) {
 let image: Pushed
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_FILES: '10000' } })
+  t = await startTestApp({ env: { ...FILES_ON_DISK, RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_FILES: '10000' } })
   acme = await seedOrganization(t.app, 'Acme')
   image = await pushNoise()
   expect(image.sha256).toBe(sha256(image.bytes))

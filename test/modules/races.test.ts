@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, pushAndRead, type Method } from '../support/fixtures.js'
 import { uniquePng } from '../support/images.js'
 import { expectProblem, outboxEvents } from '../support/sessions.js'
@@ -16,7 +16,7 @@ let acme: Seeded
 
 beforeAll(async () => {
   // Races need many pushes on one key at once.
-  t = await startTestApp({ env: { RATE_LIMIT_EXPENSIVE: '1000' } })
+  t = await startTestApp({ env: { ...FILES_ON_DISK, RATE_LIMIT_EXPENSIVE: '1000' } })
   acme = await seedOrganization(t.app, 'Acme')
 })
 afterAll(() => t.close())

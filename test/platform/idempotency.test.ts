@@ -11,7 +11,7 @@ import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
 import { MAX_KEY_LENGTH } from '../../src/platform/http/idempotency.js'
 import { scheduleIdempotencyPruning } from '../../src/platform/background/idempotency-pruning.js'
 import { silentLogger } from '../support/database.js'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { uniquePng } from '../support/images.js'
 import { expectInvalid, expectProblem, loginOwner, outboxEvents } from '../support/sessions.js'
@@ -91,7 +91,7 @@ function expectReplayOf(replayed: LightMyRequestResponse, first: LightMyRequestR
 
 beforeAll(async () => {
   t = await startTestApp({
-    env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '20000', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_STANDARD: '10000' },
+    env: { ...FILES_ON_DISK, OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '20000', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_STANDARD: '10000' },
   })
   acme = await seedOrganization(t.app, 'Acme')
   images = await startServer((req, res) => {

@@ -74,6 +74,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
 }
 
+/**
+ * For the env of a test app whose test reaches into the blob directory (ages, removes or blocks files
+ * there): it stays on disk when TEST_BLOB_STORE=s3 puts the others in a bucket.
+ */
+export const FILES_ON_DISK = { BLOB_STORE: 'file' } as const
+
 /** Whether this run puts the test apps' files in S3 (TEST_BLOB_STORE=s3) rather than on disk. */
 export const TESTS_ON_S3 = process.env.TEST_BLOB_STORE === 's3'
 
