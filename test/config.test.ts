@@ -39,6 +39,57 @@ describe('loadConfig', () => {
     })
   })
 
+  it('keeps files on disk by default, and reads the S3 settings with BLOB_STORE=s3', () => {
+    const dir = dataDir()
+    expect(loadConfig({ DATA_DIR: dir })).toMatchObject({ blobStore: 'file', blobDir: join(dir, 'blobs'), s3: undefined, filesRedirect: 'none' })
+    const config = loadConfig({
+      DATA_DIR: dir,
+      BLOB_STORE: 's3',
+      S3_BUCKET: 'asset-library',
+      S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      S3_PREFIX: '/library/',
+      S3_ACCESS_KEY_ID: 'AKIA',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+      FILES_REDIRECT: 'presigned',
+    })
+    expect(config).toMatchObject({ blobStore: 's3', filesRedirect: 'presigned' })
+    expect(config.s3).toEqual({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      bucket: 'asset-library',
+      prefix: 'library/',
+      credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+      timeoutMs: 10_000,
+      maxAttempts: 3,
+    })
+    // No keys: the AWS SDK's credential chain (environment, shared files, roles) finds them.
+    expect(loadConfig({ DATA_DIR: dir, BLOB_STORE: 's3', S3_BUCKET: 'assets' }).s3).toMatchObject({ credentials: undefined, endpoint: undefined, prefix: '' })
+  })
+
+  it('explains each S3 setting it cannot use, without echoing the secret', () => {
+    expect(problemsOf({ BLOB_STORE: 's3' })).toEqual(['S3_BUCKET is required with BLOB_STORE=s3 (the bucket must exist already)'])
+    expect(problemsOf({ BLOB_STORE: 'disk' })).toEqual(['BLOB_STORE must be one of file, s3, got "disk"'])
+    const problems = problemsOf({
+      BLOB_STORE: 's3',
+      S3_BUCKET: 'Not_A_Bucket',
+      S3_ENDPOINT: 'ftp://storage',
+      S3_PREFIX: 'a b',
+      S3_SECRET_ACCESS_KEY: 'hunter2-secret',
+      S3_TIMEOUT_MS: '0',
+    })
+    expect(problems).toEqual([
+      'S3_ENDPOINT must start with http:// or https://',
+      'S3_TIMEOUT_MS must be a whole number from 100 to 600000, got "0"',
+      'S3_BUCKET must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens), got "Not_A_Bucket"',
+      "S3_PREFIX may hold only letters, digits, slashes and !_.*'()-",
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS credential chain',
+    ])
+    expect(problems.join('\n')).not.toContain('hunter2')
+    expect(problemsOf({ FILES_REDIRECT: 'presigned' })).toEqual(['FILES_REDIRECT=presigned needs BLOB_STORE=s3: only a bucket can presign a URL'])
+  })
+
   it('outside production, generates a secret once and keeps it in the data directory', () => {
     const dir = dataDir()
     const first = loadConfig({ DATA_DIR: dir }).appSecret
