@@ -100,7 +100,7 @@ export interface S3Config {
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined
   /** Path-style URLs (`endpoint/bucket/key`), which MinIO, Garage and s3rver need. */
   forcePathStyle: boolean
-  /** Bounds the connection, the wait for an answer and any silence mid-download, each. */
+  /** Bounds the connection and the wait for an answer's headers, each (a download's silence: 60 s at least). */
   timeoutMs: number
   /** Attempts per request, the first included (the SDK retries 5xx and network errors with backoff). */
   maxAttempts: number

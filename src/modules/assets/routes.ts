@@ -197,6 +197,7 @@ function pushRoute(app: App, assets: AssetService): void {
             unknown_asset_type: UNKNOWN_ASSET_TYPE,
             image_fetch_blocked: '`image_url` refused by the outbound guard: not a valid http or https URL, with a user name or password, or to a private address',
             image_fetch_failed: '`image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow',
+            storage_unavailable: 'the file storage (the S3 bucket) cannot be reached; nothing is stored, push again later',
           }),
         },
       },

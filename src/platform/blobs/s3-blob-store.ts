@@ -30,6 +30,8 @@ import {
 
 /** Keys asked for per ListObjects call: S3's own maximum. */
 const LIST_PAGE_SIZE = 1000
+/** The least silence mid-download that ends it (see the client's `socketTimeout`). */
+const MIN_BODY_IDLE_MS = 60_000
 /** How often a conditional put that lost to a concurrent one (409) is tried again before failing. */
 const CONDITIONAL_PUT_ATTEMPTS = 3
 
@@ -61,13 +63,15 @@ export class S3BlobStore implements BlobStore {
       // S3-compatible servers store as part of the object: silent corruption. See docs/decisions.md.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      // A bucket that stops answering must fail the request, not hang it: connect, answer and idle
-      // socket (a download stalled midway) are each bounded.
+      // A bucket that stops answering must fail the request, not hang it: the connection and the wait
+      // for the answer's headers are each bounded by S3_TIMEOUT_MS. Mid-download, a client that stops
+      // reading pauses the object's stream too, which S3 cannot tell from its own silence: the idle limit
+      // there is looser, so a slow client is not cut off.
       requestHandler: {
         connectionTimeout: config.timeoutMs,
         requestTimeout: config.timeoutMs,
         throwOnRequestTimeout: true,
-        socketTimeout: config.timeoutMs,
+        socketTimeout: Math.max(config.timeoutMs, MIN_BODY_IDLE_MS),
       },
       maxAttempts: config.maxAttempts,
     })

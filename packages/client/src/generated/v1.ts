@@ -418,7 +418,7 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "storage_unavailable";
             errors?: components["schemas"]["FieldProblem"][];
         };
         /**
@@ -2205,6 +2205,23 @@ export interface operations {
              *     - `image_fetch_failed`: `image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow.
              */
             502: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `storage_unavailable`: the file storage (the S3 bucket) cannot be reached; nothing is stored, push again later. */
+            503: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */
                     "x-ratelimit-limit"?: number;
