@@ -12,6 +12,7 @@ import { migrate } from '../src/platform/db/migrate.js'
 import { bearer, TEST_SECRET } from './support/app.js'
 import { silentLogger } from './support/database.js'
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js'
+import { createTestBucket, s3Env, startS3Server } from './support/s3-server.js'
 import { staysTrue, waitFor } from './support/wait.js'
 
 // Each test runs the real executable: tsx compiles it at every start, and a first start runs initdb.
@@ -260,31 +261,31 @@ describe('asset-library serve on a fresh data directory', () => {
   })
 })
 
+/** Works on a data directory in this process (the embedded database allows one process at a time), then lets go. */
+async function withApp(directory: string, work: (app: Awaited<ReturnType<typeof buildApp>>, key: string) => Promise<void>) {
+  const database = await openDatabase({ databaseUrl: undefined, dataDir: directory, logger: silentLogger })
+  await migrate(database.db)
+  const app = await buildApp({ config: loadConfig({ DATA_DIR: directory, APP_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' }), database })
+  try {
+    const org = (await app.services.orgs.listOrganizations())[0] ?? (await app.services.orgs.createOrganization({ name: 'Acme', slug: 'acme' }))
+    const { token } = await app.services.keys.create({ organizationId: org.id, name: 'cli', scope: 'assets:write', expiresAt: null, createdBy: null })
+    await work(app, token)
+  } finally {
+    await app.close()
+    await database.close()
+  }
+}
+
 describe('embeddings from the command line, and the worker', () => {
   let directory: string
   let provider: EmbeddingServer
   let providerEnv: Record<string, string>
 
-  /** Works on the data directory in this process (the embedded database allows one process at a time), then lets go. */
-  async function withApp(work: (app: Awaited<ReturnType<typeof buildApp>>, key: string) => Promise<void>) {
-    const database = await openDatabase({ databaseUrl: undefined, dataDir: directory, logger: silentLogger })
-    await migrate(database.db)
-    const app = await buildApp({ config: loadConfig({ DATA_DIR: directory, APP_SECRET: TEST_SECRET, LOG_LEVEL: 'silent' }), database })
-    try {
-      const org = (await app.services.orgs.listOrganizations())[0] ?? (await app.services.orgs.createOrganization({ name: 'Acme', slug: 'acme' }))
-      const { token } = await app.services.keys.create({ organizationId: org.id, name: 'cli', scope: 'assets:write', expiresAt: null, createdBy: null })
-      await work(app, token)
-    } finally {
-      await app.close()
-      await database.close()
-    }
-  }
-
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'al-cli-embeddings-'))
     provider = await startEmbeddingServer()
     providerEnv = { DATA_DIR: directory, EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: '256' }
-    await withApp(async (app, key) => {
+    await withApp(directory, async (app, key) => {
       for (const [index, title] of ['Red sports car', 'Sleeping kitten', 'Calm sea'].entries()) {
         const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: `#0000${index}${index}` } }).png().toBuffer()
         const res = await app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: { image_base64: image.toString('base64'), title } })
@@ -342,7 +343,7 @@ describe('embeddings from the command line, and the worker', () => {
   })
 
   it('the worker embeds a changed text in the background and stops cleanly on SIGTERM', async () => {
-    await withApp(async (app, key) => {
+    await withApp(directory, async (app, key) => {
       const [asset] = (await app.inject({ method: 'GET', url: '/api/v1/assets?q=kitten', headers: bearer(key) })).json().data
       expect((await app.inject({ method: 'PATCH', url: `/api/v1/assets/${asset.id}`, headers: bearer(key), payload: { title: 'Playful puppy' } })).statusCode).toBe(200)
     })
@@ -359,5 +360,31 @@ describe('embeddings from the command line, and the worker', () => {
     expect(output).toContain('"msg":"stopped"')
     const status = await runCli(['embeddings', 'status', '--json'], providerEnv)
     expect(JSON.parse(status.stdout)).toMatchObject({ current: 4, stale: 0, missing: 0 })
+  })
+})
+
+describe('blobs migrate from the command line', () => {
+  it('copies the library into a bucket with a progress bar, verified, and a second run copies nothing', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'al-cli-migrate-'))
+    const s3 = await startS3Server()
+    try {
+      await withApp(directory, async (app, key) => {
+        for (const colour of ['#102030', '#405060']) {
+          const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: colour } }).png().toBuffer()
+          const res = await app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: { image_base64: image.toString('base64') } })
+          expect(res.statusCode).toBe(201)
+        }
+      })
+      const env = { DATA_DIR: directory, ...s3Env(s3.endpoint, await createTestBucket(s3.endpoint)), BLOB_STORE: 'file' }
+      const first = await runCli(['blobs', 'migrate', '--from', 'file', '--to', 's3', '--json'], env)
+      expect(first.code, first.stderr).toBe(0)
+      expect(JSON.parse(first.stdout)).toEqual({ copied: 4, already_there: 0, missing: [] })
+      expect(first.stderr).toContain('Copying image files from file to s3 [##############################] 100% 2/2')
+      const second = await runCli(['blobs', 'migrate', '--from', 'file', '--to', 's3'], env)
+      expect(second.stdout.trim()).toBe('Copied 0 image files from file to s3, each read back with its SHA-256; 4 already there')
+    } finally {
+      await s3.close()
+      rmSync(directory, { recursive: true, force: true })
+    }
   })
 })

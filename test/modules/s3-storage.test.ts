@@ -155,13 +155,13 @@ class CountingStore extends S3BlobStore {
 }
 
 describe('blobs migrate', () => {
-  it('copies every file rows refer to from disk to a bucket and back, resuming after an interruption without copying anything twice', async () => {
+  it('copies every file rows refer to from disk to a bucket and back, resuming after an interruption without copying anything twice', { timeout: 90_000 }, async () => {
     const onDisk = await startTestApp({ env: { BLOB_STORE: 'file', RATE_LIMIT_EXPENSIVE: '1000' } })
     const files = new FileBlobStore(onDisk.config.blobDir)
     const bucket = new CountingStore({ ...t.config.s3!, bucket: await createTestBucket(endpoint) })
     try {
       const org = await seedOrganization(onDisk.app, 'Moving')
-      const pushed = await Promise.all(Array.from({ length: 6 }, async () => (await pushAndRead(onDisk.app, org)).record))
+      const pushed = await Promise.all(Array.from({ length: 4 }, async () => (await pushAndRead(onDisk.app, org)).record))
       const keys = pushed.flatMap((asset) => [asset.sha256, variantKey(asset.sha256, 'thumb.webp')]).sort()
       const db = onDisk.database.handle.db
 
@@ -174,7 +174,7 @@ describe('blobs migrate', () => {
       const resumed = await migrateBlobs(db, { from: files, to: bucket }, (done, total) => progress.push([done, total]))
       expect(resumed).toEqual({ copied: keys.length - copiedBefore, alreadyThere: copiedBefore, missing: [] })
       expect(bucket.writes.sort()).toEqual(keys)
-      expect(progress.at(-1)).toEqual([6, 6])
+      expect(progress.at(-1)).toEqual([4, 4])
       for (const key of keys) expect((await bucket.get(key))!.equals((await files.get(key))!), key).toBe(true)
       expect(await migrateBlobs(db, { from: files, to: bucket })).toEqual({ copied: 0, alreadyThere: keys.length, missing: [] })
 

@@ -7,7 +7,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/platform/db/index.j
 import { DataDirectoryLockedError } from '../../src/platform/db/lockfile.js'
 import { migrate, pendingMigrations } from '../../src/platform/db/migrate.js'
 import { adminQuery, databaseUrl, silentLogger } from '../support/database.js'
-import { startTestApp, type TestApp } from '../support/app.js'
+import { startTestApp, TESTS_ON_S3, type TestApp } from '../support/app.js'
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
@@ -177,12 +177,13 @@ describe('health endpoints', () => {
     expect(res.json()).toEqual({ status: 'ok' })
   })
 
-  it('GET /ready reports the database, migrations, pgvector, the search mode and who keeps the statistics fresh', async () => {
+  it('GET /ready reports the database, migrations, the blob store, pgvector, the search mode and who keeps the statistics fresh', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/ready' })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
       status: 'ready',
       database: { kind: onPostgres ? 'postgres' : 'embedded', reachable: true },
+      storage: { kind: TESTS_ON_S3 ? 's3' : 'file', reachable: true },
       migrations: { pending: [] },
       pgvector: expect.any(Boolean),
       search: { mode: 'text', reason: 'no_provider' },
