@@ -17,7 +17,15 @@
  *   npx tsx bench/push.ts
  *   BENCH_IMAGES=40 BENCH_CONCURRENCY=2,4 BENCH_WARMUP=4 npx tsx bench/push.ts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/push.ts
+ *   BENCH_CONCURRENCY=1,4 BENCH_BURST=400 npx tsx bench/push.ts
+ *
+ * The app makes thumbnails after the push's commit, with its background runner (as `serve` does): each
+ * row starts once the previous rows' thumbnails are all made, and its rate includes the thumbnails made
+ * meanwhile. BENCH_BURST=n then pushes n more images (half PNG, half JPEG, multipart, 4 in flight) and
+ * reports the time from the first push until every one of their thumbnails is stored. On code that
+ * makes the thumbnail before answering (before issue 25) the same script measures the same things.
  */
+import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
@@ -29,12 +37,16 @@ import { benchKey } from './support/app.js'
 import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
 import { generateImages, type ImageSet } from './support/noise-images.js'
+import { FileBlobStore, variantKey } from '../src/platform/blobs/blob-store.js'
+import type { Db } from '../src/platform/db/index.js'
 import { ImageProcessor } from '../src/platform/images/images.js'
 
 const IMAGES_PER_RUN = envNumber('BENCH_IMAGES', 40)
 const IN_FLIGHT_LEVELS = (process.env.BENCH_CONCURRENCY ?? '2,4').split(',').map((level) => positive('BENCH_CONCURRENCY', Number(level)))
 const WARMUP_IMAGES = envNumber('BENCH_WARMUP', 4)
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
+const BURST_IMAGES = Number(process.env.BENCH_BURST ?? 0)
+const BURST_IN_FLIGHT = 4
 const CLIENT_ROLE = '--push-client'
 const FORMATS = ['png', 'jpeg'] as const
 const VARIANTS = ['json', 'multipart'] as const
@@ -97,9 +109,10 @@ async function main(): Promise<void> {
     // Each variant pushes images of its own: a second push of the same bytes would find its files stored.
     const perVariant = WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN
     const perFormat = VARIANTS.length * perVariant
+    const burstPerFormat = Math.ceil(BURST_IMAGES / FORMATS.length)
     const started = performance.now()
     const sets = new Map<Format, ImageSet>()
-    for (const format of FORMATS) sets.set(format, await generateImages(imageDir, format, perFormat))
+    for (const format of FORMATS) sets.set(format, await generateImages(imageDir, format, perFormat + burstPerFormat))
     console.log(`Generated ${perFormat} distinct images per format in ${((performance.now() - started) / 1000).toFixed(1)} s:`)
     for (const set of sets.values()) {
       const mp = ((set.width * set.height) / 1e6).toFixed(2)
@@ -109,9 +122,12 @@ async function main(): Promise<void> {
     // Its own processor, configured as the app's (IMAGE_CONCURRENCY decodes at once, the rest queue).
     const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
 
+    // As `serve` runs it; code from before issue 25 has no such runner (and makes thumbnails in the push).
+    ;(app.services as { thumbnails?: { start(): void } }).thumbnails?.start()
     client = await forkChild(new URL(import.meta.url), [CLIENT_ROLE])
     const measureApi = async (format: Format, variant: Variant, files: string[], inFlight: number): Promise<Measurement> => {
       await client!.ask({ kind: 'prepare', files, format, variant })
+      await thumbnailsMade(database.db)
       const cpuBefore = process.cpuUsage()
       const run = await client!.ask<Run>({ kind: 'run', url, token, inFlight })
       return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
@@ -166,10 +182,53 @@ async function main(): Promise<void> {
     const stored = await database.db.selectFrom('assets').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
     const expected = FORMATS.length * VARIANTS.length * perVariant
     report(rows, Number(stored.n), expected)
+
+    if (BURST_IMAGES > 0) {
+      const burst = [...sets.values()].flatMap((set) => set.files.slice(perFormat, perFormat + burstPerFormat)).slice(0, BURST_IMAGES)
+      await measureBurst(burst, new FileBlobStore(config.blobDir), database.db, async (format, files) => {
+        await client!.ask({ kind: 'prepare', files, format, variant: 'multipart' })
+        return client!.ask<Run>({ kind: 'run', url, token, inFlight: BURST_IN_FLIGHT })
+      })
+    }
   } finally {
     client?.stop()
     await bench?.close()
   }
+}
+
+/** Until the background runner has no thumbnail left to make (at once on code without one). */
+async function thumbnailsMade(db: Db): Promise<void> {
+  const queued = async () => {
+    const { rows } = await sql<{ n: number }>`select case when to_regclass('thumbnail_jobs') is null then 0 else (select count(*)::int from thumbnail_jobs) end as n`.execute(db)
+    return rows[0]!.n
+  }
+  while ((await queued()) > 0) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+/**
+ * Pushes the burst (each format's images in turn, 4 in flight) and times it from the first push until
+ * every thumbnail of it is stored, polling the blob store every 20 ms.
+ */
+async function measureBurst(files: string[], blobs: FileBlobStore, db: Db, push: (format: Format, files: string[]) => Promise<Run>): Promise<void> {
+  await thumbnailsMade(db)
+  const keys = files.map((file) => variantKey(createHash('sha256').update(readFileSync(file)).digest('hex'), 'thumb.webp'))
+  const started = performance.now()
+  const runs: Run[] = []
+  for (const format of FORMATS) runs.push(await push(format, files.filter((file) => file.endsWith(`.${format}`))))
+  const pushedMs = performance.now() - started
+  let missing = keys
+  while (missing.length > 0) {
+    const present = await Promise.all(missing.map((key) => blobs.exists(key)))
+    missing = missing.filter((_, i) => !present[i])
+    if (missing.length > 0) await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  const allMs = performance.now() - started
+  const outcomes = runs.flatMap((run) => run.outcomes)
+  console.log(
+    `\nBurst of ${files.length} images (multipart, ${BURST_IN_FLIGHT} in flight): pushed in ${(pushedMs / 1000).toFixed(2)} s ` +
+      `(${((files.length / pushedMs) * 1000).toFixed(1)}/s, p50 ${fmt(percentile(outcomes.map((o) => o.ms), 50))} ms, ${failures(outcomes).length} failed); ` +
+      `every thumbnail stored ${(allMs / 1000).toFixed(2)} s after the first push`,
+  )
 }
 
 /** `inFlight` workers take the next item until none is left; each outcome is timed from its start. */

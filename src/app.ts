@@ -28,11 +28,11 @@ import { CatalogService } from './modules/catalog/service.js'
 import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
 import { AssetService, type CollectionMembership } from './modules/assets/service.js'
+import { Thumbnails } from './modules/assets/thumbnails.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
-import type { BlobStore } from './platform/blobs/blob-store.js'
 import { createBlobStore } from './platform/blobs/create.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
@@ -110,19 +110,20 @@ export function createServices(
 function createAssetService(
   config: Config,
   db: Db,
-  modules: { catalog: CatalogService; collections: CollectionMembership; embeddings: Embeddings; blobs: BlobStore },
+  modules: { catalog: CatalogService; collections: CollectionMembership; embeddings: Embeddings; thumbnails: BackgroundThumbnails },
   wake: BackgroundWake,
   logger: FastifyBaseLogger,
 ) {
-  const { catalog, collections, embeddings, blobs } = modules
+  const { catalog, collections, embeddings, thumbnails } = modules
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const assets = new AssetService({
     db,
     logger,
     catalog,
-    blobs,
-    images: new ImageProcessor({ maxConcurrent: config.imageConcurrency }),
+    blobs: thumbnails.blobs,
+    images: thumbnails.images,
+    thumbnails: thumbnails.thumbnails,
     fetcher,
     signer,
     planLimits: config.planLimits,
@@ -146,6 +147,7 @@ export type BuiltApp = App & {
     embeddings: Embeddings
     webhooks: WebhookService
     webhookDelivery: WebhookDelivery
+    thumbnails: Thumbnails
   }
 }
 
@@ -168,21 +170,32 @@ function createWebhookDelivery(config: Config, db: Db, logger: FastifyBaseLogger
   return { delivery, fetcher, close: () => fetcher.close() }
 }
 
-/** The background work of one process, the HTTP app's or a worker's: asset embeddings and webhook sending. */
+/** Thumbnails, with the files they are made from and the process's one bound on image decoding. */
+function createThumbnails(config: Config, db: Db, logger: FastifyBaseLogger) {
+  const blobs = createBlobStore(config)
+  const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
+  return { blobs, images, thumbnails: new Thumbnails({ db, blobs, images, logger }) }
+}
+
+type BackgroundThumbnails = ReturnType<typeof createThumbnails>
+
+/** The background work of one process, the HTTP app's or a worker's: asset embeddings, thumbnails and webhook sending. */
 export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger) {
   const embeddings = createEmbeddings(config, database, logger)
   const webhooks = createWebhookDelivery(config, database.db, logger)
+  const thumbnails = createThumbnails(config, database.db, logger)
   return {
     embeddings,
     webhooks,
+    thumbnails,
     /**
      * Stops claiming and lets work in flight finish within half the shutdown budget (the HTTP side and
      * the database need the rest), then closes the outbound clients; before the database closes.
      */
     close: async () => {
       const budget = Math.floor(config.shutdownTimeoutMs / 2)
-      await Promise.all([embeddings.stop(budget), webhooks.delivery.stop(budget)])
-      await Promise.all([embeddings.close(), webhooks.close()])
+      await Promise.all([embeddings.stop(budget), webhooks.delivery.stop(budget), thumbnails.thumbnails.stop(budget)])
+      await Promise.all([embeddings.close(), webhooks.close(), thumbnails.blobs.close?.()])
     },
   }
 }
@@ -238,9 +251,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, embeddings, wake)
   const { orgs, keys, catalog } = services
   const members = new CollectionMembers(database.db)
-  const blobs = createBlobStore(config)
-  app.addHook('onClose', async () => blobs.close?.())
-  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, embeddings, blobs }, wake, app.log)
+  const { blobs } = background.thumbnails
+  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, embeddings, thumbnails: background.thumbnails }, wake, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
@@ -290,5 +302,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery } })
+  return Object.assign(app, { routes, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails.thumbnails } })
 }

@@ -41,7 +41,10 @@ export async function serve(config: Config): Promise<void> {
     const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })
-    if (config.serveBackgroundWork) await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
+    if (config.serveBackgroundWork) {
+      app.services.thumbnails.start()
+      await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
+    }
     stopPruning = scheduleIdempotencyPruning(database.db, { intervalMs: IDEMPOTENCY_PRUNE_INTERVAL_MS, logger: app.log })
     stopSweep = scheduleBlobSweep(database.db, blobs, { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
   } catch (error) {

@@ -19,12 +19,13 @@ export async function worker(config: Config): Promise<void> {
   try {
     await migrate(database.db)
     await prepareEmbeddings(background.embeddings, logger)
+    background.thumbnails.thumbnails.start()
     await Promise.all([background.embeddings.start(), background.webhooks.delivery.start()])
   } catch (error) {
     await close()
     throw error
   }
-  if (!(await background.embeddings.enabled())) logger.info('embeddings are off (they need EMBEDDING_BASE_URL and pgvector); delivering webhooks only')
+  if (!(await background.embeddings.enabled())) logger.info('embeddings are off (they need EMBEDDING_BASE_URL and pgvector); delivering webhooks and making thumbnails only')
   logger.info('worker started')
   // The runners' timers are unref'd (they must not hold a CLI or a test open): this is what keeps the worker up.
   const keepAlive = setInterval(() => undefined, 1 << 30)

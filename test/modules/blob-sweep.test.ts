@@ -36,6 +36,7 @@ async function orphan(): Promise<string[]> {
 describe('the sweep of unreferenced image files', () => {
   it('removes old files no asset refers to, keeps recent ones and every referenced one', async () => {
     const { record: asset } = await pushAndRead(t.app, acme)
+    await t.app.services.thumbnails.drain()
     const referenced = [asset.sha256, variantKey(asset.sha256, 'thumb.webp')]
     for (const key of referenced) age(key, 2 * HOUR_MS)
 
@@ -57,6 +58,7 @@ describe('the sweep of unreferenced image files', () => {
 
   it('keeps the files of an asset deleted while their removal failed only until the sweep', async () => {
     const { record: { sha256 } } = await pushAndRead(t.app, acme)
+    await t.app.services.thumbnails.drain()
     // The row goes; its files stay, as when their removal failed after the commit.
     await t.database.handle.db.deleteFrom('assets').where('sha256', '=', sha256).execute()
     expect(existsSync(fileOf(sha256))).toBe(true)

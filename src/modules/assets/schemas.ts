@@ -24,8 +24,16 @@ export const AssetSchema = Type.Object(
     height: Type.Integer(),
     byte_size: Type.Integer(),
     sha256: Type.String({ description: 'SHA-256 of the image bytes; two pushes of the same bytes are one asset.' }),
-    thumbnail_url: Type.String({ description: 'Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it.' }),
+    thumbnail_url: Type.String({
+      description:
+        'Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. Valid from the push\u2019s answer on: a thumbnail not made yet is made when first asked for. 404 `thumbnail_unavailable` when `thumbnail_status` is `failed`.',
+    }),
     thumbnail_expires_at: Type.String({ format: 'date-time' }),
+    thumbnail_status: Type.Union([Type.Literal('available'), Type.Literal('failed')], {
+      description:
+        '`available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push\u2019s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed.',
+    }),
+    thumbnail_failure: Type.Union([Type.Null(), Type.String()], { description: 'Why the thumbnail failed; null unless `thumbnail_status` is `failed`.' }),
     original_url: Type.String({ description: 'Signed URL of the original image, valid as long as thumbnail_url.' }),
     collections: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }, { additionalProperties: false }), {
       description: 'Manual collections holding the asset.',
@@ -166,6 +174,8 @@ export const ASSET_EXAMPLE = {
   sha256: SHA256_EXAMPLE,
   thumbnail_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
   thumbnail_expires_at: '2026-11-22T20:00:00.000Z',
+  thumbnail_status: 'available' as const,
+  thumbnail_failure: null,
   original_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',
   collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],
   created_at: '2026-11-21T19:00:00.000Z',

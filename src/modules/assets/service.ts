@@ -7,6 +7,7 @@ import { AppError, problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { variantKey, type BlobStore, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../platform/images/images.js'
+import type { Thumbnails } from './thumbnails.js'
 import type { ErrorCode } from '../../platform/http/error-codes.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { Caller } from '../../platform/http/route-auth.js'
@@ -34,7 +35,10 @@ export interface AssetServiceDeps {
   logger: FastifyBaseLogger
   catalog: CatalogService
   blobs: BlobStore
+  /** Reads the pushed image's header; decoding is the thumbnails' business. */
   images: ImageProcessor
+  /** The process's one `Thumbnails`, which its background runner shares. */
+  thumbnails: Thumbnails
   fetcher: SafeFetcher
   signer: UrlSigner
   planLimits: Record<string, PlanLimit>
@@ -147,7 +151,8 @@ export class AssetService {
   /**
    * Statements: one to learn what the push needs (plan usage, a duplicate, the names it uses), one to
    * add tags used for the first time (only then), and one that inserts the asset with its membership,
-   * embedding text and event. The image is decoded and its files written between the first and the last.
+   * embedding text, thumbnail job and event. Only the image's header is read, and its original written,
+   * between the first and the last: the thumbnail is made after the commit (see `Thumbnails`).
    */
   async push(organizationId: string, input: PushInput, createdBy: string | null = null): Promise<{ asset_id: string; duplicate: boolean }> {
     const bytes = await this.imageBytes(input)
@@ -163,13 +168,11 @@ export class AssetService {
 
     // The header only: nothing is written for what is not an image.
     const info = await this.image(() => this.deps.images.inspect(bytes))
-    const image = this.image(() => this.deps.images.process(bytes, info))
     const files = { original: sha256, thumbnail: thumbnailKey(sha256) }
     let inserted: { outcome: store.InsertOutcome; id: string }
     try {
-      // The original is written while the image decodes, the thumbnail once it is made; both before the
-      // insert, so their writes and fsyncs never hold the database.
-      await this.storeFiles(sha256, bytes, image.then(({ thumbnail }) => thumbnail))
+      // Before the insert, so its write and fsync never hold the database.
+      await this.deps.blobs.put(bytes, sha256)
       const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
       const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files, createdBy })
       inserted = { outcome: await this.insertPushed(asset, collection), id: asset.id }
@@ -180,8 +183,9 @@ export class AssetService {
       throw error
     }
     if (inserted.outcome !== 'inserted') return this.duplicateOfWinner(organizationId, sha256, collection)
-    // A delete of the same bytes (another asset's) that checked their use before this commit may have removed the files.
-    await this.storeFiles(sha256, bytes, (await image).thumbnail)
+    // A delete of the same bytes (another asset's) that checked their use before this commit may have removed the original.
+    await this.deps.blobs.put(bytes, sha256)
+    this.deps.thumbnails.afterCommit()
     this.deps.afterTextCommitted()
     this.deps.afterEventsCommitted()
     return { asset_id: inserted.id, duplicate: false }
@@ -197,6 +201,7 @@ export class AssetService {
       alongside: [
         ...(collection ? [(inserted: Inserted) => this.deps.collections.memberInsert(collection.id, inserted)] : []),
         (inserted) => this.deps.queueText(inserted, organizationId, record),
+        (inserted) => this.deps.thumbnails.queue(inserted),
         (inserted) => emitting(inserted, organizationId, 'asset.created', record),
       ],
     })
@@ -224,20 +229,6 @@ export class AssetService {
     const winner = await store.findBySha256(this.deps.db, organizationId, sha256)
     if (!winner) throw problems.conflict('push_conflict', 'A concurrent change to the same image interfered; push again.')
     return this.duplicate(winner, collection)
-  }
-
-  /**
-   * Writes the original at once and its thumbnail when it is made, unless they are there already (put is
-   * idempotent). Settles only once both writes have, so none is still under way when a failed push cleans
-   * up; a refused image is the failure reported before a failed write.
-   */
-  private async storeFiles(sha256: string, bytes: Buffer, thumbnail: Buffer | Promise<Buffer>): Promise<void> {
-    const [thumb, original] = await Promise.allSettled([
-      Promise.resolve(thumbnail).then((made) => this.deps.blobs.putAs(thumbnailKey(sha256), made)),
-      this.deps.blobs.put(bytes, sha256),
-    ])
-    if (thumb.status === 'rejected') throw thumb.reason
-    if (original.status === 'rejected') throw original.reason
   }
 
   /** After a failed push: the files go only if no asset (of any organization) uses these bytes. */
@@ -360,12 +351,23 @@ export class AssetService {
   /**
    * The file behind a signed URL (an asset's original or thumbnail), not yet opened: its blob key names
    * exactly these bytes (keys are content-addressed), so a conditional request needs no file access.
+   * A thumbnail not made yet, or whose file is missing, is made when opened; one whose image failed to
+   * decode is 404 `thumbnail_unavailable`.
    */
   async file(id: string, variant: 'original' | 'thumbnail'): Promise<AssetFile | null> {
     const files = await store.findAssetFiles(this.deps.db, id)
     if (!files) return null
-    const key = variant === 'original' ? files.blob_key : files.thumbnail_key
-    return { key, mimeType: variant === 'original' ? files.mime_type : 'image/webp', open: (range) => this.deps.blobs.stream(key, range) }
+    if (variant === 'original') return { key: files.blob_key, mimeType: files.mime_type, open: (range) => this.deps.blobs.stream(files.blob_key, range) }
+    if (files.thumbnail_failure !== null) throw thumbnailUnavailable(files.thumbnail_failure)
+    return { key: files.thumbnail_key, mimeType: 'image/webp', open: (range) => this.openThumbnail(files, range) }
+  }
+
+  private async openThumbnail(source: store.ThumbnailSource, range: ByteRange | undefined): Promise<BlobStream | null> {
+    const stored = await this.deps.blobs.stream(source.thumbnail_key, range)
+    if (stored) return stored
+    const outcome = await this.deps.thumbnails.ensure(source)
+    if (outcome.state === 'failed') throw thumbnailUnavailable(outcome.reason)
+    return outcome.state === 'stored' ? this.deps.blobs.stream(source.thumbnail_key, range) : null
   }
 
   /** The first asset each manual collection lists, by collection id: one statement for them all; none for an empty one. */
@@ -407,6 +409,8 @@ export class AssetService {
       sha256: row.sha256,
       thumbnail_url: thumbnail.url,
       thumbnail_expires_at: thumbnail.expiresAt.toISOString(),
+      thumbnail_status: row.thumbnail_failure === null ? ('available' as const) : ('failed' as const),
+      thumbnail_failure: row.thumbnail_failure,
       original_url: original.url,
       collections: row.collections,
       created_at: row.created_at.toISOString(),
@@ -503,6 +507,10 @@ function invalidBase64(): never {
   throw problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
 }
 
+function thumbnailUnavailable(reason: string): AppError {
+  return new AppError('thumbnail_unavailable', `This asset has no thumbnail: ${reason} The original is kept as it was pushed.`)
+}
+
 function imageTooLarge(): AppError {
   return new AppError('image_too_large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
 }
@@ -556,6 +564,7 @@ function newAsset(
     sha256: facts.sha256,
     blob_key: facts.files.original,
     thumbnail_key: facts.files.thumbnail,
+    thumbnail_failure: null,
     created_by: facts.createdBy,
     created_at: new Date(),
   }

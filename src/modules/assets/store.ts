@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
+import { releaseClaims } from '../../platform/background/claims.js'
 import { textQuery } from './full-text.js'
 
 /**
@@ -31,6 +32,7 @@ export const ASSET_COLUMNS = [
   'assets.sha256',
   'assets.blob_key',
   'assets.thumbnail_key',
+  'assets.thumbnail_failure',
   'assets.created_at',
   'assets.updated_at',
 ] as const
@@ -59,6 +61,7 @@ export interface AssetRow {
   sha256: string
   blob_key: string
   thumbnail_key: string
+  thumbnail_failure: string | null
   created_at: Date
   updated_at: Date
 }
@@ -243,7 +246,57 @@ export async function firstMatchingEach(db: Db, organizationId: string, filters:
 
 /** For signed file URLs, which carry no organization: the signature is the capability. */
 export async function findAssetFiles(db: Db, id: string) {
-  return db.selectFrom('assets').select(['mime_type', 'blob_key', 'thumbnail_key']).where('id', '=', id).executeTakeFirst()
+  return db.selectFrom('assets').select(['mime_type', 'sha256', 'blob_key', 'thumbnail_key', 'thumbnail_failure']).where('id', '=', id).executeTakeFirst()
+}
+
+/** What a thumbnail is made from, and where it goes. */
+export interface ThumbnailSource {
+  sha256: string
+  blob_key: string
+  thumbnail_key: string
+}
+
+/** The thumbnail sources of these assets, by id, leaving out the assets whose image failed to decode. */
+export async function thumbnailSources(db: Db, ids: string[]): Promise<Map<string, ThumbnailSource>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('assets')
+    .select(['id', 'sha256', 'blob_key', 'thumbnail_key'])
+    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
+    .where('thumbnail_failure', 'is', null)
+    .execute()
+  return new Map(rows.map(({ id, ...source }) => [id, source]))
+}
+
+/** Records on every asset of these bytes that they failed to decode; returns the assets it changed. */
+export async function recordThumbnailFailure(db: Db, sha256: string, reason: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('assets')
+    .set({ thumbnail_failure: reason })
+    .where('sha256', '=', sha256)
+    .where('thumbnail_failure', 'is', null)
+    .returning('id')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+/** The jobs whose thumbnail is made (or can never be). */
+export async function finishThumbnailJobs(db: Db, assetIds: string[]): Promise<void> {
+  if (assetIds.length > 0) await db.deleteFrom('thumbnail_jobs').where('asset_id', '=', sql<string>`any(${assetIds}::uuid[])`).execute()
+}
+
+/** A job that failed for a reason other than its image: due again after 5 s, 20 s, 80 s… at most an hour, ±20%. */
+export async function retryThumbnailJob(db: Db, assetId: string, owner: string, error: string): Promise<void> {
+  await sql`
+    update thumbnail_jobs
+    set attempts = attempts + 1, last_error = ${error.slice(0, 1000)}, locked_by = null, locked_until = null,
+      next_attempt_at = now() + make_interval(secs => least(3600, 5 * power(4, attempts)) * (0.8 + random() * 0.4))
+    where asset_id = ${assetId} and locked_by = ${owner}
+  `.execute(db)
+}
+
+export function releaseThumbnailJobs(db: Db, owner: string, assetIds: string[]): Promise<void> {
+  return releaseClaims(db, { table: 'thumbnail_jobs', idColumn: 'asset_id', owner, ids: assetIds })
 }
 
 export async function findBySha256(db: Db, organizationId: string, sha256: string): Promise<string | undefined> {

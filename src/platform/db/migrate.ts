@@ -14,6 +14,7 @@ import * as memberAudit from './migrations/0011_member_audit.js'
 import * as createdBy from './migrations/0012_created_by.js'
 import * as idempotencyKeys from './migrations/0013_idempotency_keys.js'
 import * as keyLimits from './migrations/0014_key_limits.js'
+import * as thumbnailJobs from './migrations/0015_thumbnail_jobs.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_created_by': createdBy,
   '0013_idempotency_keys': idempotencyKeys,
   '0014_key_limits': keyLimits,
+  '0015_thumbnail_jobs': thumbnailJobs,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -208,6 +208,8 @@ export interface AssetsTable {
   sha256: string
   blob_key: string
   thumbnail_key: string
+  /** Why the image could not be decoded into its thumbnail (migration 0015); null when nothing failed. */
+  thumbnail_failure: ColumnType<string | null, string | null | undefined, string | null>
   /** The tag names, space-separated, for the generated full-text column `search`. */
   tag_text: Generated<string>
   /** The tag names as the catalogue spells them, sorted case-insensitively. */
@@ -233,6 +235,16 @@ export interface AssetEmbeddingsTable {
   embedding: ColumnType<string | null, Buffer | null, Buffer | null>
   embedded_at: NullableTimestamp
   next_attempt_at: NullableTimestamp
+  attempts: Generated<number>
+  locked_by: string | null
+  locked_until: NullableTimestamp
+  last_error: string | null
+}
+
+/** A thumbnail still to make (migration 0015); the claim columns of platform/background/claims.ts. */
+export interface ThumbnailJobsTable {
+  asset_id: string
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>
   attempts: Generated<number>
   locked_by: string | null
   locked_until: NullableTimestamp
@@ -298,6 +310,7 @@ export interface Database {
   assets: AssetsTable
   asset_name_counts: AssetNameCountsTable
   asset_embeddings: AssetEmbeddingsTable
+  thumbnail_jobs: ThumbnailJobsTable
   collections: CollectionsTable
   collection_assets: CollectionAssetsTable
   idempotency_keys: IdempotencyKeysTable

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   cross_site_request: { status: 403, title: 'Forbidden', when: 'a sign-in from another site' },
   invalid_signature: { status: 403, title: 'Forbidden', when: 'a file link that is altered or expired' },
   not_found: { status: 404, title: 'Not Found', when: 'no such object in your organization (another organization\'s object too)' },
+  thumbnail_unavailable: { status: 404, title: 'Not Found', when: "the thumbnail of an image that passed its header check but could not be decoded (its record's `thumbnail_status` is `failed`)" },
   invitation_not_found: { status: 404, title: 'Not Found', when: 'an invitation that is unknown, expired, revoked or used' },
   request_timeout: { status: 408, title: 'Request Timeout', when: 'the request did not arrive in time' },
   smart_collection_immutable: { status: 409, title: 'Conflict', when: "adding to or removing from a smart collection" },

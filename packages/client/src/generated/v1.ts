@@ -418,7 +418,7 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "storage_unavailable";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "storage_unavailable";
             errors?: components["schemas"]["FieldProblem"][];
         };
         /**
@@ -544,10 +544,14 @@ export interface components {
             byte_size: number;
             /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
             sha256: string;
-            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. */
+            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. Valid from the push’s answer on: a thumbnail not made yet is made when first asked for. 404 `thumbnail_unavailable` when `thumbnail_status` is `failed`. */
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            thumbnail_status: "available" | "failed";
+            /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
+            thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
             /** @description Manual collections holding the asset. */
@@ -614,10 +618,14 @@ export interface components {
             byte_size: number;
             /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
             sha256: string;
-            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. */
+            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. Valid from the push’s answer on: a thumbnail not made yet is made when first asked for. 404 `thumbnail_unavailable` when `thumbnail_status` is `failed`. */
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            thumbnail_status: "available" | "failed";
+            /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
+            thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
             /** @description Manual collections holding the asset. */
@@ -654,10 +662,14 @@ export interface components {
             byte_size: number;
             /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
             sha256: string;
-            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. */
+            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. Valid from the push’s answer on: a thumbnail not made yet is made when first asked for. 404 `thumbnail_unavailable` when `thumbnail_status` is `failed`. */
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            thumbnail_status: "available" | "failed";
+            /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
+            thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
             /** @description Manual collections holding the asset. */
@@ -1709,6 +1721,8 @@ export interface operations {
                      *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *           "thumbnail_status": "available",
+                     *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *           "collections": [
                      *             {
@@ -2559,6 +2573,8 @@ export interface operations {
                      *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *       "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *       "thumbnail_status": "available",
+                     *       "thumbnail_failure": null,
                      *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *       "collections": [
                      *         {
@@ -2942,6 +2958,8 @@ export interface operations {
                      *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *       "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *       "thumbnail_status": "available",
+                     *       "thumbnail_failure": null,
                      *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *       "collections": [
                      *         {
@@ -5301,6 +5319,8 @@ export interface operations {
                      *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *           "thumbnail_status": "available",
+                     *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *           "collections": [
                      *             {
@@ -5578,6 +5598,8 @@ export interface operations {
                      *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *           "thumbnail_status": "available",
+                     *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *           "collections": [
                      *             {

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { sql } from 'kysely'
+import sharp from 'sharp'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { variantKey } from '../../src/platform/blobs/blob-store.js'
+import { ImageProcessor } from '../../src/platform/images/images.js'
+import { createLogger } from '../../src/platform/logger.js'
+import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { pushAndRead, type AssetRecord } from '../support/fixtures.js'
+import { expectProblem, outboxEvents } from '../support/sessions.js'
+import { waitFor } from '../support/wait.js'
+
+const BASE_URL = 'http://assets.test'
+
+/** Every line the app logs, as JSON. */
+let logged: Array<{ msg: string; asset_ids?: string[] }> = []
+let t: TestApp
+let acme: Seeded
+
+beforeAll(async () => {
+  const capture = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logged.push(...chunk.toString().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string }))
+      done()
+    },
+  })
+  t = await startTestApp({ logger: createLogger({ logLevel: 'info', logFormat: 'json' }, capture) })
+  acme = await seedOrganization(t.app, 'Acme')
+})
+afterAll(() => t.close())
+afterEach(() => {
+  vi.restoreAllMocks()
+  logged = []
+})
+
+/** Noise, so every call gives new bytes that barely compress. */
+const noisePng = (side = 300) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
+/** Noise cut in half: its header passes the push's check, its decode fails. */
+const truncatedPng = async () => {
+  const whole = await noisePng()
+  return whole.subarray(0, whole.length >> 1)
+}
+const thumbnailPath = (sha256: string) => {
+  const key = variantKey(sha256, 'thumb.webp')
+  return join(t.config.blobDir, key.slice(0, 2), key.slice(2, 4), key)
+}
+const fetchFile = (url: string) => t.app.inject({ method: 'GET', url: url.replace(BASE_URL, '') })
+const read = async (id: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${id}`, headers: bearer(acme.readKey) })).json<AssetRecord & { thumbnail_status: string; thumbnail_failure: string | null }>()
+const queuedJobs = async () => (await sql<{ n: number }>`select count(*)::int as n from thumbnail_jobs`.execute(t.database.handle.db)).rows[0]!.n
+/** Counts the thumbnails decoded in this process (every ImageProcessor's), calling through. */
+const countDecodes = () => vi.spyOn(ImageProcessor.prototype, 'thumbnail')
+
+describe('thumbnails off the push', () => {
+  it('answers the push before any thumbnail is made, and makes it when its URL is asked for first', async () => {
+    const { record } = await pushAndRead(t.app, acme, {}, await noisePng())
+    expect(record).toMatchObject({ thumbnail_status: 'available', thumbnail_failure: null, width: 300, height: 300 })
+    expect(existsSync(thumbnailPath(record.sha256))).toBe(false)
+
+    // The record asset.created carried at the commit links to a thumbnail that is served from that moment.
+    const [created] = (await outboxEvents(t.database.handle.db, acme.org.id, 'asset.created')).filter((event) => event.id === record.id)
+    const res = await fetchFile(created!.thumbnail_url as string)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('image/webp')
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 300, height: 300 })
+    expect(existsSync(thumbnailPath(record.sha256))).toBe(true)
+  })
+
+  it('decodes each image once under 50 concurrent first requests, the background runner racing them', async () => {
+    const grid = await Promise.all(Array.from({ length: 10 }, async () => (await pushAndRead(t.app, acme, {}, await noisePng(200))).record))
+    const one = (await pushAndRead(t.app, acme, {}, await noisePng(400))).record
+    const decodes = countDecodes()
+
+    const requests = [...Array.from({ length: 50 }, () => one), ...grid.flatMap((asset) => [asset, asset, asset])].map((asset) => fetchFile(asset.thumbnail_url))
+    const [answers] = await Promise.all([Promise.all(requests), t.app.services.thumbnails.drain()])
+
+    expect(answers.map((res) => res.statusCode)).toEqual(answers.map(() => 200))
+    const oneAnswers = answers.slice(0, 50)
+    expect(new Set(oneAnswers.map((res) => res.rawPayload.toString('base64'))).size).toBe(1)
+    expect(decodes).toHaveBeenCalledTimes(11)
+    expect(await queuedJobs()).toBe(0)
+  })
+
+  it('regenerates a thumbnail whose file went missing, with the same ETag', async () => {
+    const { record } = await pushAndRead(t.app, acme, {}, await noisePng())
+    const first = await fetchFile(record.thumbnail_url)
+    expect(first.statusCode).toBe(200)
+    rmSync(thumbnailPath(record.sha256))
+
+    const decodes = countDecodes()
+    const again = await fetchFile(record.thumbnail_url)
+    expect(again.statusCode).toBe(200)
+    expect(again.headers.etag).toBe(first.headers.etag)
+    expect(await sharp(again.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 300, height: 300 })
+    expect(existsSync(thumbnailPath(record.sha256))).toBe(true)
+    expect(decodes).toHaveBeenCalledTimes(1)
+  })
+
+  it('makes the queued thumbnails in the background once its runner is started, and forgets the job of a deleted asset', async () => {
+    await t.app.services.thumbnails.drain()
+    const pushed = await Promise.all(Array.from({ length: 3 }, async () => (await pushAndRead(t.app, acme, {}, await noisePng(200))).record))
+    const gone = (await pushAndRead(t.app, acme, {}, await noisePng(200))).record
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${gone.id}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
+    expect(await queuedJobs()).toBe(3)
+
+    t.app.services.thumbnails.start()
+    try {
+      await waitFor('every queued thumbnail made', async () => (await queuedJobs()) === 0)
+    } finally {
+      await t.app.services.thumbnails.stop(5_000)
+    }
+    for (const asset of pushed) expect(existsSync(thumbnailPath(asset.sha256)), asset.id).toBe(true)
+    expect(existsSync(thumbnailPath(gone.sha256))).toBe(false)
+  })
+})
+
+describe('an image that passes its header but fails to decode', () => {
+  it('is kept; its record says so, its thumbnail URL is 404 thumbnail_unavailable, and it is logged once', async () => {
+    const bytes = await truncatedPng()
+    const { record } = await pushAndRead(t.app, acme, {}, bytes)
+    expect(record.thumbnail_status).toBe('available')
+
+    const decodes = countDecodes()
+    const answers = await Promise.all(Array.from({ length: 5 }, () => fetchFile(record.thumbnail_url)))
+    for (const res of answers) {
+      const problem = expectProblem(res, 404, 'thumbnail_unavailable')
+      expect(problem.detail).toContain('could not be decoded')
+    }
+    // Asked again once the failure is recorded: answered from the record, without decoding.
+    expectProblem(await fetchFile(record.thumbnail_url), 404, 'thumbnail_unavailable')
+    expect(decodes).toHaveBeenCalledTimes(1)
+
+    const after = await read(record.id)
+    expect(after).toMatchObject({ thumbnail_status: 'failed', thumbnail_failure: expect.stringContaining('could not be decoded') })
+    const original = await fetchFile(after.original_url)
+    expect(original.statusCode).toBe(200)
+    expect(original.rawPayload.equals(bytes)).toBe(true)
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/v1/assets?limit=100', headers: bearer(acme.readKey) })).json<{ data: Array<{ id: string; thumbnail_status: string }> }>()
+    expect(listed.data.find((asset) => asset.id === record.id)?.thumbnail_status).toBe('failed')
+    expect(logged.filter((line) => line.asset_ids?.includes(record.id))).toHaveLength(1)
+  })
+
+  it('is found out by the background runner too, which drops its job', async () => {
+    const { record } = await pushAndRead(t.app, acme, {}, await truncatedPng())
+    await t.app.services.thumbnails.drain()
+    expect(await read(record.id)).toMatchObject({ thumbnail_status: 'failed' })
+    expect(await queuedJobs()).toBe(0)
+    expectProblem(await fetchFile(record.thumbnail_url), 404, 'thumbnail_unavailable')
+    await waitFor('the failure logged', () => logged.some((line) => line.asset_ids?.includes(record.id)))
+  })
+})
