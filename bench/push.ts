@@ -17,7 +17,7 @@
  *   npx tsx bench/push.ts
  *   BENCH_IMAGES=40 BENCH_CONCURRENCY=2,4 BENCH_WARMUP=4 npx tsx bench/push.ts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/push.ts
- *   BENCH_CONCURRENCY=1,4 BENCH_BURST=400 npx tsx bench/push.ts
+ *   BENCH_CONCURRENCY=1,4 BENCH_BURST=400 BENCH_IMAGE_DIR=/tmp/push-images npx tsx bench/push.ts
  *
  * The app makes thumbnails after the push's commit, with its background runner (as `serve` does): each
  * row starts once the previous rows' thumbnails are all made, and its rate includes the thumbnails made
@@ -26,7 +26,7 @@
  * makes the thumbnail before answering (before issue 25) the same script measures the same things.
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -47,6 +47,8 @@ const WARMUP_IMAGES = envNumber('BENCH_WARMUP', 4)
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
 const BURST_IMAGES = Number(process.env.BENCH_BURST ?? 0)
 const BURST_IN_FLIGHT = 4
+/** Keeps the generated images there for the next run (each run has a database and files of its own). */
+const IMAGE_DIR = process.env.BENCH_IMAGE_DIR || undefined
 const CLIENT_ROLE = '--push-client'
 const FORMATS = ['png', 'jpeg'] as const
 const VARIANTS = ['json', 'multipart'] as const
@@ -104,15 +106,15 @@ async function main(): Promise<void> {
     const { app, config, database } = bench
     const url = `${bench.baseUrl}/api/v1/assets`
     const { token } = await benchKey(app, 'assets:write')
-    const imageDir = join(bench.dataDir, 'bench-images')
-    mkdirSync(imageDir)
+    const imageDir = IMAGE_DIR ?? join(bench.dataDir, 'bench-images')
+    mkdirSync(imageDir, { recursive: true })
     // Each variant pushes images of its own: a second push of the same bytes would find its files stored.
     const perVariant = WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN
     const perFormat = VARIANTS.length * perVariant
     const burstPerFormat = Math.ceil(BURST_IMAGES / FORMATS.length)
     const started = performance.now()
     const sets = new Map<Format, ImageSet>()
-    for (const format of FORMATS) sets.set(format, await generateImages(imageDir, format, perFormat + burstPerFormat))
+    for (const format of FORMATS) sets.set(format, await imagesIn(imageDir, format, perFormat + burstPerFormat))
     console.log(`Generated ${perFormat} distinct images per format in ${((performance.now() - started) / 1000).toFixed(1)} s:`)
     for (const set of sets.values()) {
       const mp = ((set.width * set.height) / 1e6).toFixed(2)
@@ -196,12 +198,23 @@ async function main(): Promise<void> {
   }
 }
 
+/** `count` images of the format, generated unless an earlier run left as many in `dir`. */
+async function imagesIn(dir: string, format: Format, count: number): Promise<ImageSet> {
+  const saved = join(dir, `${format}-set.json`)
+  if (existsSync(saved)) {
+    const set = JSON.parse(readFileSync(saved, 'utf8')) as ImageSet
+    if (set.files.length >= count) return { ...set, files: set.files.slice(0, count) }
+  }
+  const set = await generateImages(dir, format, count)
+  writeFileSync(saved, JSON.stringify(set))
+  return set
+}
+
 /** Until the background runner has no thumbnail left to make (at once on code without one). */
 async function thumbnailsMade(db: Db): Promise<void> {
-  const queued = async () => {
-    const { rows } = await sql<{ n: number }>`select case when to_regclass('thumbnail_jobs') is null then 0 else (select count(*)::int from thumbnail_jobs) end as n`.execute(db)
-    return rows[0]!.n
-  }
+  const { rows } = await sql<{ queue: string | null }>`select to_regclass('thumbnail_jobs')::text as queue`.execute(db)
+  if (rows[0]!.queue === null) return
+  const queued = async () => (await sql<{ n: number }>`select count(*)::int as n from thumbnail_jobs`.execute(db)).rows[0]!.n
   while ((await queued()) > 0) await new Promise((resolve) => setTimeout(resolve, 20))
 }
 
