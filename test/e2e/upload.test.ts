@@ -62,6 +62,14 @@ describe('uploading', () => {
     await nav.getByRole('link', { name: 'Library' }).click()
     await expect.poll(() => page.getByRole('article', { name: 'coral-hero' }).isVisible()).toBe(true)
     await expect.poll(() => page.getByRole('article', { name: 'teal-card' }).isVisible()).toBe(true)
+    // Their thumbnails, made after the pushes answered (on demand if the background has not got to them), load.
+    const thumbnailLoaded = (name: string) =>
+      page
+        .getByRole('article', { name })
+        .locator('img')
+        .evaluate((image) => (image as unknown as { complete: boolean; naturalWidth: number }).complete && (image as unknown as { naturalWidth: number }).naturalWidth > 0)
+    await expect.poll(() => thumbnailLoaded('coral-hero')).toBe(true)
+    await expect.poll(() => thumbnailLoaded('teal-card')).toBe(true)
 
     // The queue outlives the screen: back on Upload, the rows are still there.
     await nav.getByRole('link', { name: 'Upload' }).click()
