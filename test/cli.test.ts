@@ -374,6 +374,7 @@ describe('blobs migrate from the command line', () => {
           const res = await app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: { image_base64: image.toString('base64') } })
           expect(res.statusCode).toBe(201)
         }
+        await app.services.thumbnails.drain()
       })
       const env = { DATA_DIR: directory, ...s3Env(s3.endpoint, await createTestBucket(s3.endpoint)), BLOB_STORE: 'file' }
       const first = await runCli(['blobs', 'migrate', '--from', 'file', '--to', 's3', '--json'], env)

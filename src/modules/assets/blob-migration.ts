@@ -13,7 +13,7 @@ export interface BlobMigrationOutcome {
   copied: number
   /** Files the destination already held with the right bytes (a resumed run skips them). */
   alreadyThere: number
-  /** Keys that rows refer to but that the source does not hold: nothing to copy, and worth a look. */
+  /** Originals that rows refer to but that the source does not hold: nothing to copy, and worth a look. */
   missing: string[]
 }
 
@@ -49,7 +49,9 @@ export async function migrateBlobs(
       // Every copy under way settles before a failure ends the run: none goes on writing behind it.
       const copies = await Promise.allSettled(
         page.slice(i, i + IN_FLIGHT).map(async (content) => {
-          for (const key of [content.blob_key, content.thumbnail_key]) await copyOne(db, stores, key, content.sha256, outcome)
+          await copyOne(db, stores, content.blob_key, content.sha256, outcome)
+          // A thumbnail the source lacks is not lost: it is made when it is first asked for.
+          await copyOne(db, stores, content.thumbnail_key, content.sha256, outcome, { derived: true })
           progress(++done, Math.max(total, done))
         }),
       )
@@ -61,11 +63,18 @@ export async function migrateBlobs(
   return outcome
 }
 
-async function copyOne(db: Db, { from, to }: { from: BlobStore; to: BlobStore }, key: string, sha256: string, outcome: BlobMigrationOutcome): Promise<void> {
+async function copyOne(
+  db: Db,
+  { from, to }: { from: BlobStore; to: BlobStore },
+  key: string,
+  sha256: string,
+  outcome: BlobMigrationOutcome,
+  { derived = false } = {},
+): Promise<void> {
   const bytes = await from.get(key)
   if (bytes === null) {
     // Deleted since the page was read: not missing, only gone.
-    if ((await store.contentsInUse(db, [sha256])).has(sha256)) outcome.missing.push(key)
+    if (!derived && (await store.contentsInUse(db, [sha256])).has(sha256)) outcome.missing.push(key)
     return
   }
   const hash = sha256Hex(bytes)

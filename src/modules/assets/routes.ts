@@ -284,6 +284,7 @@ export function fileRoutes(
     reply.header('accept-ranges', 'bytes')
     if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, remaining).code(304).send(head ? emptyBody() : undefined)
     if (deps.directLinks?.directLink) {
+      if (!(await file.stored())) throw missingFile(request, id, file.key)
       const download = request.query.download
       const location = await deps.directLinks.directLink(file.key, {
         expiresInSeconds: Math.max(1, Math.min(remaining, DIRECT_LINK_SECONDS)),
@@ -302,11 +303,7 @@ export function fileRoutes(
       reply.header('content-range', `bytes */${error.size}`)
       throw new AppError('range_not_satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
     }
-    if (!blob) {
-      // A row whose file is gone: lost storage, or a migration not finished. The operator needs the key.
-      request.log.warn({ asset_id: id, key: file.key }, 'the file of an existing asset is missing from the blob store')
-      throw problems.notFound('File')
-    }
+    if (!blob) throw missingFile(request, id, file.key)
     const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
     if (request.query.download !== undefined) reply.header('content-disposition', attachment(request.query.download))
     fileHeaders(reply, etag, remaining)
@@ -321,6 +318,12 @@ export function fileRoutes(
     }
     return reply.send(blob.body)
   })
+}
+
+/** A row whose file is gone: lost storage, or a migration not finished. The operator needs the key. */
+function missingFile(request: FastifyRequest, assetId: string, key: string): AppError {
+  request.log.warn({ asset_id: assetId, key }, 'the file of an existing asset is missing from the blob store')
+  return problems.notFound('File')
 }
 
 /** The longest a presigned URL lives: the signed link itself may be valid for days. */

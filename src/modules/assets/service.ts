@@ -130,6 +130,8 @@ export interface AssetFile {
   mimeType: string
   /** All the bytes, or `range`; null when the blob is gone. Throws `RangeNotSatisfiableError`. */
   open(range?: ByteRange): Promise<BlobStream | null>
+  /** Whether the blob is in the store (a thumbnail not made yet is made first); for a link that sends the client to the store itself. */
+  stored(): Promise<boolean>
 }
 
 const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
@@ -357,17 +359,23 @@ export class AssetService {
   async file(id: string, variant: 'original' | 'thumbnail'): Promise<AssetFile | null> {
     const files = await store.findAssetFiles(this.deps.db, id)
     if (!files) return null
-    if (variant === 'original') return { key: files.blob_key, mimeType: files.mime_type, open: (range) => this.deps.blobs.stream(files.blob_key, range) }
+    if (variant === 'original') {
+      return { key: files.blob_key, mimeType: files.mime_type, open: (range) => this.deps.blobs.stream(files.blob_key, range), stored: () => this.deps.blobs.exists(files.blob_key) }
+    }
     if (files.thumbnail_failure !== null) throw thumbnailUnavailable(files.thumbnail_failure)
-    return { key: files.thumbnail_key, mimeType: 'image/webp', open: (range) => this.openThumbnail(files, range) }
+    return { key: files.thumbnail_key, mimeType: 'image/webp', open: (range) => this.openThumbnail(files, range), stored: () => this.thumbnailStored(files) }
+  }
+
+  private async thumbnailStored(source: store.ThumbnailSource): Promise<boolean> {
+    const outcome = await this.deps.thumbnails.ensure(source)
+    if (outcome.state === 'failed') throw thumbnailUnavailable(outcome.reason)
+    return outcome.state === 'stored'
   }
 
   private async openThumbnail(source: store.ThumbnailSource, range: ByteRange | undefined): Promise<BlobStream | null> {
     const stored = await this.deps.blobs.stream(source.thumbnail_key, range)
     if (stored) return stored
-    const outcome = await this.deps.thumbnails.ensure(source)
-    if (outcome.state === 'failed') throw thumbnailUnavailable(outcome.reason)
-    return outcome.state === 'stored' ? this.deps.blobs.stream(source.thumbnail_key, range) : null
+    return (await this.thumbnailStored(source)) ? this.deps.blobs.stream(source.thumbnail_key, range) : null
   }
 
   /** The first asset each manual collection lists, by collection id: one statement for them all; none for an empty one. */
