@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { variantKey } from '../../src/platform/blobs/blob-store.js'
 import { ImageProcessor } from '../../src/platform/images/images.js'
 import { createLogger } from '../../src/platform/logger.js'
-import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead, type AssetRecord } from '../support/fixtures.js'
 import { expectProblem, outboxEvents } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
@@ -27,7 +27,7 @@ beforeAll(async () => {
       done()
     },
   })
-  t = await startTestApp({ logger: createLogger({ logLevel: 'info', logFormat: 'json' }, capture) })
+  t = await startTestApp({ env: FILES_ON_DISK, logger: createLogger({ logLevel: 'info', logFormat: 'json' }, capture) })
   acme = await seedOrganization(t.app, 'Acme')
 })
 afterAll(() => t.close())
