@@ -32,15 +32,13 @@ import { startLoadGenerator, type LoadGenerator, type LoadResult } from './suppo
 import { startRotatingLoad, type RotatingLoad, type RotatingRequest } from './support/rotating-load.js'
 import { mulberry32, syntheticFile } from './support/synthetic.js'
 import { ASSET_COLUMNS, libraryVersion, listAssets, listQuery, whereFilter, type AssetFilter } from '../src/modules/assets/store.js'
-import { AssetSchema } from '../src/modules/assets/schemas.js'
+import { AssetListSchema } from '../src/modules/assets/schemas.js'
 import type { AssetService } from '../src/modules/assets/service.js'
 import { byTagOrder } from '../src/modules/catalog/service.js'
 import { DEFAULT_ASSET_TYPES } from '../src/modules/catalog/store.js'
 import { sha256Hex } from '../src/platform/crypto.js'
 import { uuidv7, uuidv7At } from '../src/platform/ids.js'
 import type { Db } from '../src/platform/db/index.js'
-import { ListSchema } from '../src/platform/http/pagination.js'
-import { ref } from '../src/platform/http/schemas.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL
 const ASSETS = envNumber('BENCH_ASSETS', 10_000)
@@ -122,12 +120,12 @@ async function main(): Promise<void> {
     // The rate limits and the free plan's 10,000 assets would stop the seeding; the plan is still checked on every push.
     const env = { RATE_LIMIT_CHEAP: '1000000', RATE_LIMIT_EXPENSIVE: '1000000', PLAN_LIMITS: JSON.stringify({ free: { max_assets: 10_000_000, max_bytes: 1e15 } }) }
     bench = await startBenchAppOn('list', SERVER_URL, env, (app, config) => {
-      app.get(BARE_MEMORY_PATH, { config: { auth: { kind: 'public' } }, schema: { response: { 200: ListSchema(ref(AssetSchema), 'The first page, from memory.') } } }, async () => bare.page!)
+      app.get(BARE_MEMORY_PATH, { config: { auth: { kind: 'public' } }, schema: { response: { 200: AssetListSchema('The first page, from memory.') } } }, async () => bare.page!)
       barePool = config.databaseUrl ? new pg.Pool({ connectionString: config.databaseUrl, max: 10 }) : undefined
       const run = barePool
         ? async (query: CompiledQuery) => (await barePool!.query(query.sql, query.parameters as unknown[])).rows
         : async (query: CompiledQuery) => (await bench!.database.db.executeQuery(query)).rows
-      app.get<{ Params: { variant: string } }>('/bench/bare-sql/:variant', async (request) => run(bare.queries!.get(request.params.variant)!))
+      app.get<{ Params: { variant: string } }>('/bench/bare-sql/:variant', { config: { auth: { kind: 'public' } } }, async (request) => run(bare.queries!.get(request.params.variant)!))
     })
     const { app, database, baseUrl } = bench
     uncached = await buildApp({ config: { ...bench.config, listCacheRecords: 0, serveBackgroundWork: false }, database })

@@ -129,6 +129,7 @@ function createAssetService(
     planLimits: config.planLimits,
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
     listCacheRecords: config.listCacheRecords,
+    exactTotalUpTo: config.listExactTotalUpTo,
     queueText: (assets, organizationId, record) => embeddings.queueText(assets, organizationId, record),
     afterTextCommitted: () => wake.textChanged(),
     afterEventsCommitted: () => wake.eventsCommitted(),

@@ -48,6 +48,8 @@ export interface Config {
   apiKeyCacheTtlMs: number
   /** Records kept in recently listed pages of assets, reused while the library is unchanged; 0 keeps none. */
   listCacheRecords: number
+  /** A full-text list of assets counts its matches up to this many; past it, its total is the planner's estimate. */
+  listExactTotalUpTo: number
   rateLimits: RateLimitConfig
   /** Email of the owner created on the first start. */
   firstRunOwnerEmail: string
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const statisticsCheckIntervalMs = read.integer('STATISTICS_CHECK_INTERVAL_MS', 5_000, 0, 3_600_000)
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
   const listCacheRecords = read.integer('LIST_CACHE_RECORDS', 10_000, 0, 1_000_000)
+  const listExactTotalUpTo = read.integer('LIST_EXACT_TOTAL_UP_TO', 10_000, 1, 10_000_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const invitationTtlDays = read.integer('INVITATION_TTL_DAYS', 7, 1, 90)
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))
@@ -271,6 +274,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     statisticsCheckIntervalMs,
     apiKeyCacheTtlMs,
     listCacheRecords,
+    listExactTotalUpTo,
     rateLimits,
     firstRunOwnerEmail,
     invitationTtlDays,

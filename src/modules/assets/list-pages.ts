@@ -5,6 +5,8 @@ import type { AssetFilter, CountedTotal } from './store.js'
 export interface ListedPage<R> {
   data: R[]
   total: number
+  /** False when `total` is the planner's estimate of a full-text list's many matches. */
+  total_exact: boolean
   limit: number
   offset: number
 }

@@ -7,10 +7,10 @@ import { RangeNotSatisfiableError, type BlobStore, type BlobStream, type ByteRan
 import type { App } from '../../platform/http/app-type.js'
 import { attachment } from '../../platform/http/content-disposition.js'
 import { AppError, problems } from '../../platform/http/errors.js'
-import { ListSchema, pageOf } from '../../platform/http/pagination.js'
+import { pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
-import { ASSET_EXAMPLE, AssetParams, AssetSchema, CHECK_EXAMPLE, CheckBody, CheckResponse, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
+import { ASSET_EXAMPLE, AssetListSchema, AssetParams, AssetSchema, CHECK_EXAMPLE, CheckBody, CheckResponse, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
 import { creatorOf, type AssetService, type PushInput } from './service.js'
 import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
@@ -51,7 +51,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         description: 'Newest first. Filters combine (AND).',
         querystring: ListQuery,
         response: {
-          200: okResponse('A page of assets.', ListSchema(ref(AssetSchema), 'Assets, newest first.'), { data: [ASSET_EXAMPLE], total: 1, limit: 50, offset: 0 }),
+          200: okResponse('A page of assets.', AssetListSchema('Assets, newest first.'), { data: [ASSET_EXAMPLE], total: 1, total_exact: true, limit: 50, offset: 0 }),
         },
       },
     },

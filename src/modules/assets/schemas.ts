@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
-import { PaginationQuery } from '../../platform/http/pagination.js'
+import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
+import { ref } from '../../platform/http/schemas.js'
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description })
 const Url = (description: string) => Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description })
@@ -180,4 +181,21 @@ export const ASSET_EXAMPLE = {
   collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],
   created_at: '2026-11-21T19:00:00.000Z',
   updated_at: '2026-11-21T19:05:00.000Z',
+}
+
+/**
+ * A page of assets. A full-text filter (`q`) counts its matches up to 10,000: past that, `total` is the
+ * database planner's estimate and `total_exact` is false; every other list's total is exact.
+ */
+export function AssetListSchema(description: string) {
+  const list = ListSchema(ref(AssetSchema), description)
+  return Type.Object(
+    {
+      ...list.properties,
+      total_exact: Type.Boolean({
+        description: 'False when `total` is an estimate: a full-text filter (`q`) matching more than 10,000 assets is not counted to the end.',
+      }),
+    },
+    { description },
+  )
 }

@@ -45,6 +45,8 @@ export interface AssetServiceDeps {
   imageFetchTimeoutMs: number
   /** How many records the list keeps in recently listed pages (`LIST_CACHE_RECORDS`). */
   listCacheRecords: number
+  /** A full-text list counts its matches up to this many; past it, its total is the planner's estimate (`LIST_EXACT_TOTAL_UP_TO`). */
+  exactTotalUpTo: number
   /**
    * The clause that queues an asset's searchable text (the search index follows), for the assets `assets`
    * selects; it runs in the statement or transaction that changed the text.
@@ -268,14 +270,33 @@ export class AssetService {
     const linksExpire = this.deps.signer.currentExpiry()
     const kept = this.pages.get(organizationId, query)
     if (kept?.linksExpire === linksExpire && kept.version === (await this.libraryVersions.get(organizationId))) return kept.page
-    const options = this.totalOptions(organizationId, filter, inCollection)
+    // Only full text counts up to a cap: a word can match most of a library, and its total matters least.
+    const countCap = filter.q === undefined ? undefined : this.deps.exactTotalUpTo
+    const options = { ...this.totalOptions(organizationId, filter, inCollection), countCap }
     const counted = store.countsMatches(filter, options) ? countedScopeKey(filter, inCollection) : undefined
     const countedBefore = counted === undefined ? undefined : this.pages.countedTotal(organizationId, counted)
-    const { rows, total, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore })
-    if (counted !== undefined && version !== null) this.pages.keepCountedTotal(organizationId, counted, { version, total })
-    const listed = { data: rows.map((row) => this.record(row)), total, ...page }
+    const { rows, total: count, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore })
+    const total = countCap === undefined || count <= countCap ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, filter, inCollection, { count, before: countedBefore, version })
+    if (counted !== undefined && version !== null) this.pages.keepCountedTotal(organizationId, counted, { version, total: count, ...(!total.total_exact && { estimate: total.total }) })
+    const listed = { data: rows.map((row) => this.record(row)), ...total, ...page }
     this.pages.keep(organizationId, query, { version, linksExpire, page: listed })
     return listed
+  }
+
+  /**
+   * The total of a full-text list whose count passed its cap: the planner's estimate (reused with the
+   * count it goes with), never less than the matches the count found.
+   */
+  private async estimatedTotal(
+    organizationId: string,
+    filter: AssetFilter,
+    inCollection: string | undefined,
+    counted: { count: number; before: store.CountedTotal | undefined; version: string | null },
+  ) {
+    const { before } = counted
+    const kept = before?.version === counted.version ? before.estimate : undefined
+    const estimate = kept ?? (await store.estimatedMatches(this.deps.db, organizationId, filter, inCollection))
+    return { total: Math.max(estimate, counted.count), total_exact: false }
   }
 
   /** The counts of several scopes (a filter, optionally within a manual collection) in one statement. */

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
+import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { releaseClaims } from '../../platform/background/claims.js'
@@ -105,6 +105,18 @@ export async function listAssets(db: Db, organizationId: string, filter: AssetFi
   return { rows: rows.filter((row) => row.id !== null) as AssetWithRelations[], total: first.total, version: first.library_version }
 }
 
+/**
+ * The planner's estimate of how many assets the filter selects, from the column statistics (no row is
+ * read): what a full-text list answers once its matches pass the count's cap.
+ */
+export async function estimatedMatches(db: Db, organizationId: string, filter: AssetFilter, inCollection: string | undefined): Promise<number> {
+  const compiled = whereFilter(scopedAssets(db, inCollection).select(sql`1`.as('one')), organizationId, filter).compile()
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]))
+  const explained = rows[0]!['QUERY PLAN']
+  const plans = (typeof explained === 'string' ? JSON.parse(explained) : explained) as Array<{ Plan: { 'Plan Rows': number } }>
+  return Math.round(plans[0]!.Plan['Plan Rows'])
+}
+
 /** The organization's `library_version` (migration 0008): unchanged, so is every page of its assets. */
 export async function libraryVersion(db: Db, organizationId: string): Promise<string | undefined> {
   const row = await db.selectFrom('organizations').select('library_version').where('id', '=', organizationId).executeTakeFirst()
@@ -115,6 +127,8 @@ export async function libraryVersion(db: Db, organizationId: string): Promise<st
 export interface CountedTotal {
   version: string
   total: number
+  /** The planner's estimate that stands for a full-text total whose count passed its cap. */
+  estimate?: number | undefined
 }
 
 export interface ListOptions {
@@ -123,6 +137,8 @@ export interface ListOptions {
   keptTotal?: RawBuilder<number> | undefined
   /** The total counted for the same filter at a library version: used, instead of counting, while the version is current. */
   countedBefore?: CountedTotal | undefined
+  /** The count stops once it passes this many matches (the total is then `countCap + 1`), so a broad word does not cost its every match. */
+  countCap?: number | undefined
 }
 
 /**
@@ -157,12 +173,20 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
 function totalOf(db: Db, organizationId: string, filter: AssetFilter, options: ListOptions) {
   if (options.keptTotal) return db.selectNoFrom(options.keptTotal.as('total'))
   if (!countsMatches(filter, options)) return db.selectFrom('organizations').select('asset_count as total').where('id', '=', organizationId)
-  const counted = whereFilter(scopedAssets(db, options.inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
+  const counted = countOf(db, organizationId, filter, options)
   const before = options.countedBefore
   if (!before) return counted
   // The count is a subplan that CASE runs only when it reaches it.
   const version = db.selectFrom('organizations').select('library_version').where('id', '=', organizationId)
   return db.selectNoFrom(sql<number>`case when (${version}) = ${before.version} then ${before.total}::int else (${counted}) end`.as('total'))
+}
+
+/** The count of what the filter selects, up to one past `countCap` when there is one. */
+function countOf(db: Db, organizationId: string, filter: AssetFilter, options: ListOptions) {
+  const cap = options.countCap
+  if (cap === undefined) return whereFilter(scopedAssets(db, options.inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
+  const matches = whereFilter(scopedAssets(db, options.inCollection).select(sql`1`.as('one')), organizationId, filter).limit(cap + 1)
+  return db.selectFrom(matches.as('matches')).select(sql<number>`count(*)::int`.as('total'))
 }
 
 /** Whether the total of a list with these options is a count of the matches (nothing kept counts them). */

@@ -89,7 +89,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         params: CollectionParams,
         querystring: PageQuery,
         response: {
-          200: okResponse('The collection.', CollectionWithAssetsSchema, { ...COLLECTION_EXAMPLE, assets: { data: [], total: 0, limit: 50, offset: 0 } }),
+          200: okResponse('The collection.', CollectionWithAssetsSchema, { ...COLLECTION_EXAMPLE, assets: { data: [], total: 0, total_exact: true, limit: 50, offset: 0 } }),
           ...problemResponses(NOT_FOUND),
         },
       },

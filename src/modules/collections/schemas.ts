@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
-import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
+import { PaginationQuery } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
-import { AssetSchema, FilterProperties } from '../assets/schemas.js'
+import { AssetListSchema, FilterProperties } from '../assets/schemas.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Unique in the organization, compared without case.' })
 const Description = Type.String({ maxLength: 2000 })
@@ -43,7 +43,7 @@ export const COLLECTION_EXAMPLE = {
 }
 
 export const CollectionWithAssetsSchema = Type.Object(
-  { ...CollectionSchema.properties, assets: ListSchema(ref(AssetSchema), 'A page of the collection\u2019s assets, newest first.') },
+  { ...CollectionSchema.properties, assets: AssetListSchema('A page of the collection\u2019s assets, newest first.') },
   { additionalProperties: false },
 )
 

@@ -1735,6 +1735,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "total": 1,
+                     *       "total_exact": true,
                      *       "limit": 50,
                      *       "offset": 0
                      *     }
@@ -1745,6 +1746,8 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                        /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 10,000 assets is not counted to the end. */
+                        total_exact: boolean;
                     };
                 };
             };
@@ -3681,6 +3684,7 @@ export interface operations {
                      *       "assets": {
                      *         "data": [],
                      *         "total": 0,
+                     *         "total_exact": true,
                      *         "limit": 50,
                      *         "offset": 0
                      *       }
@@ -3709,6 +3713,8 @@ export interface operations {
                             total: number;
                             limit: number;
                             offset: number;
+                            /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 10,000 assets is not counted to the end. */
+                            total_exact: boolean;
                         };
                     };
                 };

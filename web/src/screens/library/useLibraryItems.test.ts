@@ -9,6 +9,11 @@ describe('the library count', () => {
     expect(countText(undefined, true)).toBe('')
   })
 
+  it('says "about" when the server estimated the total of a full-text list', () => {
+    expect(countText(12345, false, true)).toBe(`about ${(12345).toLocaleString()} assets`)
+    expect(countText(12345, false, false)).toBe(`${(12345).toLocaleString()} assets`)
+  })
+
   it('does not pass a search cut at its limit off as the number of matches', () => {
     expect(countText(SEARCH_LIMIT, true)).toBe('Top 100 hits')
   })

@@ -9,10 +9,13 @@ import type { LibraryUrlState } from './filters'
 export const PAGE = 60
 export const SEARCH_LIMIT = 100
 
-/** "6 assets", "3 hits", or "Top 100 hits" when a search was cut at its limit (it has no total). */
-export function countText(total: number | undefined, searching: boolean): string {
+/**
+ * "6 assets", "about 12,000 assets" when the server estimated a full-text list's total, "3 hits", or
+ * "Top 100 hits" when a search was cut at its limit (it has no total).
+ */
+export function countText(total: number | undefined, searching: boolean, estimated = false): string {
   if (total === undefined) return ''
-  if (!searching) return plural(total, 'asset')
+  if (!searching) return estimated ? `about ${plural(total, 'asset')}` : plural(total, 'asset')
   return total >= SEARCH_LIMIT ? `Top ${SEARCH_LIMIT} hits` : plural(total, 'hit')
 }
 
@@ -48,10 +51,11 @@ export function useLibraryItems({ filters, search }: LibraryUrlState) {
     [search, hits.data, list.data],
   )
   const total = search ? hits.data?.data.length : list.data?.pages[0]?.total
+  const estimated = !search && list.data?.pages[0]?.total_exact === false
   return {
     items,
     total,
-    countText: countText(total, Boolean(search)),
+    countText: countText(total, Boolean(search), estimated),
     mode: search ? hits.data?.mode : undefined,
     pending: active.isPending,
     /** The first load failed (a failed next page is `more.failed`). */
