@@ -118,6 +118,20 @@ describe('full text, shared by GET /api/v1/assets?q= and search', () => {
   })
 })
 
+describe('text candidates', () => {
+  it('are the best ranked of the matches, ties newest first, with many more matches than candidates', async () => {
+    const initrode = await seedOrganization(t.app, 'Initrode')
+    await setAi(initrode, false)
+    const strong = await push({ title: 'Zeppelin over the bay', client: 'Zeppelin', tag_names: ['zeppelin'] }, initrode)
+    // 300 weaker matches, all newer than the strong one: more than the 40 candidates a limit of 3 asks for.
+    await insertAssets(initrode.org.id, 300, 'Zeppelin filler')
+    const res = await search({ q: 'zeppelin', limit: 3 }, initrode.readKey)
+    expect(res.json().mode).toBe('text')
+    expect(res.json().data[0].id).toBe(strong)
+    expect(titles(res)).toEqual(['Zeppelin over the bay', 'Zeppelin filler 299', 'Zeppelin filler 298'])
+  })
+})
+
 describe('POST /api/v1/search', () => {
   it.each([
     ['a missing q', {}, ['/q']],
