@@ -122,13 +122,15 @@ describe('text candidates', () => {
   it('are the best ranked of the matches, ties newest first, with many more matches than candidates', async () => {
     const initrode = await seedOrganization(t.app, 'Initrode')
     await setAi(initrode, false)
+    // 301 matches, more than the pool of 200 (5 × the 40 candidates of a small limit): 150 weaker ones
+    // older than the strong one and 150 newer.
+    await insertAssets(initrode.org.id, 150, 'Zeppelin older')
     const strong = await push({ title: 'Zeppelin over the bay', client: 'Zeppelin', tag_names: ['zeppelin'] }, initrode)
-    // 300 weaker matches, all newer than the strong one: more than the 40 candidates a limit of 3 asks for.
-    await insertAssets(initrode.org.id, 300, 'Zeppelin filler')
+    await insertAssets(initrode.org.id, 150, 'Zeppelin newer')
     const res = await search({ q: 'zeppelin', limit: 3 }, initrode.readKey)
     expect(res.json().mode).toBe('text')
     expect(res.json().data[0].id).toBe(strong)
-    expect(titles(res)).toEqual(['Zeppelin over the bay', 'Zeppelin filler 299', 'Zeppelin filler 298'])
+    expect(titles(res)).toEqual(['Zeppelin over the bay', 'Zeppelin newer 149', 'Zeppelin newer 148'])
   })
 })
 

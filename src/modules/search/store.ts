@@ -34,19 +34,19 @@ export interface SearchRequest {
 
 export type ScoredRow = AssetWithRelations & { score: number; text_score: number; semantic_score: number }
 
-/** The matches the text candidates are ranked from: ts_rank_cd costs ~2 µs a row, so ~2 ms at most. */
-const TEXT_POOL = 1_000
+/** How many times the candidate count the text pool holds: the matches that are ranked at all. */
+const TEXT_POOL_FACTOR = 5
 
 /**
  * Top N by text rank united with top N by vector distance, both under the list filters, each scored on
  * both counts: text_score is ts_rank_cd normalised into [0, 1) (flag 32), semantic_score the cosine
  * similarity clamped to [0, 1]. One statement.
  *
- * The text candidates are ranked from a capped pool, the newest TEXT_POOL matches, so a word found in
- * half the library costs what a word found in a thousand assets does (no rank is computed for the other
- * matches, nor are their rows read). An older match ranks only if it is among them; as ties in rank are
- * broken newest first anyway, this changes the hits only when an asset older than the newest thousand
- * matches more strongly than the pooled ones.
+ * The text candidates are ranked from a capped pool, the newest matches (five times the candidates), so
+ * a word found in half the library costs what a word found in a few hundred assets does (no rank is
+ * computed for the other matches, nor are their rows read). An older match ranks only if it is among
+ * them; as ties in rank are broken newest first anyway, this changes the hits only when an asset older
+ * than the pool matches more strongly than the pooled ones.
  */
 export async function searchAssets(db: Db, request: SearchRequest): Promise<ScoredRow[]> {
   const { tsquery, vector } = request
@@ -60,7 +60,7 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
       .where(sql<boolean>`assets.search @@ ${tsquery}`)
       .orderBy('assets.created_at', 'desc')
       .orderBy('assets.id', 'desc')
-      .limit(Math.max(TEXT_POOL, request.candidates))
+      .limit(request.candidates * TEXT_POOL_FACTOR)
     parts.push(sql`select id from (
       select id from (${pool}) pool order by ts_rank_cd(search, (select tsq from q), 32) desc, id desc limit ${request.candidates}) text_hits`)
   }
