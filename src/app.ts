@@ -141,6 +141,8 @@ function createAssetService(
 export type BuiltApp = App & {
   /** Every route as registered, with who may call it; HEAD routes Fastify adds for GETs included. */
   routes: readonly DeclaredRoute[]
+  /** The process is about to stop: /ready answers 503 and responses close their connections; requests are still served. */
+  startDraining: () => void
   services: Services & {
     assets: AssetService
     collections: CollectionService
@@ -225,14 +227,16 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerRequestRules(app)
   const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log)
   registerErrorHandling(app, webApp.page)
-  // Responses finished during shutdown close their keep-alive connection, or it would hold the close open.
-  let closing = false
-  app.addHook('preClose', async () => {
-    closing = true
-  })
+  // Responses finished during shutdown close their keep-alive connection, or it would hold the close open;
+  // during the drain before it too, so a client connected to this process directly reconnects elsewhere.
+  let draining = false
+  const startDraining = () => {
+    draining = true
+  }
+  app.addHook('preClose', async () => startDraining())
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
-    if (closing) reply.header('connection', 'close')
+    if (draining) reply.header('connection', 'close')
   })
   await app.register(cookie)
 
@@ -279,7 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIdempotency(app, database.db)
   await registerOpenApi(app, deps.openApiDocument)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
-  healthRoutes(app, { database, embeddings, blobs })
+  healthRoutes(app, { database, embeddings, blobs, draining: () => draining })
   // In the order openapi/app.json lists them.
   sessionRoutes(app, { auth, orgs, guard })
   orgRoutes(app, { orgs, planLimits: config.planLimits, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
@@ -303,5 +307,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails.thumbnails } })
+  return Object.assign(app, { routes, startDraining, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails.thumbnails } })
 }

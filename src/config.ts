@@ -38,6 +38,11 @@ export interface Config {
   appSecret: string
   trustProxy: boolean
   shutdownTimeoutMs: number
+  /**
+   * On SIGTERM, how long `serve` keeps serving with /ready at 503 before it closes: time for a load
+   * balancer's health check to take it out, so no request is sent to a closed port.
+   */
+  shutdownDrainMs: number
   databasePoolSize: number
   /**
    * How often to look for tables whose changes pass autovacuum's thresholds and analyze or vacuum them:
@@ -188,6 +193,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const logFormat = read.oneOf('LOG_FORMAT', LOG_FORMATS, stdoutIsTerminal ? 'pretty' : 'json')
   const trustProxy = read.boolean('TRUST_PROXY', false)
   const shutdownTimeoutMs = read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000)
+  const shutdownDrainMs = read.integer('SHUTDOWN_DRAIN_MS', 5_000, 0, 600_000)
   const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000)
   const statisticsCheckIntervalMs = read.integer('STATISTICS_CHECK_INTERVAL_MS', 5_000, 0, 3_600_000)
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
@@ -270,6 +276,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     appSecret,
     trustProxy,
     shutdownTimeoutMs,
+    shutdownDrainMs,
     databasePoolSize,
     statisticsCheckIntervalMs,
     apiKeyCacheTtlMs,

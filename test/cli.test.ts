@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -36,7 +37,7 @@ afterAll(() => {
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { DATABASE_URL: _db, REDIS_URL: _redis, NODE_ENV: _env, ...rest } = process.env
-  return { ...rest, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...extra }
+  return { ...rest, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '0', ...extra }
 }
 
 interface Server {
@@ -69,6 +70,31 @@ async function startServer(extra: Record<string, string> = {}): Promise<Server> 
   return { child, url, output: () => output, exited }
 }
 
+/** How long the first server drains on SIGTERM: time enough for the test's requests in between. */
+const DRAIN_MS = 3000
+
+/** A POST whose headers and first half of the body are sent at once, and the rest when `finish` is called. */
+function slowRequest(url: string, key: string, body: string) {
+  const request = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } })
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.once('error', reject)
+    request.once('response', (response) => {
+      let text = ''
+      response.on('data', (chunk: Buffer) => (text += chunk))
+      response.once('end', () => resolve({ status: response.statusCode!, body: text }))
+    })
+  })
+  const half = Math.floor(body.length / 2)
+  const headersSent = new Promise<void>((resolve) => request.write(body.slice(0, half), () => resolve()))
+  return {
+    headersSent,
+    finish: () => {
+      request.end(body.slice(half))
+      return answer
+    },
+  }
+}
+
 function runCli(args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(CLI[0]!, [...CLI.slice(1), ...args], { env: env(extra), stdio: ['ignore', 'pipe', 'pipe'] })
@@ -87,7 +113,7 @@ describe('asset-library serve on a fresh data directory', () => {
   let owner: { email: string; password: string; cookie: string }
 
   it('prints a working assets:write key and the owner login, once', async () => {
-    server = await startServer()
+    server = await startServer({ SHUTDOWN_DRAIN_MS: String(DRAIN_MS) })
     const output = server.output()
     expect(output).toContain('shown once')
     expect(output).toMatch(/Web app: http:\/\/\S+\/ \(sign in with the owner login\)/)
@@ -125,9 +151,25 @@ describe('asset-library serve on a fresh data directory', () => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200)
   })
 
-  it('stops cleanly on SIGTERM and releases the data directory', async () => {
+  it('drains on SIGTERM: /ready turns 503 while a request in flight and new ones are served, then it stops cleanly and releases the data directory', async () => {
+    const sha256 = 'ab'.repeat(32)
+    const inFlight = slowRequest(`${server.url}/api/v1/assets/check`, firstKey, JSON.stringify({ sha256: [sha256] }))
+    await inFlight.headersSent
+    const signalled = Date.now()
     server.child.kill('SIGTERM')
+    const notReady = await waitFor('/ready to answer 503', async () => {
+      const ready = await fetch(`${server.url}/ready`)
+      return ready.status === 503 && ((await ready.json()) as { status: string })
+    })
+    expect(notReady).toEqual({ status: 'shutting_down' })
+    const fresh = await fetch(`${server.url}/api/v1/auth/key`, { headers: { authorization: `Bearer ${firstKey}` } })
+    expect(fresh.status).toBe(200)
+    expect(fresh.headers.get('connection')).toBe('close')
+    const answer = await inFlight.finish()
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toMatchObject({ missing: [sha256] })
     expect(await server.exited).toBe(0)
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(DRAIN_MS)
     expect(server.output()).toContain('"msg":"stopped"')
     expect(existsSync(join(dataDir, 'asset-library.lock'))).toBe(false)
   })

@@ -54,6 +54,7 @@ export async function serve(config: Config): Promise<void> {
   shutdown.started({
     logger: app.log,
     announcement: 'shutting down: no new connections, finishing requests in flight',
+    drain: { ms: config.shutdownDrainMs, begin: () => app.startDraining() },
     close: async () => {
       stopSweep()
       await stopPruning()

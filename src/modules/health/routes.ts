@@ -12,13 +12,15 @@ import type { Embeddings } from '../search/embeddings.js'
  * search still answers, by full text. Nor does PostgreSQL's autovacuum being off: `statistics` says so,
  * and whether this process keeps the statistics fresh instead. Every instance shares the server's
  * setting, so a 503 would take them all out of the load balancer at once, for something that slows
- * plans but breaks nothing and that no restart mends.
+ * plans but breaks nothing and that no restart mends. A process draining before it stops (SIGTERM) is
+ * unready at once, while it still serves every other request.
  */
-export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings; blobs: BlobStore }): void {
+export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings; blobs: BlobStore; draining: () => boolean }): void {
   app.get('/health', { config: { auth: { kind: 'public' } } }, async () => ({ status: 'ok' }))
 
   app.get('/ready', { config: { auth: { kind: 'public' } } }, async (request, reply) => {
     const { db, kind } = deps.database
+    if (deps.draining()) return reply.code(503).send({ status: 'shutting_down' })
     const storage = deps.blobs.checkReachable().then(
       () => ({ kind: deps.blobs.kind, reachable: true }),
       (error: unknown) => {
