@@ -23,6 +23,7 @@
  *   npx tsx bench/cluster.ts
  *   CLUSTER_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CLUSTER_REDIS_URL=redis://127.0.0.1:6379/6 \
  *     CLUSTER_SECONDS=10 CLUSTER_EVENTS=2000 npx tsx bench/cluster.ts
+ *   CLUSTER_ROWS=3,6 npx tsx bench/cluster.ts    (some rows only)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -37,9 +38,9 @@ import { buildApp, type BuiltApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { OUTBOX_CHANNEL } from '../src/modules/webhooks/store.js'
 import { signatureHeader } from '../src/modules/webhooks/signature.js'
-import { inTransaction, openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
+import { openDatabase, type DatabaseHandle } from '../src/platform/db/index.js'
 import { migrate } from '../src/platform/db/migrate.js'
-import { emit } from '../src/platform/events/outbox.js'
+import { uuidv7 } from '../src/platform/ids.js'
 import { sql } from 'kysely'
 import { percentile } from './support/child.js'
 import { adminQuery, redactedUrl } from './support/database.js'
@@ -64,6 +65,9 @@ const CHECK = { interMs: 500, fall: 2, rise: 2 }
 const DRAIN_MS = 2000
 const WEBHOOK_TIMEOUT_MS = 2000
 const LOAD_CONNECTIONS = 16
+const EMIT_BATCH = 500
+/** Which rows to run, e.g. `CLUSTER_ROWS=3,6`; all by default. */
+const ROWS = new Set((process.env.CLUSTER_ROWS || '1,2,3,4,5,6').split(',').map(Number))
 
 interface Row {
   what: string
@@ -248,6 +252,7 @@ async function deploy(): Promise<Deployment> {
   const dir = mkdtempSync(join(tmpdir(), 'al-cluster-'))
   const name = `al_bench_cluster_${randomBytes(4).toString('hex')}`
   await adminQuery(SERVER_URL, `create database ${name}`)
+  created = { database: name, dir }
   const databaseUrl = Object.assign(new URL(SERVER_URL), { pathname: `/${name}` }).toString()
   const balancerPort = await freePort()
   const balancer = `http://127.0.0.1:${balancerPort}`
@@ -306,12 +311,15 @@ async function deploy(): Promise<Deployment> {
   }
 }
 
-async function teardown(deployment: Deployment | undefined): Promise<void> {
+/** What deploy() made, to remove even when it failed half-way. */
+let created: { database: string; dir: string } | undefined
+
+async function teardown(): Promise<void> {
   for (const proc of procs) proc.child.kill('SIGKILL')
-  if (!deployment) return
+  if (!created) return
   await sleep(500)
-  await adminQuery(SERVER_URL, `drop database if exists ${new URL(deployment.databaseUrl).pathname.slice(1)} with (force)`).catch(() => undefined)
-  rmSync(deployment.dir, { recursive: true, force: true })
+  await adminQuery(SERVER_URL, `drop database if exists ${created.database} with (force)`).catch(() => undefined)
+  rmSync(created.dir, { recursive: true, force: true })
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -448,12 +456,17 @@ async function anyProcessRow(deployment: Deployment, s: Seed): Promise<void> {
   )
 }
 
-/** `count` asset.updated events in transactions of 100, numbered from `from`, then a NOTIFY that wakes the workers. */
+/**
+ * `count` asset.updated events numbered from `from`, 500 to a statement, each batch followed by the
+ * NOTIFY a commit in `serve` sends. One statement a batch: emitting one row a statement was slower than
+ * the workers deliver, and set the pace of row 6.
+ */
 async function emitEvents(s: Seed, organizationId: string, from: number, count: number): Promise<void> {
-  for (let start = 0; start < count; start += 100) {
-    await inTransaction(s.database.db, async (tx) => {
-      for (let i = start; i < Math.min(count, start + 100); i++) await emit(tx, organizationId, 'asset.updated', { seq: from + i })
-    })
+  for (let start = 0; start < count; start += EMIT_BATCH) {
+    const seqs = Array.from({ length: Math.min(EMIT_BATCH, count - start) }, (_, i) => from + start + i)
+    await sql`insert into outbox_events (id, organization_id, event, payload)
+      select id, ${organizationId}::uuid, 'asset.updated', payload
+      from unnest(${seqs.map(() => uuidv7())}::uuid[], ${seqs.map((seq) => JSON.stringify({ seq }))}::json[]) as batch(id, payload)`.execute(s.database.db)
     await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(s.database.db)
   }
 }
@@ -646,19 +659,19 @@ async function main(): Promise<void> {
     const instant = await startBenchReceiver(0)
     const slow = await startBenchReceiver(20)
     receivers.push(instant, slow)
-    await limitsRow(deployment, s)
-    await anyProcessRow(deployment, s)
-    await exactlyOnceRow(deployment, s, instant)
-    await rollingRestartRow(deployment, s)
-    await throughputRow(deployment, s)
-    await workersRow(deployment, s, { slow, instant })
+    if (ROWS.has(1)) await limitsRow(deployment, s)
+    if (ROWS.has(2)) await anyProcessRow(deployment, s)
+    if (ROWS.has(3)) await exactlyOnceRow(deployment, s, instant)
+    if (ROWS.has(4)) await rollingRestartRow(deployment, s)
+    if (ROWS.has(5)) await throughputRow(deployment, s)
+    if (ROWS.has(6)) await workersRow(deployment, s, { slow, instant })
     await s.app.close()
     await s.database.close()
     console.log('\n| # | row | result | verdict |\n|---|---|---|---|')
     for (const row of rows) console.log(`| ${row.what.split('. ')[0]} | ${row.what.split('. ').slice(1).join('. ')} | ${row.result} | ${row.verdict} |`)
   } finally {
     for (const receiver of receivers) receiver.stop()
-    await teardown(deployment)
+    await teardown()
   }
   if (rows.some((row) => row.verdict === 'FAIL')) process.exitCode = 1
 }
