@@ -237,6 +237,39 @@ describe('push', () => {
     }
   })
 
+  it('a push whose answer is lost is sent again with its Idempotency-Key and the same body, and answered from the first: one asset, reported pushed', async () => {
+    const root = folder('answer-lost')
+    writeFileSync(join(root, 'banner.png'), await uniquePng())
+    const pushes: Array<{ key: string | undefined; replayed: string | undefined }> = []
+    library.hook = (request, response) => {
+      if (request.method !== 'POST' || request.url !== '/api/v1/assets') return 'pass'
+      const push = { key: request.headers['idempotency-key'] as string | undefined, replayed: undefined as string | undefined }
+      pushes.push(push)
+      if (pushes.length === 1) {
+        // The service does the push and records its answer; the connection drops before the client reads it.
+        response.writeHead = () => (request.socket.destroy(), response)
+      } else {
+        const writeHead = response.writeHead.bind(response) as (status: number, headers?: Record<string, string>) => ServerResponse
+        response.writeHead = ((status: number, headers?: Record<string, string>) => {
+          push.replayed = headers?.['idempotent-replayed']
+          return writeHead(status, headers)
+        }) as typeof response.writeHead
+      }
+      return 'pass'
+    }
+    const mark = library.requests.length
+    try {
+      const run = await cli(['push', root, '--json'])
+      expect(run.code).toBe(0)
+      expect(run.events[0]).toMatchObject({ event: 'pushed' })
+      expect(pushesSince(mark)).toBe(2)
+      expect(pushes[0]!.key).toBeDefined()
+      expect(pushes[1]).toEqual({ key: pushes[0]!.key, replayed: 'true' })
+    } finally {
+      library.hook = undefined
+    }
+  })
+
   it('a file changed between its hash and its upload is pushed as its new bytes', async () => {
     const root = folder('changing')
     const path = join(root, 'draft.png')
