@@ -33,6 +33,7 @@ import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
+import type { BlobStore } from './platform/blobs/blob-store.js'
 import { createBlobStore } from './platform/blobs/create.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
@@ -143,6 +144,8 @@ export type BuiltApp = App & {
   routes: readonly DeclaredRoute[]
   /** The process is about to stop: /ready answers 503 and responses close their connections; requests are still served. */
   startDraining: () => void
+  /** The process's one blob store (its files, and the sweep's). */
+  blobs: BlobStore
   services: Services & {
     assets: AssetService
     collections: CollectionService
@@ -307,5 +310,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails.thumbnails } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails.thumbnails } })
 }

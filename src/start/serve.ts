@@ -17,16 +17,12 @@ const BLOB_SWEEP_INTERVAL_MS = 60 * 60 * 1000
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config)
   const shutdown = new Shutdown(config.shutdownTimeoutMs)
-  const blobs = createBlobStore(config)
   // A missing bucket or refused credentials stop the start with one line, before anything is opened.
-  await blobs.checkReachable().catch((error: unknown) => {
-    blobs.close?.()
-    throw error
-  })
+  const probe = createBlobStore(config)
+  await probe.checkReachable().finally(() => probe.close?.())
   const database = await openServingDatabase(config, logger, shutdown)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
   const release = async () => {
-    blobs.close?.()
     redis?.disconnect()
     await database.close()
   }
@@ -46,7 +42,7 @@ export async function serve(config: Config): Promise<void> {
       await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
     }
     stopPruning = scheduleIdempotencyPruning(database.db, { intervalMs: IDEMPOTENCY_PRUNE_INTERVAL_MS, logger: app.log })
-    stopSweep = scheduleBlobSweep(database.db, blobs, { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
+    stopSweep = scheduleBlobSweep(database.db, app.blobs, { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })
   } catch (error) {
     await release()
     throw error
