@@ -42,5 +42,5 @@ async function fileSource(path: string): Promise<ResolvedSource> {
   } finally {
     await handle.close()
   }
-  return { open: async () => new Blob([await readFile(path)]), name: basename(path) }
+  return { open: () => readFile(path), name: basename(path) }
 }

@@ -208,13 +208,29 @@ class RequestFingerprint {
       this.hash.update(chunk)
       return
     }
-    const data = this.tail.length === 0 ? chunk : Buffer.concat([this.tail, chunk])
+    if (chunk.length < boundary.length) {
+      this.scan(Buffer.concat([this.tail, chunk]))
+      return
+    }
+    // A boundary begun in the held bytes ends within the chunk's first bytes: only those are joined to them.
+    const held = this.tail.length
     let start = 0
-    for (let at = data.indexOf(boundary); at !== -1; at = data.indexOf(boundary, start)) {
+    if (held > 0) {
+      const seam = Buffer.concat([this.tail, chunk.subarray(0, boundary.length - 1)])
+      const at = seam.indexOf(boundary)
+      this.hash.update(seam.subarray(0, at === -1 ? held : at))
+      if (at !== -1) start = at + boundary.length - held
+    }
+    this.scan(chunk, start)
+  }
+
+  /** Hashes `data` from `start` without its boundaries, holding back an end that may begin one. */
+  private scan(data: Buffer, start = 0): void {
+    const boundary = this.boundary!
+    for (let at = data.indexOf(boundary, start); at !== -1; at = data.indexOf(boundary, start)) {
       this.hash.update(data.subarray(start, at))
       start = at + boundary.length
     }
-    // The end may hold the start of a boundary that the next chunk completes.
     const held = Math.max(start, data.length - boundary.length + 1)
     this.hash.update(data.subarray(start, held))
     this.tail = Buffer.from(data.subarray(held))

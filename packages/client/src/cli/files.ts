@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { createReadStream, type Stats } from 'node:fs'
-import { readdir, realpath, stat } from 'node:fs/promises'
+import type { Stats } from 'node:fs'
+import { open, readdir, realpath, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import picomatch from 'picomatch'
 import { MAX_IMAGE_BYTES } from '../push.js'
@@ -110,34 +110,41 @@ export function refusedBySize(size: number): string | undefined {
   return undefined
 }
 
+/** Files are read for their hash this much at a time, into buffers kept for the next file. */
+const READ_CHUNK_BYTES = 1024 * 1024
+const spareBuffers: Buffer[] = []
+
 /**
- * Reads the file once, streamed: its first bytes name the format (reading stops there for anything
+ * Reads the file once, a chunk at a time into a buffer reused from file to file (a folder of 1 MiB
+ * images then makes no garbage here): its first bytes name the format (reading stops there for anything
  * else), and the whole of it makes the SHA-256. `onRead` counts the bytes read.
  */
 export async function fingerprint(path: string, onRead: (bytes: number) => void): Promise<Fingerprint> {
-  const hash = createHash('sha256')
-  let format: ImageFormat | undefined
-  let head = Buffer.alloc(0)
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 })
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    onRead(chunk.length)
-    hash.update(chunk)
-    if (format !== undefined) continue
-    head = Buffer.concat([head, chunk]).subarray(0, SNIFF_BYTES)
-    if (head.length < SNIFF_BYTES) continue
-    const sniffed = sniff(head)
-    if (typeof sniffed === 'object') {
-      stream.destroy()
-      return { skipped: sniffed.refused }
+  const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_CHUNK_BYTES)
+  const handle = await open(path)
+  try {
+    const hash = createHash('sha256')
+    let format: ImageFormat | undefined
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position)
+      if (bytesRead === 0) break
+      onRead(bytesRead)
+      if (format === undefined) {
+        // The first chunk holds the format's bytes: a file shorter than them is sniffed as it is.
+        const sniffed = sniff(buffer.subarray(0, Math.min(bytesRead, SNIFF_BYTES)))
+        if (typeof sniffed === 'object') return { skipped: sniffed.refused }
+        format = sniffed
+      }
+      hash.update(buffer.subarray(0, bytesRead))
+      position += bytesRead
     }
-    format = sniffed
+    // Emptied since it was listed.
+    if (format === undefined) return { skipped: refusedBySize(0)! }
+    return { sha256: hash.digest('hex'), format }
+  } finally {
+    spareBuffers.push(buffer)
+    await handle.close()
   }
-  if (format === undefined) {
-    const sniffed = sniff(head)
-    if (typeof sniffed === 'object') return { skipped: sniffed.refused }
-    format = sniffed
-  }
-  return { sha256: hash.digest('hex'), format }
 }
 
 /** An error's code and message, without a stack: `EACCES: permission denied`. */
