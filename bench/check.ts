@@ -5,8 +5,9 @@
  * The library is written straight into the tables (what a push stores, with file facts that name no
  * file): this bench is about the look-up, not the push. A second organization holds the same bytes as
  * the first, so the statement has to tell the organizations apart as it does in use. Requests go one at a
- * time over real HTTP (undici's fetch, keep-alive), each body built before the timed window; every
- * answer is checked (status, how many found and missing, each found asset's id).
+ * time over real HTTP (undici's fetch, keep-alive) from a forked child process, as a client would, so
+ * the server keeps its process to itself; each body is built before the timed window, and every answer is
+ * checked (status, how many found and missing, each found asset's id).
  *
  *   npx tsx bench/check.ts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/check.ts
@@ -19,7 +20,7 @@ import { sha256Hex } from '../src/platform/crypto.js'
 import type { Db } from '../src/platform/db/index.js'
 import { uuidv7 } from '../src/platform/ids.js'
 import { benchKey } from './support/app.js'
-import { percentile } from './support/child.js'
+import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { redactedUrl, startBenchAppOn } from './support/database.js'
 import { mulberry32, syntheticFile } from './support/synthetic.js'
 
@@ -30,6 +31,7 @@ const REQUESTS = envNumber('BENCH_REQUESTS', 200)
 const WARMUP = envNumber('BENCH_WARMUP', 20)
 const TARGET_P95_MS = 20
 const INSERT_BATCH = 1000
+const CLIENT_ROLE = '--check-client'
 
 function envNumber(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback)
@@ -56,8 +58,14 @@ async function seedLibrary(db: Db, organizationId: string, count: number): Promi
   return ids
 }
 
+/** A request body, and the assets the answer must name (hash to asset id). */
+interface PlannedCheck {
+  body: string
+  found: Record<string, string>
+}
+
 /** Request bodies: each asks `HASHES` hashes, every other one the library's (a different sample each time), the rest unknown. */
-function plannedChecks(count: number, seed: number): { body: string; found: string[] }[] {
+function plannedChecks(count: number, seed: number, ids: Map<string, string>): PlannedCheck[] {
   const random = mulberry32(seed)
   return Array.from({ length: count }, (_, request) => {
     const hashes: string[] = []
@@ -69,7 +77,39 @@ function plannedChecks(count: number, seed: number): { body: string; found: stri
         found.push(known)
       } else hashes.push(sha256Hex(`not in the library ${seed} ${request} ${i}`))
     }
-    return { body: JSON.stringify({ sha256: hashes }), found: [...new Set(found)] }
+    return { body: JSON.stringify({ sha256: hashes }), found: Object.fromEntries(found.map((sha256) => [sha256, ids.get(sha256)!])) }
+  })
+}
+
+interface RunChecks {
+  url: string
+  token: string
+  warmup: PlannedCheck[]
+  timed: PlannedCheck[]
+}
+
+/** The forked client: sends the warm-up, then the timed checks one at a time; answers their times. */
+function runCheckClient(): void {
+  answerParent(async ({ url, token, warmup, timed }: RunChecks) => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const check = async (planned: PlannedCheck) => {
+      const response = await fetch(url, { method: 'POST', headers, body: planned.body })
+      const answer = (await response.json()) as { found: { sha256: string; asset_id: string }[]; missing: string[] }
+      if (response.status !== 200) throw new Error(`check answered ${response.status}: ${JSON.stringify(answer)}`)
+      const expected = Object.keys(planned.found).length
+      if (answer.found.length !== expected || answer.missing.length !== HASHES / 2) {
+        throw new Error(`check found ${answer.found.length} (expected ${expected}) and missed ${answer.missing.length} (expected ${HASHES / 2})`)
+      }
+      for (const { sha256, asset_id } of answer.found) if (planned.found[sha256] !== asset_id) throw new Error(`${sha256} answered with another organization's asset`)
+    }
+    for (const planned of warmup) await check(planned)
+    const times: number[] = []
+    for (const planned of timed) {
+      const started = performance.now()
+      await check(planned)
+      times.push(performance.now() - started)
+    }
+    return times
   })
 }
 
@@ -77,6 +117,7 @@ async function main(): Promise<void> {
   const where = SERVER_URL ? `PostgreSQL (${redactedUrl(SERVER_URL)})` : 'embedded database (PGlite)'
   console.log(`check bench: ${HASHES} hashes a request, ${ASSETS} assets, ${where}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   const bench = await startBenchAppOn('check', SERVER_URL, { RATE_LIMIT_CHEAP: '1000000' })
+  let client: Child | undefined
   try {
     const { app, database, baseUrl } = bench
     const { organizationId, token } = await benchKey(app, 'assets:read')
@@ -87,33 +128,17 @@ async function main(): Promise<void> {
     await sql`analyze assets`.execute(database.db)
     console.log(`seeded ${ASSETS} assets in each of 2 organizations in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-    const check = async (planned: { body: string; found: string[] }) => {
-      const response = await fetch(`${baseUrl}/api/v1/assets/check`, { method: 'POST', headers, body: planned.body })
-      const answer = (await response.json()) as { found: { sha256: string; asset_id: string }[]; missing: string[] }
-      if (response.status !== 200) throw new Error(`check answered ${response.status}: ${JSON.stringify(answer)}`)
-      if (answer.found.length !== planned.found.length || answer.missing.length !== HASHES / 2) {
-        throw new Error(`check found ${answer.found.length} (expected ${planned.found.length}) and missed ${answer.missing.length} (expected ${HASHES / 2})`)
-      }
-      for (const { sha256, asset_id } of answer.found) if (ids.get(sha256) !== asset_id) throw new Error(`${sha256} answered with another organization's asset`)
-    }
-
-    for (const planned of plannedChecks(WARMUP, 1)) await check(planned)
-    const times: number[] = []
-    for (const planned of plannedChecks(REQUESTS, 2)) {
-      started = performance.now()
-      await check(planned)
-      times.push(performance.now() - started)
-    }
+    client = await forkChild(new URL(import.meta.url), [CLIENT_ROLE])
+    const times = await client.ask<number[]>({ url: `${baseUrl}/api/v1/assets/check`, token, warmup: plannedChecks(WARMUP, 1, ids), timed: plannedChecks(REQUESTS, 2, ids) } satisfies RunChecks)
 
     const statementTimes: number[] = []
-    for (const planned of plannedChecks(Math.min(REQUESTS, 100), 3)) {
+    for (const planned of plannedChecks(Math.min(REQUESTS, 100), 3, ids)) {
       const hashes = (JSON.parse(planned.body) as { sha256: string[] }).sha256
       started = performance.now()
       await assetIdsBySha256(database.db, organizationId, hashes)
       statementTimes.push(performance.now() - started)
     }
-    const sample = (JSON.parse(plannedChecks(1, 4)[0]!.body) as { sha256: string[] }).sha256
+    const sample = (JSON.parse(plannedChecks(1, 4, ids)[0]!.body) as { sha256: string[] }).sha256
     const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze) select sha256, id from assets where organization_id = ${organizationId} and sha256 = any((select ${sample}::text[])::text[])`.execute(database.db)
 
     const fmt = (ms: number) => ms.toFixed(2)
@@ -127,8 +152,10 @@ async function main(): Promise<void> {
     const p95 = percentile(times, 95)
     console.log(`\n${p95 <= TARGET_P95_MS ? 'PASS' : 'MISS'}: check of ${HASHES} hashes at ${ASSETS} assets, p95 ${fmt(p95)} ms (target <= ${TARGET_P95_MS} ms on the embedded database); load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
   } finally {
+    client?.stop()
     await bench.close()
   }
 }
 
-await main()
+if (process.argv.includes(CLIENT_ROLE)) runCheckClient()
+else await main()
