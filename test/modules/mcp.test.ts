@@ -1,37 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import sharp from 'sharp'
-import { serverTimeoutOptions } from '../../src/platform/http/slow-clients.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { seedOrganization, type Seeded, type TestApp, type TestAppOptions } from '../support/app.js'
-import { callApi, pushImage, startTwoOrganizations } from '../support/fixtures.js'
+import { seedOrganization, type Seeded, type TestApp } from '../support/app.js'
+import { callApi, pushImage } from '../support/fixtures.js'
+import { startServed } from '../support/served.js'
 import { uniquePng } from '../support/images.js'
-
-/** The app on a real socket on 127.0.0.1, its public URL that socket's, as `serve` would run it. */
-async function startServed(options: TestAppOptions = {}) {
-  const socket: Server = createServer()
-  await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
-  const orgs = await startTwoOrganizations({ ...options, env: { PUBLIC_BASE_URL: url, ...options.env } })
-  // The timeouts `serve` sets. Node's default 5 s keep-alive would close a pooled connection while this
-  // process, client and server in one event loop, is busy making a 35 MB message to send on it.
-  const { requestTimeout, keepAliveTimeout, http } = serverTimeoutOptions(orgs.t.config.httpTimeouts)
-  Object.assign(socket, { requestTimeout, keepAliveTimeout, headersTimeout: http.headersTimeout })
-  socket.on('request', (request, response) => orgs.t.app.routing(request, response))
-  return {
-    ...orgs,
-    url,
-    async close() {
-      socket.closeAllConnections()
-      await new Promise<void>((resolve) => socket.close(() => resolve()))
-      await orgs.t.close()
-    },
-  }
-}
 
 const ALL_TOOLS = [
   'search_assets',
