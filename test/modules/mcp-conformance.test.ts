@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process'
-import { createServer, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startProxy, type TestServer } from '../support/http-server.js'
 import { startServed } from '../support/served.js'
 
 /**
@@ -19,31 +18,6 @@ const CONFORMANCE = fileURLToPath(new URL('../../node_modules/@modelcontextproto
  */
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list']
 
-/**
- * The suite takes a URL and no headers, so it talks to the server through this proxy, which adds the key
- * (or nothing, with `key` undefined) to every request, as a desktop client's configuration does.
- */
-async function startKeyProxy(target: string, key: string | undefined): Promise<{ url: string; close(): Promise<void> }> {
-  const upstream = new URL(target)
-  const proxy: Server = createServer((incoming, answer) => {
-    const headers = { ...incoming.headers, host: upstream.host, ...(key && { authorization: `Bearer ${key}` }) }
-    const forwarded = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers }, (response) => {
-      answer.writeHead(response.statusCode!, response.headers)
-      response.pipe(answer)
-    })
-    forwarded.on('error', (error) => answer.destroy(error))
-    incoming.pipe(forwarded)
-  })
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    close: () => {
-      proxy.closeAllConnections()
-      return new Promise((resolve) => proxy.close(() => resolve()))
-    },
-  }
-}
-
 function runScenario(url: string, scenario: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CONFORMANCE, 'server', '--url', `${url}/mcp`, '--scenario', scenario], { timeout: 60_000 }, (error, stdout, stderr) => {
@@ -54,7 +28,7 @@ function runScenario(url: string, scenario: string): Promise<{ code: number; out
 
 describe('the official MCP conformance suite', () => {
   let served: Awaited<ReturnType<typeof startServed>>
-  const proxies: Array<{ close(): Promise<void> }> = []
+  const proxies: TestServer[] = []
 
   beforeAll(async () => {
     served = await startServed()
@@ -65,8 +39,9 @@ describe('the official MCP conformance suite', () => {
     await served?.close()
   })
 
+  /** The suite takes a URL and no headers: it talks to the server through a proxy that adds the key, as a desktop client's configuration does. */
   const proxied = async (key: string | undefined) => {
-    const proxy = await startKeyProxy(served.url, key)
+    const proxy = await startProxy(served.url, key ? { authorization: `Bearer ${key}` } : {})
     proxies.push(proxy)
     return proxy.url
   }

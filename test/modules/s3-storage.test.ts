@@ -15,8 +15,10 @@ import { createLogger } from '../../src/platform/logger.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, pushAndRead, pushImage, type AssetRecord } from '../support/fixtures.js'
 import { uniquePng } from '../support/images.js'
+import { startProxy } from '../support/http-server.js'
 import { createTestBucket, s3Env, startS3Server, type S3Server } from '../support/s3-server.js'
 import { expectProblem } from '../support/sessions.js'
+import { waitFor } from '../support/wait.js'
 
 const endpoint = inject('s3Endpoint')
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
@@ -222,6 +224,27 @@ describe('blobs migrate', () => {
     } finally {
       bucket.close()
       source.close()
+    }
+  })
+})
+
+describe('/ready on S3', () => {
+  it('asks the bucket at most once in 2 s, however often it is polled, and again after', async () => {
+    const proxy = await startProxy(endpoint)
+    const polled = await startTestApp({ database: t.database, env: s3Env(proxy.url, t.config.s3!.bucket) })
+    const bucketChecks = () => proxy.hits.filter((path) => path === `/${t.config.s3!.bucket}/`).length
+    try {
+      const before = bucketChecks()
+      const answers = await Promise.all(Array.from({ length: 5 }, () => polled.app.inject({ method: 'GET', url: '/ready' })))
+      expect(answers.map((answer) => answer.json().storage)).toEqual(Array(5).fill({ kind: 's3', reachable: true }))
+      expect(bucketChecks() - before).toBe(1)
+      await waitFor('a look at the bucket once the last one is 2 s old', async () => {
+        expect((await polled.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200)
+        return bucketChecks() - before === 2
+      })
+    } finally {
+      await polled.close()
+      await proxy.close()
     }
   })
 })

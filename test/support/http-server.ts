@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export interface TestServer {
@@ -25,4 +25,20 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * A proxy on 127.0.0.1 to `target`, recording the paths it forwards in `hits` and adding `headers` to each
+ * request. The Host header goes as the client sent it (an S3 request's signature covers it).
+ */
+export function startProxy(target: string, headers: Record<string, string> = {}): Promise<TestServer> {
+  const upstream = new URL(target)
+  return startServer((incoming, answer) => {
+    const forwarded = request({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, ...headers } }, (response) => {
+      answer.writeHead(response.statusCode!, response.headers)
+      response.pipe(answer)
+    })
+    forwarded.on('error', (error) => answer.destroy(error))
+    incoming.pipe(forwarded)
+  })
 }

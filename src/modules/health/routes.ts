@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import type { App } from '../../platform/http/app-type.js'
@@ -16,18 +17,13 @@ import type { Embeddings } from '../search/embeddings.js'
  * unready at once, while it still serves every other request.
  */
 export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings; blobs: BlobStore; draining: () => boolean }): void {
+  const storageReachable = recentReachability(deps.blobs, app.log)
   app.get('/health', { config: { auth: { kind: 'public' } } }, async () => ({ status: 'ok' }))
 
   app.get('/ready', { config: { auth: { kind: 'public' } } }, async (request, reply) => {
     const { db, kind } = deps.database
     if (deps.draining()) return reply.code(503).send({ status: 'shutting_down' })
-    const storage = deps.blobs.checkReachable().then(
-      () => ({ kind: deps.blobs.kind, reachable: true }),
-      (error: unknown) => {
-        request.log.warn({ err: error }, 'readiness check: the blob store is unreachable')
-        return { kind: deps.blobs.kind, reachable: false }
-      },
-    )
+    const storage = storageReachable().then((reachable) => ({ kind: deps.blobs.kind, reachable }))
     try {
       await sql`select 1`.execute(db)
       const pending = await pendingMigrations(db)
@@ -48,4 +44,28 @@ export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddi
       return reply.code(503).send({ status: 'database_unreachable', database: { kind, reachable: false }, storage: await storage })
     }
   })
+}
+
+/**
+ * How long one look at the blob store answers /ready. The route is public and every load balancer polls
+ * it (haproxy every second per process in docs/deploy), and on S3 each look is a request to the bucket,
+ * billed and slower than the rest of the check: at most one every 2 s, shared by the calls meanwhile,
+ * makes a lost bucket known 2 s later at worst.
+ */
+const STORAGE_CHECK_KEPT_MS = 2_000
+
+function recentReachability(blobs: BlobStore, log: FastifyBaseLogger): () => Promise<boolean> {
+  let last: { at: number; reachable: Promise<boolean> } | undefined
+  return () => {
+    if (last && Date.now() - last.at < STORAGE_CHECK_KEPT_MS) return last.reachable
+    const reachable = blobs.checkReachable().then(
+      () => true,
+      (error: unknown) => {
+        log.warn({ err: error }, 'readiness check: the blob store is unreachable')
+        return false
+      },
+    )
+    last = { at: Date.now(), reachable }
+    return reachable
+  }
 }
