@@ -11,7 +11,7 @@ export interface ListedPage<R> {
   offset: number
 }
 
-interface CachedPage<R> {
+export interface CachedPage<R> {
   /** `organizations.library_version` in the snapshot the page was read from (null: none, never reused). */
   version: string | null
   /** The expiry of the signed URLs in it: a page is only reused while a fresh one would sign the same links. */

@@ -15,7 +15,7 @@ import type { UrlSigner } from '../../platform/signed-urls.js'
 import { uuidv7 } from '../../platform/ids.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
 import type { CatalogService } from '../catalog/service.js'
-import { countedScopeKey, ListPages, listQueryKey, type ListedPage } from './list-pages.js'
+import { countedScopeKey, ListPages, listQueryKey, type CachedPage, type ListedPage } from './list-pages.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
 
@@ -269,7 +269,7 @@ export class AssetService {
     const query = listQueryKey(filter, page, inCollection)
     const linksExpire = this.deps.signer.currentExpiry()
     const kept = this.pages.get(organizationId, query)
-    if (kept?.linksExpire === linksExpire && kept.version === (await this.libraryVersions.get(organizationId))) return kept.page
+    if (kept?.linksExpire === linksExpire && (await this.stillCurrent(organizationId, query, kept, { filter, inCollection }))) return kept.page
     // Only full text counts up to a cap: a word can match most of a library, and its total matters least.
     const countCap = filter.q === undefined ? undefined : this.deps.exactTotalUpTo
     const options = { ...this.totalOptions(organizationId, filter, inCollection), countCap }
@@ -281,6 +281,21 @@ export class AssetService {
     const listed = { data: rows.map((row) => this.record(row)), ...total, ...page }
     this.pages.keep(organizationId, query, { version, linksExpire, page: listed })
     return listed
+  }
+
+  /**
+   * Whether a kept page is what the list would answer now: its library version is current, or the
+   * changes since it cannot have altered it (then it is kept under the current version, so the next
+   * read is free again).
+   */
+  private async stillCurrent(organizationId: string, query: string, kept: CachedPage<AssetRecord>, scope: { filter: AssetFilter; inCollection: string | undefined }): Promise<boolean> {
+    if (kept.version === null) return false
+    if (kept.version === (await this.libraryVersions.get(organizationId))) return true
+    const shown = kept.page.data.map((asset) => asset.id)
+    const version = await store.versionIfUnchanged(this.deps.db, organizationId, kept.version, { ...scope, shown })
+    if (version === undefined) return false
+    this.pages.keep(organizationId, query, { ...kept, version })
+    return true
   }
 
   /**

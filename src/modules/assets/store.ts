@@ -74,14 +74,23 @@ export interface AssetWithRelations extends AssetRow {
 
 /** Narrows a query on `assets` to one organization and the filter; names match case-insensitively. */
 export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, filter: AssetFilter): AssetQuery<O> {
-  let q = query.where('assets.organization_id', '=', organizationId)
-  for (const column of ['asset_type', 'client', 'product'] as const) {
-    const value = filter[column]
-    if (value !== undefined) q = q.where(sql<string>`lower(${sql.ref(`assets.${column}`)})`, '=', value.toLowerCase())
+  const conditions = filterConditions(filter, (column) => sql.ref(`assets.${column}`))
+  return conditions.reduce((narrowed, condition) => narrowed.where(condition), query.where('assets.organization_id', '=', organizationId))
+}
+
+/** The columns of an asset that the filters read. */
+type FilteredColumn = 'asset_type' | 'client' | 'product' | 'tag_keys' | 'search'
+
+/** The filter's conditions (none without a filter) on an asset whose columns `column` names: the asset's row or a logged side of it. */
+function filterConditions(filter: AssetFilter, column: (name: FilteredColumn) => RawBuilder<unknown>): Array<RawBuilder<boolean>> {
+  const conditions: Array<RawBuilder<boolean>> = []
+  for (const name of ['asset_type', 'client', 'product'] as const) {
+    const value = filter[name]
+    if (value !== undefined) conditions.push(sql<boolean>`lower(${column(name)}) = ${value.toLowerCase()}`)
   }
-  if (filter.tag !== undefined) q = q.where(sql<boolean>`assets.tag_keys @> array[${filter.tag.toLowerCase()}]::text[]`)
-  if (filter.q !== undefined) q = q.where(matchesText(filter.q))
-  return q
+  if (filter.tag !== undefined) conditions.push(sql<boolean>`${column('tag_keys')} @> array[${filter.tag.toLowerCase()}]::text[]`)
+  if (filter.q !== undefined) conditions.push(matchesText(filter.q, column('search')))
+  return conditions
 }
 
 /**
@@ -89,9 +98,9 @@ export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, fil
  * are planned with their parameters), so it estimates the match from the column's statistics and can
  * choose the GIN index; inside a subquery it would see neither.
  */
-export function matchesText(query: string): RawBuilder<boolean> {
+function matchesText(query: string, search: RawBuilder<unknown>): RawBuilder<boolean> {
   const tsquery = textQuery(query)
-  return tsquery ? sql<boolean>`assets.search @@ ${tsquery}` : sql<boolean>`false`
+  return tsquery ? sql<boolean>`${search} @@ ${tsquery}` : sql<boolean>`false`
 }
 
 /**
@@ -178,7 +187,62 @@ function totalOf(db: Db, organizationId: string, filter: AssetFilter, options: L
   if (!before) return counted
   // The count is a subplan that CASE runs only when it reaches it.
   const version = db.selectFrom('organizations').select('library_version').where('id', '=', organizationId)
-  return db.selectNoFrom(sql<number>`case when (${version}) = ${before.version} then ${before.total}::int else (${counted}) end`.as('total'))
+  const unchanged = unchangedSince(organizationId, before.version, { filter, inCollection: options.inCollection })
+  return db.selectNoFrom(sql<number>`case when (${version}) = ${before.version} or ${unchanged} then ${before.total}::int else (${counted}) end`.as('total'))
+}
+
+/** What a kept page or total lists: a filter, within a manual collection or not, and a page's assets (`shown`). */
+export interface ListedScope {
+  filter: AssetFilter
+  inCollection?: string | undefined
+  shown?: string[]
+}
+
+/**
+ * The organization's library version now, when nothing since version `since` can have changed what the
+ * scope lists (see `unchangedSince`); undefined when something may have. One statement.
+ */
+export async function versionIfUnchanged(db: Db, organizationId: string, since: string, scope: ListedScope): Promise<string | undefined> {
+  const { rows } = await sql<{ library_version: string }>`
+    select library_version from organizations where id = ${organizationId} and ${unchangedSince(organizationId, since, scope)}
+  `.execute(db)
+  return rows[0]?.library_version
+}
+
+/**
+ * Whether the change log (migration 0017) says that nothing since version `since` changed what the scope
+ * lists: it holds a row for every version the organization moved since (pruned or unlogged versions are
+ * a gap, so "changed"), and none of them touched the scope (`touches`). Read in the snapshot of the
+ * statement it is part of, so it speaks of exactly the version that statement reads.
+ */
+function unchangedSince(organizationId: string, since: string, scope: ListedScope): RawBuilder<boolean> {
+  const changesSince = sql`from library_changes as change where change.organization_id = ${organizationId} and change.version > ${since}::bigint`
+  return sql<boolean>`(
+    (select count(distinct change.version) ${changesSince}) = (select library_version from organizations where id = ${organizationId}) - ${since}::bigint
+    and not exists (select 1 ${changesSince} and (${touches(scope)})))`
+}
+
+/**
+ * Whether a logged change (`change`) may alter what the scope lists: anything may (`all`); a change to
+ * a shown asset or its memberships alters its record; an asset that enters or leaves the filter alters
+ * the set, so the pages and the total. In a manual collection the set moves with the collection's
+ * members (an asset inserted or deleted is a member added or removed too), and with a member's update
+ * into or out of the filter. An asset's place in the order (created_at, id) never changes.
+ */
+function touches({ filter, inCollection, shown = [] }: ListedScope): RawBuilder<boolean> {
+  const matches = (side: 'before' | 'after') => {
+    const conditions = filterConditions(filter, (column) => sql.ref(`change.${side}_${column}`))
+    return conditions.length === 0 ? sql<boolean>`true` : sql<boolean>`coalesce(${sql.join(conditions, sql` and `)}, false)`
+  }
+  const touching = [sql`change.kind = 'all'`]
+  if (shown.length > 0) touching.push(sql`change.asset_id = any(${shown}::uuid[])`)
+  if (inCollection === undefined) {
+    touching.push(sql`change.kind = 'asset' and (change.before_exists and ${matches('before')}) <> (change.after_exists and ${matches('after')})`)
+  } else {
+    touching.push(sql`change.kind = 'member' and change.collection_id = ${inCollection}`)
+    if (hasFilter(filter)) touching.push(sql`change.kind = 'asset' and change.before_exists and change.after_exists and ${matches('before')} <> ${matches('after')}`)
+  }
+  return sql.join(touching.map((condition) => sql`(${condition})`), sql` or `)
 }
 
 /** The count of what the filter selects, up to one past `countCap` when there is one. */
