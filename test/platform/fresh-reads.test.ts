@@ -62,4 +62,15 @@ describe('FreshReads', () => {
     calls[2]!.answer('back')
     expect(await later).toBe('back')
   })
+
+  it('gives a read the argument of the caller that started it, and the next read its first waiter’s', async () => {
+    const given: number[] = []
+    const reads = new FreshReads<number, number>(async (_, argument) => {
+      given.push(argument)
+      return argument * 10
+    })
+    const results = await Promise.all([reads.get('page', 1), reads.get('page', 2), reads.get('page', 3)])
+    expect(given).toEqual([1, 2])
+    expect(results).toEqual([10, 20, 20])
+  })
 })

@@ -22,10 +22,11 @@ export interface CachedPage<R> {
 /**
  * Recently listed pages, per organization and query, and the totals counted for them per filter, so the
  * next page of a query (any offset or limit) need not count its matches again. Either is only reused
- * once the organization's `library_version` is known to be unchanged: triggers move the version in the
- * transaction of any change a page could show, so a reused page or total is exactly what the list
- * statement would answer, on any number of processes, and a write is visible to the next read as soon as
- * it commits.
+ * once the organization's `library_version` is known to be unchanged, or the change log says that no
+ * change since its version could alter it (then it is kept again under the current version): triggers
+ * move the version and log the change in the transaction of any change a page could show, so a reused
+ * page or total is exactly what the list statement would answer, on any number of processes, and a
+ * write is visible to the next read as soon as it commits.
  *
  * Each is bounded by the records held (least recently used out first; a page counts one more record
  * than it has, a total one); a budget of 0 keeps nothing.

@@ -118,6 +118,13 @@ export interface ContentCheck {
 
 export type AssetRecord = ReturnType<AssetService['record']>
 
+/** What `versionIfUnchanged` asks of a kept page. */
+interface KeptPageCheck {
+  organizationId: string
+  since: string
+  scope: store.ListedScope
+}
+
 /** A picture that stands for a group of assets (a collection's cover): one asset's signed thumbnail. */
 export interface Cover {
   asset_id: string
@@ -146,10 +153,13 @@ const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
 export class AssetService {
   private readonly pages: ListPages<AssetRecord>
   private readonly libraryVersions: FreshReads<string | undefined>
+  /** Whether a kept page holds at a newer version, per page and kept version: concurrent readers of one page share the check. */
+  private readonly keptPageChecks: FreshReads<string | undefined, KeptPageCheck>
 
   constructor(private readonly deps: AssetServiceDeps) {
     this.pages = new ListPages(deps.listCacheRecords)
     this.libraryVersions = new FreshReads((organizationId) => store.libraryVersion(deps.db, organizationId))
+    this.keptPageChecks = new FreshReads((_, check) => store.versionIfUnchanged(deps.db, check.organizationId, check.since, check.scope))
   }
 
   /**
@@ -262,8 +272,8 @@ export class AssetService {
 
   /**
    * `inCollection` lists a manual collection's members instead of the whole library. A page listed before
-   * is answered again without the list statement while the organization's library version says nothing
-   * it shows has changed (see `ListPages`).
+   * is answered again without the list statement while the organization's library version, or the change
+   * log since the version it was kept at, says nothing it shows has changed (see `ListPages`).
    */
   async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string): Promise<ListedPage<AssetRecord>> {
     const query = listQueryKey(filter, page, inCollection)
@@ -291,8 +301,8 @@ export class AssetService {
   private async stillCurrent(organizationId: string, query: string, kept: CachedPage<AssetRecord>, scope: { filter: AssetFilter; inCollection: string | undefined }): Promise<boolean> {
     if (kept.version === null) return false
     if (kept.version === (await this.libraryVersions.get(organizationId))) return true
-    const shown = kept.page.data.map((asset) => asset.id)
-    const version = await store.versionIfUnchanged(this.deps.db, organizationId, kept.version, { ...scope, shown })
+    const check = { organizationId, since: kept.version, scope: { ...scope, shown: kept.page.data.map((asset) => asset.id) } }
+    const version = await this.keptPageChecks.get(`${organizationId}\n${query}\n${kept.version}`, check)
     if (version === undefined) return false
     this.pages.keep(organizationId, query, { ...kept, version })
     return true
