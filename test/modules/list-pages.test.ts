@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ListPages } from '../../src/modules/assets/list-pages.js'
 import { startTestApp, type Seeded, type TestApp } from '../support/app.js'
@@ -28,16 +28,19 @@ async function collection(name: string): Promise<string> {
   return res.json().id
 }
 
-/** Changes a title the way no trigger sees: only a page kept from before still shows the old one. */
-async function retitleBehindTheTriggers(id: string, title: string) {
+/** Runs `change` with the trigger that moves the library version (and logs the change) off: only a page kept from before misses it. */
+async function behindTheTriggers(table: 'assets' | 'collection_assets', trigger: string, change: RawBuilder<unknown>) {
   const { db } = t.database.handle
-  await sql`alter table assets disable trigger assets_library_versioned`.execute(db)
+  await sql`alter table ${sql.table(table)} disable trigger ${sql.ref(trigger)}`.execute(db)
   try {
-    await sql`update assets set title = ${title} where id = ${id}`.execute(db)
+    await change.execute(db)
   } finally {
-    await sql`alter table assets enable trigger assets_library_versioned`.execute(db)
+    await sql`alter table ${sql.table(table)} enable trigger ${sql.ref(trigger)}`.execute(db)
   }
 }
+
+const retitleBehindTheTriggers = (id: string, title: string) =>
+  behindTheTriggers('assets', 'assets_library_versioned', sql`update assets set title = ${title} where id = ${id}`)
 
 beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations({ env: LIMITS }))
@@ -322,6 +325,20 @@ describe('a kept page whose library version moved', () => {
     expect(await keptAcross(url, () => remove(unshown))).toBe(false)
     expect(await keptAcross(url, () => call(t, 'PATCH', `/api/v1/collections/${others}`, { description: 'Not what a list shows' }))).toBe(true)
     expect(await keptAcross(url, () => call(t, 'PATCH', `/api/v1/collections/${others}`, { name: 'Renamed picks' }))).toBe(false)
+  })
+
+  it('a collection\u2019s counted total: kept across changes outside it, counted again once its members change', async () => {
+    const picks = await collection('Counted picks')
+    const gone = await push({ title: 'Counted one', collection_name: 'Counted picks' })
+    const stays = await push({ title: 'Counted two', collection_name: 'Counted picks' })
+    const totalAt = async (offset: number) => (await shown(`/api/v1/collections/${picks}?limit=1&offset=${offset}`, t)).total
+    expect(await totalAt(0)).toBe(2)
+    await behindTheTriggers('collection_assets', 'collection_assets_versioned_delete', sql`delete from collection_assets where asset_id = ${gone}`)
+    await push({ title: 'Not a member' })
+    // A page not listed before: its statement counts nothing while the kept total holds.
+    expect(await totalAt(1)).toBe(2)
+    await member('DELETE', picks, stays)
+    expect(await totalAt(2)).toBe(0)
   })
 
   it('is kept by another process across a change it cannot show, and rebuilt there after one it can', async () => {
