@@ -216,10 +216,10 @@ export async function versionIfUnchanged(db: Db, organizationId: string, since: 
  * statement it is part of, so it speaks of exactly the version that statement reads.
  */
 function unchangedSince(organizationId: string, since: string, scope: ListedScope): RawBuilder<boolean> {
-  const changesSince = sql`from library_changes as change where change.organization_id = ${organizationId} and change.version > ${since}::bigint`
   return sql<boolean>`(
-    (select count(distinct change.version) ${changesSince}) = (select library_version from organizations where id = ${organizationId}) - ${since}::bigint
-    and not exists (select 1 ${changesSince} and (${touches(scope)})))`
+    select count(distinct change.version) = (select library_version from organizations where id = ${organizationId}) - ${since}::bigint
+      and not coalesce(bool_or(${touches(scope)}), false)
+    from library_changes as change where change.organization_id = ${organizationId} and change.version > ${since}::bigint)`
 }
 
 /**
