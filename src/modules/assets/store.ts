@@ -210,7 +210,7 @@ export async function versionIfUnchanged(db: Db, organizationId: string, since: 
 }
 
 /**
- * Whether the change log (migration 0017) says that nothing since version `since` changed what the scope
+ * Whether the change log (migration 0016) says that nothing since version `since` changed what the scope
  * lists: it holds a row for every version the organization moved since (pruned or unlogged versions are
  * a gap, so "changed"), and none of them touched the scope (`touches`). Read in the snapshot of the
  * statement it is part of, so it speaks of exactly the version that statement reads.

@@ -15,7 +15,7 @@ import * as createdBy from './migrations/0012_created_by.js'
 import * as idempotencyKeys from './migrations/0013_idempotency_keys.js'
 import * as keyLimits from './migrations/0014_key_limits.js'
 import * as thumbnailJobs from './migrations/0015_thumbnail_jobs.js'
-import * as libraryChanges from './migrations/0017_library_changes.js'
+import * as libraryChanges from './migrations/0016_library_changes.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,8 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_idempotency_keys': idempotencyKeys,
   '0014_key_limits': keyLimits,
   '0015_thumbnail_jobs': thumbnailJobs,
-  // 0016 is another change's, made beside this one.
-  '0017_library_changes': libraryChanges,
+  '0016_library_changes': libraryChanges,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
