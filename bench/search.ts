@@ -234,6 +234,8 @@ async function main(): Promise<void> {
     }
     await checkAgainstRaw(baseUrl, headers, 'text', (i) => raw.text(i))
     plans.push(['text, "summer"', await explainRaw(db, (explained) => store.searchAssets(explained, searchRequest('summer', false)))])
+    // Two common words whose matches together are few: the slowest kind of text query.
+    plans.push(['text, "holiday packshot"', await explainRaw(db, (explained) => store.searchAssets(explained, searchRequest('holiday packshot', false)))])
     await measure('text', searchBodies, '"mode":"text"')
     if (vector) await app.services.orgs.updateSettings(organizationId, { ai_enabled: true })
 

@@ -132,6 +132,15 @@ describe('text candidates', () => {
     expect(res.json().data[0].id).toBe(strong)
     expect(titles(res)).toEqual(['Zeppelin over the bay', 'Zeppelin newer 149', 'Zeppelin newer 148'])
   })
+
+  it('are found among older assets when none of the 5,000 newest match', async () => {
+    const archive = await seedOrganization(t.app, 'Archive')
+    await setAi(archive, false)
+    await insertAssets(archive.org.id, 250, 'Origami crane')
+    for (let batch = 0; batch < 5; batch++) await insertAssets(archive.org.id, 1000, `Filler ${batch}`)
+    const res = await search({ q: 'origami', limit: 3 }, archive.readKey)
+    expect(titles(res)).toEqual(['Origami crane 249', 'Origami crane 248', 'Origami crane 247'])
+  })
 })
 
 describe('POST /api/v1/search', () => {
