@@ -483,7 +483,7 @@ const STATEMENT_KINDS: Array<[string, RegExp]> = [
   ['begin/commit', /^\s*(begin|commit|rollback)\b/i],
   ['emit (bench)', /^\s*insert into "outbox_events"/i],
   ['release events', /^\s*update "outbox_events"\s+set locked_by = null/i],
-  ['claim events', /^\s*update "outbox_events"/i],
+  ['claim events', /^\s*with picked as materialized \(\s*select "id" as picked_id from "outbox_events"/i],
   ['fan-out', /^\s*with done as \(\s*delete from outbox_events/i],
   ['subscribers', /^\s*select "id", "organization_id", "events", "created_at" from "webhook_subscriptions"/i],
   ['release deliveries', /^\s*update "webhook_deliveries"\s+set locked_by = null/i],

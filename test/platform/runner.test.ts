@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { backoffMs, claimDue, releaseClaims } from '../../src/platform/background/claims.js'
 import { listen, notify } from '../../src/platform/background/listener.js'
 import { Runner, type ClaimRequest, type RunnerOptions, type WorkQueue } from '../../src/platform/background/runner.js'
-import { openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/index.js'
+import { inTransaction, openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/index.js'
 import { createTestDatabase, silentLogger, type TestDatabase } from '../support/database.js'
 import { deferred, staysTrue, waitFor } from '../support/wait.js'
 
@@ -161,6 +161,17 @@ describe('claims', () => {
       expect(backoffMs(3, backoff)).toBeLessThanOrEqual(4_800)
       expect(backoffMs(20, backoff)).toBeLessThanOrEqual(12_000)
     }
+  })
+
+  it('take no more than the limit, whatever plan the database picks', async () => {
+    await insertJobs(Array(20).fill(null))
+    // The plan that took every due row: the picking subquery run again for each row (a nested loop).
+    const claimed = await inTransaction(db, async (tx) => {
+      for (const setting of ['enable_hashjoin', 'enable_mergejoin', 'enable_material', 'enable_hashagg', 'enable_sort']) await sql`select set_config(${setting}, 'off', true)`.execute(tx)
+      return claimDue<Job>(tx, { table: TABLE, idColumn: 'id', owner: 'me', limit: 5, leaseMs: 30_000, returning: ['id'] })
+    })
+    expect(claimed).toHaveLength(5)
+    expect((await jobRows()).filter((row) => row.locked_by === 'me')).toHaveLength(5)
   })
 
   it('release only what the owner still holds', async () => {

@@ -30,22 +30,26 @@ export interface ClaimRequest<Row> {
 
 /**
  * Leases up to `limit` due rows to `owner`, oldest first. `skip locked` lets concurrent runners
- * claim disjoint rows without waiting on each other.
+ * claim disjoint rows without waiting on each other. The rows are picked once, in a materialised CTE:
+ * as `where id in (select … limit … skip locked)`, a plan that runs the subquery again for each row
+ * (a nested loop) gets the next unlocked rows each time, and the update took up to the whole table.
  */
 export async function claimDue<Row extends object>(db: Db, request: ClaimRequest<Row>): Promise<Row[]> {
   const table = sql.table(request.table)
   const id = sql.ref(request.idColumn)
   const extra = request.where ? sql`and (${request.where})` : sql``
   const result = await sql<Row>`
-    update ${table}
-    set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000})
-    where ${id} in (
-      select ${id} from ${table}
+    with picked as materialized (
+      select ${id} as picked_id from ${table}
       where next_attempt_at <= now() and (locked_until is null or locked_until < now()) ${extra}
       order by next_attempt_at
       limit ${request.limit}
       for update skip locked
     )
+    update ${table}
+    set locked_by = ${request.owner}, locked_until = now() + make_interval(secs => ${request.leaseMs / 1000})
+    from picked
+    where ${id} = picked.picked_id
     returning ${sql.join(request.returning.map((column) => (request.asText?.includes(column) ? sql`${sql.ref(column)}::text as ${sql.ref(column)}` : sql.ref(column))))}
   `.execute(db)
   return result.rows
