@@ -487,6 +487,7 @@ const STATEMENT_KINDS: Array<[string, RegExp]> = [
   ['fan-out', /^\s*with done as \(\s*delete from outbox_events/i],
   ['subscribers', /^\s*select "id", "organization_id", "events", "created_at" from "webhook_subscriptions"/i],
   ['release deliveries', /^\s*update "webhook_deliveries"\s+set locked_by = null/i],
+  ['extend leases', /^\s*update "webhook_deliveries"\s+set locked_until = now\(\)/i],
   ['claim deliveries', /^\s*with held as \(/i],
   ['record attempts', /^\s*with outcome as/i],
 ]

@@ -80,10 +80,18 @@ interface TarpitScene {
   delivery: WebhookDelivery
 }
 
+/** The tarpit scenes' send timeout: long enough that waiting behind a hung send shows. */
+const TARPIT_TIMEOUT_MS = 5_000
+/**
+ * A healthy endpoint's p95 beside the tarpits stays under this. One held behind a hung send would wait
+ * for its timeout: half of it proves it was not, with room for a loaded machine's delays (the p95 is
+ * ~0.4 s on a quiet one).
+ */
+const NOT_HELD_BEHIND_MS = TARPIT_TIMEOUT_MS / 2
+
 /**
  * Four tarpit endpoints of one organization and a healthy one of another, and a runner with the default
- * slots (32 a process, 8 an endpoint) and a 5 s timeout, long enough that waiting behind a hung send
- * shows. Everything is closed and unsubscribed after `test`, whatever it did.
+ * slots (32 a process, 8 an endpoint) and a `TARPIT_TIMEOUT_MS` timeout. Everything is closed and unsubscribed after `test`, whatever it did.
  */
 async function withTarpits(name: string, tarpitAnswer: (request: Received) => Answer, test: (scene: TarpitScene) => Promise<void>): Promise<void> {
   const tarpit = await startReceiver()
@@ -91,7 +99,7 @@ async function withTarpits(name: string, tarpitAnswer: (request: Received) => An
   const healthy = await startReceiver()
   const tarpits = await subscribedOrganization(name, [0, 1, 2, 3].map((n) => `${tarpit.url}?n=${n}`))
   const bystander = await subscribedOrganization(`${name}, bystander`, [healthy.url])
-  const { delivery, close } = runner(t.database.handle, name, { WEBHOOK_TIMEOUT_MS: '5000' })
+  const { delivery, close } = runner(t.database.handle, name, { WEBHOOK_TIMEOUT_MS: String(TARPIT_TIMEOUT_MS) })
   try {
     await test({ tarpit, healthy, tarpits, bystander, delivery })
   } finally {
@@ -177,7 +185,71 @@ describe('stopping', () => {
   })
 })
 
+describe('a send that times out', () => {
+  it('is sent again after the schedule, with the same delivery id and body', async () => {
+    const { delivery, close } = runner(t.database.handle, 'timeouts')
+    let sends = 0
+    receiver.answer(() => (++sends === 1 ? { delayMs: TIMEOUT_MS + 500 } : {}))
+    try {
+      await delivery.start()
+      const { delivery_id: id } = await t.app.services.webhooks.ping(acme.org.id, subscriptionId)
+      delivery.deliveriesDue()
+      const [first, second] = await receiver.waitForCount(2)
+      expect([deliveryIdOf(first!), deliveryIdOf(second!)]).toEqual([id, id])
+      expect(second!.body).toBe(first!.body)
+      await waitFor('the delivery to succeed', async () => (await deliveryRow(id)).status === 'succeeded')
+      expect((await attemptsOf(id)).map((a) => [a.number, a.status_code, a.error])).toEqual([
+        [1, 0, 'timeout'],
+        [2, 200, null],
+      ])
+    } finally {
+      await delivery.stop(1_000)
+      await close()
+      receiver.answer(() => ({}))
+      receiver.received.length = 0
+    }
+  })
+})
+
 describe('concurrency', () => {
+  it('deliveries claimed ahead go back on stop, unsent and unmarked, and another runner sends each of them once', async () => {
+    const endpoint = await startReceiver()
+    endpoint.answer(() => ({ delayMs: 50 }))
+    const ahead = await subscribedOrganization('Ahead', [endpoint.url])
+    const [subscription] = await t.app.services.webhooks.list(ahead.org.id)
+    const held = async () => {
+      const rows = await t.database.handle.db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', subscription!.id).where('locked_by', 'is not', null).execute()
+      return rows.length
+    }
+    const first = runner(t.database.handle, 'ahead-first')
+    const second = runner(t.database.handle, 'ahead-second')
+    try {
+      await first.delivery.start()
+      await emitDeletes(300, [ahead.org.id])
+      first.delivery.eventsCommitted()
+      // 8 sends in flight at most, and outcomes written as they come: more held means claimed ahead.
+      await waitFor('deliveries claimed ahead', async () => (await held()) > 16, 20_000)
+      await first.delivery.stop(10_000)
+      expect(await held()).toBe(0)
+      const sentBefore = endpoint.received.length
+      expect(sentBefore).toBeLessThan(300)
+      const marked = await t.database.handle.db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', subscription!.id).where('attempt_started_at', 'is not', null).execute()
+      expect(marked).toEqual([])
+
+      await second.delivery.start()
+      const received = await endpoint.waitForCount(300, 30_000)
+      expect(new Set(received.map(deliveryIdOf)).size).toBe(300)
+      expect(received.slice(sentBefore).every((request) => request.headers['user-agent'] === 'ahead-second')).toBe(true)
+      await webhooksAtRest(t.database.handle.db, ahead.org.id)
+      expect(endpoint.received).toHaveLength(300)
+    } finally {
+      await Promise.all([first.delivery.stop(200), second.delivery.stop(1_000)])
+      await Promise.all([first.close(), second.close()])
+      await deleteSubscriptionsOf(ahead)
+      await endpoint.close()
+    }
+  })
+
   it('a slow endpoint holds at most its own share of the sends; the others go out meanwhile', async () => {
     const slow = await startReceiver()
     slow.answer(() => ({ hang: true }))
@@ -200,17 +272,17 @@ describe('concurrency', () => {
     }
   })
 
-  it('four hanging endpoints with a backlog do not hold up a healthy one: it gets all 30 events, p95 under 1 s', async () => {
+  it('four hanging endpoints with a backlog do not hold up a healthy one: it gets all 30 events, none held behind a hung send', async () => {
     await withTarpits('Tarpits', () => ({ hang: true }), async ({ tarpit, healthy, tarpits, bystander, delivery }) => {
       await emitDeletes(30, [tarpits.org.id])
       await delivery.start()
       await waitFor('every tarpit to hold a send', () => new Set(tarpit.received.map((r) => r.path)).size === 4)
 
-      expect(await p95Latency(delivery, healthy, [tarpits.org.id, bystander.org.id])).toBeLessThan(1_000)
+      expect(await p95Latency(delivery, healthy, [tarpits.org.id, bystander.org.id])).toBeLessThan(NOT_HELD_BEHIND_MS)
     })
   })
 
-  it('endpoints that fail together after earning their 8 slots never take every slot with their retries: a healthy endpoint of another organization still gets its deliveries, p95 under 1 s', async () => {
+  it('endpoints that fail together after earning their 8 slots never take every slot with their retries: a healthy endpoint of another organization still gets its deliveries, none held behind a hung send', async () => {
     const requestsTo = new Map<string, number>()
     // Each endpoint answers 16 times (its window is 8 after 7), then hangs with 8 sends in flight.
     const answerThenHang = (request: Received) => {
@@ -230,7 +302,7 @@ describe('concurrency', () => {
       tarpit.cutHanging()
       await waitFor('every tarpit to be failing', async () => (await failingCount()) === 4)
       await waitFor('the retry wave of the failed sends', () => retriesSent() >= 24)
-      expect(await p95Latency(delivery, healthy, [bystander.org.id])).toBeLessThan(1_000)
+      expect(await p95Latency(delivery, healthy, [bystander.org.id])).toBeLessThan(NOT_HELD_BEHIND_MS)
     })
   })
 
@@ -399,7 +471,11 @@ describe('an endpoint that keeps failing', () => {
 describe.runIf(postgres)('several runners on one PostgreSQL', () => {
   it('two runners deliver 500 events, each exactly once, none sent twice at once', async () => {
     const handles = await Promise.all([0, 1].map(() => openDatabase({ databaseUrl: t.database.url, dataDir: '', logger: silentLogger, poolSize: 4 })))
-    const runners = handles.map((handle, i) => runner(handle, `runner-${i}`, { WEBHOOK_CONCURRENCY_PER_ENDPOINT: '16' }))
+    // This test is about two runners never holding one delivery at once. With the test's 1 s timeout, a
+    // loaded machine made the in-process receiver answer late, and a runner then sent its own delivery
+    // again after the timeout (at least once, as designed, but counted here as a duplicate). A timeout
+    // far above any load keeps those resends out; 'a send that times out' covers them.
+    const runners = handles.map((handle, i) => runner(handle, `runner-${i}`, { WEBHOOK_CONCURRENCY_PER_ENDPOINT: '16', WEBHOOK_TIMEOUT_MS: '30000' }))
     const inFlight = new Set<string>()
     const overlaps: string[] = []
     receiver.answer((request) => {
@@ -506,11 +582,11 @@ describe('claims', () => {
         owner: 'claims-test',
         limit: 24,
         leaseMs: 60_000,
-        keysInFlight: new Map([[subscriptionId, 7]]),
+        keysHeld: new Map([[subscriptionId, 7]]),
         perKeyLimit: 8,
         keyWindows: new Map(),
         keyStartWindow: undefined,
-        groupsInFlight: new Map([[acme.org.id, 7]]),
+        groupsHeld: new Map([[acme.org.id, 7]]),
         dueRetries: [],
         newDeliveryLimits: new Map(),
         failingEndpointSlots: 24,
@@ -545,11 +621,11 @@ describe('claims', () => {
         owner: 'fair-claims',
         limit: 4,
         leaseMs: 60_000,
-        keysInFlight: new Map([[a!.id, 2]]),
+        keysHeld: new Map([[a!.id, 2]]),
         perKeyLimit: 8,
         keyWindows: new Map(),
         keyStartWindow: undefined,
-        groupsInFlight: new Map([[crowded.org.id, 2]]),
+        groupsHeld: new Map([[crowded.org.id, 2]]),
         dueRetries: [],
         newDeliveryLimits: new Map(),
         failingEndpointSlots: 24,
@@ -584,11 +660,11 @@ describe('claims', () => {
         owner: 'failing-claims',
         limit: 20,
         leaseMs: 60_000,
-        keysInFlight: new Map([[x!.id, 1]]),
+        keysHeld: new Map([[x!.id, 1]]),
         perKeyLimit: 8,
         keyWindows: new Map([[z!.id, 8]]),
         keyStartWindow: 1,
-        groupsInFlight: new Map([[failing.org.id, 1]]),
+        groupsHeld: new Map([[failing.org.id, 1]]),
         dueRetries: retries,
         newDeliveryLimits: new Map([[z!.id, 8]]),
         failingEndpointSlots: 3,

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { sql } from 'kysely'
 import pino from 'pino'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
-import { backoffMs, claimDue, releaseClaims } from '../../src/platform/background/claims.js'
+import { backoffMs, claimDue, extendClaims, releaseClaims } from '../../src/platform/background/claims.js'
 import { listen, notify } from '../../src/platform/background/listener.js'
 import { Runner, type ClaimRequest, type RunnerOptions, type WorkQueue } from '../../src/platform/background/runner.js'
 import { inTransaction, openDatabase, type DatabaseHandle, type Db } from '../../src/platform/db/index.js'
@@ -85,9 +85,9 @@ const leasesRanOut = async () =>
   (await sql<{ ran_out: boolean }>`select coalesce(bool_and(locked_until < now()), true) as ran_out from ${sql.table(TABLE)}`.execute(db)).rows[0]!.ran_out
 
 /** The keys of a claim that have no room left in their window: the test queue skips them. */
-function busyKeys({ keysInFlight, perKeyLimit, keyWindows, keyStartWindow }: ClaimRequest): string[] {
+function busyKeys({ keysHeld, perKeyLimit, keyWindows, keyStartWindow }: ClaimRequest): string[] {
   if (perKeyLimit === undefined) return []
-  return [...keysInFlight].filter(([key, count]) => count >= (keyWindows.get(key) ?? keyStartWindow ?? perKeyLimit)).map(([key]) => key)
+  return [...keysHeld].filter(([key, count]) => count >= (keyWindows.get(key) ?? keyStartWindow ?? perKeyLimit)).map(([key]) => key)
 }
 
 function jobQueue(queueDb: Db, work: WorkQueue<Job>['work']): WorkQueue<Job> {
@@ -108,6 +108,7 @@ function jobQueue(queueDb: Db, work: WorkQueue<Job>['work']): WorkQueue<Job> {
     },
     work,
     release: (owner, ids) => releaseClaims(queueDb, { table: TABLE, idColumn: 'id', owner, ids }),
+    extend: (owner, ids, leaseMs) => extendClaims(queueDb, { table: TABLE, idColumn: 'id', owner, ids, leaseMs }),
     keyOf: (job) => job.key ?? job.id,
   }
 }
@@ -366,6 +367,100 @@ describe('Runner', () => {
     await waitFor('every job done', allDone)
     expect(maxPerKey).toBe(2)
     expect((await jobRows()).every((row) => row.attempts === 1)).toBe(true)
+  })
+})
+
+describe('Runner, claiming ahead', () => {
+  /** The ids each owner holds now. */
+  const heldBy = async (owner: string) => (await jobRows()).filter((row) => row.locked_by === owner).map((row) => row.id)
+
+  it('keeps the lease of items waiting beyond one lease: another runner does not take them', async () => {
+    const LEASE_MS = 2_000
+    const ids = await insertJobs([null, null, null, null])
+    const workedBy = new Map<string, { id: string; at: number }[]>()
+    // Each job takes half a lease, well within its own; the last waits one and a half leases to start.
+    const queueFor = (name: string, queueDb: Db) =>
+      jobQueue(queueDb, async (jobs) => {
+        workedBy.set(name, [...(workedBy.get(name) ?? []), ...jobs.map((job) => ({ id: job.id, at: Date.now() }))])
+        await sleep(LEASE_MS / 2)
+        await complete(queueDb, jobs)
+      })
+    let otherClaims = 0
+    const otherQueue = queueFor('b', otherDb)
+    const claim = otherQueue.claim
+    otherQueue.claim = async (request) => {
+      const jobs = await claim(request)
+      otherClaims++
+      return jobs
+    }
+    const a = runner(queueFor('a', db), { owner: 'ahead', concurrency: 1, claimAhead: 4, leaseMs: LEASE_MS })
+    a.start()
+    await waitFor('runner a to hold every job', async () => (await heldBy('ahead')).length === 4)
+    const claimedAt = Date.now()
+    runner(otherQueue, { owner: 'other', pollIntervalMs: 20 }).start()
+
+    await waitFor('every job done', allDone, 30_000)
+    expect(workedBy.get('b')).toBeUndefined()
+    expect(otherClaims).toBeGreaterThan(10)
+    const worked = workedBy.get('a')!
+    expect(worked.map((job) => job.id).sort()).toEqual([...ids].sort())
+    expect(worked.at(-1)!.at - claimedAt).toBeGreaterThan(LEASE_MS)
+  })
+
+  it('gives the items waiting to start back at once on stop, and another runner takes them', async () => {
+    const ids = await insertJobs([null, null, null, null])
+    const hung = deferred()
+    const workedBy = new Map<string, string[]>()
+    const queueFor = (name: string, queueDb: Db) =>
+      jobQueue(queueDb, async (jobs) => {
+        workedBy.set(name, [...(workedBy.get(name) ?? []), ...jobs.map((job) => job.id)])
+        if (name === 'a') await hung.promise
+        await complete(queueDb, jobs)
+      })
+    const a = runner(queueFor('a', db), { owner: 'stopping-ahead', concurrency: 1, claimAhead: 4 })
+    a.start()
+    await waitFor('runner a to hold every job, one of them in work', async () => (await heldBy('stopping-ahead')).length === 4 && workedBy.get('a')?.length === 1)
+
+    const stopping = a.stop(30_000)
+    await waitFor('the waiting jobs to be given back', async () => (await heldBy('stopping-ahead')).length === 1)
+    runner(queueFor('b', otherDb), { owner: 'taker', concurrency: 4, pollIntervalMs: 20 }).start()
+    await waitFor('runner b to work the given-back jobs', () => workedBy.get('b')?.length === 3)
+    expect(await heldBy('stopping-ahead')).toEqual(workedBy.get('a'))
+
+    hung.resolve()
+    await stopping
+    await waitFor('every job done', allDone)
+    expect([...workedBy.get('a')!, ...workedBy.get('b')!].sort()).toEqual([...ids].sort())
+  })
+
+  it("gives a key's waiting items back when one of its items fails, and works them once it succeeds again", async () => {
+    const ids = await insertJobs(Array(8).fill('k'))
+    const secondMayFinish = deferred()
+    const worked: string[] = []
+    let failed: Job | undefined
+    const r = runner(
+      jobQueue(db, async ([job]) => {
+        worked.push(job!.id)
+        if (worked.length === 1) {
+          failed = job
+          await fail(db, job!, 60_000)
+          return [false]
+        }
+        if (worked.length === 2) await secondMayFinish.promise
+        await complete(db, [job!])
+        return [true]
+      }),
+      { owner: 'failing-ahead', concurrency: 2, perKeyConcurrency: 2, claimAhead: 4 },
+    )
+    r.start()
+    // Two in work, six waiting; the failure gives the six back while the second is still in work.
+    await waitFor('the failure to give the waiting jobs back', async () => failed !== undefined && (await heldBy('failing-ahead')).length === 1)
+    expect(worked).toHaveLength(2)
+
+    secondMayFinish.resolve()
+    await waitFor('every job but the failed one done', async () => (await jobRows()).filter((row) => row.next_attempt_at !== null).length === 1)
+    expect(worked.sort()).toEqual([...ids].sort())
+    expect((await jobRows()).find((row) => row.next_attempt_at !== null)).toMatchObject({ id: failed!.id, last_error: 'boom' })
   })
 })
 

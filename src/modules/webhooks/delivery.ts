@@ -24,6 +24,13 @@ const RETENTION_INTERVAL_MS = 10 * 60 * 1000
 const PRUNE_BATCH = 1000
 /** Outcomes written together: one statement records up to this many attempts. */
 const MAX_OUTCOMES_PER_WRITE = 200
+/**
+ * Deliveries claimed per free slot, for endpoints at their full window. Sends to a fast endpoint end a
+ * few at a time, so a claim sized to the free slots carried ~4 rows and cost about as much as the sends
+ * (bench/RESULTS.md, webhooks.ts); claimed 8 rounds ahead, one claim serves 8 rounds of an endpoint's
+ * slots. More would hold more deliveries from other runners for little gain.
+ */
+const CLAIM_AHEAD = 8
 
 export interface WebhookDeliveryDeps {
   db: Db
@@ -82,8 +89,10 @@ export class WebhookDelivery {
       perKeyConcurrency: config.perEndpointConcurrency,
       // An endpoint earns its slots by answering: one that never answers starts one new delivery at a time.
       perKeyStartWindow: 1,
-      // Longer than any one send can take, so no other runner takes a delivery over while it is being sent.
+      // Longer than any one send can take, so no other runner takes a delivery over while it is being sent
+      // (one claimed ahead starts with at least two thirds of it left: the runner extends it while it waits).
       leaseMs: 2 * config.timeoutMs + 5_000,
+      claimAhead: CLAIM_AHEAD,
       pollIntervalMs: POLL_INTERVAL_MS,
     })
     this.dispatcher.start()
@@ -208,7 +217,9 @@ class FanOutQueue implements WorkQueue<OutboxJob> {
  * other deliveries, and may use all of its slots: a new delivery waits while retries due within a
  * send's timeout would need its slot. So a struggling endpoint's retries keep to the schedule, within
  * the share of failing endpoints: together they hold at most the process's slots less one endpoint's,
- * so a healthy endpoint always finds its slots free of them.
+ * so a healthy endpoint always finds its slots free of them. An endpoint at its full window has up to
+ * `CLAIM_AHEAD` rounds of its slots claimed, waiting in the runner; its first failure gives back those
+ * not yet sent, due at once, for the next claim to take in order.
  */
 class SendQueue implements WorkQueue<DeliveryJob> {
   readonly name = 'webhook deliveries'
@@ -262,6 +273,10 @@ class SendQueue implements WorkQueue<DeliveryJob> {
 
   release(owner: string, ids: string[]): Promise<void> {
     return store.releaseDeliveries(this.deps.db, owner, ids)
+  }
+
+  extend(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
+    return store.extendDeliveries(this.deps.db, owner, ids, leaseMs)
   }
 
   private get failingEndpointSlots(): number {

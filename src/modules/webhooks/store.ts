@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely'
-import { claimDue, releaseClaims } from '../../platform/background/claims.js'
+import { claimDue, extendClaims, releaseClaims } from '../../platform/background/claims.js'
 import type { ClaimRequest } from '../../platform/background/runner.js'
 import { notify } from '../../platform/background/listener.js'
 import type { Db } from '../../platform/db/index.js'
@@ -259,8 +259,9 @@ export interface DeliveryClaim extends ClaimRequest {
  * deliveries up to its room (each looked up through its own index range, so one subscription's backlog
  * never hides another's). The free slots go to the organization holding the fewest sends in this
  * runner, within it to the subscription holding the fewest, one at a time (fair queueing); a
- * subscription never holds more than `perKeyLimit`, and failing subscriptions together never more than
- * `failingEndpointSlots`.
+ * subscription never holds more than `perKeyLimit`, or its window when that is larger (claimed ahead),
+ * and failing subscriptions together never more than `failingEndpointSlots`. The rows come in that
+ * order, the order to send them in.
  */
 export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<DeliveryJob[]> {
   const perKey = request.perKeyLimit ?? request.limit
@@ -269,10 +270,10 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
   const due = sql`d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())`
   const result = await sql<DeliveryJob>`
     with held as (
-      select * from unnest(${pairs(request.keysInFlight)}) as h(subscription_id, count)
+      select * from unnest(${pairs(request.keysHeld)}) as h(subscription_id, count)
     ),
     org_held as (
-      select * from unnest(${pairs(request.groupsInFlight)}) as g(organization_id, count)
+      select * from unnest(${pairs(request.groupsHeld)}) as g(organization_id, count)
     ),
     new_limits as (
       select * from unnest(${pairs(request.newDeliveryLimits)}) as l(subscription_id, size)
@@ -314,7 +315,7 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
       select b.id, b.next_attempt_at, b.subscription_rank, b.failing,
         coalesce(g.count, 0) + row_number() over (partition by b.organization_id order by b.subscription_rank, b.next_attempt_at) as organization_rank
       from by_subscription b left join org_held g on g.organization_id = b.organization_id
-      where b.subscription_rank <= ${perKey} and (b.retry or b.subscription_rank <= b.new_limit)
+      where b.subscription_rank <= greatest(${perKey}, b.new_limit) and (b.retry or b.subscription_rank <= b.new_limit)
     ),
     failing_ranked as (
       select r.*, row_number() over (partition by r.failing order by r.organization_rank, r.subscription_rank, r.next_attempt_at) as failing_rank
@@ -345,6 +346,8 @@ export async function claimDeliveries(db: Db, request: DeliveryClaim): Promise<D
     select claimed.id, claimed.organization_id, claimed.subscription_id, claimed.event, claimed.body, claimed.attempts, claimed.series_trigger, claimed.locked_by,
       s.url, s.secret, s.previous_secret, s.previous_secret_expires_at
     from claimed join webhook_subscriptions s on s.id = claimed.subscription_id
+    join admitted a on a.id = claimed.id
+    order by a.organization_rank, a.subscription_rank, a.next_attempt_at
   `.execute(db)
   return result.rows
 }
@@ -358,6 +361,11 @@ export async function releaseDeliveries(db: Db, owner: string, ids: string[]): P
     .where('id', '=', sql<string>`any(${ids}::uuid[])`)
     .where('locked_by', '=', owner)
     .execute()
+}
+
+/** Extends the lease of claimed deliveries that wait to be sent; returns the ids `owner` still holds. */
+export function extendDeliveries(db: Db, owner: string, ids: string[], leaseMs: number): Promise<string[]> {
+  return extendClaims(db, { table: 'webhook_deliveries', idColumn: 'id', owner, ids, leaseMs })
 }
 
 /**

@@ -72,6 +72,19 @@ export async function releaseClaims(db: Db, request: ReleaseRequest): Promise<vo
   `.execute(db)
 }
 
+/** Extends the lease of claimed rows that `owner` still holds; returns their ids. */
+export async function extendClaims(db: Db, request: ReleaseRequest & { leaseMs: number }): Promise<string[]> {
+  if (request.ids.length === 0) return []
+  const id = sql.ref(request.idColumn)
+  const result = await sql<{ id: string }>`
+    update ${sql.table(request.table)}
+    set locked_until = now() + make_interval(secs => ${request.leaseMs / 1000})
+    where ${id} = any(${request.ids}) and locked_by = ${request.owner}
+    returning ${id} as id
+  `.execute(db)
+  return result.rows.map((row) => row.id)
+}
+
 export interface Backoff {
   baseMs: number
   factor: number
