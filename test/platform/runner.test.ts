@@ -375,7 +375,7 @@ describe('Runner, claiming ahead', () => {
   const heldBy = async (owner: string) => (await jobRows()).filter((row) => row.locked_by === owner).map((row) => row.id)
 
   it('keeps the lease of items waiting beyond one lease: another runner does not take them', async () => {
-    const LEASE_MS = 2_000
+    const LEASE_MS = 3_000
     const ids = await insertJobs([null, null, null, null])
     const workedBy = new Map<string, { id: string; at: number }[]>()
     // Each job takes half a lease, well within its own; the last waits one and a half leases to start.
