@@ -402,13 +402,14 @@ export class Runner<T extends { id: string }> {
   /**
    * Every third of a lease while items wait, one statement extends all their leases; an item whose
    * lease another runner took over meanwhile (this process stalled past it) is dropped, not worked twice
-   * at once.
+   * at once. A queue that does not claim ahead has none: its items wait only when a claim returned more
+   * than it was asked for, and start within moments.
    */
   private extendLeasesWhileWaiting(): void {
     if (this.waiting.length === 0) {
       clearInterval(this.leaseExtender)
       this.leaseExtender = undefined
-    } else if (!this.leaseExtender) {
+    } else if (!this.leaseExtender && this.queue.extend) {
       this.leaseExtender = setInterval(() => void this.extendLeases(), this.options.leaseMs / 3)
       this.leaseExtender.unref()
     }
