@@ -152,23 +152,30 @@ function startWriter(baseUrl: string, headers: Record<string, string>, rate: num
       await response.arrayBuffer()
       if (response.ok) writes++
       else failures++
+    } catch {
+      failures++
     } finally {
       inFlight--
     }
   }
+  const pending = new Set<Promise<void>>()
   const loop = (async () => {
     if (rate <= 0) return
     for (let n = 0; !stopped; n++) {
       const due = started + (n * 1000) / rate
       const wait = due - performance.now()
       if (wait > 0) await new Promise((done) => setTimeout(done, wait))
-      if (inFlight < WRITES_IN_FLIGHT) void write(n)
+      if (inFlight >= WRITES_IN_FLIGHT) continue
+      const writing = write(n).finally(() => pending.delete(writing))
+      pending.add(writing)
     }
   })()
   return {
     async stop() {
       stopped = true
       await loop
+      // The app closes next: a write still in flight would find its connection gone.
+      await Promise.all(pending)
       return { writes, seconds: (performance.now() - started) / 1000, failures }
     },
   }
