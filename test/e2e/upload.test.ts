@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { solid } from '../support/images.js'
+import { solid, truncatedPng } from '../support/images.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
@@ -74,6 +74,24 @@ describe('uploading', () => {
     // The queue outlives the screen: back on Upload, the rows are still there.
     await nav.getByRole('link', { name: 'Upload' }).click()
     await expect.poll(() => page.getByRole('region', { name: 'Uploads' }).getByRole('status').textContent()).toBe('3 items: 2 new, 1 duplicate, 0 failed')
+    await context.close()
+  })
+
+  it('shows "No preview" in the library for an image whose decode failed, not a broken image', async () => {
+    const pushed = await e2e.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/assets',
+      headers: { authorization: `Bearer ${e2e.acme.writeKey}` },
+      payload: { title: 'half-a-picture', image_base64: (await truncatedPng()).toString('base64') },
+    })
+    expect(pushed.statusCode, pushed.body).toBe(201)
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    const card = page.getByRole('article', { name: 'half-a-picture' })
+    await expect.poll(() => card.getByText('No preview').isVisible(), { timeout: 30_000 }).toBe(true)
+    expect(await card.locator('img').count()).toBe(0)
+    await checkScreen(page, 'library-no-preview')
     await context.close()
   })
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -10,6 +9,7 @@ import { ImageProcessor } from '../../src/platform/images/images.js'
 import { createLogger } from '../../src/platform/logger.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead, type AssetRecord } from '../support/fixtures.js'
+import { noisePng, truncatedPng } from '../support/images.js'
 import { expectProblem, outboxEvents } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 
@@ -36,13 +36,6 @@ afterEach(() => {
   logged = []
 })
 
-/** Noise, so every call gives new bytes that barely compress. */
-const noisePng = (side = 300) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
-/** Noise cut in half: its header passes the push's check, its decode fails. */
-const truncatedPng = async () => {
-  const whole = await noisePng()
-  return whole.subarray(0, whole.length >> 1)
-}
 const thumbnailPath = (sha256: string) => {
   const key = variantKey(sha256, 'thumb.webp')
   return join(t.config.blobDir, key.slice(0, 2), key.slice(2, 4), key)

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { expect } from 'vitest'
@@ -46,4 +47,13 @@ let drawn = 0
 export function uniquePng(width = 16, height = 16): Promise<Buffer> {
   drawn += 1
   return solid(width, height, `#${drawn.toString(16).padStart(6, '0')}`).png().toBuffer()
+}
+
+/** Noise, so every call gives new bytes that barely compress. */
+export const noisePng = (side = 300) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
+
+/** Noise cut in half: its header passes the push's check, its decode fails. */
+export async function truncatedPng(): Promise<Buffer> {
+  const whole = await noisePng()
+  return whole.subarray(0, whole.length >> 1)
 }

@@ -33,4 +33,20 @@ describe('the asset thumbnail', () => {
     // A picture of no known size keeps the whole square rather than shrinking to nothing.
     expect([image.style.width, image.style.height]).toEqual(['100%', '100%'])
   })
+
+  it('shows "No preview" in its box instead of a broken image when the thumbnail cannot be loaded, and tries a new one', () => {
+    const asset = { title: 'Corrupt', thumbnail_url: '/t/failed', width: 640, height: 240 }
+    const { container, rerender } = render(
+      <AssetThumb asset={asset}>
+        <AiBadge />
+      </AssetThumb>,
+    )
+    fireEvent.error(container.querySelector('img')!)
+    expect(container.querySelector('img')).toBeNull()
+    expect(container.querySelector('.asset-thumb')!.getAttribute('data-preview')).toBe('none')
+    expect(screen.getByText('No preview')).toBeTruthy()
+    expect(screen.getByTitle('Created by AI')).toBeTruthy()
+    rerender(<AssetThumb asset={{ ...asset, thumbnail_url: '/t/remade' }} />)
+    expect(container.querySelector('img')!.getAttribute('src')).toBe('/t/remade')
+  })
 })

@@ -36,19 +36,30 @@ const boxOf = (ratio: number): CSSProperties => (ratio >= 1 ? { width: '100%', h
 /**
  * An asset's thumbnail in a fixed square box (nothing shifts while it loads), loaded lazily. A picture
  * with transparency is drawn over a checkerboard (`data-transparency`), an opaque one over a plain
- * background. The image is decorative: the card's title names the asset. `children` sit over the image
- * (a selection box, an AI badge in a corner).
+ * background. The image is decorative: the card's title names the asset. One that cannot be shown (an
+ * image whose decode failed has no thumbnail: 404 `thumbnail_unavailable`) leaves "No preview" in the box
+ * instead of a broken image. `children` sit over the image (a selection box, an AI badge in a corner).
  */
 export function AssetThumb({ asset, children, className }: { asset: ThumbAsset; children?: ReactNode; className?: string }) {
   const [loaded, setLoaded] = useState<Loaded & { url: string }>()
+  const [failedUrl, setFailedUrl] = useState<string>()
   const shown = loaded?.url === asset.thumbnail_url ? loaded : undefined
   const load = (event: SyntheticEvent<HTMLImageElement>) => {
     const image = event.currentTarget
     const ratio = image.naturalWidth > 0 && image.naturalHeight > 0 ? image.naturalWidth / image.naturalHeight : 1
     setLoaded({ url: asset.thumbnail_url, transparent: isTransparent(image), ratio })
   }
+  const boxClass = className ? `asset-thumb ${className}` : 'asset-thumb'
+  if (failedUrl === asset.thumbnail_url) {
+    return (
+      <div className={boxClass} data-preview="none">
+        <span className="asset-thumb-none">No preview</span>
+        {children}
+      </div>
+    )
+  }
   return (
-    <div className={className ? `asset-thumb ${className}` : 'asset-thumb'} data-transparency={shown && (shown.transparent ? 'transparent' : 'opaque')}>
+    <div className={boxClass} data-transparency={shown && (shown.transparent ? 'transparent' : 'opaque')}>
       <img
         src={asset.thumbnail_url}
         alt=""
@@ -59,6 +70,7 @@ export function AssetThumb({ asset, children, className }: { asset: ThumbAsset; 
         draggable={false}
         style={shown && boxOf(shown.ratio)}
         onLoad={load}
+        onError={() => setFailedUrl(asset.thumbnail_url)}
       />
       {children}
     </div>
