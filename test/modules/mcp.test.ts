@@ -178,10 +178,24 @@ describe('the MCP server', () => {
       const client = await connect(served.url, globex.writeKey)
       for (let i = 0; i < 3; i++) await pushImage(t.app, globex.writeKey, { tag_names: ['paged'] })
       const first = await ok<{ data: Array<{ id: string }>; total: number; next_offset: number }>(client, 'list_assets', { tag: 'paged', limit: 2 })
-      expect(first).toMatchObject({ total: 3, next_offset: 2 })
+      expect(first).toMatchObject({ total: 3, total_exact: true, next_offset: 2 })
       const second = await ok<{ data: Array<{ id: string }>; next_offset: null }>(client, 'list_assets', { tag: 'paged', limit: 2, offset: first.next_offset })
       expect(second.next_offset).toBeNull()
       expect(new Set([...first.data, ...second.data].map((asset) => asset.id)).size).toBe(3)
+    })
+
+    it('says when list_assets’s total is an estimate, as the REST list does', async () => {
+      const estimating = await startServed({ env: { LIST_EXACT_TOTAL_UP_TO: '3' } })
+      try {
+        for (let i = 0; i < 5; i++) await pushImage(estimating.t.app, estimating.acme.writeKey, { title: `Lighthouse ${i}` })
+        const client = await connect(estimating.url, estimating.acme.readKey)
+        const many = await ok<{ total: number; total_exact: boolean }>(client, 'list_assets', { q: 'lighthouse', limit: 2 })
+        expect(many.total_exact).toBe(false)
+        expect(many.total).toBeGreaterThan(3)
+        expect(await ok(client, 'list_assets', { limit: 2 })).toMatchObject({ total: 5, total_exact: true })
+      } finally {
+        await estimating.close()
+      }
     })
   })
 

@@ -75,6 +75,15 @@ const PageOf = (item: TObject, description: string) =>
     { additionalProperties: false },
   )
 
+/** list_assets's page: like the REST list's, its total is the planner's estimate for a `q` of very many matches. */
+const AssetPage = Type.Object(
+  {
+    ...PageOf(AssetSummary(), 'Assets, newest first.').properties,
+    total_exact: Type.Boolean({ description: 'False when `total` is an estimate: a `q` matching more than 10,000 assets. Every other total is exact.' }),
+  },
+  { additionalProperties: false },
+)
+
 function pageAnswer<T>(page: Page<T>, item: (entry: T) => unknown = (entry) => entry): ToolAnswer {
   const next = page.offset + page.data.length
   return { structured: { data: page.data.map(item), total: page.total, next_offset: next < page.total ? next : null } }
@@ -145,9 +154,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     scope: 'assets:read',
     annotations: { title: 'List assets', ...READ },
     inputSchema: AssetListQuery,
-    outputSchema: PageOf(AssetSummary(), 'Assets, newest first.'),
+    outputSchema: AssetPage,
     endpoint: 'GET /api/v1/assets',
-    answer: (body) => pageAnswer(body as Page<Asset>, (asset) => summaryOf(asset)),
+    answer: (body) => {
+      const page = body as Page<Asset> & { total_exact: boolean }
+      return { structured: { ...pageAnswer(page, (asset) => summaryOf(asset)).structured, total_exact: page.total_exact } }
+    },
   },
   {
     name: 'get_asset',
