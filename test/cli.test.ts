@@ -430,7 +430,7 @@ describe('blobs migrate from the command line', () => {
       rmSync(directory, { recursive: true, force: true })
     }
   })
-  it('refuses the same store on both sides, or a store it does not know, with exit 2 and one line', async () => {
+  it('refuses the same store on both sides, or a store it does not know, with exit 2 and one line, before it opens the database', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'al-cli-migrate-usage-'))
     try {
       const attempts = []
@@ -438,6 +438,7 @@ describe('blobs migrate from the command line', () => {
         const { code, stdout, stderr } = await runCli(['blobs', 'migrate', ...options], { DATA_DIR: directory })
         attempts.push({ code, stdout, stderr })
       }
+      expect(existsSync(join(directory, 'pg'))).toBe(false)
       expect(attempts).toEqual([
         { code: 2, stdout: '', stderr: 'asset-library: --from and --to must name different stores (file, s3)\n' },
         { code: 2, stdout: '', stderr: 'asset-library: --to must be one of file, s3\n' },

@@ -4,7 +4,7 @@ import { sweepBlobs } from '../modules/assets/blob-sweep.js'
 import { createBlobStore } from '../platform/blobs/create.js'
 import { progressBar, type Progress } from '../platform/progress.js'
 import { UsageError, type Options } from './arguments.js'
-import type { Commands } from './command.js'
+import type { Commands, OptionChecks } from './command.js'
 import { output, plural } from './output.js'
 
 const STORES: BlobStoreKind[] = ['file', 's3']
@@ -20,8 +20,7 @@ export const blobCommands: Commands = {
     }
   },
   'blobs migrate': async ({ values, config, database }) => {
-    const [fromKind, toKind] = [storeOption(values, 'from'), storeOption(values, 'to')]
-    if (fromKind === toKind) throw new UsageError('--from and --to must name different stores (file, s3)')
+    const [fromKind, toKind] = migrateStores(values)
     const from = createBlobStore(config, fromKind)
     const to = createBlobStore(config, toKind)
     try {
@@ -48,6 +47,18 @@ export const blobCommands: Commands = {
       to.close?.()
     }
   },
+}
+
+/** The options of the blob commands, checked before the database is opened (or, on a new machine, made). */
+export const blobOptionChecks: OptionChecks = {
+  'blobs migrate': (values) => void migrateStores(values),
+}
+
+/** `--from` and `--to` of `blobs migrate`: two different stores. */
+function migrateStores(values: Options): [BlobStoreKind, BlobStoreKind] {
+  const [fromKind, toKind] = [storeOption(values, 'from'), storeOption(values, 'to')]
+  if (fromKind === toKind) throw new UsageError('--from and --to must name different stores (file, s3)')
+  return [fromKind, toKind]
 }
 
 function storeOption(values: Options, name: 'from' | 'to'): BlobStoreKind {

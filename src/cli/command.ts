@@ -20,3 +20,6 @@ export type Command = (context: CommandContext) => number | Promise<number>
 
 /** Operator commands by their words (`key create`). */
 export type Commands = Record<string, Command>
+
+/** Checks of a command's options that need nothing opened, by the command's words: they throw a UsageError. */
+export type OptionChecks = Record<string, (values: Options) => void>

@@ -10,7 +10,7 @@ import { REDACTED_PATHS } from '../platform/logger.js'
 import { serve } from '../start/serve.js'
 import { worker } from '../start/worker.js'
 import { parseArguments, USAGE, UsageError, type Options } from './arguments.js'
-import { blobCommands } from './blobs.js'
+import { blobCommands, blobOptionChecks } from './blobs.js'
 import type { Command } from './command.js'
 import { embeddingCommands } from './embeddings.js'
 import { keyCommands } from './key.js'
@@ -20,6 +20,7 @@ import { print } from './output.js'
 import { userCommands } from './user.js'
 
 const OPERATOR_COMMANDS = new Map(Object.entries({ ...migrateCommands, ...blobCommands, ...orgCommands, ...userCommands, ...keyCommands, ...embeddingCommands }))
+const OPTION_CHECKS = new Map(Object.entries(blobOptionChecks))
 
 /** `serve` and `worker` keep running after main returns; their exit code is set when they stop. */
 const SERVING = -1
@@ -35,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
   const name = `${command} ${action ?? ''}`.trim()
   const operatorCommand = OPERATOR_COMMANDS.get(command) ?? OPERATOR_COMMANDS.get(name)
   if (!operatorCommand) throw new UsageError(`Unknown command "${name}".\n\n${USAGE}`)
+  OPTION_CHECKS.get(name)?.(values)
   return onDatabase(config, values, operatorCommand)
 }
 
