@@ -184,7 +184,7 @@ describe('the MCP server', () => {
       expect(new Set([...first.data, ...second.data].map((asset) => asset.id)).size).toBe(3)
     })
 
-    it('says when list_assets’s total is an estimate, as the REST list does', async () => {
+    it('says when list_assets’s total, or a collection’s, is an estimate, as the REST lists do', async () => {
       const estimating = await startServed({ env: { LIST_EXACT_TOTAL_UP_TO: '3' } })
       try {
         for (let i = 0; i < 5; i++) await pushImage(estimating.t.app, estimating.acme.writeKey, { title: `Lighthouse ${i}` })
@@ -193,6 +193,10 @@ describe('the MCP server', () => {
         expect(many.total_exact).toBe(false)
         expect(many.total).toBeGreaterThan(3)
         expect(await ok(client, 'list_assets', { limit: 2 })).toMatchObject({ total: 5, total_exact: true })
+        const smart = await callApi(estimating.t.app, estimating.acme.writeKey, 'POST', '/api/v1/collections', { name: 'Lights', kind: 'smart', query: { q: 'lighthouse' } })
+        expect(smart.statusCode, smart.body).toBe(201)
+        const collection = await ok<{ assets: { total_exact: boolean } }>(client, 'get_collection', { id: smart.json().id, limit: 2 })
+        expect(collection.assets.total_exact).toBe(false)
       } finally {
         await estimating.close()
       }

@@ -54,6 +54,9 @@ interface Page<T> {
   offset: number
 }
 
+/** A page of assets as the REST lists answer it. */
+type AssetPage = Page<Asset> & { total_exact: boolean }
+
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false }
 
 const Id = (what: string) => Type.String({ format: 'uuid', description: `The ${what}'s id (a UUID).` })
@@ -75,14 +78,19 @@ const PageOf = (item: TObject, description: string) =>
     { additionalProperties: false },
   )
 
-/** list_assets's page: like the REST list's, its total is the planner's estimate for a `q` of very many matches. */
-const AssetPage = Type.Object(
-  {
-    ...PageOf(AssetSummary(), 'Assets, newest first.').properties,
-    total_exact: Type.Boolean({ description: 'False when `total` is an estimate: a `q` matching more than 10,000 assets. Every other total is exact.' }),
-  },
-  { additionalProperties: false },
-)
+/** A page of assets (list_assets, a collection's): as in the REST lists, its total is the planner's estimate for a `q` of very many matches. */
+const AssetPageOf = (description: string) =>
+  Type.Object(
+    {
+      ...PageOf(AssetSummary(), description).properties,
+      total_exact: Type.Boolean({ description: 'False when `total` is an estimate: a `q` matching more than 10,000 assets. Every other total is exact.' }),
+    },
+    { additionalProperties: false },
+  )
+
+function assetPageAnswer(page: AssetPage): Record<string, unknown> {
+  return { ...pageAnswer(page, (asset) => summaryOf(asset)).structured, total_exact: page.total_exact }
+}
 
 function pageAnswer<T>(page: Page<T>, item: (entry: T) => unknown = (entry) => entry): ToolAnswer {
   const next = page.offset + page.data.length
@@ -154,12 +162,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     scope: 'assets:read',
     annotations: { title: 'List assets', ...READ },
     inputSchema: AssetListQuery,
-    outputSchema: AssetPage,
+    outputSchema: AssetPageOf('Assets, newest first.'),
     endpoint: 'GET /api/v1/assets',
-    answer: (body) => {
-      const page = body as Page<Asset> & { total_exact: boolean }
-      return { structured: { ...pageAnswer(page, (asset) => summaryOf(asset)).structured, total_exact: page.total_exact } }
-    },
+    answer: (body) => ({ structured: assetPageAnswer(body as AssetPage) }),
   },
   {
     name: 'get_asset',
@@ -209,12 +214,12 @@ export const TOOLS: readonly ToolDefinition[] = [
     scope: 'assets:read',
     annotations: { title: 'Get a collection', ...READ },
     inputSchema: Type.Object({ id: Id('collection'), ...PaginationQuery }, { additionalProperties: false }),
-    outputSchema: Type.Object({ ...Collection.properties, assets: PageOf(AssetSummary(), 'The collection\u2019s assets, newest first.') }, { additionalProperties: false }),
+    outputSchema: Type.Object({ ...Collection.properties, assets: AssetPageOf('The collection\u2019s assets, newest first.') }, { additionalProperties: false }),
     endpoint: 'GET /api/v1/collections/{id}',
     pathArgument: 'id',
     answer: (body) => {
-      const { assets, ...collection } = body as { assets: Page<Asset> }
-      return { structured: { ...collection, assets: pageAnswer(assets, (asset) => summaryOf(asset)).structured } }
+      const { assets, ...collection } = body as { assets: AssetPage }
+      return { structured: { ...collection, assets: assetPageAnswer(assets) } }
     },
   },
   catalogueTool(
