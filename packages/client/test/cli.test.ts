@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../../../test/support/app.js'
-import { solid, uniquePng } from '../../../test/support/images.js'
+import { noisePng, solid, uniquePng } from '../../../test/support/images.js'
 import { waitFor } from '../../../test/support/wait.js'
 import { createClient } from '../src/node.js'
 
@@ -194,6 +194,20 @@ describe('push', () => {
     expect(checked.code).toBe(1)
     expect(checked.stdout).toMatch(/in library +\S+known\.png \(/)
     expect(checked.stdout).toMatch(/missing +\S+new\.png: not in the library/)
+    expect(pushesSince(mark)).toBe(0)
+  })
+
+  it('hashes a file larger than one read as the server does: the check finds it, and nothing is pushed', async () => {
+    const root = folder('large')
+    const large = await noisePng(1000)
+    expect(large.length).toBeGreaterThan(2 * 1024 * 1024)
+    await createClient({ baseUrl: library.url, apiKey: library.acme.writeKey }).assets.push(large)
+    writeFileSync(join(root, 'large.png'), large)
+    const mark = library.requests.length
+    const run = await cli(['push', root, '--json', '--no-cache'])
+    expect(run.code).toBe(0)
+    expect(byPath(run, root)).toMatchObject({ 'large.png': { event: 'duplicate' } })
+    expect(summaryOf(run)).toMatchObject({ bytes_read: large.length, bytes_pushed: 0 })
     expect(pushesSince(mark)).toBe(0)
   })
 
