@@ -104,6 +104,15 @@ describe('every error is problem+json', () => {
     expect(body.errors).toContainEqual(expect.objectContaining({ pointer: '/password' }))
   })
 
+  it('a body nesting arrays or objects past 32 levels is 400 at the field that does, before validation walks it', async () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}"x"${']'.repeat(depth)}`
+    const body = expectProblem(await login(`{"email": "a@example.com", "password": ${nested(5000)}}`), 400, 'validation_failed')
+    expect(body.errors).toEqual([{ pointer: '/password', detail: 'nests arrays or objects deeper than 32 levels' }])
+    // 32 levels in all, the body's own object counted, still reach validation.
+    const deepest = expectProblem(await login(`{"email": "a@example.com", "password": ${nested(31)}}`), 400, 'validation_failed')
+    expect(deepest.errors).toEqual([{ pointer: '/password', detail: expect.stringMatching(/^must be/) }])
+  })
+
   it('missing fields are listed, each with its pointer', async () => {
     const body = expectProblem(await login('{}'), 400, 'validation_failed')
     expect(body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual(['/email', '/password'])

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { BlobStoreUnavailableError } from '../blobs/blob-store.js'
 import type { ErrorCode } from './error-codes.js'
-import { AppError, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
+import { AppError, escapePointer, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
 
 interface AjvError {
   instancePath: string
@@ -153,9 +153,5 @@ function fieldProblem(error: AjvError, context: string | undefined): FieldProble
     detail = 'must not be blank'
   }
   return { pointer: pointer || '/', detail }
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 

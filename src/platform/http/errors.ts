@@ -6,6 +6,11 @@ export interface FieldProblem {
   detail: string
 }
 
+/** A name as one segment of a JSON Pointer (RFC 6901). */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
 /**
  * An error whose code and message are meant for the client, answered as problem+json; its status and
  * title come with the code from the catalogue (error-codes.ts).

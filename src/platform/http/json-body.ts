@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { AppError } from './errors.js'
+import { AppError, escapePointer, problems } from './errors.js'
 import { takesBody } from './request-rules.js'
 
 declare module 'fastify' {
@@ -13,6 +13,34 @@ declare module 'fastify' {
 }
 
 const UTF8 = /^utf-?8$/i
+
+/**
+ * How deep a JSON document the service reads: far past any body or MCP message it takes (a smart
+ * collection's query is 3 levels), and far short of what overflows the stack of the code that walks a
+ * value recursively (validation, serialisation, `String()` of nested arrays) at a few thousand levels.
+ */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * The first top-level field, as a JSON pointer, whose value nests arrays and objects deeper than
+ * MAX_JSON_DEPTH in all (`/` when the document itself does), or undefined. It walks with a stack of its
+ * own, so that it is the one walk that cannot overflow, and it runs before any other.
+ */
+export function tooDeeplyNested(document: unknown): string | undefined {
+  const pending: Array<{ value: unknown; depth: number; field: string }> = [{ value: document, depth: 0, field: '/' }]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, depth, field } = next
+    if (value === null || typeof value !== 'object') continue
+    if (depth === MAX_JSON_DEPTH) return field
+    for (const [key, child] of Object.entries(value)) pending.push({ value: child, depth: depth + 1, field: depth === 0 ? `/${escapePointer(key)}` : field })
+  }
+  return undefined
+}
+
+/** The problem of a body `tooDeeplyNested` found `field` of. */
+export function tooDeepProblem(field: string): AppError {
+  return problems.validation([{ pointer: field, detail: `nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels` }])
+}
 
 /**
  * Fastify's JSON parser (prototype poisoning refused), with two differences: a body that declares a
@@ -40,6 +68,10 @@ export function registerJsonParsing(app: FastifyInstance): void {
     }
     if (body === '') return done(null, undefined)
     const parse = request.routeOptions.config.flatJsonBody ? plain : guarded
-    parse(request, body as string, done)
+    parse(request, body as string, (error, value) => {
+      const field = error ? undefined : tooDeeplyNested(value)
+      if (field !== undefined) done(tooDeepProblem(field), undefined)
+      else done(error, value)
+    })
   })
 }

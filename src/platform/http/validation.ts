@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
+import { escapePointer } from './errors.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -80,7 +81,7 @@ function nulPath(value: unknown, path: string): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null
   if (value === null || typeof value !== 'object') return null
   for (const [key, item] of Object.entries(value)) {
-    const found = nulPath(item, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    const found = nulPath(item, `${path}/${escapePointer(key)}`)
     if (found !== null) return found
   }
   return null
