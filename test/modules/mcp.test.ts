@@ -6,6 +6,7 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, pushImage } from '../support/fixtures.js'
+import { captureLogs } from '../support/logs.js'
 import { startServed } from '../support/served.js'
 import { uniquePng } from '../support/images.js'
 
@@ -68,11 +69,12 @@ describe('the MCP server', () => {
   let t: TestApp
   let acme: Seeded
   let globex: Seeded
+  const logs = captureLogs()
   const assetTotal = async (seeded = acme) =>
     (await callApi(t.app, seeded.readKey, 'GET', '/api/v1/assets?limit=1')).json<{ total: number }>().total
 
   beforeAll(async () => {
-    served = await startServed({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } })
+    served = await startServed({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' }, logger: logs.logger })
     ;({ t, acme, globex } = served)
   })
   afterAll(() => served.close())
@@ -259,7 +261,7 @@ describe('the MCP server', () => {
       const client = await connect(served.url, acme.writeKey)
       const refusal = call(client, 'delete_everything')
       await expect(refusal).rejects.toBeInstanceOf(McpError)
-      await expect(refusal).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining('Unknown tool: delete_everything') })
+      await expect(refusal).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: 'MCP error -32602: Unknown tool: delete_everything. tools/list names the tools this key may call.' })
       expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length)
     })
 
@@ -297,6 +299,55 @@ describe('the MCP server', () => {
       const res = await post(body)
       expect(res.status).toBe(400)
       expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError } })
+    })
+
+    const request = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params !== undefined && { params }) })
+    const invalidParams = (message: string) => ({ jsonrpc: '2.0', id: 7, error: { code: ErrorCode.InvalidParams, message } })
+
+    it.each([
+      ['params missing', request('tools/call'), 'Invalid params for tools/call: `params` is required.'],
+      ['params null', request('tools/call', null), 'Invalid params for tools/call: `params` must be an object, not null.'],
+      ['name missing', request('tools/call', { arguments: {} }), 'Invalid params for tools/call: `name` is required.'],
+      ['name a number', request('tools/call', { name: 5 }), 'Invalid params for tools/call: `name` must be a string, not a number.'],
+      ['arguments an array', request('tools/call', { name: 'list_tags', arguments: [] }), 'Invalid params for tools/call: `arguments` must be an object, not an array.'],
+      ['arguments a string', request('tools/call', { name: 'list_tags', arguments: 'q' }), 'Invalid params for tools/call: `arguments` must be an object, not a string.'],
+      ['arguments null', request('tools/call', { name: 'list_tags', arguments: null }), 'Invalid params for tools/call: `arguments` must be an object, not null.'],
+      [
+        'initialize with a number for protocolVersion',
+        request('initialize', { protocolVersion: 5, capabilities: {}, clientInfo: { name: 'fuzzer', version: '1' } }),
+        'Invalid params for initialize: `protocolVersion` must be a string, not a number.',
+      ],
+    ])('answers tools/call or initialize with %s as invalid params, in one sentence', async (_label, body, message) => {
+      const res = await post(body)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual(invalidParams(message))
+    })
+
+    it('answers a refused request of a batch beside the others\u2019 answers', async () => {
+      const res = await post(`[${request('tools/call', { name: 5 })}, {"jsonrpc": "2.0", "id": 8, "method": "tools/list"}]`)
+      expect(res.status).toBe(200)
+      const [refused, listed] = (await res.json()) as [unknown, { id: number; result: { tools: unknown[] } }]
+      expect(refused).toEqual(invalidParams('Invalid params for tools/call: `name` must be a string, not a number.'))
+      expect(listed.id).toBe(8)
+      expect(listed.result.tools).toHaveLength(ALL_TOOLS.length)
+    })
+
+    it('answers an unknown tool with its message once, without the SDK\u2019s prefix in it', async () => {
+      const res = await post(request('tools/call', { name: 'delete_everything', arguments: {} }))
+      expect(await res.json()).toEqual(invalidParams('Unknown tool: delete_everything. tools/list names the tools this key may call.'))
+    })
+
+    // What overflowed the stack at 5,000 levels: String() of nested arrays for a GET tool's query, JSON.stringify of a body.
+    const nested = (depth: number) => `${'['.repeat(depth)}"x"${']'.repeat(depth)}`
+    it.each([
+      ['list_tags', `{"q": ${nested(5000)}}`],
+      ['search_assets', `{"q": ${nested(5000)}}`],
+      ['update_asset', `{"id": "${randomUuid()}", "tag_names": ${nested(5000)}}`],
+    ])('refuses %s with arguments nested 5,000 deep as invalid params, before anything walks them', async (name, args) => {
+      const res = await post(`{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "${name}", "arguments": ${args}}}`)
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual(invalidParams('Invalid params: the message nests arrays or objects deeper than 32 levels.'))
+      expect(logs.text()).not.toMatch(/Maximum call stack|RangeError/)
     })
 
     it('answers a lone tools/list with no handshake before it, as the README shows', async () => {

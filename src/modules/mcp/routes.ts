@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { AppError } from '../../platform/http/errors.js'
 import type { RouteAuth } from '../../platform/http/route-auth.js'
+import { screenMessages, type ErrorAnswer } from './messages.js'
 import { mcpServer } from './server.js'
 import { V1Calls } from './v1-calls.js'
 
@@ -41,8 +42,11 @@ export function mcpRoutes(app: App): void {
         const server = mcpServer(caller.scope, new V1Calls(app, request), request.log)
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MCP_BODY_LIMIT })
         await server.connect(transport)
+        const screened = screenMessages(request.body as string)
         try {
-          return await relay(await transport.handleRequest(webRequest(request)), reply)
+          const response = await transport.handleRequest(webRequest(request), screened && { parsedBody: screened.forward })
+          if (!screened?.refused.length || !response.ok) return await relay(response, reply)
+          return await reply.code(200).type('application/json').send(await withRefused(response, screened.refused, screened.batch))
         } finally {
           await server.close()
         }
@@ -63,6 +67,16 @@ function webRequest(request: FastifyRequest): Request {
   const headers = new Headers()
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value)
   return new Request(new URL(request.url, 'http://mcp.internal'), { method: 'POST', headers, body: request.body as string })
+}
+
+/**
+ * The answer to a POST some of whose requests were refused before the transport: theirs, then the
+ * transport's to the others (none when it answered 202, having had only notifications or nothing).
+ */
+async function withRefused(response: Response, refused: ErrorAnswer[], batch: boolean): Promise<unknown> {
+  const answered: unknown[] = response.status === 200 ? [JSON.parse(await response.text()) as unknown].flat() : []
+  const all = [...refused, ...answered]
+  return batch ? all : all[0]
 }
 
 async function relay(response: Response, reply: FastifyReply): Promise<FastifyReply> {

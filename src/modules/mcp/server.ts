@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Scope } from '../../platform/db/schema.js'
 import type { ProblemBody } from '../../platform/http/errors.js'
@@ -27,7 +27,7 @@ export function mcpServer(scope: Scope, v1: V1Calls, log: FastifyBaseLogger): Se
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible }))
   server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
     const tool = TOOLS_BY_NAME.get(params.name)
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names the tools this key may call.`)
+    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. tools/list names the tools this key may call.`)
     try {
       return await callTool(tool, params.arguments ?? {}, v1)
     } catch (error) {
@@ -36,6 +36,19 @@ export function mcpServer(scope: Scope, v1: V1Calls, log: FastifyBaseLogger): Se
     }
   })
   return server
+}
+
+/**
+ * A JSON-RPC error the SDK answers with its code and message as they are. Not the SDK's `McpError`,
+ * whose message starts "MCP error <code>: ", to which the client's `McpError` adds its own prefix again.
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+  }
 }
 
 function listing(tool: ToolDefinition): Tool {
