@@ -245,16 +245,36 @@ describe('the MCP server', () => {
 
     it('names each bad argument, under the tool\u2019s own argument names', async () => {
       const client = await connect(served.url, acme.writeKey)
-      const limit = await toolError(client, 'list_assets', { limit: 0 })
-      expect(limit).toContain('400 validation_failed')
-      expect(limit).toMatch(/^- limit: /m)
+      expect(await toolError(client, 'list_assets', { limit: 0 })).toMatch(/^- limit: must be >= 1$/m)
       expect(await toolError(client, 'get_asset', { id: 'not-a-uuid' })).toMatch(/^- id: /m)
       expect(await toolError(client, 'add_to_collection', { collection_id: 'nope', asset_id: randomUuid() })).toMatch(/^- collection_id: /m)
       expect(await toolError(client, 'update_asset', { id: randomUuid(), tag_names: 'not a list' })).toMatch(/^- tag_names: /m)
       const names = await toolError(client, 'get_asset', { id: randomUuid(), colour: 'red' })
-      expect(names).toContain('- colour: is not an argument of get_asset')
+      expect(names).toContain('Invalid arguments for get_asset (it takes id):\n- colour: is not a known field')
       expect(await toolError(client, 'get_collection', {})).toContain('- id: is required')
       expect(await toolError(client, 'push_asset', { title: 'No image' })).toContain('exactly one of image_url and image_base64')
+    })
+
+    it('checks arguments against the tool\u2019s own schema as JSON, coercing nothing, before the endpoint reads them as text', async () => {
+      const client = await connect(served.url, acme.writeKey)
+      const text = await toolError(client, 'list_assets', { client: { a: 1 }, limit: null })
+      expect(text).toBe('Invalid arguments for list_assets (it takes asset_type, client, product, tag, q, limit, offset):\n- client: must be a string\n- limit: must be an integer')
+      expect(await toolError(client, 'list_tags', { limit: '5' })).toContain('- limit: must be an integer')
+      expect(await toolError(client, 'get_collection', { id: randomUuid(), offset: true })).toContain('- offset: must be an integer')
+      expect(await toolError(client, 'search_assets', { q: ['poster'] })).toContain('- q: must be a string')
+    })
+
+    it('says what a person must change when a call fits none of the shapes the endpoint takes, creating nothing', async () => {
+      const client = await connect(served.url, acme.writeKey)
+      const listed = async () => (await ok<{ total: number }>(client, 'list_collections', {})).total
+      const before = await listed()
+      const smart = await toolError(client, 'create_collection', { name: 'Half smart', kind: 'smart' })
+      expect(smart).toBe('Validation failed (400 validation_failed): The request is not valid.\n- query: is required for a smart collection')
+      expect(await toolError(client, 'create_collection', { name: 'Half manual', kind: 'manual', query: { tag: 'x' } })).toContain('- query: is not a field of a manual collection')
+      expect(await toolError(client, 'create_collection', { name: 'Wrong filter', kind: 'smart', query: { tag: 5 } })).toContain('- query/tag: must be a string')
+      const collection = await ok<{ id: string }>(client, 'create_collection', { name: 'Empty for now' })
+      expect(await toolError(client, 'add_to_collection', { collection_id: collection.id })).toContain('- arguments: must be one asset (asset_id) or up to 100 assets (asset_ids)')
+      expect(await listed()).toBe(before + 1)
     })
 
     it('answers an unknown tool with a JSON-RPC invalid-params error, and the session goes on', async () => {
@@ -265,10 +285,10 @@ describe('the MCP server', () => {
       expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length)
     })
 
-    it('refuses arguments over the endpoint\u2019s body limit as a tool error, changing nothing', async () => {
+    it('refuses an argument over its schema\u2019s limit as a tool error before the call is made, changing nothing', async () => {
       const { id } = await pushImage(t.app, acme.writeKey, { title: 'Kept' })
       const text = await toolError(await connect(served.url, acme.writeKey), 'update_asset', { id, title: 'x'.repeat(1024 * 1024) })
-      expect(text).toContain('413 body_too_large')
+      expect(text).toMatch(/^- title: must NOT have more than 500 characters$/m)
       expect((await callApi(t.app, acme.readKey, 'GET', `/api/v1/assets/${id}`)).json()).toMatchObject({ title: 'Kept' })
     })
 

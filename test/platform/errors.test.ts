@@ -149,6 +149,44 @@ describe('every error is problem+json', () => {
   })
 })
 
+describe('schema errors read as a person\u2019s', () => {
+  const errorsOf = async (method: 'POST' | 'PATCH', url: string, payload: object) => {
+    const acme = await seedOrganization(t.app, 'Schema errors')
+    const collection = await t.app.inject({ method: 'POST', url: '/api/v1/collections', headers: bearer(acme.writeKey), payload: { name: 'Picked' } })
+    const res = await t.app.inject({ method, url: url.replace('{collection}', collection.json().id), headers: bearer(acme.writeKey), payload })
+    return expectProblem(res, 400, 'validation_failed').errors
+  }
+
+  it.each([
+    ['a smart collection without its query', { name: 'x', kind: 'smart' }, [{ pointer: '/query', detail: 'is required for a smart collection' }]],
+    ['a manual collection with a query', { name: 'x', kind: 'manual', query: { tag: 'summer' } }, [{ pointer: '/query', detail: 'is not a field of a manual collection' }]],
+    ['a wrong type inside a smart collection\u2019s query', { name: 'x', kind: 'smart', query: { tag: 5 } }, [{ pointer: '/query/tag', detail: 'must be a string' }]],
+    ['a kind no branch has', { name: 'x', kind: 'dynamic' }, [{ pointer: '/kind', detail: 'must be one of: manual, smart' }]],
+    ['a name that is not a string', { name: 5 }, [{ pointer: '/name', detail: 'must be a string' }]],
+  ])('a union of shapes answers for the shape meant: %s', async (_label, body, errors) => {
+    expect(await errorsOf('POST', '/api/v1/collections', body)).toEqual(errors)
+  })
+
+  it('a union of shapes none of which is meant more than another names each, with what it needs', async () => {
+    expect(await errorsOf('POST', '/api/v1/collections/{collection}/assets', {})).toEqual([
+      { pointer: '/', detail: 'must be one asset (asset_id) or up to 100 assets (asset_ids)' },
+    ])
+  })
+
+  it('a field that takes one of several constants names them', async () => {
+    expect(await errorsOf('PATCH', '/api/v1/collections/{collection}', { name: 'x', kind: 'other' })).toEqual([{ pointer: '/kind', detail: 'must be one of: manual, smart' }])
+  })
+
+  it('a nullable field of the wrong type names both what it may be', async () => {
+    // Validation comes before the asset is looked up: no asset needs to exist.
+    const errors = await errorsOf('PATCH', '/api/v1/assets/0193a5b2-7c1e-7d3a-9f10-000000000000', { asset_type: 5, tag_names: 'poster' })
+    expect(errors).toEqual([
+      { pointer: '/tag_names', detail: 'must be an array' },
+      { pointer: '/asset_type', detail: 'must be null or a string' },
+    ])
+  })
+})
+
 describe('the error catalogue', () => {
   it('is what docs/api-conventions.md lists: every code with its status, one row each', () => {
     const docs = readFileSync(new URL('../../docs/api-conventions.md', import.meta.url), 'utf8')

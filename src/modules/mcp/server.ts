@@ -3,6 +3,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallTool
 import type { FastifyBaseLogger } from 'fastify'
 import type { Scope } from '../../platform/db/schema.js'
 import type { ProblemBody } from '../../platform/http/errors.js'
+import { fieldProblems } from '../../platform/http/schema-errors.js'
+import { jsonValidator } from '../../platform/http/validation.js'
 import { SERVICE_VERSION } from '../../platform/version.js'
 import { TOOLS, v1Request, type Arguments, type ToolDefinition } from './tools.js'
 import type { V1Calls } from './v1-calls.js'
@@ -17,7 +19,7 @@ const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]))
 
 /**
  * The low-level SDK `Server`, not `McpServer`: the tools' schemas are the REST endpoints' own JSON
- * Schemas (TypeBox), where `McpServer` wants zod; and the endpoint, not the SDK, validates arguments.
+ * Schemas (TypeBox), where `McpServer` wants zod, and they are checked by the REST API's own validator.
  * One per HTTP request (the transport is stateless), for one caller: it lists the tools the caller's
  * scope may call and runs each through `v1`, the caller's in-process door to the REST API.
  */
@@ -57,7 +59,7 @@ function listing(tool: ToolDefinition): Tool {
 }
 
 async function callTool(tool: ToolDefinition, args: Arguments, v1: V1Calls): Promise<CallToolResult> {
-  const refused = argumentNamesProblem(tool, args)
+  const refused = argumentsProblem(tool, args)
   if (refused) return toolError(refused)
   const answer = await v1.call(v1Request(tool, args))
   if (!answer.ok) return toolError(problemText(answer.problem, tool))
@@ -65,19 +67,19 @@ async function callTool(tool: ToolDefinition, args: Arguments, v1: V1Calls): Pro
   return { content: [{ type: 'text', text: JSON.stringify(structured) }, ...media], structuredContent: structured }
 }
 
+const ARGUMENT_CHECKS = new Map(TOOLS.map((tool) => [tool.name, jsonValidator(tool.inputSchema)]))
+
 /**
- * The one check made here: argument names, which the endpoint cannot all see (an unknown one beside a
- * path argument would be ignored). Everything about the values is the endpoint's to judge.
+ * The arguments against the tool's own input schema, as JSON: a GET endpoint reads its query as text
+ * and coerces it, so `{"a": 1}` or null would reach it as a string and pass; and an argument beside a
+ * path argument would not reach it at all. The endpoint then judges what a schema cannot (the catalogue,
+ * the organization's objects).
  */
-function argumentNamesProblem(tool: ToolDefinition, args: Arguments): string | undefined {
+function argumentsProblem(tool: ToolDefinition, args: Arguments): string | undefined {
+  const check = ARGUMENT_CHECKS.get(tool.name)!
+  if (check(args)) return undefined
   const known = Object.keys(tool.inputSchema.properties)
-  const unknown = Object.keys(args).filter((name) => !known.includes(name))
-  const missing = (tool.inputSchema.required ?? []).filter((name) => args[name] === undefined)
-  const problems = [
-    ...unknown.map((name) => `- ${name}: is not an argument of ${tool.name}`),
-    ...missing.map((name) => `- ${name}: is required`),
-  ]
-  if (problems.length === 0) return undefined
+  const problems = fieldProblems(check.errors ?? []).map(({ pointer, detail }) => `- ${argumentAt(pointer, tool)}: ${detail}`)
   return [`Invalid arguments for ${tool.name} (it takes ${known.join(', ')}):`, ...problems].join('\n')
 }
 
@@ -88,10 +90,11 @@ function problemText(problem: ProblemBody, tool: ToolDefinition): string {
   return [head, ...fields].join('\n')
 }
 
-/** `/query/limit` is `limit`, `/params/id` the tool's path argument, `/tag_names/0` is `tag_names/0`. */
+/** `/query/limit` of a GET endpoint is `limit`, `/params/id` the tool's path argument, `/tag_names/0` is `tag_names/0`. */
 function argumentAt(pointer: string, tool: ToolDefinition): string {
   if (pointer.startsWith('/params/')) return tool.pathArgument ?? pointer
-  const name = pointer.replace(/^\/(query\/)?/, '')
+  const inQuery = tool.endpoint.startsWith('GET ') && pointer.startsWith('/query/')
+  const name = pointer.slice(inQuery ? '/query/'.length : 1)
   return name === '' ? 'arguments' : name
 }
 

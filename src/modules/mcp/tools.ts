@@ -18,8 +18,8 @@ export interface ToolAnswer {
 
 /**
  * One MCP tool: the v1 endpoint it stands for, how its arguments make that request, and how the answer
- * is shaped for a model. The endpoint validates the arguments (types, formats, limits), so its 400s are
- * the tool's argument errors.
+ * is shaped for a model. The arguments are checked against `inputSchema` as JSON, then by the endpoint
+ * (its own schema and rules), so both its 400s and the schema's errors are the tool's argument errors.
  */
 export interface ToolDefinition {
   name: string

@@ -1,21 +1,11 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
+import type { ErrorObject } from 'ajv'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { BlobStoreUnavailableError } from '../blobs/blob-store.js'
 import type { ErrorCode } from './error-codes.js'
-import { AppError, escapePointer, PROBLEM_CONTENT_TYPE, problemBody, problems, type FieldProblem } from './errors.js'
-
-interface AjvError {
-  instancePath: string
-  keyword: string
-  message?: string
-  params: Record<string, unknown>
-}
-
-/** The schemas' way of saying "not only whitespace"; its message should not make clients read a regex. */
-const NOT_BLANK = '\\S'
-
-const URL_PARTS: Record<string, string> = { querystring: '/query', params: '/params', headers: '/headers' }
+import { AppError, PROBLEM_CONTENT_TYPE, problemBody, problems } from './errors.js'
+import { fieldProblems } from './schema-errors.js'
 
 /**
  * One place turns every failure into problem+json, so clients see a single error shape. `page` answers
@@ -113,7 +103,7 @@ function constraintProblem(error: FastifyError): AppError | undefined {
 function toAppError(error: FastifyError): AppError {
   if (error instanceof AppError) return error
   if (error.validation) {
-    return problems.validation(error.validation.map((e) => fieldProblem(e as AjvError, error.validationContext)))
+    return problems.validation(fieldProblems(error.validation as ErrorObject[], error.validationContext))
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -138,20 +128,3 @@ function toAppError(error: FastifyError): AppError {
   }
   return new AppError('internal_error', 'Something went wrong on our side. It has been logged.')
 }
-
-function fieldProblem(error: AjvError, context: string | undefined): FieldProblem {
-  const base = URL_PARTS[context ?? ''] ?? ''
-  let pointer = `${base}${error.instancePath}`
-  let detail = error.message ?? 'is invalid'
-  if (error.keyword === 'additionalProperties') {
-    pointer += `/${escapePointer(String(error.params.additionalProperty))}`
-    detail = 'is not a known field'
-  } else if (error.keyword === 'required') {
-    pointer += `/${escapePointer(String(error.params.missingProperty))}`
-    detail = 'is required'
-  } else if (error.keyword === 'pattern' && error.params.pattern === NOT_BLANK) {
-    detail = 'must not be blank'
-  }
-  return { pointer: pointer || '/', detail }
-}
-

@@ -1,7 +1,8 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
+import { Ajv, type Options, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { escapePointer } from './errors.js'
+import { withReadableUnions, type Validator } from './schema-errors.js'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -9,8 +10,6 @@ const shared: Options = { allErrors: true, removeAdditional: false, useDefaults:
 
 /** ajv-formats also takes `urn:uuid:…`, which PostgreSQL refuses: only the plain form is an id. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 
 /**
  * URL parts arrive as strings and need coercion; JSON bodies must not be coerced
@@ -25,8 +24,20 @@ export function registerValidation(app: FastifyInstance): void {
     urlParts.addSchema(schema as object)
   }
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? withoutNul(bodies.compile(schema)) : withDecimalIntegers(withoutNul(urlParts.compile(schema)), integerFields(schema)),
+    httpPart === 'body' ? compileChecks(bodies, schema) : withDecimalIntegers(compileChecks(urlParts, schema), integerFields(schema)),
   )
+}
+
+/** JSON arguments, checked as a body is (types as sent, no defaults filled in): an MCP tool's against its input schema. */
+const jsonArguments = createAjv({ coerceTypes: false, useDefaults: false })
+
+/** A validator of JSON values against `schema`, whose errors read as the API's `validation_failed` ones. */
+export function jsonValidator(schema: object): Validator {
+  return compileChecks(jsonArguments, schema)
+}
+
+function compileChecks(ajv: Ajv, schema: object): Validator {
+  return withReadableUnions(withoutNul(ajv.compile(schema)), schema, ajv)
 }
 
 /** An optional minus and digits: what `limit` or `offset` may be written as. */
