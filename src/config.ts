@@ -21,6 +21,11 @@ export interface RateLimitConfig {
   signInAccountWindowMs: number
   /** Per IP: signed file downloads (`/files/*`) and public share links (`/s/*`) together. */
   files: number
+  /**
+   * Per user: the web app's session on /api/v1, in the same buckets as a key. A person at a screen
+   * (an upload of a few dozen files, the library in another tab), not an automation: the spec's limits stay the keys'.
+   */
+  session: { expensive: number; cheap: number; standard: number }
 }
 
 export interface Config {
@@ -245,6 +250,11 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     signInAccount: read.integer('RATE_LIMIT_SIGN_IN_ACCOUNT', 10, 1, 1_000_000),
     signInAccountWindowMs: read.integer('RATE_LIMIT_SIGN_IN_ACCOUNT_WINDOW_MS', 15 * 60_000, 1_000, 86_400_000),
     files: read.integer('RATE_LIMIT_FILES', 600, 1, 1_000_000),
+    session: {
+      expensive: read.integer('RATE_LIMIT_SESSION_EXPENSIVE', 600, 1, 1_000_000),
+      cheap: read.integer('RATE_LIMIT_SESSION_CHEAP', 1200, 1, 1_000_000),
+      standard: read.integer('RATE_LIMIT_SESSION_STANDARD', 600, 1, 1_000_000),
+    },
   }
 
   let appSecret = env.APP_SECRET

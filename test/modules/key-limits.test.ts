@@ -91,3 +91,27 @@ describe('a key with limits of its own', () => {
     expectProblem(await member.post(keysUrl, { name: 'mine', scope: 'assets:write', limit_expensive: 100 }), 403, 'role_required')
   })
 })
+
+describe("the web app's session, a person at a screen", () => {
+  it('uploads 40 files and then reads the library 150 times in a row without a 429, under the session limits', async () => {
+    const member = await signedInMember(t.app, acme.org.id, 'member')
+    for (let n = 0; n < 40; n++) {
+      const pushed = await member.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64') })
+      expect(pushed.statusCode, pushed.body).toBe(201)
+      expect(pushed.headers['x-ratelimit-limit']).toBe('600')
+    }
+    for (let n = 0; n < 150; n++) {
+      const read = await member.get(n % 2 === 0 ? '/api/v1/assets?limit=1' : '/api/v1/tags')
+      expect(read.statusCode, read.body).toBe(200)
+    }
+    expect((await member.get('/api/v1/clients')).headers['x-ratelimit-limit']).toBe('1200')
+  })
+
+  it('leaves API keys on the spec limits: the 31st push in a window is refused', async () => {
+    const key = await createKey(owner, {})
+    for (let n = 1; n <= 30; n++) expect((await push(key.token)).statusCode).toBe(201)
+    const refused = await push(key.token)
+    expectProblem(refused, 429, 'rate_limited')
+    expect(refused.headers['x-ratelimit-limit']).toBe('30')
+  })
+})

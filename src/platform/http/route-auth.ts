@@ -25,7 +25,7 @@ export type SessionRole = 'user' | 'member' | 'manager'
 /**
  * Who may call a route, declared by every route in `config.auth` (the app refuses to start otherwise):
  * - `key`: /api/v1, an API key with `scope` (or the web app's session acting as `assets:write`), counted
- *   in `bucket`; `role: 'manager'` refuses a session of a plain member (a key's scope is all that counts).
+ *   in `bucket` (a session against the session limits, `RATE_LIMIT_SESSION_*`); `role: 'manager'` refuses a session of a plain member (a key's scope is all that counts).
  *   `bucket: null` leaves a valid caller uncounted, for a route whose work is counted where it is done
  *   (/mcp: each tool call counts as the v1 endpoint it stands for); a request without one still counts.
  * - `session`: /app/api, the session cookie (with its CSRF token on writes) of a user in `role`.
@@ -283,7 +283,7 @@ function keyGuard(options: RouteGuardOptions, counterOf: CounterNames, auth: Ext
   const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, refused?: Error) => {
     const caller = request.caller
     if (caller && bucket === null) return done(refused ?? refusal(caller, scope, managersOnly))
-    const limit = caller ? (caller.ownLimits?.[bucket!] ?? rateLimits[bucket!]) : rateLimits.anonymous
+    const limit = caller ? (caller.ownLimits?.[bucket!] ?? (caller.via === 'session' ? rateLimits.session : rateLimits)[bucket!]) : rateLimits.anonymous
     const counted = limiter.hit(caller ? counterOf(caller, bucket!) : `anonymous:${request.ip}`)
     if (counted instanceof Promise) counted.then((c) => done(verdict(reply, limit, c, caller, refused)), done)
     else done(verdict(reply, limit, counted, caller, refused))
