@@ -51,11 +51,13 @@ describe('the upload queue', () => {
     calls[0]!.answer({ status: 201, body: { asset_id: 'id-a', duplicate: false }, retryAfter: null })
     await flush()
     expect(calls).toHaveLength(3)
+    expect(settled).toBe(0)
     calls[1]!.answer({ status: 413, body: { detail: 'The file is larger than 25 MiB.', errors: [{ pointer: '/file', detail: 'too large' }] }, retryAfter: null })
     calls[2]!.answer({ status: 200, body: { asset_id: 'id-a', duplicate: true }, retryAfter: null })
     await flush()
 
-    expect(settled).toBe(3)
+    // The lists and the catalogue are loaded again once for the batch, not once per file.
+    expect(settled).toBe(1)
     expect(store.getItems().map((i) => i.state)).toEqual([
       { kind: 'new', assetId: 'id-a' },
       { kind: 'failed', detail: 'The file is larger than 25 MiB. file: too large' },
@@ -135,7 +137,7 @@ describe('the upload queue', () => {
       [c!.id, 'cancelled'],
       [d!.id, 'new'],
     ])
-    expect(settled).toBe(2)
+    expect(settled).toBe(1)
     expect(summarize(store.getItems())).toBe('4 items: 2 new, 0 duplicate, 0 failed, 2 cancelled')
   })
 
@@ -154,6 +156,44 @@ describe('the upload queue', () => {
     calls[0]!.answer({ status: 201, body: { asset_id: 'id-a', duplicate: false }, retryAfter: null })
     await flush()
     expect(leave()).toBe(false)
+  })
+
+  it('loads the lists and the catalogue again once for a batch of 40 files, and once more for the next drop', async () => {
+    const { send, calls } = fakeSender()
+    const store = createUploadStore(send, { target: null })
+    const queryClient = new QueryClient()
+    const invalidated = vi.spyOn(queryClient, 'invalidateQueries')
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    const { result } = renderHook(() => useUploads('user-1', store), { wrapper })
+    act(() => result.current.addFiles(Array.from({ length: 40 }, (_, n) => png(`${n}.png`)), META))
+    for (let n = 0; n < 40; n++) {
+      await flush()
+      calls[n]!.answer({ status: 201, body: { asset_id: `id-${n}`, duplicate: false }, retryAfter: null })
+      if (n < 39) expect(invalidated).not.toHaveBeenCalled()
+    }
+    await flush()
+    expect(invalidated.mock.calls.map(([filters]) => filters?.queryKey)).toEqual([['assets'], ['collections'], ['catalog'], ['organization']])
+
+    act(() => result.current.addFiles([png('next.png')], META))
+    await flush()
+    calls[40]!.answer({ status: 201, body: { asset_id: 'id-next', duplicate: false }, retryAfter: null })
+    await flush()
+    expect(invalidated).toHaveBeenCalledTimes(8)
+  })
+
+  it('loads nothing again for a batch whose every file was cancelled', async () => {
+    const { send, calls } = fakeSender()
+    let settled = 0
+    const store = createUploadStore(send, { target: null })
+    store.addFiles(['a.png', 'b.png', 'c.png'].map(png), { ...batch, onSettled: () => settled++ })
+    await flush()
+    for (const item of store.getItems()) store.cancel(item.id)
+    // The two requests being sent end as an aborted XHR does; the queued one is never sent.
+    for (const call of calls) call.answer({ status: 0, body: null, retryAfter: null })
+    await flush()
+    expect(calls).toHaveLength(2)
+    expect(store.getItems().every((item) => item.state.kind === 'cancelled')).toBe(true)
+    expect(settled).toBe(0)
   })
 
   it('outlives the screen: rows and their uploads carry on after it unmounts, and are there when it comes back', async () => {

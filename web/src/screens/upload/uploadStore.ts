@@ -32,11 +32,26 @@ interface StoreOptions {
   target?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null
 }
 
-/** Who queues a batch, and what to refresh after each item ends. */
+/** Who queues a batch (one drop, pick or import), and what to refresh once all of its rows have ended. */
 export interface Batch {
   meta: BatchMetadata
   owner: string
   onSettled?: () => void
+}
+
+/**
+ * Calls the batch's `onSettled` once, when the last of its `size` rows ends, unless every one of them
+ * was cancelled: the catalogue and the lists are loaded again once per batch, not once per file (which
+ * spent the user's reads on 4 lists a file).
+ */
+function settleOnce(batch: Batch, size: number): (outcome: Final) => void {
+  let left = size
+  let sent = false
+  return (outcome) => {
+    left--
+    if (outcome.kind !== 'cancelled') sent = true
+    if (left === 0 && sent) batch.onSettled?.()
+  }
 }
 
 export const isFinal = (state: ItemState): state is Final =>
@@ -92,7 +107,7 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
     emit(items.filter(keep))
   }
 
-  const enqueue = (row: Pick<UploadItem, 'title' | 'source' | 'size' | 'preview'>, batch: Batch, body: () => PushRequest['body']) => {
+  const enqueue = (row: Pick<UploadItem, 'title' | 'source' | 'size' | 'preview'>, batch: Batch, settled: (outcome: Final) => void, body: () => PushRequest['body']) => {
     // Headers now, not when it is sent: the organization and session of the moment it was queued.
     const headers = sessionRequestHeaders('POST')
     const id = nextId++
@@ -110,7 +125,7 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
       )
       controllers.delete(id)
       update(id, outcome)
-      if (outcome.kind !== 'cancelled') batch.onSettled?.()
+      settled(outcome)
     })
   }
 
@@ -122,10 +137,11 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
     getItems: () => items,
 
     addFiles(files: readonly File[], batch: Batch) {
+      const settled = settleOnce(batch, files.length)
       for (const file of files) {
         const title = titleOf(file.name)
         const preview = typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null
-        enqueue({ title, source: file.name, size: file.size, preview }, batch, () => {
+        enqueue({ title, source: file.name, size: file.size, preview }, batch, settled, () => {
           const form = new FormData()
           for (const [key, value] of pushFields(batch.meta, title)) form.append(key, value)
           form.append('file', file, file.name)
@@ -136,7 +152,7 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
 
     addUrl(url: string, batch: Batch) {
       const title = titleOfUrl(url)
-      enqueue({ title, source: url, size: null, preview: null }, batch, () => importBody(batch.meta, url, title))
+      enqueue({ title, source: url, size: null, preview: null }, batch, settleOnce(batch, 1), () => importBody(batch.meta, url, title))
     },
 
     /** Stops a queued, waiting or sending row; its request is aborted and nothing more is sent. */
@@ -169,7 +185,7 @@ export type UploadStore = ReturnType<typeof createUploadStore>
 export const uploads = createUploadStore((request, onProgress, signal) => sendPush(request, onProgress, signal))
 whenSignedOut(() => uploads.clear())
 
-/** The queue's rows and actions, for the signed-in user; every finished row refreshes what assets feed. */
+/** The queue's rows and actions, for the signed-in user; every finished batch refreshes what assets feed. */
 export function useUploads(owner: string, store: UploadStore = uploads) {
   const queryClient = useQueryClient()
   const all = useSyncExternalStore(store.subscribe, store.getItems)
