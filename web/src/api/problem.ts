@@ -1,3 +1,4 @@
+import { retrySeconds } from './pacing'
 import type { components } from './app.gen'
 
 /** An error code of the server's catalogue (both documents list the same), so a misspelt one does not compile. */
@@ -33,4 +34,14 @@ export function messageOf(error: unknown): string {
   }
   if (error instanceof TypeError) return 'The server cannot be reached. Check your connection.'
   return error instanceof Error ? error.message : String(error)
+}
+
+/** The problem's code, when the failure was an answer of ours that carried one. */
+export function problemCodeOf(error: unknown): ProblemCode | undefined {
+  return error instanceof ApiError && error.code !== 'unknown' ? error.code : undefined
+}
+
+/** How many seconds a 429 asks to wait before trying again; undefined for any other failure. */
+export function retryWaitOf(error: unknown): number | undefined {
+  return error instanceof ApiError && error.status === 429 ? retrySeconds(error.retryAfter) : undefined
 }

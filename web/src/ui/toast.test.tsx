@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { navigate } from 'wouter/use-browser-location'
+import { ApiError } from '../api/problem'
 import { ToastProvider, useToast } from './toast'
 
 /** A page whose buttons raise toasts, one of them as the action that moves to another page. */
@@ -10,6 +11,12 @@ function Page() {
     <>
       <button type="button" onClick={() => toast.error(new Error('The upload failed.'))}>
         Fail
+      </button>
+      <button type="button" onClick={() => toast.error(new ApiError(429, { code: 'rate_limited', detail: 'Rate limit exceeded; retry in 3 seconds.' }, '3'))}>
+        Read too often
+      </button>
+      <button type="button" onClick={() => toast.error(new ApiError(409, { code: 'collection_is_smart', detail: 'Smart collections take no assets.' }))}>
+        Add to a smart collection
       </button>
       <button
         type="button"
@@ -32,7 +39,7 @@ function renderPage() {
   )
 }
 
-const toastTexts = () => [...document.querySelectorAll('.toast span')].map((toast) => toast.textContent)
+const toastTexts = () => [...document.querySelectorAll('.toast > span')].map((toast) => toast.textContent)
 
 describe('toasts', () => {
   beforeEach(() => navigate('/assets/a1'))
@@ -58,5 +65,48 @@ describe('toasts', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Fail' }))
     act(() => navigate('/assets/a1?tab=details'))
     expect(toastTexts()).toEqual(['The upload failed.'])
+  })
+})
+
+describe('error toasts', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+    navigate('/upload')
+  })
+  afterEach(() => vi.useRealTimers())
+
+  const toastLines = () => [...document.querySelectorAll('.toast > span')].map((line) => line.textContent)
+  const shownWait = () => document.querySelector('.toast [aria-hidden="true"]')?.textContent
+
+  it('make one toast per kind of error: several 429s at once do not pile up', () => {
+    renderPage()
+    for (let n = 0; n < 4; n++) fireEvent.click(screen.getByRole('button', { name: 'Read too often' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Add to a smart collection' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Add to a smart collection' }))
+    expect(document.querySelectorAll('.toast')).toHaveLength(2)
+    expect(toastLines()[1]).toBe('Smart collections take no assets.')
+  })
+
+  it("count a rate limit's wait down, and go when it is over, instead of a frozen 'retry in 3 seconds'", () => {
+    renderPage()
+    fireEvent.click(screen.getByRole('button', { name: 'Read too often' }))
+    expect(toastLines()).toEqual(['Too many requests for now. Retry in 3 seconds. Retry in 3 seconds.'])
+    act(() => vi.advanceTimersByTime(1000))
+    expect(shownWait()).toBe(' Retry in 2 seconds.')
+    // Screen readers heard the wait once; the region does not change under them every second.
+    expect(document.querySelector('.toast .visually-hidden')!.textContent).toBe(' Retry in 3 seconds.')
+    act(() => vi.advanceTimersByTime(1000))
+    expect(shownWait()).toBe(' Retry in 1 second.')
+    act(() => vi.advanceTimersByTime(1000))
+    expect(document.querySelectorAll('.toast')).toHaveLength(0)
+  })
+
+  it('start the countdown again when another 429 comes, replacing the toast', () => {
+    renderPage()
+    fireEvent.click(screen.getByRole('button', { name: 'Read too often' }))
+    act(() => vi.advanceTimersByTime(2000))
+    fireEvent.click(screen.getByRole('button', { name: 'Read too often' }))
+    expect(document.querySelectorAll('.toast')).toHaveLength(1)
+    expect(shownWait()).toBe(' Retry in 3 seconds.')
   })
 })

@@ -1,11 +1,16 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
-import { messageOf } from '../api/problem'
+import { messageOf, problemCodeOf, retryWaitOf } from '../api/problem'
+import { plural } from './format'
 
 interface Toast {
   id: number
   kind: 'error' | 'success'
+  /** What it is about (an error's code, or its text): a later toast about the same thing replaces it. */
+  topic: string
   text: string
+  /** When a rate limit lets the user try again (ms since the epoch): the toast counts down to it, then goes. */
+  until?: number
 }
 
 interface Toasts {
@@ -37,21 +42,23 @@ function useClearOnNavigation(toasts: Toast[], setToasts: (update: (all: Toast[]
 /**
  * Errors show the problem's `detail` and stay until dismissed or until the user moves to another page
  * (WCAG 2.2.1: no time limit on reading them), announced assertively; success notes go by themselves,
- * announced politely.
+ * announced politely. One toast per kind of error: several reads refused by the rate limit at once
+ * make one toast, not a pile over the page; a rate limit's toast counts its wait down and goes when it
+ * is over, since what it says is then no longer true.
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([])
   useClearOnNavigation(toasts, setToasts)
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
   const push = useCallback(
-    (kind: Toast['kind'], text: string) => {
+    (toast: Omit<Toast, 'id'>) => {
       const id = nextId++
-      setToasts((all) => [...all.slice(-3), { id, kind, text }])
-      if (kind === 'success') setTimeout(() => dismiss(id), SUCCESS_VISIBLE_MS)
+      setToasts((all) => [...all.filter((shown) => shown.topic !== toast.topic).slice(-3), { ...toast, id }])
+      if (toast.kind === 'success') setTimeout(() => dismiss(id), SUCCESS_VISIBLE_MS)
     },
     [dismiss],
   )
-  const api = useMemo<Toasts>(() => ({ error: (e) => push('error', messageOf(e)), success: (text) => push('success', text) }), [push])
+  const api = useMemo<Toasts>(() => ({ error: (e) => push(errorToast(e)), success: (text) => push({ kind: 'success', topic: text, text }) }), [push])
   return (
     <ToastContext.Provider value={api}>
       {children}
@@ -62,7 +69,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               .filter((toast) => toast.kind === kind)
               .map((toast) => (
                 <div key={toast.id} className={`toast toast-${toast.kind}`}>
-                  <span>{toast.text}</span>
+                  <span>
+                    {toast.text}
+                    {toast.until !== undefined && <Countdown until={toast.until} onOver={() => dismiss(toast.id)} />}
+                  </span>
                   <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
                     ×
                   </button>
@@ -72,6 +82,37 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         ))}
       </div>
     </ToastContext.Provider>
+  )
+}
+
+function errorToast(error: unknown): Omit<Toast, 'id'> {
+  const wait = retryWaitOf(error)
+  if (wait !== undefined) return { kind: 'error', topic: 'rate_limited', text: 'Too many requests for now.', until: Date.now() + wait * 1000 }
+  const text = messageOf(error)
+  return { kind: 'error', topic: problemCodeOf(error) ?? text, text }
+}
+
+/**
+ * " Retry in 12 seconds.", one second less each second; `onOver` once it reaches zero. Screen readers
+ * hear the wait once, when the toast comes: a live region that changed every second would talk over the page.
+ */
+function Countdown({ until, onOver }: { until: number; onOver(): void }) {
+  const [now, setNow] = useState(Date.now)
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [])
+  const secondsAt = (time: number) => Math.max(0, Math.ceil((until - time) / 1000))
+  const seconds = secondsAt(now)
+  const [first] = useState(() => secondsAt(Date.now()))
+  useEffect(() => {
+    if (seconds === 0) onOver()
+  }, [seconds, onOver])
+  return (
+    <>
+      <span className="visually-hidden"> Retry in {plural(first, 'second')}.</span>
+      <span aria-hidden="true"> Retry in {plural(seconds, 'second')}.</span>
+    </>
   )
 }
 
