@@ -1,28 +1,39 @@
+import { OPERATIONS, type OperationId } from './generated/operations.js'
 import { everyItem } from './pages.js'
 import { pushBody, resolveSource, type PushSource, type SourceResolver } from './push.js'
-import { jsonBody, Transport, type Bucket, type Call, type ClientOptions, type RateLimitState, type RequestOptions } from './transport.js'
+import { jsonBody, Transport, type Bucket, type ClientOptions, type RateLimitState, type RequestBody, type RequestOptions } from './transport.js'
 import type * as T from './types.js'
 
 const byId = (item: { id: string }) => item.id
 const byName = (item: { name: string }) => item.name
-const segment = (id: string) => encodeURIComponent(id)
+
+/** One call of an operation: its `{id}`, query, body and options. */
+interface OperationCall {
+  id?: string
+  query?: object | undefined
+  body?: RequestBody
+  options?: RequestOptions | undefined
+}
 
 /** The client of `createClient`, whose `assets.push` takes `Source` (the Node entry adds file paths). */
 export function clientWith<Source>(options: ClientOptions, resolve: SourceResolver<Source>) {
   const transport = new Transport(options)
-  const send = <Result>(call: Call) => transport.request<Result>(call)
-  const get = <Result>(path: string, query?: object, options?: RequestOptions) => send<Result>({ method: 'GET', path, bucket: 'cheap', query, options })
-  const write = <Result>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, options?: RequestOptions, bucket: Bucket = 'standard') =>
-    send<Result>({ method, path, bucket, body: body === undefined ? undefined : jsonBody(body), options })
+  /** Calls an operation with the method, path and rate-limit bucket that openapi/v1.json gives it (src/generated/operations.ts). */
+  const call = <Result>(operation: OperationId, { id, query, body, options }: OperationCall = {}) => {
+    const { method, path, bucket } = OPERATIONS[operation]
+    const resolved = id === undefined ? path : path.replace('{id}', encodeURIComponent(id))
+    return transport.request<Result>({ method, path: resolved, bucket, query, body, options })
+  }
+  const json = (value: unknown) => (value === undefined ? undefined : jsonBody(value))
 
-  const catalogue = <Page extends T.Page<{ name: string }>>(path: string) => ({
-    list: (query?: T.CatalogQuery, options?: RequestOptions) => get<Page>(path, query, options),
+  const catalogue = <Page extends T.Page<{ name: string }>>(operation: OperationId) => ({
+    list: (query?: T.CatalogQuery, options?: RequestOptions) => call<Page>(operation, { query, options }),
     iterate: (query: Omit<T.CatalogQuery, 'offset' | 'limit'> = {}, options?: RequestOptions) =>
-      everyItem<Page['data'][number]>((offset, limit) => get<Page>(path, { ...query, offset, limit }, options), byName),
+      everyItem<Page['data'][number]>((offset, limit) => call<Page>(operation, { query: { ...query, offset, limit }, options }), byName),
   })
 
   const collectionAssets = (id: string, query?: T.CollectionAssetsQuery, options?: RequestOptions) =>
-    get<T.CollectionWithAssets>(`/api/v1/collections/${segment(id)}`, query, options)
+    call<T.CollectionWithAssets>('getCollection', { id, query, options })
 
   return {
     /** The last rate-limit state the server reported for a bucket, to pace bulk work; undefined before any answer. */
@@ -30,9 +41,9 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
 
     auth: {
       /** The calling key: its scope, expiry and limits. */
-      key: (options?: RequestOptions) => get<T.CurrentApiKey>('/api/v1/auth/key', undefined, options),
+      key: (options?: RequestOptions) => call<T.CurrentApiKey>('getCurrentKey', { options }),
       /** Revokes the calling key; every later call with it is 401. */
-      revoke: (options?: RequestOptions) => write<T.Success<'revokeCurrentKey'>>('POST', '/api/v1/auth/revoke', undefined, options),
+      revoke: (options?: RequestOptions) => call<T.Success<'revokeCurrentKey'>>('revokeCurrentKey', { options }),
     },
 
     assets: {
@@ -41,54 +52,54 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
        * `{asset_id, duplicate: true}` for bytes the library already has.
        */
       push: async (source: Source, fields: T.PushFields = {}, options?: RequestOptions) =>
-        send<T.PushResult>({ method: 'POST', path: '/api/v1/assets', bucket: 'expensive', body: pushBody(await resolve(source), fields), options }),
-      list: (query?: T.AssetListQuery, options?: RequestOptions) => get<T.AssetPage>('/api/v1/assets', query, options),
+        call<T.PushResult>('pushAsset', { body: pushBody(await resolve(source), fields), options }),
+      list: (query?: T.AssetListQuery, options?: RequestOptions) => call<T.AssetPage>('listAssets', { query, options }),
       /** Every asset matching the filters, fetching pages (of `limit`, default 100) as the loop goes. */
       iterate: (query: Omit<T.AssetListQuery, 'limit'> & { limit?: number } = {}, options?: RequestOptions) =>
-        everyItem<T.Asset>((offset, limit) => get<T.AssetPage>('/api/v1/assets', { ...query, offset, limit }, options), byId, query),
-      get: (id: string, options?: RequestOptions) => get<T.Asset>(`/api/v1/assets/${segment(id)}`, undefined, options),
+        everyItem<T.Asset>((offset, limit) => call<T.AssetPage>('listAssets', { query: { ...query, offset, limit }, options }), byId, query),
+      get: (id: string, options?: RequestOptions) => call<T.Asset>('getAsset', { id, options }),
       /** Changes metadata; `tag_names` replaces every tag, `null` clears a field. */
-      update: (id: string, changes: T.AssetUpdate, options?: RequestOptions) => write<T.Asset>('PATCH', `/api/v1/assets/${segment(id)}`, changes, options),
-      delete: (id: string, options?: RequestOptions) => write<void>('DELETE', `/api/v1/assets/${segment(id)}`, undefined, options),
+      update: (id: string, changes: T.AssetUpdate, options?: RequestOptions) => call<T.Asset>('updateAsset', { id, body: json(changes), options }),
+      delete: (id: string, options?: RequestOptions) => call<void>('deleteAsset', { id, options }),
       /** The nearest assets by meaning; empty when AI is off for the organization. */
-      similar: (id: string, query?: T.SimilarQuery, options?: RequestOptions) => get<T.SimilarPage>(`/api/v1/assets/${segment(id)}/similar`, query, options),
+      similar: (id: string, query?: T.SimilarQuery, options?: RequestOptions) => call<T.SimilarPage>('similarAssets', { id, query, options }),
       /** Which of these SHA-256 hashes (1 to 1,000, lowercase hex) the library already has. In the cheap bucket. */
       check: (sha256: string[], options?: RequestOptions) =>
-        write<T.CheckResult>('POST', '/api/v1/assets/check', { sha256 } satisfies T.JsonBodyOf<'checkAssets'>, options, 'cheap'),
+        call<T.CheckResult>('checkAssets', { body: json({ sha256 } satisfies T.JsonBodyOf<'checkAssets'>), options }),
     },
 
     /** Full-text plus semantic search (`mode` says which ran), with the list filters. In the expensive bucket. */
-    search: (request: T.SearchRequest, options?: RequestOptions) => write<T.SearchResult>('POST', '/api/v1/search', request, options, 'expensive'),
+    search: (request: T.SearchRequest, options?: RequestOptions) => call<T.SearchResult>('searchAssets', { body: json(request), options }),
 
     collections: {
-      list: (query?: T.CollectionListQuery, options?: RequestOptions) => get<T.CollectionPage>('/api/v1/collections', query, options),
+      list: (query?: T.CollectionListQuery, options?: RequestOptions) => call<T.CollectionPage>('listCollections', { query, options }),
       iterate: (query: Omit<T.CollectionListQuery, 'offset'> = {}, options?: RequestOptions) =>
-        everyItem<T.Collection>((offset, limit) => get<T.CollectionPage>('/api/v1/collections', { ...query, offset, limit }, options), byId, query),
+        everyItem<T.Collection>((offset, limit) => call<T.CollectionPage>('listCollections', { query: { ...query, offset, limit }, options }), byId, query),
       /** A collection with the first page of its assets (`limit`, `offset` page them). */
       get: collectionAssets,
       /** `{name, description?}` makes a manual collection, `{name, description?, query}` a smart one. */
-      create: (collection: T.CollectionCreate, options?: RequestOptions) => write<T.Collection>('POST', '/api/v1/collections', collection, options),
-      update: (id: string, changes: T.CollectionUpdate, options?: RequestOptions) => write<T.Collection>('PATCH', `/api/v1/collections/${segment(id)}`, changes, options),
+      create: (collection: T.CollectionCreate, options?: RequestOptions) => call<T.Collection>('createCollection', { body: json(collection), options }),
+      update: (id: string, changes: T.CollectionUpdate, options?: RequestOptions) => call<T.Collection>('updateCollection', { id, body: json(changes), options }),
       /** Deletes the collection; its assets stay in the library. */
-      delete: (id: string, options?: RequestOptions) => write<void>('DELETE', `/api/v1/collections/${segment(id)}`, undefined, options),
+      delete: (id: string, options?: RequestOptions) => call<void>('deleteCollection', { id, options }),
       /** Every asset of a collection, page after page. */
       iterateAssets: (id: string, query: Omit<T.CollectionAssetsQuery, 'offset'> = {}, options?: RequestOptions) =>
         everyItem<T.Asset>(async (offset, limit) => (await collectionAssets(id, { offset, limit }, options)).assets, byId, query),
       /** Adds one asset id or up to 100 to a manual collection (409 on a smart one); repeats are no-ops. */
       addAssets: (id: string, assetIds: string | string[], options?: RequestOptions) =>
-        write<T.MembershipChange>('POST', `/api/v1/collections/${segment(id)}/assets`, members(assetIds), options),
+        call<T.MembershipChange>('addCollectionAssets', { id, body: json(members(assetIds)), options }),
       removeAssets: (id: string, assetIds: string | string[], options?: RequestOptions) =>
-        write<T.MembershipChange>('DELETE', `/api/v1/collections/${segment(id)}/assets`, members(assetIds), options),
+        call<T.MembershipChange>('removeCollectionAssets', { id, body: json(members(assetIds)), options }),
       /** Makes a public link (shown once; sharing again replaces it). */
-      share: (id: string, options?: RequestOptions) => write<T.ShareLink>('POST', `/api/v1/collections/${segment(id)}/share`, undefined, options),
+      share: (id: string, options?: RequestOptions) => call<T.ShareLink>('shareCollection', { id, options }),
       /** Revokes the public link. */
-      unshare: (id: string, options?: RequestOptions) => write<void>('DELETE', `/api/v1/collections/${segment(id)}/share`, undefined, options),
+      unshare: (id: string, options?: RequestOptions) => call<void>('unshareCollection', { id, options }),
     },
 
-    tags: catalogue<T.TagPage>('/api/v1/tags'),
-    assetTypes: catalogue<T.AssetTypePage>('/api/v1/asset-types'),
-    clients: catalogue<T.ClientPage>('/api/v1/clients'),
-    products: catalogue<T.ProductPage>('/api/v1/products'),
+    tags: catalogue<T.TagPage>('listTags'),
+    assetTypes: catalogue<T.AssetTypePage>('listAssetTypes'),
+    clients: catalogue<T.ClientPage>('listClients'),
+    products: catalogue<T.ProductPage>('listProducts'),
   }
 }
 

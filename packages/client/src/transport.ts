@@ -1,10 +1,12 @@
 import { ApiError, NetworkError, type Problem } from './errors.js'
+import type { OperationId, OPERATIONS } from './generated/operations.js'
 
 /**
- * The server's rate-limit buckets (docs/api-conventions.md, Rate limits): pushes and searches are
- * `expensive`, reads and the hash check `cheap`, every other write `standard`.
+ * The server's rate-limit buckets (docs/api-conventions.md, Rate limits), as openapi/v1.json gives them
+ * to each operation: pushes and searches are `expensive`, reads and the hash check `cheap`, every other
+ * write `standard`.
  */
-export type Bucket = 'expensive' | 'cheap' | 'standard'
+export type Bucket = (typeof OPERATIONS)[OperationId]['bucket']
 
 /** What the last answer of a bucket said about its limit (`X-RateLimit-*`). */
 export interface RateLimitState {
