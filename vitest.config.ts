@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { workspaceSource } from './web/vite.config.js'
 
 /**
  * Server test files whose outcome cannot depend on the database under test: pure units, and the CLI's
@@ -75,6 +76,7 @@ export default defineConfig({
       { test: { name: 'db', include: ['test/**/*.test.ts', 'packages/client/test/**/*.test.ts'], exclude: ['test/e2e/**', ...UNIT_TESTS], ...database } },
       {
         plugins: [react()],
+        resolve: workspaceSource,
         test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['web/src/test-setup.ts'] },
       },
       {

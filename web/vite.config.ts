@@ -1,5 +1,11 @@
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defaultClientConditions, defineConfig } from 'vite'
+
+/**
+ * `@asset-library/client` from its source (the package's `asset-library-source` export): the app is
+ * built before the client package is (`npm start` on a fresh clone, CI), and it needs none of its build.
+ */
+export const workspaceSource = { conditions: ['asset-library-source', ...defaultClientConditions] }
 
 /**
  * The web app, built into web/dist and served by the API process at /. Hashed files go under
@@ -9,6 +15,7 @@ import { defineConfig } from 'vite'
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
+  resolve: workspaceSource,
   build: {
     outDir: 'dist',
     assetsDir: 'static',

@@ -1,7 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { ApiError } from './api/problem'
+import { ApiError } from '@asset-library/client'
 import { retryDelay, shouldRetry } from './api/retry'
 import { App } from './App'
 import { ToastBridge, ToastProvider, toastBridge } from './ui/toast'

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { createContext, Fragment, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { appApi, sessionHeaders, signalSignedOut, unwrap, whenSignedOut, type AppData } from './api/client'
-import { ApiError } from './api/problem'
+import { answerError, appApi, sessionHeaders, signalSignedOut, unwrap, whenSignedOut, type AppData } from './api/client'
+import { ApiError } from '@asset-library/client'
 import { useToast } from './ui/toast'
 
 type SessionBody = AppData<'/app/api/session', 'get'>
@@ -101,7 +101,7 @@ export function SessionProvider({ body, children }: { body: SessionBody; childre
   const signOut = useCallback(async () => {
     try {
       const { response, error } = await appApi.POST('/app/api/logout')
-      if (!response.ok && response.status !== 401) throw new ApiError(response.status, error)
+      if (!response.ok && response.status !== 401) throw answerError(response, error)
       signalSignedOut()
     } catch (error) {
       toast.error(error)

@@ -46,6 +46,42 @@ export class ApiError extends Error {
   }
 }
 
+/** What an answer with an error status carried, as fetch or an XMLHttpRequest saw it. */
+export interface ErrorAnswer {
+  method: string
+  path: string
+  status: number
+  /** The parsed body: a problem when the API answered, anything else (a proxy's HTML page, say) otherwise. */
+  body: unknown
+  /** The `Retry-After` header as sent. */
+  retryAfter: string | null
+  requestId?: string | null | undefined
+}
+
+/** The ApiError of an answer: its problem (when the body is one), Retry-After in seconds and request id. */
+export function apiErrorOf(answer: ErrorAnswer): ApiError {
+  return new ApiError({
+    status: answer.status,
+    method: answer.method,
+    path: answer.path,
+    problem: isProblem(answer.body) ? answer.body : undefined,
+    retryAfter: parseRetryAfter(answer.retryAfter),
+    requestId: answer.requestId ?? undefined,
+  })
+}
+
+function isProblem(body: unknown): body is Problem {
+  return typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string'
+}
+
+/** `Retry-After` in seconds: delay-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim())
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000))
+}
+
 /**
  * No answer came: the connection was refused, dropped or reset, the name did not resolve, or the
  * client's `timeoutMs` passed. `cause` is what fetch threw. The request may or may not have been done.

@@ -3,9 +3,9 @@
  * browsers. Node-only helpers (pushing a file by its path) are in `@asset-library/client/node`.
  */
 export { createClient, type AssetLibraryClient } from './client.js'
-export { ApiError, NetworkError, type FieldProblem, type Problem, type ProblemCode } from './errors.js'
+export { ApiError, apiErrorOf, NetworkError, parseRetryAfter, type ErrorAnswer, type FieldProblem, type Problem, type ProblemCode } from './errors.js'
 export { MAX_IMAGE_BYTES, type PushSource } from './push.js'
-export type { Bucket, ClientOptions, RateLimitState, RequestOptions, ResponseInfo, RetryInfo, RetryReason } from './transport.js'
+export { retryWait, type Bucket, type ClientOptions, type RateLimitState, type RequestOptions, type ResponseInfo, type RetryInfo, type RetryPacing, type RetryReason } from './transport.js'
 export type * from './types.js'
 export {
   DEFAULT_TOLERANCE_SECONDS,

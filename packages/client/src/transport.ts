@@ -1,4 +1,4 @@
-import { ApiError, NetworkError, type Problem } from './errors.js'
+import { apiErrorOf, ApiError, NetworkError } from './errors.js'
 import type { OperationId, OPERATIONS } from './generated/operations.js'
 
 /**
@@ -52,7 +52,17 @@ export interface ResponseInfo {
   replayed: boolean
 }
 
-export interface ClientOptions {
+/** How long retries wait: what `retryWait` needs of the client's options. */
+export interface RetryPacing {
+  /** A 429 or 503 asking to wait longer than this (seconds) is thrown instead of waited for. Default 60. */
+  maxRetryAfterSeconds?: number
+  /** The backoff's first step; each retry doubles it, and the wait is a random share of it (full jitter). Default 500. */
+  retryBaseDelayMs?: number
+  /** The backoff's largest step. Default 10,000. */
+  retryMaxDelayMs?: number
+}
+
+export interface ClientOptions extends RetryPacing {
   /** The service's address, e.g. `https://assets.example.com` (a path prefix is kept). */
   baseUrl: string | URL
   /** An API key, `al_…`. */
@@ -61,12 +71,6 @@ export interface ClientOptions {
   fetch?: typeof fetch
   /** Attempts per call, the first included. Default 3; 1 turns retries off. */
   maxAttempts?: number
-  /** A 429 or 503 asking to wait longer than this (seconds) is thrown instead of waited for. Default 60. */
-  maxRetryAfterSeconds?: number
-  /** The backoff's first step; each retry doubles it, and the wait is a random share of it (full jitter). Default 500. */
-  retryBaseDelayMs?: number
-  /** The backoff's largest step. Default 10,000. */
-  retryMaxDelayMs?: number
   /** Gives up on an attempt with no answer after this long (then retried like a network error). Default: no limit. */
   timeoutMs?: number
   /** Sets a random Idempotency-Key on every POST, PATCH and DELETE that has none, so they can be retried. Default true. */
@@ -135,7 +139,8 @@ export class Transport {
       if ('response' in outcome) this.observe(call, outcome.response, attempt)
       if ('response' in outcome && outcome.response.ok) return outcome.body as T
       const error = 'failure' in outcome ? outcome.failure : this.apiError(call, outcome.response, outcome.body)
-      const wait = attempt < maxAttempts ? this.retryWait(call, error, idempotencyKey, attempt) : undefined
+      const safeToRepeat = call.method === 'GET' || idempotencyKey !== undefined
+      const wait = attempt < maxAttempts ? retryWait(error, safeToRepeat, attempt, this.options) : undefined
       if (!wait) throw error
       this.options.onRetry?.({
         attempt,
@@ -225,41 +230,36 @@ export class Transport {
   }
 
   private apiError(call: Call, response: Response, body: unknown): ApiError {
-    return new ApiError({
-      status: response.status,
-      method: call.method,
-      path: call.path,
-      problem: isProblem(body) ? body : undefined,
-      retryAfter: parseRetryAfter(response.headers.get('retry-after')),
-      requestId: response.headers.get('x-request-id') ?? undefined,
-    })
+    const { headers } = response
+    return apiErrorOf({ method: call.method, path: call.path, status: response.status, body, retryAfter: headers.get('retry-after'), requestId: headers.get('x-request-id') })
   }
+}
 
-  /**
-   * Whether and how long to wait before the next attempt. A 429 is refused before anything is done, so
-   * it is retried after Retry-After whatever the method. A network error or a 502/503/504 may come after
-   * the work was done, so only a GET or a call with an Idempotency-Key is retried then.
-   */
-  private retryWait(call: Call, error: ApiError | NetworkError, idempotencyKey: string | undefined, attempt: number): { reason: RetryReason; delayMs: number } | undefined {
-    const retryAfterCap = this.options.maxRetryAfterSeconds ?? 60
-    if (error instanceof ApiError && error.status === 429) {
-      if (error.retryAfter !== undefined && error.retryAfter > retryAfterCap) return undefined
-      return { reason: 'rate_limited', delayMs: error.retryAfter !== undefined ? error.retryAfter * 1000 : this.backoff(attempt) }
-    }
-    const safeToRepeat = call.method === 'GET' || idempotencyKey !== undefined
-    if (!safeToRepeat) return undefined
-    if (error instanceof NetworkError) return { reason: error.timedOut ? 'timeout' : 'network_error', delayMs: this.backoff(attempt) }
-    if (error.status === 409 && error.code === 'idempotency_key_in_use') return { reason: 'key_in_use', delayMs: this.backoff(attempt) }
-    if (!GATEWAY_STATUSES.has(error.status) || (error.code !== undefined && THIRD_PARTY_FAILURES.has(error.code))) return undefined
+/**
+ * Whether and how long to wait before the next attempt of a call that failed with `error` on attempt
+ * `attempt` (from 1). A 429 is refused before anything is done, so it is retried after Retry-After
+ * whatever the method. A network error or a 502/503/504 may come after the work was done, so only a
+ * call that is `safeToRepeat` (a GET, or one with an Idempotency-Key) is retried then. The client's own
+ * retries and the web app's reads wait by this.
+ */
+export function retryWait(error: ApiError | NetworkError, safeToRepeat: boolean, attempt: number, pacing: RetryPacing = {}): { reason: RetryReason; delayMs: number } | undefined {
+  const retryAfterCap = pacing.maxRetryAfterSeconds ?? 60
+  if (error instanceof ApiError && error.status === 429) {
     if (error.retryAfter !== undefined && error.retryAfter > retryAfterCap) return undefined
-    return { reason: 'server_unavailable', delayMs: error.retryAfter !== undefined ? error.retryAfter * 1000 : this.backoff(attempt) }
+    return { reason: 'rate_limited', delayMs: error.retryAfter !== undefined ? error.retryAfter * 1000 : backoff(attempt, pacing) }
   }
+  if (!safeToRepeat) return undefined
+  if (error instanceof NetworkError) return { reason: error.timedOut ? 'timeout' : 'network_error', delayMs: backoff(attempt, pacing) }
+  if (error.status === 409 && error.code === 'idempotency_key_in_use') return { reason: 'key_in_use', delayMs: backoff(attempt, pacing) }
+  if (!GATEWAY_STATUSES.has(error.status) || (error.code !== undefined && THIRD_PARTY_FAILURES.has(error.code))) return undefined
+  if (error.retryAfter !== undefined && error.retryAfter > retryAfterCap) return undefined
+  return { reason: 'server_unavailable', delayMs: error.retryAfter !== undefined ? error.retryAfter * 1000 : backoff(attempt, pacing) }
+}
 
-  /** Exponential backoff with full jitter: a random wait up to base × 2^(attempt−1), capped. */
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.options.retryMaxDelayMs ?? 10_000, (this.options.retryBaseDelayMs ?? 500) * 2 ** (attempt - 1))
-    return Math.round(Math.random() * ceiling)
-  }
+/** Exponential backoff with full jitter: a random wait up to base × 2^(attempt−1), capped. */
+function backoff(attempt: number, pacing: RetryPacing): number {
+  const ceiling = Math.min(pacing.retryMaxDelayMs ?? 10_000, (pacing.retryBaseDelayMs ?? 500) * 2 ** (attempt - 1))
+  return Math.round(Math.random() * ceiling)
 }
 
 const GATEWAY_STATUSES = new Set([502, 503, 504])
@@ -276,10 +276,6 @@ async function readBody(response: Response): Promise<unknown> {
   } catch {
     return text
   }
-}
-
-function isProblem(body: unknown): body is Problem {
-  return typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string'
 }
 
 function readRateLimit(bucket: Bucket, headers: Headers): RateLimitState | undefined {
@@ -299,14 +295,6 @@ function randomUuid(): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-}
-
-/** `Retry-After` in seconds: delay-seconds or an HTTP date (RFC 9110). */
-export function parseRetryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined
-  if (/^\d+$/.test(value.trim())) return Number(value.trim())
-  const date = Date.parse(value)
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000))
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

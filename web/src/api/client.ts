@@ -1,7 +1,6 @@
+import { apiErrorOf, type ApiError, type paths as V1Paths } from '@asset-library/client'
 import createClient, { type Middleware } from 'openapi-fetch'
 import type { paths as AppPaths } from './app.gen'
-import type { paths as V1Paths } from './v1.gen'
-import { ApiError } from './problem'
 
 /** What every call made with the session needs: the CSRF token for writes and the organization acted in. */
 export const sessionHeaders = { csrf: '', organization: '' }
@@ -36,6 +35,9 @@ export function reportUnauthorized(url: string): void {
   if (!CREDENTIAL_PATHS.some((prefix) => path.startsWith(prefix))) signalSignedOut()
 }
 
+/** The method of each answer the two clients got (openapi-fetch answers without its request), for the message of its error. */
+const methods = new WeakMap<Response, string>()
+
 const session: Middleware = {
   onRequest({ request }) {
     for (const [name, value] of Object.entries(sessionRequestHeaders(request.method))) request.headers.set(name, value)
@@ -43,8 +45,22 @@ const session: Middleware = {
   },
   onResponse({ response, request }) {
     if (response.status === 401) reportUnauthorized(request.url)
+    methods.set(response, request.method)
     return response
   },
+}
+
+/** The problem of an answer with an error status, as the client package's ApiError (the same for both APIs). */
+export function answerError(response: Response, body: unknown): ApiError {
+  const { headers } = response
+  return apiErrorOf({
+    method: methods.get(response) ?? 'GET',
+    path: response.url ? new URL(response.url).pathname : '',
+    status: response.status,
+    body,
+    retryAfter: headers.get('retry-after'),
+    requestId: headers.get('x-request-id'),
+  })
 }
 
 const baseUrl = typeof location === 'undefined' ? 'http://localhost' : location.origin
@@ -59,7 +75,7 @@ appApi.use(session)
 /** The data of an openapi-fetch answer, or its problem thrown as an ApiError. */
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call
-  if (!response.ok) throw new ApiError(response.status, error, response.headers.get('retry-after'))
+  if (!response.ok) throw answerError(response, error)
   return data as T
 }
 

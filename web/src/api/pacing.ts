@@ -1,14 +1,8 @@
 /** Requests paced to the API's rate limits: a few at a time, and a 429's Retry-After waited out. */
 
-/** How long a 429 asks to wait: Retry-After in seconds (or an HTTP date), at least one second, 60 when absent. */
-export function retrySeconds(retryAfter: string | null, now = Date.now()): number {
-  if (retryAfter) {
-    const seconds = Number(retryAfter)
-    if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds))
-    const date = Date.parse(retryAfter)
-    if (!Number.isNaN(date)) return Math.max(1, Math.ceil((date - now) / 1000))
-  }
-  return 60
+/** How long a 429 asks to wait, in whole seconds: its Retry-After (as the client package reads it), at least one second, 60 when absent. */
+export function retrySeconds(retryAfter: number | undefined): number {
+  return retryAfter === undefined ? 60 : Math.max(1, Math.ceil(retryAfter))
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */

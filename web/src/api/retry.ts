@@ -1,23 +1,21 @@
-import { retrySeconds } from './pacing'
-import { ApiError } from './problem'
+import { ApiError, NetworkError, retryWait } from '@asset-library/client'
 
 const MAX_RETRIES = 2
 /** Longer than this, and the person is better told (the error shows, with its Retry) than kept waiting. */
-const LONGEST_WAIT_MS = 30_000
+const LONGEST_WAIT_SECONDS = 30
 
 /**
- * When a failed read is tried again: a server error or a lost connection twice, a 429 after its
- * `Retry-After` (when that is short), and never a 4xx that would only fail the same way.
+ * How a failed read is tried again, by the client package's pacing (a read is safe to repeat): a
+ * gateway error or a lost connection with a growing, jittered pause, a 429 after its `Retry-After`
+ * when that is short, and never another 4xx, which would only fail the same way. Undefined: not again.
  */
-export function shouldRetry(failures: number, error: unknown): boolean {
-  if (failures >= MAX_RETRIES) return false
-  if (!(error instanceof ApiError)) return true
-  if (error.status === 429) return retryDelay(failures, error) <= LONGEST_WAIT_MS
-  return error.status >= 500
+function nextTry(failures: number, error: unknown) {
+  if (failures >= MAX_RETRIES) return undefined
+  // fetch throws a TypeError when no answer came: the client's NetworkError.
+  const failure = error instanceof ApiError || error instanceof NetworkError ? error : new NetworkError('GET', '', error)
+  return retryWait(failure, true, failures + 1, { maxRetryAfterSeconds: LONGEST_WAIT_SECONDS, retryBaseDelayMs: 1000 })
 }
 
-/** A 429 waits what it asks; anything else backs off exponentially from one second. */
-export function retryDelay(failures: number, error: unknown): number {
-  if (error instanceof ApiError && error.status === 429) return retrySeconds(error.retryAfter) * 1000
-  return Math.min(1000 * 2 ** failures, LONGEST_WAIT_MS)
-}
+export const shouldRetry = (failures: number, error: unknown): boolean => nextTry(failures, error) !== undefined
+
+export const retryDelay = (failures: number, error: unknown): number => nextTry(failures, error)?.delayMs ?? 0

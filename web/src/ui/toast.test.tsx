@@ -1,8 +1,10 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { navigate } from 'wouter/use-browser-location'
-import { ApiError } from '../api/problem'
+import { apiErrorOf } from '@asset-library/client'
 import { ToastProvider, useToast } from './toast'
+
+const refusal = (status: number, body: object, retryAfter: string | null = null) => apiErrorOf({ method: 'GET', path: '/api/v1/assets', status, body, retryAfter })
 
 /** A page whose buttons raise toasts, one of them as the action that moves to another page. */
 function Page() {
@@ -12,10 +14,10 @@ function Page() {
       <button type="button" onClick={() => toast.error(new Error('The upload failed.'))}>
         Fail
       </button>
-      <button type="button" onClick={() => toast.error(new ApiError(429, { code: 'rate_limited', detail: 'Rate limit exceeded; retry in 3 seconds.' }, '3'))}>
+      <button type="button" onClick={() => toast.error(refusal(429, { code: 'rate_limited', detail: 'Rate limit exceeded; retry in 3 seconds.' }, '3'))}>
         Read too often
       </button>
-      <button type="button" onClick={() => toast.error(new ApiError(409, { code: 'collection_is_smart', detail: 'Smart collections take no assets.' }))}>
+      <button type="button" onClick={() => toast.error(refusal(409, { code: 'smart_collection_immutable', detail: 'Smart collections take no assets.' }))}>
         Add to a smart collection
       </button>
       <button

@@ -1,6 +1,7 @@
 import { useEffect, useState, type CSSProperties, type ReactNode } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
-import { ApiError, messageOf } from '../../api/problem'
+import { ApiError } from '@asset-library/client'
+import { messageOf } from '../../api/problem'
 import { AiBadge, assetTitle } from '../../ui/AssetThumb'
 import { CopyButton } from '../../ui/CopyButton'
 import { useTransparency } from '../../ui/transparency'

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../api/problem'
+import type { ApiError } from '@asset-library/client'
 import { addInChunks, deleteEach, sendPaced, settleLimited, type Answer } from './bulk'
 
 const answer = <T>(status: number, data?: T, headers: Record<string, string> = {}): Answer<T> => ({
   data: status < 300 ? data : undefined,
-  error: status < 300 ? undefined : { detail: `refused ${status}` },
+  error: status < 300 ? undefined : { code: 'insufficient_scope', detail: `refused ${status}` },
   response: new Response(null, { status: status === 204 ? 204 : status, headers }),
 })
 const noWait = { wait: vi.fn(async () => undefined) }

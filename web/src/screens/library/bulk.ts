@@ -3,7 +3,7 @@
  * `standard` bucket (60 a minute), so deletes go two at a time and wait out a 429's Retry-After, and
  * adds go in chunks of the API's maximum of 100 ids.
  */
-import { ApiError } from '../../api/problem'
+import { answerError } from '../../api/client'
 import { retrySeconds, sleep } from '../../api/pacing'
 
 export const BULK_CONCURRENCY = 2
@@ -26,8 +26,9 @@ export async function sendPaced<T>(send: () => Promise<Answer<T>>, { wait = slee
   for (let attempt = 0; ; attempt++) {
     const answer = await send()
     if (answer.response.ok) return answer.data
-    if (answer.response.status !== 429 || attempt >= MAX_RETRIES) throw new ApiError(answer.response.status, answer.error)
-    await wait(retrySeconds(answer.response.headers.get('retry-after')) * 1000)
+    const error = answerError(answer.response, answer.error)
+    if (error.status !== 429 || attempt >= MAX_RETRIES) throw error
+    await wait(retrySeconds(error.retryAfter) * 1000)
   }
 }
 

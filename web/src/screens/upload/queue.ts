@@ -1,6 +1,9 @@
 /** The upload queue's logic, free of React and of the network: what an answer means, retries, concurrency. */
+import { ApiError, apiErrorOf, parseRetryAfter } from '@asset-library/client'
 import { retrySeconds, sleep } from '../../api/pacing'
-import { ApiError, messageOf } from '../../api/problem'
+import { messageOf } from '../../api/problem'
+
+export const PUSH_PATH = '/api/v1/assets'
 
 /** What POST /api/v1/assets answered, as the XMLHttpRequest saw it. */
 export interface PushAnswer {
@@ -18,7 +21,8 @@ export type Outcome =
 const record = (body: unknown): Record<string, unknown> => (typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {})
 
 /** Status 0: the request never got an answer (offline, refused), as fetch would have thrown a TypeError. */
-const failure = (answer: PushAnswer): unknown => (answer.status === 0 ? new TypeError('Network request failed') : new ApiError(answer.status, answer.body))
+const failure = (answer: PushAnswer): unknown =>
+  answer.status === 0 ? new TypeError('Network request failed') : apiErrorOf({ method: 'POST', path: PUSH_PATH, ...answer })
 
 /** Every format the server decodes (src/platform/images); the picker and a refused file's message say them. */
 export const ACCEPTED_FORMATS = 'JPEG, PNG, WebP, GIF, AVIF or TIFF'
@@ -37,7 +41,7 @@ export function outcomeOf(answer: PushAnswer): Outcome {
   if ((answer.status === 200 || answer.status === 201) && typeof body.asset_id === 'string') {
     return body.duplicate === true ? { kind: 'duplicate', assetId: body.asset_id } : { kind: 'new', assetId: body.asset_id }
   }
-  if (answer.status === 429) return { kind: 'retry', seconds: retrySeconds(answer.retryAfter) }
+  if (answer.status === 429) return { kind: 'retry', seconds: retrySeconds(parseRetryAfter(answer.retryAfter)) }
   return { kind: 'failed', detail: failedDetail(answer) }
 }
 

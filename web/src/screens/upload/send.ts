@@ -1,13 +1,11 @@
 import { reportUnauthorized } from '../../api/client'
-import type { PushAnswer } from './queue'
+import { PUSH_PATH, type PushAnswer } from './queue'
 
 /** One push as queued: its body and the session headers (CSRF, organization) of the moment it was queued. */
 export interface PushRequest {
   body: FormData | Record<string, unknown>
   headers: Record<string, string>
 }
-
-const URL_PATH = '/api/v1/assets'
 
 /**
  * POST /api/v1/assets through XMLHttpRequest, the one browser API that reports upload progress. It
@@ -18,7 +16,7 @@ export function sendPush(request: PushRequest, onProgress: (fraction: number) =>
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest()
     const unreachable = () => resolve({ status: 0, body: null, retryAfter: null })
-    xhr.open('POST', URL_PATH)
+    xhr.open('POST', PUSH_PATH)
     xhr.withCredentials = true
     xhr.responseType = 'text'
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value)
@@ -27,7 +25,7 @@ export function sendPush(request: PushRequest, onProgress: (fraction: number) =>
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
     }
     xhr.onload = () => {
-      if (xhr.status === 401) reportUnauthorized(URL_PATH)
+      if (xhr.status === 401) reportUnauthorized(PUSH_PATH)
       let parsed: unknown = null
       try {
         parsed = xhr.responseText ? JSON.parse(xhr.responseText) : null

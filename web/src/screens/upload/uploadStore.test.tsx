@@ -19,6 +19,16 @@ function fakeSender() {
   return { send, calls }
 }
 
+/** A queue, and a query client whose invalidations are recorded, for the `useUploads` hook. */
+function storeWithQueryClient() {
+  const { send, calls } = fakeSender()
+  const store = createUploadStore(send, { target: null })
+  const queryClient = new QueryClient()
+  const invalidated = vi.spyOn(queryClient, 'invalidateQueries')
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+  return { calls, store, invalidated, wrapper }
+}
+
 beforeEach(() => {
   sessionHeaders.csrf = 'token-1'
   sessionHeaders.organization = 'acme'
@@ -52,7 +62,7 @@ describe('the upload queue', () => {
     await flush()
     expect(calls).toHaveLength(3)
     expect(settled).toBe(0)
-    calls[1]!.answer({ status: 413, body: { detail: 'The file is larger than 25 MiB.', errors: [{ pointer: '/file', detail: 'too large' }] }, retryAfter: null })
+    calls[1]!.answer({ status: 413, body: { code: 'image_too_large', detail: 'The file is larger than 25 MiB.', errors: [{ pointer: '/file', detail: 'too large' }] }, retryAfter: null })
     calls[2]!.answer({ status: 200, body: { asset_id: 'id-a', duplicate: true }, retryAfter: null })
     await flush()
 
@@ -159,11 +169,7 @@ describe('the upload queue', () => {
   })
 
   it('loads the lists and the catalogue again once for a batch of 40 files, and once more for the next drop', async () => {
-    const { send, calls } = fakeSender()
-    const store = createUploadStore(send, { target: null })
-    const queryClient = new QueryClient()
-    const invalidated = vi.spyOn(queryClient, 'invalidateQueries')
-    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    const { calls, store, invalidated, wrapper } = storeWithQueryClient()
     const { result } = renderHook(() => useUploads('user-1', store), { wrapper })
     act(() => result.current.addFiles(Array.from({ length: 40 }, (_, n) => png(`${n}.png`)), META))
     for (let n = 0; n < 40; n++) {
@@ -197,11 +203,7 @@ describe('the upload queue', () => {
   })
 
   it('outlives the screen: rows and their uploads carry on after it unmounts, and are there when it comes back', async () => {
-    const { send, calls } = fakeSender()
-    const store = createUploadStore(send, { target: null })
-    const queryClient = new QueryClient()
-    const invalidated = vi.spyOn(queryClient, 'invalidateQueries')
-    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    const { calls, store, invalidated, wrapper } = storeWithQueryClient()
 
     const first = renderHook(() => useUploads('user-1', store), { wrapper })
     act(() => first.result.current.addFiles([png('a.png')], META))
