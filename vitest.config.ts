@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vitest/config'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { defaultServerConditions } from 'vite'
 import { workspaceSource } from './web/vite.config.js'
 
 /**
@@ -51,6 +52,15 @@ class StartWaitingFilesFirst extends BaseSequencer {
   }
 }
 
+/**
+ * The server's files import `@asset-library/client/webhooks` (src/webhooks.ts): from its source, like the
+ * web app: a test run needs no build of the package (a workspace link, which Vitest transforms itself).
+ */
+const serverSource = {
+  // Vitest's own default is Vite's server conditions without `module`; the workers get them as --conditions too.
+  ssr: { resolve: { conditions: ['asset-library-source', ...defaultServerConditions.filter((condition) => condition !== 'module')] } },
+}
+
 const server = {
   pool: 'forks' as const,
   testTimeout: 30_000,
@@ -71,15 +81,16 @@ export default defineConfig({
     maxWorkers: 4,
     sequence: { sequencer: StartWaitingFilesFirst },
     projects: [
-      { test: { name: 'unit', include: UNIT_TESTS, ...server } },
+      { ...serverSource, test: { name: 'unit', include: UNIT_TESTS, ...server } },
       // The client package's tests against the real server are database-bound like the server's own.
-      { test: { name: 'db', include: ['test/**/*.test.ts', 'packages/client/test/**/*.test.ts'], exclude: ['test/e2e/**', ...UNIT_TESTS], ...database } },
+      { ...serverSource, test: { name: 'db', include: ['test/**/*.test.ts', 'packages/client/test/**/*.test.ts'], exclude: ['test/e2e/**', ...UNIT_TESTS], ...database } },
       {
         plugins: [react()],
         resolve: workspaceSource,
         test: { name: 'web', include: ['web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['web/src/test-setup.ts'] },
       },
       {
+        ...serverSource,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

@@ -1,9 +1,11 @@
 /*
  * Verifies the service's webhook deliveries (docs/webhooks.md): `X-Service-Signature: t=<unix seconds>,v1=<hex>`,
  * hex being the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret, one `v1` per secret
- * during a rotation. The same checks and failure codes as the server package's `asset-library/webhooks`,
- * on Web Crypto instead of node:crypto so that it runs in browsers, workers and Node alike; Web Crypto is
- * asynchronous, so this one returns a Promise. `crypto.subtle.verify` compares the MACs in constant time.
+ * during a rotation. The one implementation of the checks: the server package's `asset-library/webhooks`
+ * imports this file (`@asset-library/client/webhooks`) and differs only in computing the MAC synchronously
+ * on node:crypto. This one uses Web Crypto so that it runs in browsers, workers and Node alike; Web Crypto
+ * is asynchronous, so it returns a Promise. `crypto.subtle.verify` compares the MACs in constant time.
+ * No imports: the server loads this file by itself.
  */
 
 export const DEFAULT_TOLERANCE_SECONDS = 300
@@ -44,6 +46,47 @@ export interface VerifyOptions {
 
 const encoder = new TextEncoder()
 
+/** A delivery whose header is well formed and whose timestamp is within tolerance: what its MAC check needs. */
+export interface SignedDelivery {
+  /** `<t>.<raw body>`, the bytes the signatures are the HMAC-SHA256 of. */
+  signed: Uint8Array<ArrayBuffer>
+  /** Each `v1` of the header, as bytes. */
+  signatures: Uint8Array<ArrayBuffer>[]
+  /** The secrets any one of which may have signed it. */
+  secrets: readonly string[]
+  body: Uint8Array
+}
+
+/**
+ * The checks before the MAC, the same in every runtime: the header is there and well formed, and its
+ * timestamp is at most `toleranceSeconds` from now (so a captured delivery cannot be replayed later).
+ * Throws the WebhookVerificationError of the first that fails. `asset-library/webhooks` (synchronous,
+ * on node:crypto) and `verifyWebhook` here (Web Crypto) differ only in the MAC between this and `acceptDelivery`.
+ */
+export function readSignedDelivery(
+  rawBody: string | Uint8Array | ArrayBuffer,
+  headers: HeaderSource,
+  secret: string | readonly string[],
+  options: VerifyOptions = {},
+): SignedDelivery {
+  const header = headerValue(headers, 'x-service-signature')
+  if (header === undefined) throw new WebhookVerificationError('missing_signature', 'The X-Service-Signature header is missing.')
+  const { timestamp, signatures } = parseSignatureHeader(header)
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS
+  const now = options.now ?? Math.floor(Date.now() / 1000)
+  if (Math.abs(now - timestamp) > tolerance) {
+    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature's timestamp is more than ${tolerance} s from now.`)
+  }
+  const body = bytesOf(rawBody)
+  return { signed: concat(encoder.encode(`${timestamp}.`), body), signatures, secrets: typeof secret === 'string' ? [secret] : secret, body }
+}
+
+/** The checks after the MAC: one signature matched (checked in constant time, every pair), and the body is a JSON envelope. */
+export function acceptDelivery<Data = Record<string, unknown>>(matched: boolean, body: Uint8Array): WebhookEvent<Data> {
+  if (!matched) throw new WebhookVerificationError('signature_mismatch', 'No signature matches the body with this secret.')
+  return parseEnvelope<Data>(body)
+}
+
 /**
  * Checks a delivery and resolves to its parsed envelope, or rejects with a WebhookVerificationError.
  * Pass the raw body exactly as received (before any JSON parsing), and one secret or several (while
@@ -55,23 +98,12 @@ export async function verifyWebhook<Data = Record<string, unknown>>(
   secret: string | readonly string[],
   options: VerifyOptions = {},
 ): Promise<WebhookEvent<Data>> {
-  const header = headerValue(headers, 'x-service-signature')
-  if (header === undefined) throw new WebhookVerificationError('missing_signature', 'The X-Service-Signature header is missing.')
-  const { timestamp, signatures } = parseSignatureHeader(header)
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS
-  const now = options.now ?? Math.floor(Date.now() / 1000)
-  if (Math.abs(now - timestamp) > tolerance) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature's timestamp is more than ${tolerance} s from now.`)
-  }
-  const body = bytesOf(rawBody)
-  const signed = concat(encoder.encode(`${timestamp}.`), body)
-  const secrets = typeof secret === 'string' ? [secret] : secret
+  const { signed, signatures, secrets, body } = readSignedDelivery(rawBody, headers, secret, options)
   // Every pair is checked, so the time taken does not depend on which one matched.
   const checks = await Promise.all(
     secrets.flatMap((candidate) => signatures.map(async (signature) => crypto.subtle.verify('HMAC', await hmacKey(candidate), signature, signed))),
   )
-  if (!checks.includes(true)) throw new WebhookVerificationError('signature_mismatch', 'No signature matches the body with this secret.')
-  return parseEnvelope<Data>(body)
+  return acceptDelivery<Data>(checks.includes(true), body)
 }
 
 function hmacKey(secret: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { signatureHeader, verifyWebhook as verifyOnServer } from '../../../src/modules/webhooks/signature.js'
+import { signatureHeader, verifyWebhook as verifyOnServer } from '../../../src/webhooks.js'
 import { verifyWebhook, WebhookVerificationError, type WebhookVerificationFailure } from '../src/index.js'
 
 const secret = 'whsec_current'
