@@ -120,7 +120,7 @@ describe('collections', () => {
     const collectionUrl = new URL(page.url()).pathname
     const oneCollection = (url: URL) => /^\/api\/v1\/collections\/[^/]+$/.test(url.pathname)
     await page.route(oneCollection, (route) =>
-      route.fulfill({ status: 429, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Too Many Requests', status: 429, detail: 'Too many requests: try again in 20 seconds.' }) }),
+      route.fulfill({ status: 429, contentType: 'application/problem+json', body: JSON.stringify({ title: 'Too Many Requests', status: 429, code: 'rate_limited', detail: 'Too many requests: try again in 20 seconds.' }) }),
     )
     await page.reload()
     const failed = page.getByRole('alert').filter({ hasText: 'Could not load the collection' })

@@ -95,6 +95,38 @@ describe('uploading', () => {
     await context.close()
   })
 
+  it('sends 40 files as a person at a screen: no rate-limit wait, one reload of the catalogue, and the library reads after', async () => {
+    const paths = await Promise.all(
+      Array.from({ length: 40 }, async (_, n) => {
+        const path = join(dir, `swatch-${n}.png`)
+        writeFileSync(path, await solid(12, 12, `#${(0x102030 + n * 0x010101).toString(16)}`).png().toBuffer())
+        return path
+      }),
+    )
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
+    await page.goto('/upload')
+    await expect.poll(() => page.getByRole('region', { name: 'Uploads' }).isVisible()).toBe(true)
+    const refused: string[] = []
+    let clientListLoads = 0
+    page.on('response', (response) => {
+      if (response.status() === 429) refused.push(response.url())
+      if (new URL(response.url()).pathname === '/api/v1/clients') clientListLoads++
+    })
+
+    await page.getByLabel('Upload images').setInputFiles(paths)
+    const results = page.getByRole('region', { name: 'Uploads' })
+    await expect.poll(() => results.getByRole('status').textContent(), { timeout: 60_000 }).toBe('40 items: 40 new, 0 duplicate, 0 failed')
+    // The catalogue is loaded again once, for the batch, not after each of the 40 files.
+    await expect.poll(() => clientListLoads).toBe(1)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
+    await expect.poll(() => page.getByRole('article', { name: 'swatch-39' }).isVisible()).toBe(true)
+    expect(refused).toEqual([])
+    expect(await page.locator('.toast').count()).toBe(0)
+    await context.close()
+  })
+
   it('imports an image from a URL, and shows the refusal of one it may not fetch', async () => {
     const context = await e2e.context()
     const page = await context.newPage()

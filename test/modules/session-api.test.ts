@@ -123,9 +123,11 @@ describe('a session on /api/v1', () => {
     const first = await owner.get('/api/v1/tags')
     const next = await second.get('/api/v1/tags')
     expect(Number(next.headers['x-ratelimit-remaining'])).toBe(Number(first.headers['x-ratelimit-remaining']) - 1)
-    // A key of the same organization, unused for reads so far, has a bucket of its own.
+    expect(next.headers['x-ratelimit-limit']).toBe('1200')
+    // A key of the same organization, unused for reads so far, has a bucket of its own, with the spec's limit.
     const byKey = await t.app.inject({ url: '/api/v1/tags', headers: bearer(acme.writeKey) })
-    expect(byKey.headers['x-ratelimit-remaining']).toBe(first.headers['x-ratelimit-remaining'])
+    expect(byKey.headers['x-ratelimit-limit']).toBe('120')
+    expect(byKey.headers['x-ratelimit-remaining']).toBe('119')
   })
 
   it('has no API key to describe or revoke', async () => {
