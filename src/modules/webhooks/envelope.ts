@@ -1,4 +1,4 @@
-import type { EventName } from '../../platform/events/outbox.js'
+import type { EventName } from '../../platform/events/names.js'
 
 /**
  * The body of a delivery, `{id, event, organization_id, emitted_at, data}`, fixed once when the delivery

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { EVENT_NAMES } from '../../platform/events/outbox.js'
+import { EVENT_NAMES } from '../../platform/events/names.js'
 import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
 import { COMPONENT, DateTimeSchema, nullableDateTime } from '../../platform/http/schemas.js'
 

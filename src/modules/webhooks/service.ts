@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { seal } from '../../platform/crypto.js'
 import { inTransaction, type Db } from '../../platform/db/index.js'
-import { EVENT_NAMES, type EventName } from '../../platform/events/outbox.js'
+import { EVENT_NAMES, type EventName } from '../../platform/events/names.js'
 import { problems } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { uuidv7 } from '../../platform/ids.js'

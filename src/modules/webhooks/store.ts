@@ -4,7 +4,7 @@ import type { ClaimRequest } from '../../platform/background/runner.js'
 import { notify } from '../../platform/background/listener.js'
 import type { Db } from '../../platform/db/index.js'
 import type { AttemptTrigger, DeliveryStatus, WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../../platform/db/schema.js'
-import type { EventName } from '../../platform/events/outbox.js'
+import type { EventName } from '../../platform/events/names.js'
 import type { Page } from '../../platform/http/pagination.js'
 
 /** NOTIFY channels of the triggers in migration 0005. */

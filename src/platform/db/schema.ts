@@ -1,4 +1,4 @@
-import type { EventName } from '../events/outbox.js'
+import type { EventName } from '../events/names.js'
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>

@@ -1,20 +1,7 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../db/index.js'
 import { uuidv7 } from '../ids.js'
-
-/** The spec's event kinds, in its order. */
-export const EVENT_NAMES = [
-  'ping',
-  'asset.created',
-  'asset.updated',
-  'asset.deleted',
-  'collection.created',
-  'collection.shared',
-  'member.invited',
-  'member.joined',
-] as const
-
-export type EventName = (typeof EVENT_NAMES)[number]
+import type { EventName } from './names.js'
 
 /**
  * Records an event in the outbox. Call it with the transaction that makes the change, so the event
