@@ -2,31 +2,13 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { BlobStoreKind } from './platform/blobs/create.js'
+import type { S3Config } from './platform/blobs/s3-blob-store.js'
+import type { EmbeddingConfig } from './platform/embeddings/provider.js'
+import type { RateLimitConfig } from './platform/http/rate-limit.js'
+import type { HttpTimeouts } from './platform/http/slow-clients.js'
+import type { LogFormat, LogLevel } from './platform/logger.js'
 import { createAddressPolicy } from './platform/net/address-policy.js'
-
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
-/** `json`: one JSON object a line, for whatever collects logs. `pretty`: lines for a person at a terminal. */
-export type LogFormat = 'json' | 'pretty'
-
-export interface RateLimitConfig {
-  windowMs: number
-  expensive: number
-  cheap: number
-  standard: number
-  anonymous: number
-  /** Per IP: password logins and invitation acceptances. */
-  signIn: number
-  /** Per account (the email signed in with, known or not): wrong passwords in `signInAccountWindowMs`. */
-  signInAccount: number
-  signInAccountWindowMs: number
-  /** Per IP: signed file downloads (`/files/*`) and public share links (`/s/*`) together. */
-  files: number
-  /**
-   * Per user: the web app's session on /api/v1, in the same buckets as a key. A person at a screen
-   * (an upload of a few dozen files, the library in another tab), not an automation: the spec's limits stay the keys'.
-   */
-  session: { expensive: number; cheap: number; standard: number }
-}
 
 export interface Config {
   production: boolean
@@ -98,37 +80,7 @@ export interface Config {
   httpTimeouts: HttpTimeouts
 }
 
-export type BlobStoreKind = 'file' | 's3'
 export type FilesRedirect = 'none' | 'presigned'
-
-export interface S3Config {
-  /** Undefined: AWS's own endpoint for `region`. */
-  endpoint: string | undefined
-  region: string
-  bucket: string
-  /** Put before every key: empty, or ending in `/`. */
-  prefix: string
-  /** Undefined: the AWS SDK's default credential chain (environment, shared files, instance roles). Never logged. */
-  credentials: { accessKeyId: string; secretAccessKey: string } | undefined
-  /** Path-style URLs (`endpoint/bucket/key`), which MinIO, Garage and s3rver need. */
-  forcePathStyle: boolean
-  /** Bounds the connection and the wait for an answer's headers, each (a download's silence: 60 s at least). */
-  timeoutMs: number
-  /** Attempts per request, the first included (the SDK retries 5xx and network errors with backoff). */
-  maxAttempts: number
-}
-
-/** How long the HTTP server waits for a client (see "Slow clients and timeouts" in docs/operations.md). */
-export interface HttpTimeouts {
-  /** From the connection (or the end of the previous request) to the end of the headers. */
-  headersMs: number
-  /** A request body that receives nothing for this long is answered 408. */
-  bodyIdleMs: number
-  /** The whole request, headers and body, must arrive within this (a 25 MiB upload on a slow link fits). */
-  requestMs: number
-  /** An idle connection between requests is closed after this. */
-  keepAliveMs: number
-}
 
 export interface WebhookConfig {
   /** Covers the whole answer: connect, headers and body. */
@@ -144,18 +96,6 @@ export interface WebhookConfig {
   perEndpointConcurrency: number
   /** A subscription whose every attempt has failed for this long is disabled automatically. */
   disableAfterMs: number
-}
-
-export interface EmbeddingConfig {
-  /** OpenAI-compatible base URL including /v1; the service POSTs to `<baseUrl>/embeddings`. */
-  baseUrl: string
-  model: string
-  /** Sent as a bearer token when set. Never logged. */
-  apiKey: string | undefined
-  /** Expected length of every vector; unset means whatever the provider returns (and no HNSW index). */
-  dimensions: number | undefined
-  /** Budget of the one provider call a search makes. */
-  timeoutMs: number
 }
 
 export class ConfigError extends Error {

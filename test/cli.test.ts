@@ -448,4 +448,17 @@ describe('blobs migrate from the command line', () => {
       rmSync(directory, { recursive: true, force: true })
     }
   })
+  it('refuses to copy into the S3 store when no bucket is configured, with exit 2 and the settings to set', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'al-cli-migrate-no-bucket-'))
+    try {
+      const { code, stdout, stderr } = await runCli(['blobs', 'migrate', '--from', 'file', '--to', 's3'], { DATA_DIR: directory })
+      expect({ code, stdout, stderr }).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'asset-library: S3_BUCKET is required to use the S3 store (with S3_ENDPOINT, S3_REGION and the credentials)\n',
+      })
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
+    }
+  })
 })

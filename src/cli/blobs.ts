@@ -1,7 +1,6 @@
-import type { BlobStoreKind } from '../config.js'
 import { BlobCopyMismatchError, migrateBlobs } from '../modules/assets/blob-migration.js'
 import { sweepBlobs } from '../modules/assets/blob-sweep.js'
-import { createBlobStore } from '../platform/blobs/create.js'
+import { createBlobStore, type BlobStoreKind } from '../platform/blobs/create.js'
 import { progressBar, type Progress } from '../platform/progress.js'
 import { UsageError, type Options } from './arguments.js'
 import type { Commands, OptionChecks } from './command.js'

@@ -2,6 +2,7 @@ import pino from 'pino'
 import { createEmbeddings, createServices } from '../app.js'
 import { ConfigError, loadConfig, type Config } from '../config.js'
 import { BlobStoreUnavailableError } from '../platform/blobs/blob-store.js'
+import { BlobStoreNotConfiguredError } from '../platform/blobs/create.js'
 import { openDatabase } from '../platform/db/index.js'
 import { DataDirectoryLockedError } from '../platform/db/lockfile.js'
 import { migrate } from '../platform/db/migrate.js'
@@ -63,7 +64,7 @@ export async function run(argv: string[]): Promise<void> {
     const code = await main(argv)
     if (code !== SERVING) process.exitCode = code
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof DataDirectoryLockedError || error instanceof UsageError) {
+    if (error instanceof ConfigError || error instanceof BlobStoreNotConfiguredError || error instanceof DataDirectoryLockedError || error instanceof UsageError) {
       process.stderr.write(`asset-library: ${error.message}\n`)
       process.exitCode = 2
     } else if (error instanceof BlobStoreUnavailableError) {

@@ -1,7 +1,10 @@
 import type { FastifyServerOptions } from 'fastify'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { isColorSupported, prettyFactory } from 'pino-pretty'
-import type { Config, LogLevel } from '../config.js'
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+/** `json`: one JSON object a line, for whatever collects logs. `pretty`: lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty'
 
 /** Header and body fields that may hold credentials; pino replaces them before anything is written. */
 export const REDACTED_PATHS = [
@@ -85,7 +88,7 @@ function prettyLines(destination: DestinationStream, colorize: boolean): Destina
  * The service's logger, on stdout unless a destination is given (tests read what it writes). Redaction
  * happens in pino before either format sees an entry.
  */
-export function createLogger({ logLevel, logFormat }: Pick<Config, 'logLevel' | 'logFormat'>, destination?: DestinationStream): Logger {
+export function createLogger({ logLevel, logFormat }: { logLevel: LogLevel; logFormat: LogFormat }, destination?: DestinationStream): Logger {
   const options = loggerOptions(logLevel)
   if (logFormat === 'json') return destination ? pino(options, destination) : pino(options)
   return pino(options, prettyLines(destination ?? pino.destination({ dest: 1, sync: true }), !destination && isColorSupported))

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3'
 import S3rver from 's3rver'
-import type { S3Config } from '../../src/config.js'
+import type { S3Config } from '../../src/platform/blobs/s3-blob-store.js'
 
 /** s3rver's fixed credentials: it checks header signatures against them (not presigned ones). */
 export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }

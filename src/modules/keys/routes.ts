@@ -1,4 +1,4 @@
-import type { RateLimitConfig } from '../../config.js'
+import type { RateLimitConfig } from '../../platform/http/rate-limit.js'
 import type { App } from '../../platform/http/app-type.js'
 import { problems } from '../../platform/http/errors.js'
 import type { Caller, KeyCaller } from '../../platform/http/route-auth.js'

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { RawBuilder } from 'kysely'
-import type { EmbeddingConfig } from '../../config.js'
+import type { EmbeddingConfig } from '../../platform/embeddings/provider.js'
 import { backoffMs } from '../../platform/background/claims.js'
 import { listen } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'

@@ -11,7 +11,6 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
-import type { S3Config } from '../../config.js'
 import {
   assertBlobKey,
   BlobStoreUnavailableError,
@@ -27,6 +26,24 @@ import {
   type PutResult,
   type StoredBlob,
 } from './blob-store.js'
+
+/** The bucket and how to reach it (`S3_*`). */
+export interface S3Config {
+  /** Undefined: AWS's own endpoint for `region`. */
+  endpoint: string | undefined
+  region: string
+  bucket: string
+  /** Put before every key: empty, or ending in `/`. */
+  prefix: string
+  /** Undefined: the AWS SDK's default credential chain (environment, shared files, instance roles). Never logged. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined
+  /** Path-style URLs (`endpoint/bucket/key`), which MinIO, Garage and s3rver need. */
+  forcePathStyle: boolean
+  /** Bounds the connection and the wait for an answer's headers, each (a download's silence: 60 s at least). */
+  timeoutMs: number
+  /** Attempts per request, the first included (the SDK retries 5xx and network errors with backoff). */
+  maxAttempts: number
+}
 
 /** Keys asked for per ListObjects call: S3's own maximum. */
 const LIST_PAGE_SIZE = 1000

@@ -1,5 +1,17 @@
 import { Agent, request } from 'undici'
-import type { EmbeddingConfig } from '../../config.js'
+
+/** The provider's settings (`EMBEDDING_*`). */
+export interface EmbeddingConfig {
+  /** OpenAI-compatible base URL including /v1; the service POSTs to `<baseUrl>/embeddings`. */
+  baseUrl: string
+  model: string
+  /** Sent as a bearer token when set. Never logged. */
+  apiKey: string | undefined
+  /** Expected length of every vector; unset means whatever the provider returns (and no HNSW index). */
+  dimensions: number | undefined
+  /** Budget of the one provider call a search makes. */
+  timeoutMs: number
+}
 
 export type EmbeddingErrorKind = 'timeout' | 'unavailable' | 'rejected' | 'bad_response' | 'dimension_mismatch'
 

@@ -4,6 +4,27 @@ import { CircuitBreaker } from '../circuit-breaker.js'
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis.js'
 import { AppError } from './errors.js'
 
+/** The limits per window of each bucket (`RATE_LIMIT_*`). */
+export interface RateLimitConfig {
+  windowMs: number
+  expensive: number
+  cheap: number
+  standard: number
+  anonymous: number
+  /** Per IP: password logins and invitation acceptances. */
+  signIn: number
+  /** Per account (the email signed in with, known or not): wrong passwords in `signInAccountWindowMs`. */
+  signInAccount: number
+  signInAccountWindowMs: number
+  /** Per IP: signed file downloads (`/files/*`) and public share links (`/s/*`) together. */
+  files: number
+  /**
+   * Per user: the web app's session on /api/v1, in the same buckets as a key. A person at a screen
+   * (an upload of a few dozen files, the library in another tab), not an automation: the spec's limits stay the keys'.
+   */
+  session: { expensive: number; cheap: number; standard: number }
+}
+
 /** Where a key stands in its current window. */
 export interface WindowCount {
   count: number

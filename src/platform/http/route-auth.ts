@@ -10,10 +10,9 @@ import type {
   preValidationHookHandler,
   RouteOptions,
 } from 'fastify'
-import type { RateLimitConfig } from '../../config.js'
 import type { Scope } from '../db/schema.js'
 import { AppError, problems } from './errors.js'
-import { applyLimit, type RateLimiter, type WindowCount } from './rate-limit.js'
+import { applyLimit, type RateLimitConfig, type RateLimiter, type WindowCount } from './rate-limit.js'
 
 /** The buckets a caller's key (or signed-in user) is counted in on /api/v1. */
 export type Bucket = 'expensive' | 'cheap' | 'standard'

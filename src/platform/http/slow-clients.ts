@@ -1,9 +1,20 @@
 import type { ServerOptions } from 'node:http'
 import { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { HttpTimeouts } from '../../config.js'
 import { sendProblem } from './error-handler.js'
 import { AppError } from './errors.js'
+
+/** How long the HTTP server waits for a client (see "Slow clients and timeouts" in docs/operations.md). */
+export interface HttpTimeouts {
+  /** From the connection (or the end of the previous request) to the end of the headers. */
+  headersMs: number
+  /** A request body that receives nothing for this long is answered 408. */
+  bodyIdleMs: number
+  /** The whole request, headers and body, must arrive within this (a 25 MiB upload on a slow link fits). */
+  requestMs: number
+  /** An idle connection between requests is closed after this. */
+  keepAliveMs: number
+}
 
 /**
  * The deadlines Node enforces itself: headers and whole requests (answered 408 by `clientErrorHandler`)
