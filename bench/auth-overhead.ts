@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto'
 import { loadavg } from 'node:os'
 import { benchKey, silent } from './support/app.js'
 import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
+import { envNumber } from './support/env.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { type BuiltApp } from '../src/app.js'
 import { type Config } from '../src/config.js'
@@ -175,10 +176,4 @@ async function removeCounters(redis: Redis, namespace: string): Promise<void> {
 
 function percent(fraction: number): string {
   return `${(fraction * 100).toFixed(1)}%`
-}
-
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`)
-  return value
 }

@@ -22,6 +22,7 @@ import { uuidv7 } from '../src/platform/ids.js'
 import { benchKey } from './support/app.js'
 import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { redactedUrl, startBenchAppOn } from './support/database.js'
+import { envNumber } from './support/env.js'
 import { mulberry32, syntheticFile } from './support/synthetic.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL
@@ -32,12 +33,6 @@ const WARMUP = envNumber('BENCH_WARMUP', 20)
 const TARGET_P95_MS = 20
 const INSERT_BATCH = 1000
 const CLIENT_ROLE = '--check-client'
-
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback)
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`)
-  return value
-}
 
 const contentHash = (i: number) => sha256Hex(`bench check asset ${i}`)
 

@@ -33,6 +33,7 @@ import { answerParent, forkChild, percentile, type Child } from './support/child
 import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
 import { MAX_IMAGE_BYTES } from '../src/modules/assets/service.js'
 import { FileBlobStore } from '../src/platform/blobs/blob-store.js'
+import { envNumber } from './support/env.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
 const DOWNLOADS = envNumber('BENCH_DOWNLOADS', 50)
@@ -309,10 +310,4 @@ async function download(agent: Agent, url: string, sha256: string, size: number)
 
 function mib(bytes: number): string {
   return (bytes / MiB).toFixed(1)
-}
-
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback)
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`)
-  return value
 }

@@ -25,6 +25,7 @@ import type { Config } from '../src/config.js'
 import type { DatabaseHandle } from '../src/platform/db/index.js'
 import { benchKey } from './support/app.js'
 import { listenOnLoopback, startBenchAppOn, type BenchAppOn } from './support/database.js'
+import { envNumber } from './support/env.js'
 import { COLLECTIONS, HALF_TAG, plannedLibrary, seedDirectly, tinyPng } from './support/library.js'
 import { startLoadGenerator, type LoadGenerator } from './support/load-generator.js'
 
@@ -183,9 +184,4 @@ function startWriter(baseUrl: string, headers: Record<string, string>, rate: num
 
 function mean(values: number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length
-}
-
-function envNumber(name: string, fallback: number): number {
-  const value = process.env[name]
-  return value === undefined ? fallback : Number(value)
 }

@@ -27,6 +27,7 @@ import { buildApp, type BuiltApp } from '../src/app.js'
 import { benchKey } from './support/app.js'
 import { listenOnLoopback, startBenchAppOn, redactedUrl, type BenchAppOn } from './support/database.js'
 import { percentile } from './support/child.js'
+import { envList, envNumber } from './support/env.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingRequest } from './support/rotating-load.js'
 import { COLLECTIONS, HALF_TAG, plannedLibrary, seedDirectly, tinyPng, type PlannedAsset } from './support/library.js'
@@ -39,7 +40,7 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL
 const ASSETS = envNumber('BENCH_ASSETS', 10_000)
 const DURATION_S = envNumber('BENCH_DURATION', 5)
 const WARMUP_S = envNumber('BENCH_WARMUP', 1)
-const CONNECTION_LEVELS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map((level) => positive('BENCH_CONNECTIONS', Number(level)))
+const CONNECTION_LEVELS = envList('BENCH_CONNECTIONS', '1,10')
 const BREAKDOWN_ITERATIONS = envNumber('BENCH_BREAKDOWN', 50)
 const SEED_IN_FLIGHT = 16
 /** `api` (default): pushes through the API; `sql`: rows written directly, for libraries too large to push in a bench. */
@@ -353,13 +354,4 @@ function percent(fraction: number): string {
 
 function fmt(value: number, digits = 1): string {
   return value.toFixed(digits)
-}
-
-function envNumber(name: string, fallback: number): number {
-  return positive(name, Number(process.env[name] ?? fallback))
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number (or a comma-separated list of them)`)
-  return value
 }

@@ -35,6 +35,7 @@ import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import ts from 'typescript'
 import { adminQuery, redactedUrl } from './support/database.js'
+import { envNumber } from './support/env.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
@@ -469,10 +470,4 @@ function report(rows: Row[], loads: { bare: RotatingLoadResult; list: RotatingLo
 
 function mib(bytes: number): string {
   return (bytes / MiB).toFixed(0)
-}
-
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback)
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`)
-  return value
 }

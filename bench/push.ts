@@ -36,13 +36,14 @@ import sharp from 'sharp'
 import { benchKey } from './support/app.js'
 import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
+import { envList, envNumber } from './support/env.js'
 import { generateImages, type ImageSet } from './support/noise-images.js'
 import { FileBlobStore, variantKey } from '../src/platform/blobs/blob-store.js'
 import type { Db } from '../src/platform/db/index.js'
 import { ImageProcessor } from '../src/platform/images/images.js'
 
 const IMAGES_PER_RUN = envNumber('BENCH_IMAGES', 40)
-const IN_FLIGHT_LEVELS = (process.env.BENCH_CONCURRENCY ?? '2,4').split(',').map((level) => positive('BENCH_CONCURRENCY', Number(level)))
+const IN_FLIGHT_LEVELS = envList('BENCH_CONCURRENCY', '2,4')
 const WARMUP_IMAGES = envNumber('BENCH_WARMUP', 4)
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
 const BURST_IMAGES = Number(process.env.BENCH_BURST ?? 0)
@@ -363,13 +364,4 @@ function mib(bytes: number): string {
 
 function fmt(value: number): string {
   return value.toFixed(1)
-}
-
-function envNumber(name: string, fallback: number): number {
-  return positive(name, Number(process.env[name] ?? fallback))
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number (or a comma-separated list of them)`)
-  return value
 }

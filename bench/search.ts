@@ -25,6 +25,7 @@ import { benchKey } from './support/app.js'
 import { percentile } from './support/child.js'
 import { startBenchAppOn, type BenchAppOn, redactedUrl } from './support/database.js'
 import { startEmbeddingProvider, type EmbeddingProvider } from './support/embedding-provider.js'
+import { envList, envNumber } from './support/env.js'
 import { explainRaw, scansOf } from './support/explain.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
 import { assetGenerator, DIMENSIONS, MODEL, QUERIES, randomQueries, seededUuidv7, TAGS, textVector } from './support/search-corpus.js'
@@ -589,17 +590,4 @@ function secs(ms: number): string {
 
 function fmt(value: number, digits = 1): string {
   return value.toFixed(digits)
-}
-
-function envNumber(name: string, fallback: number): number {
-  return positive(name, Number(process.env[name] ?? fallback))
-}
-
-function envList(name: string, fallback: string): number[] {
-  return (process.env[name] ?? fallback).split(',').map((value) => positive(name, Number(value)))
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number (or a comma-separated list of them)`)
-  return value
 }

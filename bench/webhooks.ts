@@ -33,6 +33,7 @@ import pg from 'pg'
 import { Agent, request } from 'undici'
 import { percentile } from './support/child.js'
 import { startBenchAppOn, type BenchAppOn, redactedUrl } from './support/database.js'
+import { envNumber } from './support/env.js'
 import { RECEIVER_CERT_FILE, startBenchReceiver, type BenchReceiver, type Receipt } from './support/webhook-receiver.js'
 import { SERVICE_VERSION } from '../src/platform/version.js'
 import { RESPONSE_BODY_BYTES } from '../src/modules/webhooks/delivery.js'
@@ -565,12 +566,6 @@ function secs(ms: number): string {
 
 function fmt(value: number, digits = 1): string {
   return value.toFixed(digits)
-}
-
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback)
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`)
-  return value
 }
 
 // Last, so that every constant above is initialised before main() runs.
