@@ -4,7 +4,6 @@ import { request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
@@ -13,6 +12,7 @@ import { migrate } from '../src/platform/db/migrate.js'
 import { bearer, TEST_SECRET } from './support/app.js'
 import { silentLogger } from './support/database.js'
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js'
+import { solidPng } from './support/images.js'
 import { createTestBucket, s3Env, startS3Server } from './support/s3-server.js'
 import { staysTrue, waitFor } from './support/wait.js'
 
@@ -329,7 +329,7 @@ describe('embeddings from the command line, and the worker', () => {
     providerEnv = { DATA_DIR: directory, EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: '256' }
     await withApp(directory, async (app, key) => {
       for (const [index, title] of ['Red sports car', 'Sleeping kitten', 'Calm sea'].entries()) {
-        const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: `#0000${index}${index}` } }).png().toBuffer()
+        const image = await solidPng(4, 4, `#0000${index}${index}`)
         const res = await app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: { image_base64: image.toString('base64'), title } })
         expect(res.statusCode).toBe(201)
       }
@@ -365,7 +365,7 @@ describe('embeddings from the command line, and the worker', () => {
     const requests = provider.requests()
     const server = await startServer({ ...providerEnv, SERVE_BACKGROUND_WORK: 'false' })
     try {
-      const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#123456' } }).png().toBuffer()
+      const image = await solidPng(4, 4, '#123456')
       const pushed = await fetch(`${server.url}/api/v1/assets`, {
         method: 'POST',
         headers: { ...bearer(token), 'content-type': 'application/json' },
@@ -412,7 +412,7 @@ describe('blobs migrate from the command line', () => {
     try {
       await withApp(directory, async (app, key) => {
         for (const colour of ['#102030', '#405060']) {
-          const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: colour } }).png().toBuffer()
+          const image = await solidPng(4, 4, colour)
           const res = await app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: { image_base64: image.toString('base64') } })
           expect(res.statusCode).toBe(201)
         }

@@ -1,5 +1,4 @@
 import type { Locator, Page } from 'playwright-core'
-import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, type Seeded } from '../support/app.js'
 import { pushImage } from '../support/fixtures.js'
@@ -250,7 +249,7 @@ describe('the library', () => {
 
   it('draws a checkerboard only behind a picture with transparency, in the grid and on its page', async () => {
     const org = await seedOrganization(e2e.t.app, 'Glass Co')
-    const rgba = (alpha: number) => sharp({ create: { width: 240, height: 160, channels: 4, background: { r: 230, g: 73, b: 128, alpha } } }).png().toBuffer()
+    const rgba = (alpha: number) => solid(240, 160, { r: 230, g: 73, b: 128, alpha }).png().toBuffer()
     const glass = await pushImage(e2e.t.app, org.writeKey, { title: 'Glass' }, await rgba(0.4))
     // An alpha channel whose every pixel is opaque: what counts is the pixels, not the format.
     await pushImage(e2e.t.app, org.writeKey, { title: 'Opaque with alpha' }, await rgba(1))

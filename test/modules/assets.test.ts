@@ -11,15 +11,13 @@ import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { startTwoOrganizations } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
-import { animatedGif, pngDeclaring, solid, uniquePng } from '../support/images.js'
+import { animatedGif, pngDeclaring, solidPng, uniquePng } from '../support/images.js'
 import { expectProblem, outboxEvents } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded
 let globex: Seeded
 let images: TestServer
-
-const png = (width: number, height: number, background?: string) => solid(width, height, background).png().toBuffer()
 
 const push = (body: object, key = acme.writeKey) =>
   t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: body })
@@ -52,7 +50,7 @@ beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations({
     env: { ...FILES_ON_DISK, OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' },
   }))
-  const photo = await png(1200, 600)
+  const photo = await solidPng(1200, 600)
   images = await startServer((req, res) => {
     if (req.url === '/photo.png') res.writeHead(200, { 'content-type': 'text/plain' }).end(photo)
     else if (req.url === '/redirect-to-private') res.writeHead(302, { location: 'http://127.0.0.2:9/x.png' }).end()
@@ -78,7 +76,7 @@ afterAll(async () => {
 describe('POST /api/v1/assets', () => {
   it('stores an inline image with its metadata, thumbnail and asset.created event', async () => {
     const res = await push({
-      image_base64: `data:image/png;base64,${(await png(2000, 1000, '#112233')).toString('base64')}`,
+      image_base64: `data:image/png;base64,${(await solidPng(2000, 1000, '#112233')).toString('base64')}`,
       title: ' Hero banner ',
       asset_type: 'banner',
       client: 'Initech',

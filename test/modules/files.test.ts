@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { request, type IncomingMessage } from 'node:http'
 import { join } from 'node:path'
@@ -7,6 +7,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead } from '../support/fixtures.js'
+import { noisePng } from '../support/images.js'
 import { expectProblem } from '../support/sessions.js'
 
 let t: TestApp
@@ -14,9 +15,6 @@ let acme: Seeded
 
 const BASE_URL = 'http://assets.test'
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
-
-/** A PNG of random noise (~120 KB at 200 px, so the stream has several chunks): bytes no other push sent. */
-const noisePng = (side: number) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
 
 interface Pushed {
   id: string

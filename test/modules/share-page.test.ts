@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { Readable } from 'node:stream'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileNameOf, uniqueNames, zipNameOf, zipOf, type ZipEntry } from '../../src/modules/collections/share-zip.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, pushImage } from '../support/fixtures.js'
+import { gaussianNoise } from '../support/images.js'
 import { expectProblem } from '../support/sessions.js'
 import { readZip } from '../support/zip-reader.js'
 
@@ -161,7 +161,7 @@ function expectGonePage(res: { statusCode: number; headers: Record<string, unkno
 
 describe('the zip\u2019s size cap', () => {
   it('refuses a collection whose originals pass SHARE_ZIP_MAX_BYTES with 413 before any byte of the zip', async () => {
-    const noise = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    const noise = await gaussianNoise(800, 600)
       .png()
       .toBuffer()
     expect(noise.length).toBeGreaterThan(ZIP_CAP)

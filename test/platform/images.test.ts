@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ImageError, ImageProcessor, inspectImage, makeThumbnail, processImage, type ImageErrorKind } from '../../src/platform/images/images.js'
 
-import { animatedGif, pngDeclaring, solid } from '../support/images.js'
+import { animatedGif, patternNoise, pngDeclaring, solid } from '../support/images.js'
 
 async function refusal(work: Promise<unknown>): Promise<ImageErrorKind> {
   const error = await work.then(
@@ -13,12 +13,6 @@ async function refusal(work: Promise<unknown>): Promise<ImageErrorKind> {
   )
   expect(error).toBeInstanceOf(ImageError)
   return (error as ImageError).kind
-}
-
-const noise = (width: number, height: number) => {
-  const pixels = Buffer.alloc(width * height * 3)
-  for (let i = 0; i < pixels.length; i++) pixels[i] = Math.imul(i, 2654435761) >>> 24
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
 }
 
 describe('inspectImage', () => {
@@ -63,7 +57,7 @@ describe('inspectImage', () => {
   })
 
   it('refuses a truncated PNG or JPEG when decoding', async () => {
-    for (const encoded of [await noise(300, 300).png().toBuffer(), await noise(300, 300).jpeg().toBuffer()]) {
+    for (const encoded of [await patternNoise(300, 300).png().toBuffer(), await patternNoise(300, 300).jpeg().toBuffer()]) {
       const truncated = encoded.subarray(0, encoded.length / 2)
       expect(await refusal(processImage(truncated))).toBe('not_an_image')
     }
@@ -182,7 +176,7 @@ describe('thumbnails', () => {
 describe('ImageProcessor', () => {
   it('decodes at most maxConcurrent images at once and serves the rest in turn', async () => {
     const processor = new ImageProcessor({ maxConcurrent: 2 })
-    const bytes = await noise(1500, 1500).png().toBuffer()
+    const bytes = await patternNoise(1500, 1500).png().toBuffer()
     let maxActive = 0
     let maxWaiting = 0
     let done = false
@@ -204,7 +198,7 @@ describe('ImageProcessor', () => {
 
   it('gives the slot back when an image is refused', async () => {
     const processor = new ImageProcessor({ maxConcurrent: 1 })
-    const broken = (await noise(300, 300).png().toBuffer()).subarray(0, 2000)
+    const broken = (await patternNoise(300, 300).png().toBuffer()).subarray(0, 2000)
     const fine = await solid(10, 10).png().toBuffer()
     const outcomes = await Promise.allSettled([processor.process(broken), processor.process(broken), processor.thumbnail(fine)])
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'fulfilled'])

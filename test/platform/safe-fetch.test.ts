@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import { isIP, type AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,6 +9,7 @@ import {
   type SafeFetcherOptions,
   type SafeFetchErrorKind,
 } from '../../src/platform/net/safe-fetch.js'
+import { noisePng } from '../support/images.js'
 
 interface TestServer {
   origin: string
@@ -98,7 +98,7 @@ function expectNoInternalDetails(error: SafeFetchError) {
 
 describe('safe fetch of allowlisted servers', () => {
   it('returns the body as a Buffer with status, headers and final URL', async () => {
-    const image = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(64 * 1024)])
+    const image = await noisePng(150)
     const server = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(image))
 
     const response = await loopbackAllowed().fetch(`${server.origin}/cat.png`)

@@ -1,10 +1,10 @@
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
-import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead } from '../support/fixtures.js'
+import { gaussianNoise } from '../support/images.js'
 import { waitFor } from '../support/wait.js'
 
 /**
@@ -190,7 +190,7 @@ describe('answers that take their time', () => {
 
   it('a slow reader of a large file gets all of it', async () => {
     // Noise does not compress: the file is larger than what the sockets buffer, so the server has to wait for the reader.
-    const image = await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    const image = await gaussianNoise(2000, 2000)
       .png({ compressionLevel: 0 })
       .toBuffer()
     const { record } = await pushAndRead(t.app, acme, {}, image)
@@ -300,7 +300,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('a legitimate slow upload under t
     try {
       await defaults.app.listen({ host: '127.0.0.1', port: 0 })
       // Uncompressed noise: 2896 x 2950 pixels of RGB is 24.4 MiB of PNG, just under the 25 MiB cap.
-      const image = await sharp({ create: { width: 2896, height: 2950, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      const image = await gaussianNoise(2896, 2950)
         .png({ compressionLevel: 0 })
         .toBuffer()
       expect(image.length).toBeGreaterThan(24 * 1024 * 1024)

@@ -3,8 +3,25 @@ import { crc32, deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 import { expect } from 'vitest'
 
+/** One colour over the whole image; a colour with `alpha` gives the image an alpha channel. */
+export const solid = (width: number, height: number, background: string | { r: number; g: number; b: number; alpha: number } = '#336699') =>
+  sharp({ create: { width, height, channels: typeof background === 'string' ? 3 : 4, background } })
+
+/** A PNG of one colour. */
+export const solidPng = (width: number, height: number, background?: string) => solid(width, height, background).png().toBuffer()
+
+/** The same noise on every run (a hash of each byte's position), to encode in any format. */
+export function patternNoise(width: number, height: number): sharp.Sharp {
+  const pixels = Buffer.alloc(width * height * 3)
+  for (let i = 0; i < pixels.length; i++) pixels[i] = Math.imul(i, 2654435761) >>> 24
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+}
+
+/** Grey with gaussian noise: encoded uncompressed, its file is about 3 bytes a pixel (large files that stream in many chunks). */
+export const gaussianNoise = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+
 /** Hand-made image files for the refusals: decompression bombs a few hundred bytes long. */
-export const solid = (width: number, height: number, background = '#336699') => sharp({ create: { width, height, channels: 3, background } })
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
@@ -49,7 +66,7 @@ export function uniquePng(width = 16, height = 16): Promise<Buffer> {
   return solid(width, height, `#${drawn.toString(16).padStart(6, '0')}`).png().toBuffer()
 }
 
-/** Noise, so every call gives new bytes that barely compress. */
+/** Random noise, so every call gives new bytes that barely compress (~120 KB at 200 px). */
 export const noisePng = (side = 300) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
 
 /** Noise cut in half: its header passes the push's check, its decode fails. */
