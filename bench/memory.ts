@@ -7,8 +7,8 @@
  * 2. the first start on an empty data directory (on the embedded database: initdb; the peak counts the
  *    processes it starts as well), idle after BENCH_IDLE seconds;
  * 3. a restart on the same directory, idle;
- * 4. a third start that pushes BENCH_ASSETS tiny PNGs through the API (the first start's API key, 16 in
- *    flight), as bench/list.ts does, and stops;
+ * 4. a third start that pushes BENCH_ASSETS tiny PNGs with the list benches' planned library's fields
+ *    (support/library.ts) through the API (the first start's API key, 16 in flight), and stops;
  * 5. a restart with that library, idle; then BENCH_DURATION seconds of GET /api/v1/assets (first page
  *    of 50: unfiltered, client=, tag=, q=, in turn) from a forked autocannon at BENCH_CONNECTIONS
  *    connections, RSS sampled every 50 ms; then idle again.
@@ -23,20 +23,18 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/memory.ts
  *   BENCH_IDLE=10 BENCH_ASSETS=10000 BENCH_DURATION=20 BENCH_CONNECTIONS=10 BENCH_TSX=1 npx tsx bench/memory.ts
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
-import { dirname, join, relative } from 'node:path'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import sharp from 'sharp'
-import ts from 'typescript'
 import { adminQuery, redactedUrl } from './support/database.js'
 import { envNumber } from './support/env.js'
+import { plannedLibrary, pushLibrary } from './support/library.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
+import { mib, MiB, prepareAppDir, sampleRss, startServer, status, transpiledServer, type Server, type Status } from './support/serve-process.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
 const IDLE_S = envNumber('BENCH_IDLE', 10)
@@ -44,29 +42,13 @@ const ASSETS = envNumber('BENCH_ASSETS', 10_000)
 const DURATION_S = envNumber('BENCH_DURATION', 20)
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10)
 const USE_TSX = process.env.BENCH_TSX === '1'
-const SAMPLE_MS = 50
 const PUSHES_IN_FLIGHT = 16
-const START_TIMEOUT_MS = 180_000
-const STOP_TIMEOUT_MS = 20_000
 /** Issue 10's targets, on the embedded database. */
 const TARGET_IDLE_MIB = 250
 const TARGET_LOAD_MIB = 400
-const MiB = 1024 * 1024
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 
-const CLIENTS = ['Acme', 'Initech', 'Globex', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne Enterprises', 'Wonka']
-const SEASONS = ['Summer', 'Winter', 'Spring', 'Autumn', 'Holiday', 'Back to school', 'Black Friday', 'Launch']
-const SUBJECTS = ['campaign hero', 'sale banner', 'product shot', 'social teaser', 'newsletter header', 'landing page', 'story frame', 'print ad']
-const TAGS = ['red', 'blue', 'green', 'black', 'white', 'summer', 'winter', 'hero', 'social', 'print', 'draft', 'v2', 'square', 'portrait', 'landscape']
 const LIST_REQUESTS: RotatingRequest[] = ['', 'client=Acme&', 'tag=red&', 'q=summer&'].map((query) => ({ method: 'GET', path: `/api/v1/assets?${query}limit=50` }))
-
-/** What /proc says about one process, in bytes. */
-interface Status {
-  rss: number
-  hwm: number
-  anon: number
-  file: number
-}
 
 interface Row {
   phase: string
@@ -80,16 +62,6 @@ interface Row {
   /** The highest RSS of any process the server started (initdb), by its VmHWM. */
   childPeak?: number
   note?: string
-}
-
-interface Server {
-  pid: number
-  baseUrl: string
-  readyMs: number
-  apiKey: string | undefined
-  atListening: Status
-  childPeak: number
-  stop(): Promise<void>
 }
 
 await main()
@@ -117,8 +89,8 @@ async function main(): Promise<void> {
     let started = performance.now()
     const appDir = join(workDir, 'app')
     const runner = [process.execPath, ...(USE_TSX ? ['--import', 'tsx'] : [])]
-    const command = [...runner, USE_TSX ? join(REPO, 'src/cli.ts') : buildApp(appDir)]
-    if (USE_TSX) prepareAppDir(appDir)
+    const command = [...runner, USE_TSX ? join(REPO, 'src/cli.ts') : transpiledServer(REPO, appDir)]
+    if (USE_TSX) prepareAppDir(REPO, appDir)
     console.log(
       USE_TSX
         ? 'Server: node --import tsx src/cli.ts serve'
@@ -128,7 +100,7 @@ async function main(): Promise<void> {
     load = await startRotatingLoad()
     const rows: Row[] = []
     const launch = async (phase: string) => {
-      const server = await startServer(phase, [...command, 'serve'], env)
+      const server = await startServer(phase, [...command, 'serve'], env, REPO)
       running.add(server)
       return server
     }
@@ -138,7 +110,7 @@ async function main(): Promise<void> {
     }
 
     // 1. What Node, Fastify and pg take by themselves.
-    const bare = await startServer('bare', [...runner, writeBareServer(appDir)], env)
+    const bare = await startServer('bare', [...runner, writeBareServer(appDir)], env, REPO)
     running.add(bare)
     rows.push({ phase: 'bare Fastify + pg: idle', readyMs: bare.readyMs, atStart: bare.atListening, atEnd: await idle(bare.pid), peak: status(bare.pid).hwm })
     const bareLoad = await underLoad(bare, load, [{ method: 'GET', path: '/assets' }])
@@ -159,7 +131,7 @@ async function main(): Promise<void> {
     const seeder = await launch('seeding')
     started = performance.now()
     const peak = sampleRss(seeder.pid)
-    await pushLibrary(seeder.baseUrl, apiKey, ASSETS)
+    await pushLibrary(seeder.baseUrl, apiKey, plannedLibrary(ASSETS), PUSHES_IN_FLIGHT)
     const pushSeconds = (performance.now() - started) / 1000
     rows.push({ phase: `pushing ${ASSETS} assets`, atStart: seeder.atListening, atEnd: status(seeder.pid), peak: peak.stop(), note: `${Math.round(ASSETS / pushSeconds)}/s` })
     await stop(seeder)
@@ -203,43 +175,11 @@ function serverEnv(dataDir: string, databaseUrl: string | undefined): Record<str
 }
 
 /**
- * `dir` with a copy of package.json (version.ts reads it) and a link to node_modules, and, unless under
- * tsx, src/ as JavaScript in `dir`/dist: what `npm run build` makes, without the type check. Returns the
- * path of cli.js.
- */
-function buildApp(dir: string): string {
-  prepareAppDir(dir)
-  const source = join(REPO, 'src')
-  const walk = (from: string): string[] =>
-    readdirSync(from, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(from, entry.name)) : [join(from, entry.name)]))
-  for (const file of walk(source)) {
-    const target = join(dir, 'dist', relative(source, file))
-    mkdirSync(dirname(target), { recursive: true })
-    if (file.endsWith('.js')) copyFileSync(file, target)
-    else if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
-      const { outputText } = ts.transpileModule(readFileSync(file, 'utf8'), {
-        fileName: file,
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-      })
-      writeFileSync(target.replace(/\.ts$/, '.js'), outputText)
-    }
-  }
-  return join(dir, 'dist', 'cli.js')
-}
-
-function prepareAppDir(dir: string): void {
-  if (existsSync(join(dir, 'package.json'))) return
-  mkdirSync(dir, { recursive: true })
-  copyFileSync(join(REPO, 'package.json'), join(dir, 'package.json'))
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir')
-}
-
-/**
  * The baseline: Fastify with one route answering 50 records from memory, and a pg pool of 10 that runs
  * a query when DATABASE_URL is set. Plain JavaScript beside the build, so it resolves the same packages.
  */
 function writeBareServer(dir: string): string {
-  prepareAppDir(dir)
+  prepareAppDir(REPO, dir)
   const path = join(dir, 'bare-server.mjs')
   writeFileSync(
     path,
@@ -255,59 +195,6 @@ process.once('SIGTERM', () => void app.close().then(() => pool.end()))
 `,
   )
   return path
-}
-
-/** Spawns the server and waits until it logs that it listens; samples its RSS, and its children's, meanwhile. */
-async function startServer(phase: string, command: string[], env: Record<string, string>): Promise<Server> {
-  const started = performance.now()
-  const child = spawn(command[0]!, command.slice(1), { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
-    stderr = (stderr + text).slice(-4000)
-  })
-  let childPeak = 0
-  const watcher = setInterval(() => {
-    for (const pid of descendants(child.pid!)) childPeak = Math.max(childPeak, status(pid)?.hwm ?? 0)
-  }, SAMPLE_MS)
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  try {
-    const { port, apiKey } = await new Promise<{ port: number; apiKey: string | undefined }>((resolve, reject) => {
-      let apiKey: string | undefined
-      const timer = setTimeout(() => reject(new Error(`${phase}: no "Server listening" within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
-      void exited.then((code) => reject(new Error(`${phase}: the server exited with code ${code}: ${stderr.trim()}`)))
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        apiKey ??= /API key \(assets:write\):\s+(\S+)/.exec(line)?.[1]
-        const listening = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(line)
-        if (listening) {
-          clearTimeout(timer)
-          resolve({ port: Number(listening[1]), apiKey })
-        }
-      })
-    })
-    const readyMs = performance.now() - started
-    clearInterval(watcher)
-    return {
-      pid: child.pid!,
-      baseUrl: `http://127.0.0.1:${port}`,
-      readyMs,
-      apiKey,
-      atListening: status(child.pid!),
-      childPeak,
-      stop: () => stopProcess(child, exited),
-    }
-  } catch (error) {
-    clearInterval(watcher)
-    await stopProcess(child, exited)
-    throw error
-  }
-}
-
-async function stopProcess(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-  await exited
-  clearTimeout(timer)
 }
 
 async function idleRow(phase: string, server: Server, note: string): Promise<Row> {
@@ -354,86 +241,6 @@ async function underLoad(server: Server, load: RotatingLoad, requests: RotatingR
   }
 }
 
-/** Samples `pid`'s RSS every SAMPLE_MS until stopped; returns the highest. */
-function sampleRss(pid: number): { stop(): number } {
-  let highest = status(pid).rss
-  const timer = setInterval(() => {
-    highest = Math.max(highest, status(pid)?.rss ?? 0)
-  }, SAMPLE_MS)
-  return {
-    stop() {
-      clearInterval(timer)
-      return Math.max(highest, status(pid)?.rss ?? 0)
-    },
-  }
-}
-
-/** Pushes `count` distinct 8 x 8 PNGs with plausible fields, PUSHES_IN_FLIGHT at a time. */
-async function pushLibrary(baseUrl: string, apiKey: string, count: number): Promise<void> {
-  let next = 0
-  const pusher = async () => {
-    while (next < count) {
-      const i = next++
-      const pixels = Buffer.alloc(8 * 8 * 3)
-      pixels.writeUInt32BE(i, 0)
-      const png = await sharp(pixels, { raw: { width: 8, height: 8, channels: 3 } }).png().toBuffer()
-      const body = {
-        title: `${SEASONS[i % SEASONS.length]} ${SUBJECTS[(i >> 3) % SUBJECTS.length]} ${i}`,
-        client: CLIENTS[i % CLIENTS.length],
-        tag_names: TAGS.filter((_, t) => (i + t) % 7 === 0),
-        created_by_ai: i % 3 === 0,
-        image_base64: png.toString('base64'),
-      }
-      const response = await fetch(`${baseUrl}/api/v1/assets`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-      if (response.status !== 201) throw new Error(`push ${i}: ${response.status} ${await response.text()}`)
-    }
-  }
-  await Promise.all(Array.from({ length: PUSHES_IN_FLIGHT }, pusher))
-}
-
-/** VmRSS, VmHWM, RssAnon and RssFile of `pid` (zeros once it is gone). */
-function status(pid: number): Status {
-  let text: string
-  try {
-    text = readFileSync(`/proc/${pid}/status`, 'utf8')
-  } catch {
-    return { rss: 0, hwm: 0, anon: 0, file: 0 }
-  }
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024
-  return { rss: field('VmRSS'), hwm: field('VmHWM'), anon: field('RssAnon'), file: field('RssFile') }
-}
-
-/** Every process below `pid`, from /proc/<pid>/task/<tid>/children. */
-function descendants(pid: number): number[] {
-  const found: number[] = []
-  const visit = (parent: number) => {
-    let tasks: string[]
-    try {
-      tasks = readdirSync(`/proc/${parent}/task`)
-    } catch {
-      return
-    }
-    for (const task of tasks) {
-      let children: string
-      try {
-        children = readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8')
-      } catch {
-        continue
-      }
-      for (const child of children.split(' ').filter(Boolean).map(Number)) {
-        found.push(child)
-        visit(child)
-      }
-    }
-  }
-  visit(pid)
-  return found
-}
-
 function report(rows: Row[], loads: { bare: RotatingLoadResult; list: RotatingLoadResult }): void {
   const headings = ['ready s', 'RSS start', 'RSS end', 'anon/file', 'peak', 'child peak']
   console.log(`\n  MiB; "start" is when it listens (or the phase begins), "end" after ${IDLE_S} s idle or at the end of the phase; peak is VmHWM or the highest sample`)
@@ -468,6 +275,3 @@ function report(rows: Row[], loads: { bare: RotatingLoadResult; list: RotatingLo
   )
 }
 
-function mib(bytes: number): string {
-  return (bytes / MiB).toFixed(0)
-}

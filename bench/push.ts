@@ -26,18 +26,18 @@
  * makes the thumbnail before answering (before issue 25) the same script measures the same things.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { Agent, request } from 'node:http'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { benchKey } from './support/app.js'
-import { answerParent, forkChild, percentile, type Child } from './support/child.js'
+import { percentile } from './support/child.js'
 import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
 import { envList, envNumber } from './support/env.js'
-import { generateImages, type ImageSet } from './support/noise-images.js'
+import { imagesIn, type Format, type ImageSet } from './support/noise-images.js'
+import { runWorkers, startPushClient, VARIANTS, type Outcome, type PushClient, type Run, type Variant } from './support/push-client.js'
 import { FileBlobStore, variantKey } from '../src/platform/blobs/blob-store.js'
 import type { Db } from '../src/platform/db/index.js'
 import { ImageProcessor } from '../src/platform/images/images.js'
@@ -50,28 +50,11 @@ const BURST_IMAGES = Number(process.env.BENCH_BURST ?? 0)
 const BURST_IN_FLIGHT = 4
 /** Keeps the generated images there for the next run (each run has a database and files of its own). */
 const IMAGE_DIR = process.env.BENCH_IMAGE_DIR || undefined
-const CLIENT_ROLE = '--push-client'
 const FORMATS = ['png', 'jpeg'] as const
-const VARIANTS = ['json', 'multipart'] as const
 /** The share of the sharp-only rate each variant should reach: base64 costs the JSON body more. */
 const TARGET_RATIO: Record<Variant, number> = { json: 0.7, multipart: 0.8 }
 const VARIANT_NAMES: Record<Variant, string> = { json: 'API JSON', multipart: 'API multipart' }
-const BOUNDARY = 'bench-push-boundary-5b1f0c'
 
-type Format = (typeof FORMATS)[number]
-type Variant = (typeof VARIANTS)[number]
-
-/** One request or one in-process decode. */
-interface Outcome {
-  ms: number
-  ok: boolean
-  detail?: string
-}
-
-interface Run {
-  outcomes: Outcome[]
-  windowMs: number
-}
 
 interface Measurement extends Run {
   cpuMsPerImage: number
@@ -84,20 +67,11 @@ interface Row {
   api: Record<Variant, Measurement>
 }
 
-/** A request body the client sends as it is. */
-interface Body {
-  contentType: string
-  bytes: Buffer
-}
-
-type ClientMessage = { kind: 'prepare'; files: string[]; format: Format; variant: Variant } | { kind: 'run'; url: string; token: string; inFlight: number }
-
-if (process.argv.includes(CLIENT_ROLE)) runPushClient()
-else await main()
+await main()
 
 async function main(): Promise<void> {
   let bench: BenchAppOn | undefined
-  let client: Child | undefined
+  let client: PushClient | undefined
   try {
     bench = await startBenchAppOn('push', SERVER_URL, {
       RATE_LIMIT_EXPENSIVE: '1000000',
@@ -127,12 +101,12 @@ async function main(): Promise<void> {
 
     // As `serve` runs it; code from before issue 25 has no such runner (and makes thumbnails in the push).
     ;(app.services as { thumbnails?: { start(): void } }).thumbnails?.start()
-    client = await forkChild(new URL(import.meta.url), [CLIENT_ROLE])
+    client = await startPushClient()
     const measureApi = async (format: Format, variant: Variant, files: string[], inFlight: number): Promise<Measurement> => {
-      await client!.ask({ kind: 'prepare', files, format, variant })
+      await client!.prepare(files, format, variant)
       await thumbnailsMade(database.db)
       const cpuBefore = process.cpuUsage()
-      const run = await client!.ask<Run>({ kind: 'run', url, token, inFlight })
+      const run = await client!.run(url, token, inFlight)
       return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
     }
     const measureSharp = async (files: string[], inFlight: number): Promise<Measurement> => {
@@ -189,26 +163,14 @@ async function main(): Promise<void> {
     if (BURST_IMAGES > 0) {
       const burst = [...sets.values()].flatMap((set) => set.files.slice(perFormat, perFormat + burstPerFormat)).slice(0, BURST_IMAGES)
       await measureBurst(burst, new FileBlobStore(config.blobDir), database.db, async (format, files) => {
-        await client!.ask({ kind: 'prepare', files, format, variant: 'multipart' })
-        return client!.ask<Run>({ kind: 'run', url, token, inFlight: BURST_IN_FLIGHT })
+        await client!.prepare(files, format, 'multipart')
+        return client!.run(url, token, BURST_IN_FLIGHT)
       })
     }
   } finally {
     client?.stop()
     await bench?.close()
   }
-}
-
-/** `count` images of the format, generated unless an earlier run left as many in `dir`. */
-async function imagesIn(dir: string, format: Format, count: number): Promise<ImageSet> {
-  const saved = join(dir, `${format}-set.json`)
-  if (existsSync(saved)) {
-    const set = JSON.parse(readFileSync(saved, 'utf8')) as ImageSet
-    if (set.files.length >= count) return { ...set, files: set.files.slice(0, count) }
-  }
-  const set = await generateImages(dir, format, count)
-  writeFileSync(saved, JSON.stringify(set))
-  return set
 }
 
 /** Until the background runner has no thumbnail left to make (at once on code without one). */
@@ -243,71 +205,6 @@ async function measureBurst(files: string[], blobs: FileBlobStore, db: Db, push:
       `(${((files.length / pushedMs) * 1000).toFixed(1)}/s, p50 ${fmt(percentile(outcomes.map((o) => o.ms), 50))} ms, ${failures(outcomes).length} failed); ` +
       `every thumbnail stored ${(allMs / 1000).toFixed(2)} s after the first push`,
   )
-}
-
-/** `inFlight` workers take the next item until none is left; each outcome is timed from its start. */
-async function runWorkers<T>(items: T[], inFlight: number, work: (item: T) => Promise<Omit<Outcome, 'ms'>>): Promise<Run> {
-  const outcomes: Outcome[] = []
-  let next = 0
-  const started = performance.now()
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!
-      const begun = performance.now()
-      const result = await work(item).catch((error: unknown) => ({ ok: false, detail: String(error) }))
-      outcomes.push({ ...result, ms: performance.now() - begun })
-    }
-  }
-  await Promise.all(Array.from({ length: inFlight }, worker))
-  return { outcomes, windowMs: performance.now() - started }
-}
-
-/** Child side: `prepare` builds the request bodies (untimed), `run` pushes them `inFlight` at a time. */
-function runPushClient(): void {
-  let bodies: Body[] = []
-  answerParent(async (message: ClientMessage) => {
-    if (message.kind === 'prepare') {
-      const { format, variant } = message
-      bodies = message.files.map((file, i) => {
-        const fields = { title: `Bench ${format} ${i}`, asset_type: 'Photo', client: 'Acme', product: 'Widget', created_by_ai: false }
-        const image = readFileSync(file)
-        return variant === 'json'
-          ? { contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ image_base64: image.toString('base64'), ...fields, tag_names: ['bench', format] })) }
-          : formBody(image, format, [...Object.entries(fields).map(([name, value]): [string, string] => [name, String(value)]), ['tag_names', 'bench'], ['tag_names', format]])
-      })
-      return 'prepared'
-    }
-    const agent = new Agent({ keepAlive: true, maxSockets: message.inFlight })
-    const run = await runWorkers(bodies, message.inFlight, async (body) => {
-      const { status, text } = await post(agent, message.url, message.token, body)
-      const ok = status === 201 && (JSON.parse(text) as { duplicate?: boolean }).duplicate === false
-      return ok ? { ok } : { ok, detail: `${status} ${text.slice(0, 200)}` }
-    })
-    agent.destroy()
-    return run
-  })
-}
-
-/** A multipart/form-data body as `curl -F file=@image.png -F title=...` sends it: the file, then the fields. */
-function formBody(image: Buffer, format: Format, fields: Array<[string, string]>): Body {
-  const part = (headers: string) => Buffer.from(`--${BOUNDARY}\r\n${headers}\r\n\r\n`)
-  const chunks = [part(`Content-Disposition: form-data; name="file"; filename="image.${format}"\r\nContent-Type: image/${format}`), image, Buffer.from('\r\n')]
-  for (const [name, value] of fields) chunks.push(part(`Content-Disposition: form-data; name="${name}"`), Buffer.from(value), Buffer.from('\r\n'))
-  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`))
-  return { contentType: `multipart/form-data; boundary=${BOUNDARY}`, bytes: Buffer.concat(chunks) }
-}
-
-function post(agent: Agent, url: string, token: string, body: Body): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': body.contentType, 'content-length': String(body.bytes.length) }
-    const req = request(url, { method: 'POST', agent, headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.once('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }))
-    })
-    req.once('error', reject)
-    req.end(body.bytes)
-  })
 }
 
 function report(rows: Row[], stored: number, expected: number): void {

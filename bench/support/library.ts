@@ -103,3 +103,19 @@ export function tinyPng(i: number): Promise<Buffer> {
   return sharp(pixels, { raw: { width: 8, height: 8, channels: 3 } }).png().toBuffer()
 }
 
+/** Pushes `library` through the API as JSON, asset i with tinyPng(`first` + i), `inFlight` at a time: the way a library fills up. */
+export async function pushLibrary(baseUrl: string, apiKey: string, library: PlannedAsset[], inFlight: number, first = 0): Promise<void> {
+  let next = 0
+  const pusher = async () => {
+    while (next < library.length) {
+      const i = next++
+      const response = await fetch(`${baseUrl}/api/v1/assets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...library[i], image_base64: (await tinyPng(first + i)).toString('base64') }),
+      })
+      if (response.status !== 201) throw new Error(`push ${i}: ${response.status} ${await response.text()}`)
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, pusher))
+}

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 
@@ -43,6 +43,18 @@ export async function generateImages(dir: string, format: Format, count: number)
     },
   )
   return { format, width, height, files, bytes: { min: Math.min(...sizes), max: Math.max(...sizes) } }
+}
+
+/** `count` images of the format, generated unless an earlier run left as many in `dir`. */
+export async function imagesIn(dir: string, format: Format, count: number): Promise<ImageSet> {
+  const saved = join(dir, `${format}-set.json`)
+  if (existsSync(saved)) {
+    const set = JSON.parse(readFileSync(saved, 'utf8')) as ImageSet
+    if (set.files.length >= count) return { ...set, files: set.files.slice(0, count) }
+  }
+  const set = await generateImages(dir, format, count)
+  writeFileSync(saved, JSON.stringify(set))
+  return set
 }
 
 async function noise(width: number, height: number): Promise<Buffer> {
