@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../src/platform/crypto.js'
 import { bearer, type Seeded, type TestApp } from '../support/app.js'
-import { startTwoOrganizations } from '../support/fixtures.js'
-import { expectInvalid, expectProblem, loginOwner, signedInMember, type Client } from '../support/sessions.js'
+import { expectInvalid, expectProblem, startTwoOrganizations } from '../support/fixtures.js'
+import { loginOwner, signedInMember, type Client } from '../support/sessions.js'
 
 const TOKEN = /^al_([a-z0-9]{8})_([A-Za-z0-9_-]{43})$/
 const LISTED_FIELDS = ['created_at', 'expires_at', 'id', 'last_used_at', 'limit_cheap', 'limit_expensive', 'name', 'prefix', 'revoked_at', 'scope']

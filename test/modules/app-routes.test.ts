@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Scope } from '../../src/platform/db/schema.js'
 import type { DeclaredRoute } from '../../src/platform/http/route-auth.js'
 import { bearer, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { startTwoOrganizations } from '../support/fixtures.js'
-import { expectProblem, signedInMember, type Client } from '../support/sessions.js'
+import { expectProblem, startTwoOrganizations } from '../support/fixtures.js'
+import { signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded

@@ -2,8 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Seeded, TestApp } from '../support/app.js'
-import { callApi, pushImage, startTwoOrganizations } from '../support/fixtures.js'
-import { expectInvalid, expectProblem } from '../support/sessions.js'
+import { callApi, expectInvalid, expectProblem, pushImage, startTwoOrganizations } from '../support/fixtures.js'
 
 let t: TestApp
 let acme: Seeded

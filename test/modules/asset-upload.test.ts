@@ -5,15 +5,16 @@ import { PushForm } from '../../src/modules/assets/schemas.js'
 import { PUSH_FORM_OPTIONS } from '../../src/modules/assets/upload.js'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { expectInvalid, expectProblem, organizationApi, outboxEvents, type OrganizationApi } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { solid, uniquePng } from '../support/images.js'
-import { expectInvalid, expectProblem, outboxEvents } from '../support/sessions.js'
 
 /** POST /api/v1/assets as multipart/form-data: the same rules, answers and events as the JSON push. */
 
 let t: TestApp
 let acme: Seeded
 let images: TestServer
+let get: OrganizationApi['get']
 
 type FormValue = string | Buffer | { file: Buffer; name?: string; type?: string }
 
@@ -38,7 +39,6 @@ function rawForm(parts: Array<{ headers: string[]; body: string | Buffer }>, bou
 const send = (body: { payload: Buffer; contentType: string }, key = acme.writeKey, app = t.app) =>
   app.inject({ method: 'POST', url: '/api/v1/assets', headers: { ...bearer(key), 'content-type': body.contentType }, payload: body.payload })
 const upload = async (entries: Array<[string, FormValue]>, key = acme.writeKey) => send(await formBody(entries), key)
-const get = (path: string) => t.app.inject({ method: 'GET', url: path, headers: bearer(acme.readKey) })
 const db = () => t.database.handle.db
 
 beforeAll(async () => {
@@ -46,6 +46,7 @@ beforeAll(async () => {
     env: { OUTBOUND_ALLOWLIST: '127.0.0.1/32', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' },
   })
   acme = await seedOrganization(t.app, 'Acme')
+  ;({ get } = organizationApi(t.app, acme))
   const photo = await solid(300, 200, '#204060').png().toBuffer()
   images = await startServer((req, res) => {
     if (req.url === '/photo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(photo)

@@ -9,21 +9,20 @@ import { FileBlobStore } from '../../src/platform/blobs/blob-store.js'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
-import { startTwoOrganizations } from '../support/fixtures.js'
+import { expectProblem, organizationApi, outboxEvents, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { animatedGif, pngDeclaring, solidPng, uniquePng } from '../support/images.js'
-import { expectProblem, outboxEvents } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded
 let globex: Seeded
 let images: TestServer
+let call: OrganizationApi['call']
+let get: OrganizationApi['get']
 
-const push = (body: object, key = acme.writeKey) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/assets', headers: bearer(key), payload: body })
+const push = (body: object, key = acme.writeKey) => call('POST', '/api/v1/assets', body, key)
 const pushPng = async (fields: object = {}, key = acme.writeKey) =>
   push({ image_base64: (await uniquePng()).toString('base64'), ...fields }, key)
-const get = (path: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: path, headers: bearer(key) })
 const db = () => t.database.handle.db
 const assetCount = async (organizationId = acme.org.id) =>
   (await db().selectFrom('assets').select(sql<number>`count(*)::int`.as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow()).n
@@ -50,6 +49,7 @@ beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations({
     env: { ...FILES_ON_DISK, OUTBOUND_ALLOWLIST: '127.0.0.1/32', IMAGE_FETCH_TIMEOUT_MS: '1500', RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' },
   }))
+  ;({ call, get } = organizationApi(t.app, acme))
   const photo = await solidPng(1200, 600)
   images = await startServer((req, res) => {
     if (req.url === '/photo.png') res.writeHead(200, { 'content-type': 'text/plain' }).end(photo)

@@ -1,15 +1,15 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
-import { callApi, pushImage, startTwoOrganizations, type Method } from '../support/fixtures.js'
-import { expectInvalid, expectProblem, loginOwner, outboxEvents, signedInMember } from '../support/sessions.js'
+import { expectInvalid, expectProblem, organizationApi, outboxEvents, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
+import { loginOwner, signedInMember } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded
 let globex: Seeded
+let call: OrganizationApi['call']
+let pushAsset: OrganizationApi['push']
 
-const call = (method: Method, url: string, payload?: object, key = acme.writeKey) => callApi(t.app, key, method, url, payload)
-const pushAsset = async (fields: object = {}, key = acme.writeKey) => (await pushImage(t.app, key, fields)).id
 async function createCollection(body: object, key = acme.writeKey) {
   const res = await call('POST', '/api/v1/collections', body, key)
   expect(res.statusCode, res.body).toBe(201)
@@ -19,6 +19,7 @@ const ids = (page: { data: Array<{ id: string }> }) => page.data.map((a) => a.id
 
 beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' } }))
+  ;({ call, push: pushAsset } = organizationApi(t.app, acme))
 })
 afterAll(() => t.close())
 

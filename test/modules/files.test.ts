@@ -6,9 +6,8 @@ import type { LightMyRequestResponse } from 'fastify'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { pushAndRead } from '../support/fixtures.js'
+import { expectProblem, pushAndRead } from '../support/fixtures.js'
 import { noisePng } from '../support/images.js'
-import { expectProblem } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Seeded, TestApp } from '../support/app.js'
-import { callApi, startTwoOrganizations } from '../support/fixtures.js'
+import { callApi, expectInvalid, expectProblem, startTwoOrganizations } from '../support/fixtures.js'
 import { uniquePng } from '../support/images.js'
-import { expectInvalid, expectProblem, loginOwner, signedInMember, type Client } from '../support/sessions.js'
+import { loginOwner, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded

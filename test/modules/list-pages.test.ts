@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ListPages } from '../../src/modules/assets/list-pages.js'
 import { startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { callApi, pushImage, startTwoOrganizations, type Method } from '../support/fixtures.js'
+import { callApi, organizationApi, startTwoOrganizations, type Method, type OrganizationApi } from '../support/fixtures.js'
 
 const LIMITS = { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000' }
 
@@ -11,6 +11,7 @@ let t: TestApp
 let other: TestApp
 let acme: Seeded
 let globex: Seeded
+let push: OrganizationApi['push']
 
 const call = (app: TestApp, method: Method, url: string, payload?: object, key = acme.writeKey) => callApi(app.app, key, method, url, payload)
 
@@ -19,8 +20,6 @@ async function list(url = '/api/v1/assets?limit=5', key = acme.readKey, app = t)
   expect(res.statusCode, res.body).toBe(200)
   return res.json() as { data: Array<{ id: string; title: string; tags: string[]; collections: Array<{ name: string }>; thumbnail_expires_at: string }>; total: number }
 }
-
-const push = async (fields: object = {}, key = acme.writeKey) => (await pushImage(t.app, key, { title: 'Pushed', ...fields })).id
 
 async function collection(name: string): Promise<string> {
   const res = await call(t, 'POST', '/api/v1/collections', { name })
@@ -45,6 +44,7 @@ const retitleBehindTheTriggers = (id: string, title: string) =>
 beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations({ env: LIMITS }))
   other = await startTestApp({ env: LIMITS, database: t.database })
+  ;({ push } = organizationApi(t.app, acme))
 })
 afterAll(async () => {
   await other.close()

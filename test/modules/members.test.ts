@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Role } from '../../src/platform/db/schema.js'
 import { seedOrganization, type TestApp } from '../support/app.js'
-import { startTwoOrganizations } from '../support/fixtures.js'
-import { expectInvalid, expectProblem, login, loginOwner, PASSWORD, signedInMember, type Client } from '../support/sessions.js'
+import { expectInvalid, expectProblem, startTwoOrganizations } from '../support/fixtures.js'
+import { login, loginOwner, PASSWORD, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
 let outsider: Client

@@ -2,20 +2,9 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256Hex } from '../../src/platform/crypto.js'
 import { bearer, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { startTwoOrganizations } from '../support/fixtures.js'
+import { expectInvalid, expectProblem, outboxEvents, startTwoOrganizations } from '../support/fixtures.js'
 import { solid } from '../support/images.js'
-import {
-  PASSWORD,
-  clientFrom,
-  expectInvalid,
-  expectProblem,
-  login,
-  loginOwner,
-  outboxEvents,
-  sessionCookie,
-  signedInMember,
-  type Client,
-} from '../support/sessions.js'
+import { PASSWORD, clientFrom, login, loginOwner, sessionCookie, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded

@@ -4,24 +4,24 @@ import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { callApi, pushAndRead, type Method } from '../support/fixtures.js'
+import { expectProblem, organizationApi, outboxEvents, pushAndRead, type OrganizationApi } from '../support/fixtures.js'
 import { uniquePng } from '../support/images.js'
-import { expectProblem, outboxEvents } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL)
 
 let t: TestApp
 let acme: Seeded
+let call: OrganizationApi['call']
 
 beforeAll(async () => {
   // Races need many pushes on one key at once.
   t = await startTestApp({ env: { ...FILES_ON_DISK, RATE_LIMIT_EXPENSIVE: '1000' } })
   acme = await seedOrganization(t.app, 'Acme')
+  ;({ call } = organizationApi(t.app, acme))
 })
 afterAll(() => t.close())
 
-const call = (method: Method, url: string, payload?: object) => callApi(t.app, acme.writeKey, method, url, payload)
 const image = async () => (await uniquePng()).toString('base64')
 
 const pushAsset = async (fields: object = {}) => (await pushAndRead(t.app, acme, { title: 'Race', ...fields })).record

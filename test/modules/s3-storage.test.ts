@@ -13,11 +13,10 @@ import { FileBlobStore, variantKey, type PutResult } from '../../src/platform/bl
 import { S3BlobStore } from '../../src/platform/blobs/s3-blob-store.js'
 import { createLogger } from '../../src/platform/logger.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { callApi, pushAndRead, pushImage, type AssetRecord } from '../support/fixtures.js'
+import { callApi, expectProblem, pushAndRead, pushImage, type AssetRecord } from '../support/fixtures.js'
 import { uniquePng } from '../support/images.js'
 import { startProxy } from '../support/http-server.js'
 import { createTestBucket, s3Env, startS3Server, type S3Server } from '../support/s3-server.js'
-import { expectProblem } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 
 const endpoint = inject('s3Endpoint')

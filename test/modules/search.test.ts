@@ -4,20 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { pushImage, startTwoOrganizations } from '../support/fixtures.js'
+import { expectInvalid, expectProblem, organizationApi, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
 import { DIMENSIONS, startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
-import { expectInvalid, expectProblem, signedInMember } from '../support/sessions.js'
+import { signedInMember } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 
 let t: TestApp
 let provider: EmbeddingServer
 let acme: Seeded
 let globex: Seeded
+let push: OrganizationApi['push']
 /** Debian's PostgreSQL 15 has no pgvector: there search is text mode whatever the configuration. */
 let vector: boolean
 
 const LIMITS = { RATE_LIMIT_EXPENSIVE: '5000', RATE_LIMIT_CHEAP: '5000', RATE_LIMIT_STANDARD: '5000' }
-const push = async (fields: object, seeded = acme) => (await pushImage(t.app, seeded.writeKey, fields)).id
 
 const search = (body: object, key = acme.readKey) => t.app.inject({ method: 'POST', url: '/api/v1/search', headers: bearer(key), payload: body })
 const list = (query: string, key = acme.readKey) => t.app.inject({ method: 'GET', url: `/api/v1/assets?${query}`, headers: bearer(key) })
@@ -59,6 +59,7 @@ beforeAll(async () => {
   ;({ t, acme, globex } = await startTwoOrganizations({
     env: { EMBEDDING_BASE_URL: provider.baseUrl, EMBEDDING_MODEL: 'concepts-v1', EMBEDDING_DIMENSIONS: String(DIMENSIONS), EMBEDDING_TIMEOUT_MS: '400', ...LIMITS },
   }))
+  ;({ push } = organizationApi(t.app, acme))
   vector = await t.app.services.embeddings.vectorAvailable()
   await t.app.services.embeddings.prepare()
   await t.app.services.embeddings.start()
@@ -71,7 +72,7 @@ beforeAll(async () => {
     initechTitle: await push({ title: 'Initech headquarters' }),
     kitten: await push({ title: 'Sleeping kitten', tag_names: ['cute'] }),
   }
-  await push({ title: 'Red sports car' }, globex)
+  await push({ title: 'Red sports car' }, globex.writeKey)
   if (vector) await embedded()
 })
 afterAll(async () => {
@@ -125,7 +126,7 @@ describe('text candidates', () => {
     // 301 matches, more than the pool of 200 (5 × the 40 candidates of a small limit): 150 weaker ones
     // older than the strong one and 150 newer.
     await insertAssets(initrode.org.id, 150, 'Zeppelin older')
-    const strong = await push({ title: 'Zeppelin over the bay', client: 'Zeppelin', tag_names: ['zeppelin'] }, initrode)
+    const strong = await push({ title: 'Zeppelin over the bay', client: 'Zeppelin', tag_names: ['zeppelin'] }, initrode.writeKey)
     await insertAssets(initrode.org.id, 150, 'Zeppelin newer')
     const res = await search({ q: 'zeppelin', limit: 3 }, initrode.readKey)
     expect(res.json().mode).toBe('text')
@@ -186,8 +187,8 @@ describe('POST /api/v1/search', () => {
 
   it('answers in text mode, ranked by text alone, when the organization has AI off, and asks the provider nothing', async () => {
     const other = await seedOrganization(t.app, 'Textco')
-    await push({ title: 'Banner one' }, other)
-    await push({ title: 'Banner banner banner' }, other)
+    await push({ title: 'Banner one' }, other.writeKey)
+    await push({ title: 'Banner banner banner' }, other.writeKey)
     await setAi(other, false)
     const requests = provider.requests()
     const res = await search({ q: 'banner' }, other.readKey)
@@ -323,7 +324,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
     provider.fail(503)
     let failed
     const row = (id: string) => db().selectFrom('asset_embeddings').selectAll().where('asset_id', '=', id).executeTakeFirstOrThrow()
-    const id = await push({ title: 'Vintage automobile' }, other)
+    const id = await push({ title: 'Vintage automobile' }, other.writeKey)
     try {
       failed = await waitFor('the failed attempt', async () => ((await row(id)).attempts === 1 ? row(id) : undefined))
     } finally {
@@ -342,8 +343,8 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
   it('splits a batch the provider refuses until the refused text is alone, so the others go through', async () => {
     const other = await seedOrganization(t.app, 'Picky')
     await setAi(other, false)
-    const good = [await push({ title: 'Green sedan at noon' }, other), await push({ title: 'Orange kitten' }, other)]
-    const poisoned = await push({ title: 'Poisoned text' }, other)
+    const good = [await push({ title: 'Green sedan at noon' }, other.writeKey), await push({ title: 'Orange kitten' }, other.writeKey)]
+    const poisoned = await push({ title: 'Poisoned text' }, other.writeKey)
     provider.refuseTextsWith('Poisoned')
     try {
       await setAi(other, true)
@@ -365,7 +366,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
   it('embeds in the background 64 texts to a request', async () => {
     const other = await seedOrganization(t.app, 'Bulk')
     await setAi(other, false)
-    await Promise.all(Array.from({ length: 70 }, (_, i) => push({ title: `Bulk item ${i}` }, other)))
+    await Promise.all(Array.from({ length: 70 }, (_, i) => push({ title: `Bulk item ${i}` }, other.writeKey)))
     const batches = provider.batches.length
     await setAi(other, true)
     t.app.services.embeddings.afterCommit()
@@ -400,11 +401,11 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('hybrid search (pgvector, on the 
 
   it('with AI off sends no text of the organization to the provider, and similar is empty; back on, it catches up', async () => {
     const other = await seedOrganization(t.app, 'Quiet')
-    const first = await push({ title: 'Green sedan' }, other)
+    const first = await push({ title: 'Green sedan' }, other.writeKey)
     await embedded(other.org.id)
     await setAi(other, false)
     const requests = provider.requests()
-    const second = await push({ title: 'Secret vehicle prototype' }, other)
+    const second = await push({ title: 'Secret vehicle prototype' }, other.writeKey)
     const parked = await db().selectFrom('asset_embeddings').select('next_attempt_at').where('organization_id', '=', other.org.id).execute()
     expect(parked.map((row) => row.next_attempt_at)).toEqual([null, null])
     expect((await search({ q: 'vehicle' }, other.readKey)).json().mode).toBe('text')

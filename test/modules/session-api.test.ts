@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { callApi, pushImage, startTwoOrganizations } from '../support/fixtures.js'
+import { callApi, expectProblem, pushImage, startTwoOrganizations } from '../support/fixtures.js'
 import { solid, uniquePng } from '../support/images.js'
-import { PASSWORD, expectProblem, login, loginOwner, signedInMember, type Client } from '../support/sessions.js'
+import { PASSWORD, login, loginOwner, signedInMember, type Client } from '../support/sessions.js'
 
 /** The web app calls /api/v1 with its session cookie instead of a key. */
 let t: TestApp

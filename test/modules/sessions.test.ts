@@ -1,20 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { startTwoOrganizations } from '../support/fixtures.js'
-import {
-  PASSWORD,
-  SESSION_COOKIE,
-  clientFrom,
-  expectInvalid,
-  expectProblem,
-  login,
-  loginOwner,
-  outboxEvents,
-  postLogin,
-  sessionCookie,
-  signedInMember,
-  type Client,
-} from '../support/sessions.js'
+import { expectInvalid, expectProblem, outboxEvents, startTwoOrganizations } from '../support/fixtures.js'
+import { PASSWORD, SESSION_COOKIE, clientFrom, login, loginOwner, postLogin, sessionCookie, signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
-import { callApi, pushImage, type Method } from '../support/fixtures.js'
-import { expectProblem } from '../support/sessions.js'
+import { expectProblem, organizationApi, type OrganizationApi } from '../support/fixtures.js'
 
 /** File links a public share hands out are bound to that share: unsharing or sharing again ends them at once. */
 
@@ -10,12 +9,11 @@ const BASE_URL = 'http://assets.test'
 
 let t: TestApp
 let acme: Seeded
+let call: OrganizationApi['call']
+let pushAsset: OrganizationApi['push']
 
-const call = (method: Method, url: string, payload?: object, key = acme.writeKey) => callApi(t.app, key, method, url, payload)
 const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url, headers })
 const local = (url: string) => url.replace(BASE_URL, '')
-
-const pushAsset = async (fields: object = {}) => (await pushImage(t.app, acme.writeKey, fields)).id
 
 async function createCollection(body: object): Promise<string> {
   const res = await call('POST', '/api/v1/collections', body)
@@ -63,6 +61,7 @@ async function apiFiles(assetId: string) {
 beforeAll(async () => {
   t = await startTestApp({ env: { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_FILES: '10000' } })
   acme = await seedOrganization(t.app, 'Acme')
+  ;({ call, push: pushAsset } = organizationApi(t.app, acme))
 })
 afterAll(() => t.close())
 

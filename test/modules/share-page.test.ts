@@ -4,9 +4,8 @@ import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileNameOf, uniqueNames, zipNameOf, zipOf, type ZipEntry } from '../../src/modules/collections/share-zip.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { callApi, pushImage } from '../support/fixtures.js'
+import { callApi, expectProblem, pushImage } from '../support/fixtures.js'
 import { gaussianNoise } from '../support/images.js'
-import { expectProblem } from '../support/sessions.js'
 import { readZip } from '../support/zip-reader.js'
 
 /** The public share page: every page of a large collection, its lightbox and downloads, and its zip. */

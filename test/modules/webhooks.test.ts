@@ -10,8 +10,8 @@ import { emit } from '../../src/platform/events/outbox.js'
 import { SERVICE_VERSION } from '../../src/platform/version.js'
 import { verifyWebhook, type WebhookEvent } from '../../src/webhooks.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { pushImage } from '../support/fixtures.js'
-import { expectProblem, loginOwner, signedInMember, type Client } from '../support/sessions.js'
+import { expectProblem, pushImage } from '../support/fixtures.js'
+import { loginOwner, signedInMember, type Client } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 import {
   RECEIVER_CA_FILE,

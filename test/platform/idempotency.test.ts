@@ -12,9 +12,10 @@ import { MAX_KEY_LENGTH } from '../../src/platform/http/idempotency.js'
 import { scheduleIdempotencyPruning } from '../../src/platform/background/idempotency-pruning.js'
 import { silentLogger } from '../support/database.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { expectInvalid, expectProblem, outboxEvents } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { uniquePng } from '../support/images.js'
-import { expectInvalid, expectProblem, loginOwner, outboxEvents } from '../support/sessions.js'
+import { loginOwner } from '../support/sessions.js'
 import { deferred, waitFor } from '../support/wait.js'
 
 let t: TestApp

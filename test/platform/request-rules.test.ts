@@ -2,8 +2,8 @@ import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
-import { pushImage, type Method } from '../support/fixtures.js'
-import { expectInvalid, expectProblem, signedInMember, type Client } from '../support/sessions.js'
+import { expectInvalid, expectProblem, pushImage, type Method } from '../support/fixtures.js'
+import { signedInMember, type Client } from '../support/sessions.js'
 
 let t: TestApp
 let acme: Seeded

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '../support/app.js'
-import { expectProblem } from '../support/sessions.js'
+import { expectProblem } from '../support/fixtures.js'
 
 /** The web app's build served at /: hashed files under /static/ and index.html for the client's routes. */
 let t: TestApp

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
 import type { BuiltApp } from '../../src/app.js'
+import type { Db } from '../../src/platform/db/index.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp, type TestAppOptions } from './app.js'
 import { uniquePng } from './images.js'
 
@@ -41,6 +42,24 @@ export async function pushAndRead(app: BuiltApp, seeded: Seeded, fields: object 
   return { image: pushed.image, record: res.json<AssetRecord>() }
 }
 
+/** The API as one organization calls it; each call may name another key. */
+export interface OrganizationApi {
+  /** A call with the organization's write key. */
+  call(method: Method, url: string, payload?: object, key?: string): Promise<LightMyRequestResponse>
+  /** A GET with its read key. */
+  get(url: string, key?: string): Promise<LightMyRequestResponse>
+  /** Pushes a unique PNG (as `pushImage`) with its write key; the new asset's id. */
+  push(fields?: object, key?: string): Promise<string>
+}
+
+export function organizationApi(app: BuiltApp, seeded: Seeded): OrganizationApi {
+  return {
+    call: (method, url, payload, key = seeded.writeKey) => callApi(app, key, method, url, payload),
+    get: (url, key = seeded.readKey) => callApi(app, key, 'GET', url),
+    push: async (fields = {}, key = seeded.writeKey) => (await pushImage(app, key, fields)).id,
+  }
+}
+
 export interface TwoOrganizations {
   t: TestApp
   /** The organization a test acts in. */
@@ -53,4 +72,30 @@ export interface TwoOrganizations {
 export async function startTwoOrganizations(options: TestAppOptions = {}): Promise<TwoOrganizations> {
   const t = await startTestApp(options)
   return { t, acme: await seedOrganization(t.app, 'Acme'), globex: await seedOrganization(t.app, 'Globex') }
+}
+
+/** Asserts a problem+json answer with this status and code, and returns its body. */
+export function expectProblem(res: LightMyRequestResponse, status: number, code: string) {
+  expect({ status: res.statusCode, code: res.json().code }, res.body).toEqual({ status, code })
+  expect(res.headers['content-type']).toContain('application/problem+json')
+  return res.json<{ code: string; detail?: string; errors?: Array<{ pointer: string; detail: string }> }>()
+}
+
+/** A 400 validation_failed whose field problems point at exactly these places. */
+export function expectInvalid(res: LightMyRequestResponse, ...pointers: string[]) {
+  const body = expectProblem(res, 400, 'validation_failed')
+  expect([...new Set(body.errors?.map((e) => e.pointer))].sort()).toEqual([...pointers].sort())
+}
+
+/** Outbox rows of one organization and event, oldest first. */
+export async function outboxEvents(db: Db, organizationId: string, event: string) {
+  const rows = await db
+    .selectFrom('outbox_events')
+    .select(['payload'])
+    .where('organization_id', '=', organizationId)
+    .where('event', '=', event)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => row.payload as Record<string, unknown>)
 }

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
-import { expect } from 'vitest'
 import type { BuiltApp } from '../../src/app.js'
-import type { Db } from '../../src/platform/db/index.js'
 import type { Role } from '../../src/platform/db/schema.js'
 import type { Seeded } from './app.js'
 
@@ -77,30 +75,4 @@ export async function signedInMember(app: BuiltApp, organizationId: string, role
   const email = `${role}-${randomBytes(4).toString('hex')}@example.com`
   await app.services.orgs.addMember(organizationId, { email, password: PASSWORD, role })
   return login(app, email, PASSWORD)
-}
-
-/** Asserts a problem+json answer with this status and code, and returns its body. */
-export function expectProblem(res: LightMyRequestResponse, status: number, code: string) {
-  expect({ status: res.statusCode, code: res.json().code }, res.body).toEqual({ status, code })
-  expect(res.headers['content-type']).toContain('application/problem+json')
-  return res.json<{ code: string; detail?: string; errors?: Array<{ pointer: string; detail: string }> }>()
-}
-
-/** A 400 validation_failed whose field problems point at exactly these places. */
-export function expectInvalid(res: LightMyRequestResponse, ...pointers: string[]) {
-  const body = expectProblem(res, 400, 'validation_failed')
-  expect([...new Set(body.errors?.map((e) => e.pointer))].sort()).toEqual([...pointers].sort())
-}
-
-/** Outbox rows of one organization and event, oldest first. */
-export async function outboxEvents(db: Db, organizationId: string, event: string) {
-  const rows = await db
-    .selectFrom('outbox_events')
-    .select(['payload'])
-    .where('organization_id', '=', organizationId)
-    .where('event', '=', event)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute()
-  return rows.map((row) => row.payload as Record<string, unknown>)
 }
