@@ -26,7 +26,7 @@
  * makes the thumbnail before answering (before issue 25) the same script measures the same things.
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -82,7 +82,6 @@ async function main(): Promise<void> {
     const url = `${bench.baseUrl}/api/v1/assets`
     const { token } = await benchKey(app, 'assets:write')
     const imageDir = IMAGE_DIR ?? join(bench.dataDir, 'bench-images')
-    mkdirSync(imageDir, { recursive: true })
     // Each variant pushes images of its own: a second push of the same bytes would find its files stored.
     const perVariant = WARMUP_IMAGES + IN_FLIGHT_LEVELS.length * IMAGES_PER_RUN
     const perFormat = VARIANTS.length * perVariant

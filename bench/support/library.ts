@@ -103,15 +103,23 @@ export function tinyPng(i: number): Promise<Buffer> {
   return sharp(pixels, { raw: { width: 8, height: 8, channels: 3 } }).png().toBuffer()
 }
 
-/** Pushes `library` through the API as JSON, asset i with tinyPng(`first` + i), `inFlight` at a time: the way a library fills up. */
+/**
+ * Pushes `library` through the API as JSON, asset i with tinyPng(`first` + i), `inFlight` at a time: the
+ * way a library fills up, into an organization that has no collection yet: its collections are created first.
+ */
 export async function pushLibrary(baseUrl: string, apiKey: string, library: PlannedAsset[], inFlight: number, first = 0): Promise<void> {
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }
+  for (const name of COLLECTIONS) {
+    const response = await fetch(`${baseUrl}/api/v1/collections`, { method: 'POST', headers, body: JSON.stringify({ name }) })
+    if (response.status !== 201) throw new Error(`collection ${name}: ${response.status} ${await response.text()}`)
+  }
   let next = 0
   const pusher = async () => {
     while (next < library.length) {
       const i = next++
       const response = await fetch(`${baseUrl}/api/v1/assets`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        headers,
         body: JSON.stringify({ ...library[i], image_base64: (await tinyPng(first + i)).toString('base64') }),
       })
       if (response.status !== 201) throw new Error(`push ${i}: ${response.status} ${await response.text()}`)

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 
@@ -45,8 +45,9 @@ export async function generateImages(dir: string, format: Format, count: number)
   return { format, width, height, files, bytes: { min: Math.min(...sizes), max: Math.max(...sizes) } }
 }
 
-/** `count` images of the format, generated unless an earlier run left as many in `dir`. */
+/** `count` images of the format in `dir` (made if need be), generated unless an earlier run left as many there. */
 export async function imagesIn(dir: string, format: Format, count: number): Promise<ImageSet> {
+  mkdirSync(dir, { recursive: true })
   const saved = join(dir, `${format}-set.json`)
   if (existsSync(saved)) {
     const set = JSON.parse(readFileSync(saved, 'utf8')) as ImageSet

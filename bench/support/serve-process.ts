@@ -146,6 +146,19 @@ export function status(pid: number): Status {
   return { rss: field('VmRSS'), hwm: field('VmHWM'), anon: field('RssAnon'), file: field('RssFile') }
 }
 
+/** CPU time `pid` has used (all its threads, user and system), in clock ticks of 10 ms; 0 once it is gone. */
+export function cpuTicks(pid: number): number {
+  let text: string
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  } catch {
+    return 0
+  }
+  // After the command's name in parentheses: state is field 3, utime and stime are fields 14 and 15.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
 /** Every process below `pid`, from /proc/<pid>/task/<tid>/children. */
 function descendants(pid: number): number[] {
   const found: number[] = []
