@@ -20,8 +20,8 @@
  * It prints each side's figure, the ratio this tree ÷ baseline, and WORSE where this tree is worse by
  * more than 10% (a rate below 0.9×, a time or RSS above 1.1×). It is a report: it exits 0 either way.
  *
- *   npx tsx bench/peer-table.ts                          # against main, embedded database (~15 min)
- *   npx tsx bench/peer-table.ts --quick                  # smaller counts, to try it out (~4 min)
+ *   npx tsx bench/peer-table.ts                          # against main, embedded database
+ *   npx tsx bench/peer-table.ts --quick                  # smaller counts, to try it out
  *   npx tsx bench/peer-table.ts --baseline 15b6366       # against any git ref
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/peer-table.ts
  *
@@ -253,11 +253,13 @@ async function expectLibrary(side: Side): Promise<void> {
  */
 async function idle(sides: Side[]): Promise<void> {
   const pids = sides.map((side) => side.server!.pid)
-  const ticksPerWindow = 10
-  for (let waited = 0, quietWindows = 0; quietWindows < 2 && waited < 300_000; waited += 500) {
+  const windowMs = 500
+  /** A tenth of a CPU for half a second, in 10 ms ticks. */
+  const busyTicks = 5
+  for (let waited = 0, quietWindows = 0; quietWindows < 2 && waited < 300_000; waited += windowMs) {
     const before = pids.map(cpuTicks)
-    await sleep(500)
-    const busy = pids.some((pid, i) => cpuTicks(pid) - before[i]! > ticksPerWindow / 2)
+    await sleep(windowMs)
+    const busy = pids.some((pid, i) => cpuTicks(pid) - before[i]! > busyTicks)
     quietWindows = busy ? 0 : quietWindows + 1
   }
 }
