@@ -31,7 +31,7 @@ import { Agent, request } from 'undici'
 import { benchKey } from './support/app.js'
 import { answerParent, forkChild, percentile, type Child } from './support/child.js'
 import { redactedUrl, startBenchAppOn, type BenchAppOn } from './support/database.js'
-import { MAX_IMAGE_BYTES } from '../src/modules/assets/service.js'
+import { MAX_IMAGE_BYTES } from '../src/modules/assets/push.js'
 import { FileBlobStore } from '../src/platform/blobs/blob-store.js'
 import { envNumber } from './support/env.js'
 

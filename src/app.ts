@@ -25,9 +25,11 @@ import { ApiKeySchema, CurrentKeySchema } from './modules/keys/schemas.js'
 import { ApiKeyService } from './modules/keys/service.js'
 import { appCatalogRoutes, publicCatalogRoutes } from './modules/catalog/routes.js'
 import { CatalogService } from './modules/catalog/service.js'
-import { fileRoutes, publicAssetRoutes } from './modules/assets/routes.js'
+import { AssetFiles, fileRoutes } from './modules/assets/files.js'
+import type { CollectionMembership } from './modules/assets/push.js'
+import { publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
-import { AssetService, type CollectionMembership } from './modules/assets/service.js'
+import { AssetService, type AssetDerivation } from './modules/assets/service.js'
 import { Thumbnails } from './modules/assets/thumbnails.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
@@ -50,7 +52,7 @@ import { invitationRoutes, sessionRoutes, signInRoutes } from './modules/auth/ro
 import { AccountSignInLimit } from './modules/auth/sign-in-limit.js'
 import { AuthService } from './modules/auth/service.js'
 import { SessionGuard } from './modules/auth/session-guard.js'
-import { orgRoutes } from './modules/orgs/routes.js'
+import { jobRoutes, orgRoutes } from './modules/orgs/routes.js'
 import { mcpRoutes } from './modules/mcp/routes.js'
 import { OrgService } from './modules/orgs/service.js'
 
@@ -107,32 +109,29 @@ export function createServices(
   }
 }
 
-/** The asset pipeline: files, image decoding and the guarded outbound client, from the configuration. */
+/** The asset pipeline: the process's files, the derivations and the guarded outbound client, from the configuration. */
 function createAssetService(
   config: Config,
   db: Db,
-  modules: { catalog: CatalogService; collections: CollectionMembership; embeddings: Embeddings; thumbnails: BackgroundThumbnails },
+  modules: { catalog: CatalogService; collections: CollectionMembership; derivations: readonly AssetDerivation[]; files: ProcessFiles },
   wake: BackgroundWake,
   logger: FastifyBaseLogger,
 ) {
-  const { catalog, collections, embeddings, thumbnails } = modules
+  const { catalog, collections, derivations, files } = modules
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const assets = new AssetService({
     db,
     logger,
     catalog,
-    blobs: thumbnails.blobs,
-    images: thumbnails.images,
-    thumbnails: thumbnails.thumbnails,
+    ...files,
+    derivations,
     fetcher,
     signer,
     planLimits: config.planLimits,
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
     listCacheRecords: config.listCacheRecords,
     exactTotalUpTo: config.listExactTotalUpTo,
-    queueText: (assets, organizationId, record) => embeddings.queueText(assets, organizationId, record),
-    afterTextCommitted: () => wake.textChanged(),
     afterEventsCommitted: () => wake.eventsCommitted(),
     collections,
   })
@@ -154,6 +153,8 @@ export type BuiltApp = App & {
     webhooks: WebhookService
     webhookDelivery: WebhookDelivery
     thumbnails: Thumbnails
+    /** The work that follows a change to an asset, in the order every view of the queues lists it. */
+    derivations: readonly AssetDerivation[]
   }
 }
 
@@ -176,32 +177,50 @@ function createWebhookDelivery(config: Config, db: Db, logger: FastifyBaseLogger
   return { delivery, fetcher, close: () => fetcher.close() }
 }
 
-/** Thumbnails, with the files they are made from and the process's one bound on image decoding. */
-function createThumbnails(config: Config, db: Db, logger: FastifyBaseLogger) {
-  const blobs = createBlobStore(config)
-  const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
-  return { blobs, images, thumbnails: new Thumbnails({ db, blobs, images, logger }) }
+/** A process's one blob store and its one bound on image decoding: built once, at the root of the process, and passed in. */
+export interface ProcessFiles {
+  blobs: BlobStore
+  images: ImageProcessor
 }
 
-type BackgroundThumbnails = ReturnType<typeof createThumbnails>
+export function createProcessFiles(config: Config): ProcessFiles {
+  return { blobs: createBlobStore(config), images: new ImageProcessor({ maxConcurrent: config.imageConcurrency }) }
+}
 
-/** The background work of one process, the HTTP app's or a worker's: asset embeddings, thumbnails and webhook sending. */
-export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger) {
+/**
+ * The work that follows a change to an asset. The list is what the push queues, what the runners,
+ * `asset-library jobs`, the app's Processing panel and /ready go over, in this order: a new derivation
+ * is one module file implementing `Derivation`, one migration for its queue, and one entry here.
+ */
+export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
+  const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings]
+  return { thumbnails, embeddings, list }
+}
+
+/** The background work of one process, the HTTP app's or a worker's: the derivations and webhook sending. */
+export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
+  const derivations = createDerivations(config, database, logger, files)
+  const { embeddings } = derivations
   const webhooks = createWebhookDelivery(config, database.db, logger)
-  const thumbnails = createThumbnails(config, database.db, logger)
   return {
     embeddings,
+    thumbnails: derivations.thumbnails,
+    derivations: derivations.list,
     webhooks,
-    thumbnails,
+    /** Runs every derivation's job and the webhook sending in this process. */
+    start: async () => {
+      await Promise.all([...derivations.list.map((derivation) => derivation.start()), webhooks.delivery.start()])
+    },
     /**
      * Stops claiming and lets work in flight finish within half the shutdown budget (the HTTP side and
      * the database need the rest), then closes the outbound clients; before the database closes.
      */
     close: async () => {
       const budget = Math.floor(config.shutdownTimeoutMs / 2)
-      await Promise.all([embeddings.stop(budget), webhooks.delivery.stop(budget), thumbnails.thumbnails.stop(budget)])
-      await Promise.all([embeddings.close(), webhooks.close(), thumbnails.blobs.close?.()])
+      await Promise.all([...derivations.list.map((derivation) => derivation.stop(budget)), webhooks.delivery.stop(budget)])
+      await Promise.all([embeddings.close(), webhooks.close()])
     },
   }
 }
@@ -250,21 +269,26 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // Closes the store both limiters count in.
   app.addHook('onClose', async () => limiter.close())
   const accountLimit = new AccountSignInLimit(new RateLimiter(limitStore, config.rateLimits.signInAccountWindowMs), config.rateLimits.signInAccount)
-  const background = createBackgroundWork(config, database, app.log)
-  const { embeddings } = background
+  const files = createProcessFiles(config)
+  const { blobs } = files
+  const background = createBackgroundWork(config, database, app.log, files)
+  const { embeddings, derivations } = background
   const webhookDelivery = background.webhooks.delivery
-  // Background work a caller started stops before the database it uses is closed.
-  app.addHook('onClose', background.close)
+  // Background work a caller started stops before the database it uses is closed, and before the files it uses.
+  app.addHook('onClose', async () => {
+    await background.close()
+    await blobs.close?.()
+  })
   const wake: BackgroundWake = { textChanged: () => embeddings.afterCommit(), eventsCommitted: () => webhookDelivery.eventsCommitted() }
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, embeddings, wake)
   const { orgs, keys, catalog } = services
   const members = new CollectionMembers(database.db)
-  const { blobs } = background.thumbnails
-  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, embeddings, thumbnails: background.thumbnails }, wake, app.log)
+  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, derivations, files }, wake, app.log)
   const { assets, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
-  const collections = new CollectionService(database.db, assets, members, signer, config.publicBaseUrl, wake.eventsCommitted)
+  const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
+  const collections = new CollectionService(database.db, assets, assetFiles, members, signer, config.publicBaseUrl, wake.eventsCommitted)
   const webhooks = new WebhookService({
     db: database.db,
     appSecret: config.appSecret,
@@ -286,17 +310,18 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIdempotency(app, database.db)
   await registerOpenApi(app, deps.openApiDocument)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
-  healthRoutes(app, { database, embeddings, blobs, draining: () => draining })
+  healthRoutes(app, { database, embeddings, derivations, blobs, draining: () => draining })
   // In the order openapi/app.json lists them.
   sessionRoutes(app, { auth, orgs, guard })
   orgRoutes(app, { orgs, planLimits: config.planLimits, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
+  jobRoutes(app, { derivations })
   invitationRoutes(app, { auth })
   signInRoutes(app, { auth, orgs, guard })
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
   appCollectionRoutes(app, { collections })
   fileRoutes(app, {
-    assets,
+    files: assetFiles,
     signer,
     shareServes: (share, assetId) => collections.shareServes(share, assetId),
     ...(config.filesRedirect === 'presigned' && { directLinks: blobs }),
@@ -310,5 +335,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails.thumbnails } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, derivations } })
 }

@@ -73,6 +73,8 @@ describe('/app/api responses', () => {
     const ivy = clientFrom(t.app, await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token: invited.token, password: PASSWORD, name: 'Ivy' } }))
     await ok(owner.patch(`${org}/members/${ivy.userId}`, { role: 'admin' }))
     await ok(owner.get(`${org}/members/changes`))
+    await ok(owner.get(`${org}/jobs`))
+    await ok(owner.post(`${org}/jobs/thumbnails/retry`))
     const revoked = await ok<{ id: string }>(owner.post(`${org}/invitations`, { email: `revoked-${Date.now()}@example.com`, role: 'admin' }))
     await ok(owner.get(`${org}/invitations`))
     await ok(owner.post(`${org}/invitations/${revoked.id}/resend`))

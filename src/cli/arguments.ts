@@ -8,6 +8,9 @@ Commands:
   migrate                    Bring the database schema up to date
   embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
   embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
+  jobs [--org SLUG]          The queues of work done after a push (thumbnails, embeddings): pending, running,
+             failed, and since when the oldest job waits
+  jobs retry NAME [--org SLUG]  Queue again what failed or is missing in one queue (thumbnails, embeddings)
   blobs sweep                Remove image files no asset refers to (older than BLOB_SWEEP_GRACE_MS)
   blobs migrate --from file|s3 --to s3|file  Copy every image file assets refer to into the other store,
              verified by SHA-256; resumable, safe while the service serves (see docs/operations.md)
@@ -43,11 +46,11 @@ const OPTIONS = {
 
 export type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
-/** The command (`serve` when none is given), its action, and the options. */
-export function parseArguments(argv: string[]): { command: string; action: string | undefined; values: Options } {
+/** The command (`serve` when none is given), its action and what the action is on (`jobs retry thumbnails`), and the options. */
+export function parseArguments(argv: string[]): { command: string; action: string | undefined; subject: string | undefined; values: Options } {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
-  const [command = 'serve', action] = positionals
-  return { command, action, values }
+  const [command = 'serve', action, subject] = positionals
+  return { command, action, subject, values }
 }
 
 /** A mistake in how the command was called: one line and exit code 2. */

@@ -1,6 +1,7 @@
 import type { Services } from '../app.js'
 import type { Config } from '../config.js'
 import type { Embeddings } from '../modules/search/embeddings.js'
+import type { DerivedWork } from '../platform/background/derivation.js'
 import type { DatabaseHandle } from '../platform/db/index.js'
 import type { MigrationOutcome } from '../platform/db/migrate.js'
 import type { Options } from './arguments.js'
@@ -8,11 +9,15 @@ import type { Options } from './arguments.js'
 /** What an operator command runs on: the database, migrated first, and the modules' services over it. */
 export interface CommandContext {
   values: Options
+  /** The word after the action, if any (`jobs retry thumbnails`: thumbnails). */
+  subject: string | undefined
   config: Config
   database: DatabaseHandle
   migrated: MigrationOutcome
   services: Services
   embeddings: Embeddings
+  /** The work that follows a change to an asset, in the order the app lists it. */
+  derivations: readonly DerivedWork[]
 }
 
 /** An operator command; resolves to the exit code. */

@@ -4,15 +4,15 @@ import type { CommandContext, Commands } from './command.js'
 import { output } from './output.js'
 
 /** The organization `--org` names (its id and how the output names it), or all of them. */
-async function scopeOf(values: Options, { orgs }: CommandContext['services']) {
+export async function organizationScope(values: Options, { orgs }: CommandContext['services']) {
   if (!values.org) return { organizationId: undefined, scope: 'all organizations' }
   return { organizationId: (await orgs.organizationBySlug(values.org)).id, scope: `organization ${values.org}` }
 }
 
 export const embeddingCommands: Commands = {
   'embeddings status': async ({ values, services, embeddings }) => {
-    const { organizationId, scope } = await scopeOf(values, services)
-    const counts = await embeddings.counts(organizationId)
+    const { organizationId, scope } = await organizationScope(values, services)
+    const counts = await embeddings.textCounts(organizationId)
     const readiness = await embeddings.readiness()
     const mode = readiness.mode === 'hybrid' ? `hybrid (model ${readiness.model})` : `text (${readiness.reason === 'no_provider' ? 'no EMBEDDING_BASE_URL' : 'no pgvector'})`
     const text = [
@@ -26,9 +26,9 @@ export const embeddingCommands: Commands = {
     return output(values, { mode: readiness.mode, ...counts }, text)
   },
   'embeddings backfill': async ({ values, services, embeddings }) => {
-    const { organizationId, scope } = await scopeOf(values, services)
+    const { organizationId, scope } = await organizationScope(values, services)
     if (!(await embeddings.enabled())) throw new UsageError('backfill needs EMBEDDING_BASE_URL and EMBEDDING_MODEL, and pgvector in the database')
-    const before = await embeddings.counts(organizationId)
+    const before = await embeddings.textCounts(organizationId)
     const bar = progressBar('Embedding', before.missing + before.stale)
     const result = await embeddings.backfill({ organizationId, onProgress: (done) => bar.update(done) })
     bar.finish()

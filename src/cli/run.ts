@@ -1,5 +1,5 @@
 import pino from 'pino'
-import { createEmbeddings, createServices } from '../app.js'
+import { createDerivations, createProcessFiles, createServices } from '../app.js'
 import { ConfigError, loadConfig, type Config } from '../config.js'
 import { BlobStoreUnavailableError } from '../platform/blobs/blob-store.js'
 import { BlobStoreNotConfiguredError } from '../platform/blobs/create.js'
@@ -14,20 +14,21 @@ import { parseArguments, USAGE, UsageError, type Options } from './arguments.js'
 import { blobCommands, blobOptionChecks } from './blobs.js'
 import type { Command } from './command.js'
 import { embeddingCommands } from './embeddings.js'
+import { jobCommands } from './jobs.js'
 import { keyCommands } from './key.js'
 import { migrateCommands } from './migrate.js'
 import { orgCommands } from './org.js'
 import { print } from './output.js'
 import { userCommands } from './user.js'
 
-const OPERATOR_COMMANDS = new Map(Object.entries({ ...migrateCommands, ...blobCommands, ...orgCommands, ...userCommands, ...keyCommands, ...embeddingCommands }))
+const OPERATOR_COMMANDS = new Map(Object.entries({ ...migrateCommands, ...blobCommands, ...orgCommands, ...userCommands, ...keyCommands, ...embeddingCommands, ...jobCommands }))
 const OPTION_CHECKS = new Map(Object.entries(blobOptionChecks))
 
 /** `serve` and `worker` keep running after main returns; their exit code is set when they stop. */
 const SERVING = -1
 
 export async function main(argv: string[]): Promise<number> {
-  const { command, action, values } = parseArguments(argv)
+  const { command, action, subject, values } = parseArguments(argv)
   if (values.help) return print(USAGE)
   const config = loadConfig()
   if (command === 'serve' || command === 'worker') {
@@ -35,23 +36,26 @@ export async function main(argv: string[]): Promise<number> {
     return SERVING
   }
   const name = `${command} ${action ?? ''}`.trim()
-  const operatorCommand = OPERATOR_COMMANDS.get(command) ?? OPERATOR_COMMANDS.get(name)
+  const operatorCommand = OPERATOR_COMMANDS.get(name) ?? OPERATOR_COMMANDS.get(command)
   if (!operatorCommand) throw new UsageError(`Unknown command "${name}".\n\n${USAGE}`)
   OPTION_CHECKS.get(name)?.(values)
-  return onDatabase(config, values, operatorCommand)
+  return onDatabase(config, { values, subject: OPERATOR_COMMANDS.has(name) ? subject : action }, operatorCommand)
 }
 
 /** Runs an operator command on the migrated database, then closes what it opened. */
-async function onDatabase(config: Config, values: Options, command: Command): Promise<number> {
+async function onDatabase(config: Config, call: { values: Options; subject: string | undefined }, command: Command): Promise<number> {
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, redact: REDACTED_PATHS })
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, statisticsCheckIntervalMs: config.statisticsCheckIntervalMs })
   try {
     const migrated = await migrate(database.db)
-    const embeddings = createEmbeddings(config, database, logger)
+    const files = createProcessFiles(config)
+    const { embeddings, list } = createDerivations(config, database, logger, files)
     try {
-      return await command({ values, config, database, migrated, services: createServices(database.db, logger, 0, embeddings), embeddings })
+      const services = createServices(database.db, logger, 0, embeddings)
+      return await command({ ...call, config, database, migrated, services, embeddings, derivations: list })
     } finally {
       await embeddings.close()
+      await files.blobs.close?.()
     }
   } finally {
     await database.close()

@@ -38,8 +38,7 @@ export async function serve(config: Config): Promise<void> {
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })
     if (config.serveBackgroundWork) {
-      app.services.thumbnails.start()
-      await Promise.all([app.services.embeddings.start(), app.services.webhookDelivery.start()])
+      await Promise.all([...app.services.derivations.map((derivation) => derivation.start()), app.services.webhookDelivery.start()])
     }
     stopPruning = scheduleIdempotencyPruning(database.db, { intervalMs: IDEMPOTENCY_PRUNE_INTERVAL_MS, logger: app.log })
     stopSweep = scheduleBlobSweep(database.db, app.blobs, { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })

@@ -1,4 +1,4 @@
-import { createBackgroundWork } from '../app.js'
+import { createBackgroundWork, createProcessFiles } from '../app.js'
 import type { Config } from '../config.js'
 import { migrate } from '../platform/db/migrate.js'
 import { createLogger } from '../platform/logger.js'
@@ -11,16 +11,17 @@ export async function worker(config: Config): Promise<void> {
   const logger = createLogger(config)
   const shutdown = new Shutdown(config.shutdownTimeoutMs)
   const database = await openServingDatabase(config, logger, shutdown)
-  const background = createBackgroundWork(config, database, logger)
+  const files = createProcessFiles(config)
+  const background = createBackgroundWork(config, database, logger, files)
   const close = async () => {
     await background.close()
+    await files.blobs.close?.()
     await database.close()
   }
   try {
     await migrate(database.db)
     await prepareEmbeddings(background.embeddings, logger)
-    background.thumbnails.thumbnails.start()
-    await Promise.all([background.embeddings.start(), background.webhooks.delivery.start()])
+    await background.start()
   } catch (error) {
     await close()
     throw error

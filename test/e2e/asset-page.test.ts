@@ -126,7 +126,7 @@ describe('the AI status on a server with an embedding provider', () => {
     await push(e2e, org, 'Blue sedan', '#1971c2')
     const hybrid = await e2e.t.app.services.embeddings.vectorAvailable()
     if (hybrid) {
-      await expect.poll(async () => (await e2e.t.app.services.embeddings.counts(org.org.id)).missing, { timeout: 15_000 }).toBe(0)
+      await expect.poll(async () => (await e2e.t.app.services.embeddings.textCounts(org.org.id)).missing, { timeout: 15_000 }).toBe(0)
     }
     const page = await signedIn(e2e, org)
     await page.goto('/settings/organization')

@@ -1,6 +1,6 @@
 import { connect, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
+import { MAX_IMAGE_BYTES } from '../../src/modules/assets/push.js'
 import { PushForm } from '../../src/modules/assets/schemas.js'
 import { PUSH_FORM_OPTIONS } from '../../src/modules/assets/upload.js'
 import { uuidv7 } from '../../src/platform/ids.js'

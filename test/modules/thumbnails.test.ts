@@ -97,7 +97,7 @@ describe('thumbnails off the push', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${gone.id}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
     expect(await queuedJobs()).toBe(3)
 
-    t.app.services.thumbnails.start()
+    await t.app.services.thumbnails.start()
     try {
       await waitFor('every queued thumbnail made', async () => (await queuedJobs()) === 0)
     } finally {

@@ -37,9 +37,9 @@ describe('migrations', () => {
     const first = await open()
     // Two pools stand for two processes on PostgreSQL; the embedded database admits one process, so there it is one pool.
     const second = onPostgres ? await open() : first
-    expect(await pendingMigrations(first.db)).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes'])
+    expect(await pendingMigrations(first.db)).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes', '0017_thumbnail_wake'])
     const [a, b] = await Promise.all([migrate(first.db), migrate(second.db)])
-    expect([...a.applied, ...b.applied]).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes'])
+    expect([...a.applied, ...b.applied]).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes', '0017_thumbnail_wake'])
     expect(await pendingMigrations(first.db)).toEqual([])
     expect((await migrate(first.db)).applied).toEqual([])
   })
@@ -177,7 +177,7 @@ describe('health endpoints', () => {
     expect(res.json()).toEqual({ status: 'ok' })
   })
 
-  it('GET /ready reports the database, migrations, the blob store, pgvector, the search mode and who keeps the statistics fresh', async () => {
+  it('GET /ready reports the database, migrations, the blob store, pgvector, the search mode, who keeps the statistics fresh and which derivations this process runs', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/ready' })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({
@@ -188,7 +188,17 @@ describe('health endpoints', () => {
       pgvector: expect.any(Boolean),
       search: { mode: 'text', reason: 'no_provider' },
       statistics: { autovacuum: expect.any(Boolean), analyzer: expect.any(Boolean), detail: expect.any(String) },
+      derivations: [
+        { name: 'thumbnails', runs_here: false },
+        { name: 'embeddings', runs_here: false },
+      ],
     })
+    await t.app.services.thumbnails.start()
+    try {
+      expect((await t.app.inject({ method: 'GET', url: '/ready' })).json().derivations[0]).toEqual({ name: 'thumbnails', runs_here: true })
+    } finally {
+      await t.app.services.thumbnails.stop(1_000)
+    }
   })
 
   it('GET /ready is 503 when the database is gone', async () => {

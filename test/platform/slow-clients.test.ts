@@ -1,7 +1,7 @@
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_IMAGE_BYTES } from '../../src/modules/assets/service.js'
+import { MAX_IMAGE_BYTES } from '../../src/modules/assets/push.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { pushAndRead } from '../support/fixtures.js'
 import { gaussianNoise } from '../support/images.js'

@@ -50,15 +50,22 @@ async function removeUnreferenced(db: Db, blobs: BlobStore, keys: string[]): Pro
     orphans.set(contentOf(key), [...(orphans.get(contentOf(key)) ?? []), key])
   }
   let removed = 0
-  for (const [sha256, files] of orphans) {
-    await inTransaction(db, async (tx) => {
-      await store.lockContent(tx, sha256)
-      if ((await store.contentsInUse(tx, [sha256])).has(sha256)) return
-      await Promise.all(files.map((key) => blobs.delete(key)))
-      removed += files.length
-    })
-  }
+  for (const [sha256, files] of orphans) removed += await removeIfUnreferenced(db, blobs, sha256, files)
   return removed
+}
+
+/**
+ * Removes these files of one content unless an asset (of any organization) stores it, under the
+ * content's lock, which a push and a delete of the same bytes take too; returns how many it removed.
+ * The one place that decides whether a content's files may go: the sweep, a delete and a failed push.
+ */
+export async function removeIfUnreferenced(db: Db, blobs: BlobStore, sha256: string, keys: string[]): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    await store.lockContent(tx, sha256)
+    if ((await store.contentsInUse(tx, [sha256])).has(sha256)) return 0
+    await Promise.all(keys.map((key) => blobs.delete(key)))
+    return keys.length
+  })
 }
 
 /** A blob key is `<sha256>` or `<sha256>.<variant>`. */

@@ -1,17 +1,13 @@
-import type { IncomingHttpHeaders } from 'node:http'
-import { Readable } from 'node:stream'
 import multipart from '@fastify/multipart'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { Type, type Static } from 'typebox'
-import { RangeNotSatisfiableError, type BlobStore, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
+import type { FastifyRequest } from 'fastify'
+import type { Static } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
-import { attachment } from '../../platform/http/content-disposition.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
-import type { UrlSigner } from '../../platform/signed-urls.js'
 import { ASSET_EXAMPLE, AssetListSchema, AssetParams, AssetSchema, CHECK_EXAMPLE, CheckBody, CheckResponse, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
-import { creatorOf, type AssetService, type PushInput } from './service.js'
+import type { PushInput } from './push.js'
+import { creatorOf, type AssetService } from './service.js'
 import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
 /** A 25 MiB image is ~35 MB of base64; the decoded size is checked against 25 MiB in the service. */
@@ -228,144 +224,4 @@ function pushRoute(app: App, assets: AssetService): void {
       return reply.code(result.duplicate ? 200 : 201).send(result)
     },
   )
-}
-
-const FileParams = Type.Object({ id: Type.String({ format: 'uuid' }), variant: Type.Union([Type.Literal('thumbnail'), Type.Literal('original')]) })
-const FileQuery = Type.Object({
-  expires: Type.Integer({ minimum: 0 }),
-  sig: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-  // Any text: a changed value is a wrong signature (403), like a changed `expires`.
-  share: Type.Optional(Type.String({ maxLength: 200 })),
-  // Not signed: the holder of a link may already save its bytes under any name.
-  download: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-})
-
-/** Whether the public share a file link was issued for still shows that asset; checked on every request. */
-export type ShareServes = (share: string, assetId: string) => Promise<boolean>
-
-/**
- * GET (and HEAD) /files/assets/{id}/{thumbnail|original}: signed capability URLs, no API key.
- *
- * The file is streamed from the blob store, never held in memory. Its ETag is its blob key (the SHA-256
- * of the bytes, with the variant for a thumbnail): strong, and the same from every server. A matching
- * `If-None-Match` is 304 without opening the file. One `Range: bytes=a-b`, `a-` or `-n` is 206 with
- * `Content-Range`; a range that starts past the end is 416, its `Content-Range` giving the file's size.
- * Several ranges, another unit or a malformed header are answered with the whole file (200), as RFC
- * 9110 allows; so is a range whose `If-Range` is anything but the current ETag (dates are not compared).
- *
- * A link a public share handed out carries `share=<ref>` under its signature: it is served only while
- * that share is live and still shows the asset (`shareServes`), else 404 like an unknown file, checked
- * after the signature and before anything is answered about the file (a 304 included).
- *
- * `download=<file name>` answers with `Content-Disposition: attachment` under that name, so a link saves
- * the file instead of opening it.
- *
- * With `directLinks` (FILES_REDIRECT=presigned), a valid link is answered 302 to a presigned URL of the
- * bucket, valid `DIRECT_LINK_SECONDS` at most, whose answer carries our type, disposition and caching:
- * the bytes, and Range, go between the client and the bucket, at the price of showing the bucket's URL.
- */
-export function fileRoutes(
-  app: App,
-  deps: { assets: AssetService; signer: UrlSigner; shareServes: ShareServes; directLinks?: Pick<BlobStore, 'directLink'> },
-): void {
-  app.get('/files/assets/:id/:variant', { config: { auth: { kind: 'signed-url', bucket: 'files' } }, schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
-    const { id, variant } = request.params
-    const { share } = request.query
-    const remaining = deps.signer.verify(`/files/assets/${id}/${variant}`, request.query)
-    if (remaining === null) {
-      const fresh = share === undefined ? 'read the asset again for a fresh one' : 'open the shared page again for a fresh one'
-      throw new AppError('invalid_signature', `The link is invalid or has expired: ${fresh}.`)
-    }
-    if (share !== undefined && !(await deps.shareServes(share, id))) throw problems.notFound('File')
-    const file = await deps.assets.file(id, variant)
-    if (!file) throw problems.notFound('File')
-    const etag = `"${file.key}"`
-    const head = request.method === 'HEAD'
-    reply.header('accept-ranges', 'bytes')
-    if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, remaining).code(304).send(head ? emptyBody() : undefined)
-    if (deps.directLinks?.directLink) {
-      if (!(await file.stored())) throw missingFile(request, id, file.key)
-      const download = request.query.download
-      const location = await deps.directLinks.directLink(file.key, {
-        expiresInSeconds: Math.max(1, Math.min(remaining, DIRECT_LINK_SECONDS)),
-        contentType: file.mimeType,
-        ...(download !== undefined && { contentDisposition: attachment(download) }),
-      })
-      // The presigned URL is a credential for a few minutes: no cache keeps it.
-      return reply.code(302).header('location', location).header('cache-control', 'no-store').send()
-    }
-
-    let blob: BlobStream | null
-    try {
-      blob = await file.open(rangeToServe(request.headers, etag))
-    } catch (error) {
-      if (!(error instanceof RangeNotSatisfiableError)) throw error
-      reply.header('content-range', `bytes */${error.size}`)
-      throw new AppError('range_not_satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
-    }
-    if (!blob) throw missingFile(request, id, file.key)
-    const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
-    if (request.query.download !== undefined) reply.header('content-disposition', attachment(request.query.download))
-    fileHeaders(reply, etag, remaining)
-      .header('content-type', file.mimeType)
-      .header('content-length', end - start + 1)
-      .header('last-modified', blob.modifiedAt.toUTCString())
-    if (blob.range) reply.code(206).header('content-range', `bytes ${start}-${end}/${blob.size}`)
-    if (head) {
-      // Fastify drains whatever a HEAD route sends; an empty stream keeps our Content-Length.
-      blob.body.destroy()
-      return reply.send(emptyBody())
-    }
-    return reply.send(blob.body)
-  })
-}
-
-/** A row whose file is gone: lost storage, or a migration not finished. The operator needs the key. */
-function missingFile(request: FastifyRequest, assetId: string, key: string): AppError {
-  request.log.warn({ asset_id: assetId, key }, 'the file of an existing asset is missing from the blob store')
-  return problems.notFound('File')
-}
-
-/** The longest a presigned URL lives: the signed link itself may be valid for days. */
-const DIRECT_LINK_SECONDS = 300
-
-/** What every answer with the file, or about it (304), carries. */
-function fileHeaders(reply: FastifyReply, etag: string, remaining: number): FastifyReply {
-  return reply
-    .header('etag', etag)
-    .header('cache-control', `private, max-age=${remaining}, immutable`)
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', "default-src 'none'; sandbox")
-}
-
-function emptyBody(): Readable {
-  return Readable.from([])
-}
-
-/** Whether an `If-None-Match` list holds `etag` (weak comparison, RFC 9110 13.1.2) or is `*`. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim()
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag
-  })
-}
-
-const SINGLE_BYTE_RANGE = /^bytes=[ \t]*(\d*)-(\d*)[ \t]*$/i
-
-/**
- * The one range of a `Range` header, or undefined for the whole file: no header, several ranges, another
- * unit, a malformed or backwards range, or an `If-Range` other than the current (strong) ETag.
- */
-function rangeToServe(headers: IncomingHttpHeaders, etag: string): ByteRange | undefined {
-  const match = SINGLE_BYTE_RANGE.exec(headers.range?.trim() ?? '')
-  if (!match) return undefined
-  const ifRange = headers['if-range']
-  if (ifRange !== undefined && (typeof ifRange !== 'string' || ifRange.trim() !== etag)) return undefined
-  const [, first = '', last = ''] = match
-  if (first === '') return last === '' ? undefined : { suffix: Number(last) }
-  const start = Number(first)
-  if (last === '') return { start }
-  const end = Number(last)
-  return end < start ? undefined : { start, end }
 }

@@ -1,7 +1,6 @@
 import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
-import { releaseClaims } from '../../platform/background/claims.js'
 import { textQuery } from './full-text.js'
 
 /**
@@ -332,11 +331,6 @@ export async function firstMatchingEach(db: Db, organizationId: string, filters:
   return filters.map((_, i) => rows[0]![`f${i}`] ?? null)
 }
 
-/** For signed file URLs, which carry no organization: the signature is the capability. */
-export async function findAssetFiles(db: Db, id: string) {
-  return db.selectFrom('assets').select(['mime_type', 'sha256', 'blob_key', 'thumbnail_key', 'thumbnail_failure']).where('id', '=', id).executeTakeFirst()
-}
-
 /** What a thumbnail is made from, and where it goes. */
 export interface ThumbnailSource {
   sha256: string
@@ -344,47 +338,15 @@ export interface ThumbnailSource {
   thumbnail_key: string
 }
 
-/** The thumbnail sources of these assets, by id, leaving out the assets whose image failed to decode. */
-export async function thumbnailSources(db: Db, ids: string[]): Promise<Map<string, ThumbnailSource>> {
-  if (ids.length === 0) return new Map()
-  const rows = await db
-    .selectFrom('assets')
-    .select(['id', 'sha256', 'blob_key', 'thumbnail_key'])
-    .where('id', '=', sql<string>`any(${ids}::uuid[])`)
-    .where('thumbnail_failure', 'is', null)
-    .execute()
-  return new Map(rows.map(({ id, ...source }) => [id, source]))
+/** An asset's files, as a signed file URL reads them. */
+export interface AssetFileRow extends ThumbnailSource {
+  mime_type: string
+  thumbnail_failure: string | null
 }
 
-/** Records on every asset of these bytes that they failed to decode; returns the assets it changed. */
-export async function recordThumbnailFailure(db: Db, sha256: string, reason: string): Promise<string[]> {
-  const rows = await db
-    .updateTable('assets')
-    .set({ thumbnail_failure: reason })
-    .where('sha256', '=', sha256)
-    .where('thumbnail_failure', 'is', null)
-    .returning('id')
-    .execute()
-  return rows.map((row) => row.id)
-}
-
-/** The jobs whose thumbnail is made (or can never be). */
-export async function finishThumbnailJobs(db: Db, assetIds: string[]): Promise<void> {
-  if (assetIds.length > 0) await db.deleteFrom('thumbnail_jobs').where('asset_id', '=', sql<string>`any(${assetIds}::uuid[])`).execute()
-}
-
-/** A job that failed for a reason other than its image: due again after 5 s, 20 s, 80 s… at most an hour, ±20%. */
-export async function retryThumbnailJob(db: Db, assetId: string, owner: string, error: string): Promise<void> {
-  await sql`
-    update thumbnail_jobs
-    set attempts = attempts + 1, last_error = ${error.slice(0, 1000)}, locked_by = null, locked_until = null,
-      next_attempt_at = now() + make_interval(secs => least(3600, 5 * power(4, attempts)) * (0.8 + random() * 0.4))
-    where asset_id = ${assetId} and locked_by = ${owner}
-  `.execute(db)
-}
-
-export function releaseThumbnailJobs(db: Db, owner: string, assetIds: string[]): Promise<void> {
-  return releaseClaims(db, { table: 'thumbnail_jobs', idColumn: 'asset_id', owner, ids: assetIds })
+/** For signed file URLs, which carry no organization: the signature is the capability. */
+export async function findAssetFiles(db: Db, id: string): Promise<AssetFileRow | undefined> {
+  return db.selectFrom('assets').select(['mime_type', 'sha256', 'blob_key', 'thumbnail_key', 'thumbnail_failure']).where('id', '=', id).executeTakeFirst()
 }
 
 export async function findBySha256(db: Db, organizationId: string, sha256: string): Promise<string | undefined> {
@@ -458,8 +420,8 @@ export interface AssetInsert {
   asset: NewAsset
   /** The plans with limits (the organization's counters are checked against its plan's, under its lock). */
   planLimits: Record<string, { maxAssets?: number | undefined; maxBytes?: number | undefined }>
-  /** Clauses that must happen with the asset, each given the inserted rows (`select id from inserted`). */
-  alongside: Array<(inserted: RawBuilder<{ id: string }>) => RawBuilder<unknown>>
+  /** Clauses that must happen with the asset, each given the inserted rows (`select id from inserted`); null: none. */
+  alongside: Array<(inserted: RawBuilder<{ id: string }>) => RawBuilder<unknown> | null>
 }
 
 export type InsertOutcome = 'inserted' | 'duplicate' | 'over_plan'
@@ -477,7 +439,10 @@ export type InsertOutcome = 'inserted' | 'duplicate' | 'over_plan'
 export async function insertAsset(db: Db, insert: AssetInsert): Promise<InsertOutcome> {
   const { asset } = insert
   const inserted = sql<{ id: string }>`select id from inserted`
-  const clauses = insert.alongside.map((clause, i) => sql`, ${sql.ref(`alongside_${i}`)} as (${clause(inserted)})`)
+  const clauses = insert.alongside
+    .map((clause) => clause(inserted))
+    .filter((clause) => clause !== null)
+    .map((clause, i) => sql`, ${sql.ref(`alongside_${i}`)} as (${clause})`)
   const limits = JSON.stringify(insert.planLimits)
   const result = await sql<{ allowed: boolean; inserted: boolean }>`
     with organization as (

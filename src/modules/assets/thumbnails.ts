@@ -3,18 +3,28 @@ import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
 import { claimDue } from '../../platform/background/claims.js'
+import type { ChangedRows, Derivation, DerivationCounts } from '../../platform/background/derivation.js'
+import { listen, type Listener } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import type { Db } from '../../platform/db/index.js'
 import { ImageError, type ImageProcessor } from '../../platform/images/images.js'
-import * as store from './store.js'
+import type { AssetChange } from './service.js'
 import type { ThumbnailSource } from './store.js'
+import * as store from './thumbnail-store.js'
 
 /** Jobs per claim; they are worked one after the other, so the runner decodes one image at a time. */
 const JOBS_PER_CLAIM = 8
 /** Far longer than eight decodes take, so no other runner takes a batch over while it is worked. */
 const LEASE_MS = 5 * 60_000
-const POLL_INTERVAL_MS = 5_000
+/**
+ * Jobs are claimed when a commit or a NOTIFY says there are some; the poll only finds the jobs whose
+ * retry came due, and any notification lost while the LISTEN connection was down.
+ */
+const FALLBACK_POLL_MS = 60_000
+/** Assets looked at per statement, and their files per look at the store at once, when finding missing thumbnails. */
+const MISSING_PAGE = 500
+const MISSING_LOOKS_AT_ONCE = 16
 
 /**
  * What making a thumbnail came to: stored (made now or before), the image failed to decode (`reason`,
@@ -27,6 +37,8 @@ export interface ThumbnailsDeps {
   blobs: BlobStore
   images: ImageProcessor
   logger: FastifyBaseLogger
+  /** Set for PostgreSQL: jobs committed by other processes wake this one through LISTEN/NOTIFY. */
+  databaseUrl?: string | undefined
 }
 
 /**
@@ -35,15 +47,17 @@ export interface ThumbnailsDeps {
  * first (or its file has gone missing). Both ways go through `ensure`, so each image is decoded once
  * in this process however many ask for it at the same time.
  */
-export class Thumbnails {
+export class Thumbnails implements Derivation<AssetChange> {
+  readonly name = 'thumbnails'
   private readonly making = new Map<string, Promise<ThumbnailOutcome>>()
   private runner: Runner<{ id: string }> | undefined
+  private listener: Listener | undefined
 
   constructor(private readonly deps: ThumbnailsDeps) {}
 
-  /** The clause for the push's statement that queues the thumbnails of the assets `assets` selects. */
-  queue(assets: RawBuilder<{ id: string }>): RawBuilder<unknown> {
-    return sql`insert into thumbnail_jobs (asset_id) ${assets}`
+  /** The clause for the push's statement that queues the thumbnails of the assets `changed` selects; an edit changes no image. */
+  queue(changed: ChangedRows, change: AssetChange): RawBuilder<unknown> | null {
+    return change.kind === 'created' ? sql`insert into thumbnail_jobs (asset_id) ${changed}` : null
   }
 
   /** After the commit of a push that queued a thumbnail. */
@@ -51,16 +65,57 @@ export class Thumbnails {
     this.runner?.wake()
   }
 
-  /** Makes the queued thumbnails in this process until stop(). */
-  start(): void {
+  /** Makes the queued thumbnails in this process until stop(), woken by this process's pushes and by the others' NOTIFY. */
+  async start(): Promise<void> {
     if (this.runner) return
-    this.runner = this.createRunner()
-    this.runner.start()
+    const runner = this.createRunner()
+    this.runner = runner
+    runner.start()
+    if (this.deps.databaseUrl) this.listener = await listen(this.deps.databaseUrl, [store.THUMBNAILS_CHANNEL], () => runner.wake(), this.deps.logger)
   }
 
   async stop(timeoutMs: number): Promise<void> {
+    await this.listener?.close()
+    this.listener = undefined
     await this.runner?.stop(timeoutMs)
     this.runner = undefined
+  }
+
+  working(): boolean {
+    return this.runner !== undefined
+  }
+
+  async counts(organizationId?: string): Promise<DerivationCounts> {
+    return { name: this.name, ...(await store.thumbnailCounts(this.deps.db, organizationId)) }
+  }
+
+  /**
+   * Queues again the failed thumbnails (see `requeueFailedThumbnails`) and the missing ones: an asset
+   * with no job and no recorded failure whose thumbnail is not in the blob store (files restored from a
+   * backup without their thumbnails, say). Finding those looks at the store once per such asset.
+   */
+  async retry(organizationId?: string): Promise<number> {
+    let queued = await store.requeueFailedThumbnails(this.deps.db, organizationId)
+    let after: string | null = null
+    for (;;) {
+      const page = await store.assetsWithoutThumbnailJob(this.deps.db, after, MISSING_PAGE, organizationId)
+      if (page.length === 0) break
+      queued += await store.queueThumbnailJobs(this.deps.db, await this.notStored(page))
+      after = page.at(-1)!.id
+    }
+    this.afterCommit()
+    return queued
+  }
+
+  /** The ids of the assets whose thumbnail file is not in the store. */
+  private async notStored(assets: Array<{ id: string; thumbnail_key: string }>): Promise<string[]> {
+    const missing: string[] = []
+    for (let i = 0; i < assets.length; i += MISSING_LOOKS_AT_ONCE) {
+      const looked = assets.slice(i, i + MISSING_LOOKS_AT_ONCE)
+      const stored = await Promise.all(looked.map((asset) => this.deps.blobs.exists(asset.thumbnail_key)))
+      missing.push(...looked.filter((_, j) => !stored[j]).map((asset) => asset.id))
+    }
+    return missing
   }
 
   /** Makes every queued thumbnail now (tests, and a process that has just restored its files). */
@@ -112,7 +167,7 @@ export class Thumbnails {
       batchSize: JOBS_PER_CLAIM,
       concurrency: 1,
       leaseMs: LEASE_MS,
-      pollIntervalMs: POLL_INTERVAL_MS,
+      pollIntervalMs: FALLBACK_POLL_MS,
       owner,
     })
   }

@@ -1,7 +1,7 @@
 import type { RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import { AppError, problems } from '../../platform/http/errors.js'
-import type { CollectionMembership, NamedCollection } from '../assets/service.js'
+import type { CollectionMembership, NamedCollection } from '../assets/push.js'
 import * as store from './store.js'
 
 /**

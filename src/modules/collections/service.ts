@@ -6,6 +6,7 @@ import { MAX_LIMIT, type Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { randomToken } from '../../platform/ids.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
+import type { AssetFiles } from '../assets/files.js'
 import { createdBySomeoneElse, onlyCreatedBy, type AssetRecord, type AssetService, type Cover } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
@@ -51,6 +52,8 @@ export class CollectionService {
   constructor(
     private readonly db: Db,
     private readonly assets: AssetService,
+    /** The assets' files: a share's zip streams their originals. */
+    private readonly files: AssetFiles,
     private readonly members: CollectionMembers,
     /** Signs the file links a share hands out, bound to that share. */
     private readonly signer: UrlSigner,
@@ -237,7 +240,7 @@ export class CollectionService {
 
   /** An original's bytes; an asset deleted since the zip was listed fails the zip rather than leave a hole. */
   private async openOriginal(assetId: string) {
-    const blob = await (await this.assets.file(assetId, 'original'))?.open()
+    const blob = await (await this.files.file(assetId, 'original'))?.open()
     if (!blob) throw new Error(`the original of asset ${assetId} is gone`)
     return blob.body
   }

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
 import { uuidv7 } from '../../platform/ids.js'
-import type { NamedCollection } from '../assets/service.js'
+import type { NamedCollection } from '../assets/push.js'
 import type { AssetFilter } from '../assets/store.js'
 
 export interface CollectionRow {

@@ -4,6 +4,7 @@ import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import type { App } from '../../platform/http/app-type.js'
 import type { DatabaseHandle } from '../../platform/db/index.js'
 import { hasVector, pendingMigrations } from '../../platform/db/migrate.js'
+import type { DerivedWork } from '../../platform/background/derivation.js'
 import type { Embeddings } from '../search/embeddings.js'
 
 /**
@@ -14,9 +15,10 @@ import type { Embeddings } from '../search/embeddings.js'
  * and whether this process keeps the statistics fresh instead. Every instance shares the server's
  * setting, so a 503 would take them all out of the load balancer at once, for something that slows
  * plans but breaks nothing and that no restart mends. A process draining before it stops (SIGTERM) is
- * unready at once, while it still serves every other request.
+ * unready at once, while it still serves every other request. `derivations` says which of the work that
+ * follows a change to an asset this process runs (a serving process may leave it all to workers).
  */
-export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings; blobs: BlobStore; draining: () => boolean }): void {
+export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings; derivations: readonly DerivedWork[]; blobs: BlobStore; draining: () => boolean }): void {
   const storageReachable = recentReachability(deps.blobs, app.log)
   app.get('/health', { config: { auth: { kind: 'public' } } }, async () => ({ status: 'ok' }))
 
@@ -38,6 +40,7 @@ export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddi
         pgvector: vector,
         search: await deps.embeddings.readiness(),
         statistics: await deps.database.statistics.status(),
+        derivations: deps.derivations.map((derivation) => ({ name: derivation.name, runs_here: derivation.working() })),
       })
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed')

@@ -1,11 +1,15 @@
 import type { Config } from '../../config.js'
 import type { MemberAudit, Organization, Role } from '../../platform/db/schema.js'
 import type { App } from '../../platform/http/app-type.js'
+import { derivationNamed, type DerivedWork } from '../../platform/background/derivation.js'
+import { problems } from '../../platform/http/errors.js'
 import { pageOf } from '../../platform/http/pagination.js'
 import { appNoContent, appProblemResponses, appResponse, DataListSchema, iso } from '../../platform/http/schemas.js'
 import {
   ChangeRoleBody,
+  DerivationCountsSchema,
   HandOverBody,
+  JobParams,
   MemberChangeListSchema,
   MemberChangesQuery,
   MemberParams,
@@ -13,6 +17,7 @@ import {
   OrganizationSchema,
   OrganizationWithRoleSchema,
   OrgParams,
+  RetryOutcomeSchema,
   UpdateOrganizationBody,
 } from './schemas.js'
 import type { OrganizationAiStatus } from '../search/embeddings.js'
@@ -198,6 +203,57 @@ function memberChangeRoutes(app: App, orgs: OrgService): void {
       const page = pageOf(request.query)
       const { rows, total } = await orgs.memberChanges(organization.id, page)
       return { data: rows.map(memberChangeView), total, ...page }
+    },
+  )
+}
+
+/**
+ * /app/api/orgs/:org/jobs: the work that follows a change to the organization's assets (thumbnails,
+ * embeddings), counted for this organization only, and its retry; for owners and admins (the app's
+ * Processing panel).
+ */
+export function jobRoutes(app: App, deps: { derivations: readonly DerivedWork[] }): void {
+  app.get(
+    '/app/api/orgs/:org/jobs',
+    {
+      config: { auth: { kind: 'session', role: 'manager' } },
+      schema: {
+        operationId: 'appListJobs',
+        tags: ORG_TAGS,
+        summary: 'Count the processing queues',
+        description: 'One row per kind of work done after a push (thumbnails, embeddings), counting this organization\u2019s jobs only.',
+        params: OrgParams,
+        response: { 200: appResponse('The queues, in a fixed order.', DataListSchema(DerivationCountsSchema)) },
+      },
+    },
+    async (request) => {
+      const { organization } = request.membership!
+      return { data: await Promise.all(deps.derivations.map((derivation) => derivation.counts(organization.id))) }
+    },
+  )
+
+  app.post(
+    '/app/api/orgs/:org/jobs/:name/retry',
+    {
+      config: { auth: { kind: 'session', role: 'manager' } },
+      schema: {
+        operationId: 'appRetryJobs',
+        tags: ORG_TAGS,
+        summary: 'Retry failed and missing work',
+        description:
+          'Queues again this organization\u2019s failed jobs of one queue, and the work that is missing (a thumbnail whose file is gone, a text with no embedding while AI is on).',
+        params: JobParams,
+        response: {
+          200: appResponse('How many jobs were queued again.', RetryOutcomeSchema),
+          ...appProblemResponses({ not_found: 'no queue with this name' }),
+        },
+      },
+    },
+    async (request) => {
+      const { organization } = request.membership!
+      const derivation = derivationNamed(deps.derivations, request.params.name)
+      if (!derivation) throw problems.notFound('Queue')
+      return { name: derivation.name, queued: await derivation.retry(organization.id) }
     },
   )
 }

@@ -79,3 +79,24 @@ export const MemberChangeSchema = Type.Object(
 )
 
 export const MemberChangeListSchema = ListSchema(MemberChangeSchema, 'A page of member changes, newest first.')
+
+export const JobParams = Type.Object({ org: Type.String(), name: Type.String({ maxLength: 100 }) })
+
+export const DerivationCountsSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The derivation: `thumbnails` or `embeddings`.' }),
+    pending: Type.Integer({ description: 'Jobs queued and not yet claimed.' }),
+    running: Type.Integer({ description: 'Jobs a runner holds now.' }),
+    failed: Type.Integer({ description: 'Jobs whose last attempt failed, waiting for their retry; for thumbnails also the images that could not be decoded.' }),
+    oldest_pending_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the longest-waiting pending job became due.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const RetryOutcomeSchema = Type.Object(
+  {
+    name: Type.String(),
+    queued: Type.Integer({ description: 'Jobs queued again: the failed ones and the missing ones.' }),
+  },
+  { additionalProperties: false },
+)

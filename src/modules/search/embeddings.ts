@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { RawBuilder } from 'kysely'
 import type { EmbeddingConfig } from '../../platform/embeddings/provider.js'
 import { backoffMs } from '../../platform/background/claims.js'
+import type { ChangedRows, Derivation, DerivationCounts } from '../../platform/background/derivation.js'
 import { listen } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
 import { sha256Hex } from '../../platform/crypto.js'
@@ -9,7 +10,7 @@ import type { DatabaseHandle, Db } from '../../platform/db/index.js'
 import { vectorVersion } from '../../platform/db/migrate.js'
 import { createEmbeddingProvider, EMBEDDING_BATCH_SIZE, EmbeddingError, type EmbeddingProvider } from '../../platform/embeddings/provider.js'
 import { vectorParam } from '../../platform/embeddings/vector.js'
-import type { AssetRecord } from '../assets/service.js'
+import type { AssetChange, AssetRecord } from '../assets/service.js'
 import * as store from './store.js'
 import type { EmbeddingJob } from './store.js'
 
@@ -82,7 +83,8 @@ export interface EmbeddingsDeps {
  * Asset embeddings: the text each asset should be embedded from (kept in the transaction of the change),
  * the background work that embeds it with the provider, and what the provider last said.
  */
-export class Embeddings {
+export class Embeddings implements Derivation<AssetChange> {
+  readonly name = 'embeddings'
   readonly provider: EmbeddingProvider | undefined
   private readonly db: Db
   private runner: Runner<EmbeddingJob> | undefined
@@ -98,12 +100,12 @@ export class Embeddings {
   }
 
   /**
-   * The clause that queues the record's text for embedding (for the assets `assets` selects: the record's
-   * asset), to run in the statement or transaction that changed it; the work is woken by afterCommit().
+   * The clause that queues the changed record's text for embedding (for the assets `changed` selects: the
+   * record's asset), to run in the statement or transaction that changed it; the work is woken by afterCommit().
    */
-  queueText(assets: RawBuilder<{ id: string }>, organizationId: string, record: AssetRecord): RawBuilder<unknown> {
-    const text = embeddingText(record)
-    return store.queueEmbeddingText(assets, { organizationId, text, hash: sha256Hex(text) })
+  queue(changed: ChangedRows, change: AssetChange): RawBuilder<unknown> {
+    const text = embeddingText(change.record)
+    return store.queueEmbeddingText(changed, { organizationId: change.organizationId, text, hash: sha256Hex(text) })
   }
 
   /**
@@ -176,7 +178,7 @@ export class Embeddings {
   async organizationStatus(organizationId: string): Promise<OrganizationAiStatus> {
     const readiness = await this.readiness()
     if (readiness.mode === 'text') return { available: false, unavailable_reason: readiness.reason ?? null, embeddings_pending: 0 }
-    const counts = await this.counts(organizationId)
+    const counts = await this.textCounts(organizationId)
     return { available: true, unavailable_reason: null, embeddings_pending: counts.missing + counts.stale }
   }
 
@@ -221,6 +223,18 @@ export class Embeddings {
     this.modelCheck = setInterval(() => void checkModels(), MODEL_CHECK_INTERVAL_MS).unref()
   }
 
+  working(): boolean {
+    return this.runner !== undefined
+  }
+
+  /** Embeds every due text now; nothing without a provider and pgvector. */
+  async drain(): Promise<void> {
+    if (!(await this.enabled())) return
+    const runner = this.createRunner()
+    await runner.drain()
+    await runner.stop(0)
+  }
+
   async stop(timeoutMs: number): Promise<void> {
     clearInterval(this.modelCheck)
     await this.stopListening?.()
@@ -250,8 +264,29 @@ export class Embeddings {
     return counts
   }
 
-  counts(organizationId?: string): Promise<store.EmbeddingCounts> {
+  /** The texts by the state of their vector (current, stale, missing…): what `embeddings status` shows. */
+  textCounts(organizationId?: string): Promise<store.EmbeddingCounts> {
     return store.embeddingCounts(this.db, this.provider?.model, organizationId)
+  }
+
+  /**
+   * The queue's counts, over the texts of organizations with AI on. Failed: texts whose last attempt
+   * the provider failed or refused, waiting for their retry.
+   */
+  async counts(organizationId?: string): Promise<DerivationCounts> {
+    return { name: this.name, ...(await store.embeddingJobCounts(this.db, organizationId)) }
+  }
+
+  /**
+   * Makes due now the failed texts and the missing ones (a text of an organization with AI on whose
+   * vector is absent, or of an older text or another model, and that waits for nothing), then wakes the
+   * runner. Nothing without a provider and pgvector: no vector could be made.
+   */
+  async retry(organizationId?: string): Promise<number> {
+    if (!(await this.enabled())) return 0
+    const queued = await store.requeueEmbeddings(this.db, this.provider!.model, organizationId)
+    this.afterCommit()
+    return queued
   }
 
   private createRunner(options: QueueOptions = {}): Runner<EmbeddingJob> {

@@ -1,3 +1,4 @@
+import type { DerivationCounts } from '../../platform/background/derivation.js'
 import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import { claimDue, releaseClaims } from '../../platform/background/claims.js'
@@ -329,6 +330,43 @@ export async function embeddingCounts(db: Db, model: string | undefined, organiz
     ])
   if (organizationId) query = query.where('e.organization_id', '=', organizationId)
   return query.executeTakeFirstOrThrow()
+}
+
+/** A row whose lease no runner holds. */
+const UNCLAIMED = sql<boolean>`(e.locked_until is null or e.locked_until < now())`
+
+/** The texts of organizations with AI on, which the queue works (of one organization, or all). */
+function queuedTexts(organizationId: string | undefined) {
+  const ofOrganization = organizationId === undefined ? sql`` : sql`and e.organization_id = ${organizationId}`
+  return sql`e.source_text <> '' ${ofOrganization} and exists (select 1 from organizations o where o.id = e.organization_id and o.ai_enabled)`
+}
+
+/** The embedding queue's counts: pending (due or queued), running (leased) and failed (the last attempt failed). */
+export async function embeddingJobCounts(db: Db, organizationId?: string): Promise<Omit<DerivationCounts, 'name'>> {
+  const { rows } = await sql<Omit<DerivationCounts, 'name' | 'oldest_pending_at'> & { oldest_pending_at: Date | string | null }>`
+    select
+      count(*) filter (where e.next_attempt_at is not null and ${UNCLAIMED} and e.last_error is null)::int as pending,
+      count(*) filter (where not ${UNCLAIMED})::int as running,
+      count(*) filter (where e.next_attempt_at is not null and ${UNCLAIMED} and e.last_error is not null)::int as failed,
+      min(e.next_attempt_at) filter (where e.next_attempt_at is not null and ${UNCLAIMED} and e.last_error is null) as oldest_pending_at
+    from asset_embeddings e where ${queuedTexts(organizationId)}
+  `.execute(db)
+  const row = rows[0]!
+  return { ...row, oldest_pending_at: row.oldest_pending_at === null ? null : new Date(row.oldest_pending_at).toISOString() }
+}
+
+/**
+ * Makes due now, in one statement, the texts whose last attempt failed and those whose vector is missing
+ * or outdated (another text or model) while nothing has them due; returns how many.
+ */
+export async function requeueEmbeddings(db: Db, model: string, organizationId?: string): Promise<number> {
+  const result = await sql`
+    update asset_embeddings e set next_attempt_at = now(), attempts = 0, last_error = null
+    where ${queuedTexts(organizationId)} and ${UNCLAIMED}
+      and (e.last_error is not null
+        or (e.next_attempt_at is null and (e.embedded_hash is distinct from e.text_hash or e.model is distinct from ${model}::text)))
+  `.execute(db)
+  return Number(result.numAffectedRows ?? 0)
 }
 
 export async function indexState(db: Db, name: string): Promise<'valid' | 'invalid' | 'absent'> {

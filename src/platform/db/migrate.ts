@@ -16,6 +16,7 @@ import * as idempotencyKeys from './migrations/0013_idempotency_keys.js'
 import * as keyLimits from './migrations/0014_key_limits.js'
 import * as thumbnailJobs from './migrations/0015_thumbnail_jobs.js'
 import * as libraryChanges from './migrations/0016_library_changes.js'
+import * as thumbnailWake from './migrations/0017_thumbnail_wake.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_key_limits': keyLimits,
   '0015_thumbnail_jobs': thumbnailJobs,
   '0016_library_changes': libraryChanges,
+  '0017_thumbnail_wake': thumbnailWake,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

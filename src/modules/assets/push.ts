@@ -1,0 +1,324 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { RawBuilder } from 'kysely'
+import type { ChangedRows } from '../../platform/background/derivation.js'
+import { variantKey, type BlobStore } from '../../platform/blobs/blob-store.js'
+import { sha256Hex } from '../../platform/crypto.js'
+import type { Db } from '../../platform/db/index.js'
+import { emitting } from '../../platform/events/outbox.js'
+import type { ErrorCode } from '../../platform/http/error-codes.js'
+import { AppError, problems } from '../../platform/http/errors.js'
+import { uuidv7 } from '../../platform/ids.js'
+import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../platform/images/images.js'
+import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
+import type { CatalogService } from '../catalog/service.js'
+import { removeIfUnreferenced } from './blob-sweep.js'
+import type { AssetChange, AssetDerivation, AssetRecord } from './service.js'
+import * as store from './store.js'
+import type { AssetWithRelations } from './store.js'
+
+export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
+const THUMBNAIL_VARIANT = 'thumb.webp'
+const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i
+
+export interface PlanLimit {
+  maxAssets?: number
+  maxBytes?: number
+}
+
+export interface AssetPushDeps {
+  db: Db
+  logger: FastifyBaseLogger
+  catalog: CatalogService
+  blobs: BlobStore
+  /** Reads the pushed image's header; decoding is the thumbnails' business. */
+  images: ImageProcessor
+  fetcher: SafeFetcher
+  planLimits: Record<string, PlanLimit>
+  imageFetchTimeoutMs: number
+  /**
+   * The work that follows a change to an asset (thumbnails, embeddings): each queues its part in the
+   * push's statement and is woken after its commit.
+   */
+  derivations: readonly AssetDerivation[]
+  /** After the commit of a change that emitted events: wakes their delivery. */
+  afterEventsCommitted: () => void
+  /** The collections module, which owns collections and their members: a push may name one. */
+  collections: CollectionMembership
+}
+
+/** What a push answers: the new asset, or the one that already has these bytes. */
+export interface PushOutcome {
+  asset_id: string
+  duplicate: boolean
+}
+
+/**
+ * What a push needs of the collections module, which implements it (this module owns the need, so it
+ * imports nothing of collections, which builds on assets).
+ */
+export interface CollectionMembership {
+  /** A scalar subquery for the push's first statement: the collection named `name`, or null. */
+  collectionNamed(organizationId: string, name: string): RawBuilder<NamedCollection | null>
+  /** The manual collection the push adds its asset to; throws when there is none or it is smart. */
+  manualForPush(collection: NamedCollection | null, name: string): { id: string; name: string }
+  /** A clause for the push's insert: adds the assets `assets` selects. */
+  memberInsert(collectionId: string, assets: ChangedRows): RawBuilder<unknown>
+  /** Adds assets that exist already (a duplicate push); adding twice is a no-op. */
+  add(collectionId: string, assetIds: string[]): Promise<number>
+}
+
+/** A collection as a push finds it by name. */
+export interface NamedCollection {
+  id: string
+  name: string
+  kind: 'manual' | 'smart'
+}
+
+export interface PushInput {
+  image_url?: string
+  image_base64?: string
+  /** The image's bytes as received (a multipart upload); at most `MAX_IMAGE_BYTES`. */
+  image_bytes?: Buffer
+  title?: string
+  asset_type?: string
+  client?: string
+  product?: string
+  tag_names?: string[]
+  collection_name?: string
+  source_url?: string
+  created_by_ai?: boolean
+}
+
+const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
+  not_an_image: 'not_an_image',
+  unsupported_format: 'unsupported_image_format',
+  too_many_pixels: 'image_too_many_pixels',
+}
+
+/** Pushing an image: fetching or decoding its bytes, checking them and the plan, storing the original, and one insert with all that goes with it. */
+export class AssetPush {
+  constructor(private readonly deps: AssetPushDeps & { record: (row: AssetWithRelations) => AssetRecord }) {}
+
+  /**
+   * Statements: one to learn what the push needs (plan usage, a duplicate, the names it uses), one to
+   * add tags used for the first time (only then), and one that inserts the asset with its membership,
+   * embedding text, thumbnail job and event. Only the image's header is read, and its original written,
+   * between the first and the last: the derived data (thumbnail, embedding) is made after the commit.
+   */
+  async push(organizationId: string, input: PushInput, createdBy: string | null = null): Promise<PushOutcome> {
+    const bytes = await this.imageBytes(input)
+    const sha256 = sha256Hex(bytes)
+    const tags = normaliseTags(input.tag_names ?? [])
+    const context = await store.pushContext(this.deps.db, organizationId, sha256, this.pushLookups(organizationId, input, tags))
+    const { lookups } = context
+    const assetType = input.asset_type === undefined ? null : (lookups.asset_type ?? (await this.deps.catalog.unknownAssetType(organizationId, input.asset_type)))
+    const collection = input.collection_name === undefined ? null : this.deps.collections.manualForPush(lookups.collection ?? null, input.collection_name)
+    if (context.duplicateOf) return this.duplicate(context.duplicateOf, collection)
+    // Before any decoding or file write; checked again under the organization's lock by the insert.
+    this.assertWithinPlan(context.plan, context.used, bytes.length)
+
+    // The header only: nothing is written for what is not an image.
+    const info = await this.image(() => this.deps.images.inspect(bytes))
+    const files = { original: sha256, thumbnail: thumbnailKey(sha256) }
+    let inserted: { outcome: store.InsertOutcome; id: string; queued: AssetDerivation[] }
+    try {
+      // Before the insert, so its write and fsync never hold the database.
+      await this.deps.blobs.put(bytes, sha256)
+      const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
+      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files, createdBy })
+      inserted = { ...(await this.insertPushed(asset, collection)), id: asset.id }
+      if (inserted.outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
+    } catch (error) {
+      // The push's own error is what the client must hear, even if the clean-up fails too.
+      await removeIfUnreferenced(this.deps.db, this.deps.blobs, sha256, [files.original, files.thumbnail]).catch((cleanup: unknown) => this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed push'))
+      throw error
+    }
+    if (inserted.outcome !== 'inserted') return this.duplicateOfWinner(organizationId, sha256, collection)
+    // A delete of the same bytes (another asset's) that checked their use before this commit may have removed the original.
+    await this.deps.blobs.put(bytes, sha256)
+    for (const derivation of inserted.queued) derivation.afterCommit()
+    this.deps.afterEventsCommitted()
+    return { asset_id: inserted.id, duplicate: false }
+  }
+
+  /**
+   * The insert, with what goes with it: the membership, the work of each derivation that follows a new
+   * asset (returned, to wake after the commit), and the event. The event's record is built here, so
+   * nothing is read back.
+   */
+  private async insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null) {
+    const record = this.deps.record({ ...asset, collections: collection ? [collection] : [], updated_at: asset.created_at })
+    const organizationId = asset.organization_id
+    const change: AssetChange = { kind: 'created', organizationId, record }
+    const queued: AssetDerivation[] = []
+    const derived = this.deps.derivations.map((derivation) => (inserted: ChangedRows) => {
+      const clause = derivation.queue(inserted, change)
+      if (clause) queued.push(derivation)
+      return clause
+    })
+    const outcome = await store.insertAsset(this.deps.db, {
+      asset,
+      planLimits: this.deps.planLimits,
+      alongside: [
+        ...(collection ? [(inserted: ChangedRows) => this.deps.collections.memberInsert(collection.id, inserted)] : []),
+        ...derived,
+        (inserted) => emitting(inserted, organizationId, 'asset.created', record),
+      ],
+    })
+    return { outcome, queued }
+  }
+
+  /** The names a push uses, looked up in the statement that reads its context. */
+  private pushLookups(organizationId: string, input: PushInput, tags: string[]) {
+    const lookups: { asset_type?: RawBuilder<string | null>; collection?: RawBuilder<NamedCollection | null>; known_tags?: RawBuilder<string[]> } = {}
+    if (input.asset_type !== undefined) lookups.asset_type = this.deps.catalog.registeredAssetType(organizationId, input.asset_type)
+    if (input.collection_name !== undefined) lookups.collection = this.deps.collections.collectionNamed(organizationId, input.collection_name)
+    if (tags.length > 0) lookups.known_tags = this.deps.catalog.knownTags(organizationId, tags)
+    return lookups
+  }
+
+  /** The insert found the plan full: a duplicate is never over the plan; anything else is refused. */
+  private async refuseOverPlan(organizationId: string, sha256: string, byteSize: number): Promise<void> {
+    if (await store.findBySha256(this.deps.db, organizationId, sha256)) return
+    const { plan, ...used } = await store.planUsage(this.deps.db, organizationId)
+    this.assertWithinPlan(plan, used, byteSize)
+    throw problems.conflict('push_conflict', 'The plan\u2019s limits changed during the push; push again.')
+  }
+
+  /** A concurrent push of the same bytes won: this one is its duplicate (unless that asset is already gone). */
+  private async duplicateOfWinner(organizationId: string, sha256: string, collection: { id: string } | null) {
+    const winner = await store.findBySha256(this.deps.db, organizationId, sha256)
+    if (!winner) throw problems.conflict('push_conflict', 'A concurrent change to the same image interfered; push again.')
+    return this.duplicate(winner, collection)
+  }
+
+  private async duplicate(assetId: string, collection: { id: string } | null) {
+    if (collection) await this.deps.collections.add(collection.id, [assetId])
+    return { asset_id: assetId, duplicate: true }
+  }
+
+  private async imageBytes(input: PushInput): Promise<Buffer> {
+    if (input.image_bytes !== undefined) {
+      if (input.image_bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge()
+      return input.image_bytes
+    }
+    if (input.image_base64 !== undefined) return decodeBase64Image(input.image_base64)
+    try {
+      const response = await this.deps.fetcher.fetch(input.image_url!, { maxBytes: MAX_IMAGE_BYTES, totalTimeoutMs: this.deps.imageFetchTimeoutMs })
+      return response.body
+    } catch (error) {
+      if (!(error instanceof SafeFetchError)) throw error
+      if (error.kind === 'too_large') throw imageTooLarge()
+      if (error.kind === 'blocked' || error.kind === 'invalid_url') {
+        throw problems.badGateway('image_fetch_blocked', `image_url was not fetched: ${error.message}`, failureClass(error))
+      }
+      throw problems.badGateway('image_fetch_failed', `image_url could not be fetched: ${error.message}`, failureClass(error))
+    }
+  }
+
+  /** An image call whose refusal of the bytes (not an image, unsupported, too many pixels) is the client's 422. */
+  private async image<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call()
+    } catch (error) {
+      if (!(error instanceof ImageError)) throw error
+      throw problems.unprocessable(IMAGE_ERROR_CODES[error.kind], error.message)
+    }
+  }
+
+  private assertWithinPlan(plan: string, used: { assets: number; bytes: number }, byteSize: number): void {
+    const limit = this.deps.planLimits[plan]
+    if (!limit) return
+    if (limit.maxAssets !== undefined && used.assets + 1 > limit.maxAssets) {
+      throw problems.forbidden('plan_limit_reached', `The ${plan} plan holds at most ${limit.maxAssets} assets.`)
+    }
+    if (limit.maxBytes !== undefined && used.bytes + byteSize > limit.maxBytes) {
+      throw problems.forbidden('plan_limit_reached', `The ${plan} plan stores at most ${limit.maxBytes} bytes of images.`)
+    }
+  }
+}
+
+/**
+ * Accepts an optional data: URL prefix and line breaks; refuses anything else that is not base64.
+ * Node's decoder skips characters outside the alphabet, so a decoded length short of what the text's
+ * length promises means junk (or line breaks): that check costs nothing, where a scan of 35 MB costs
+ * ~10 ms, so only such a text is scanned, to drop its line breaks and check again.
+ */
+export function decodeBase64Image(text: string): Buffer {
+  const prefix = DATA_URL_PREFIX.exec(text.slice(0, 200))?.[0].length ?? 0
+  const payload = prefix ? text.slice(prefix) : text
+  const bytes = decodedLength(payload) <= MAX_IMAGE_BYTES ? decodeExactly(payload) : null
+  if (bytes) return bytes
+  const stripped = payload.replace(/[\r\n ]/g, '')
+  if (decodedLength(stripped) > MAX_IMAGE_BYTES) throw imageTooLarge()
+  return decodeExactly(stripped) ?? invalidBase64()
+}
+
+function decodedLength(payload: string): number {
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0
+  return Math.floor(payload.length / 4) * 3 - padding
+}
+
+/** The bytes of `payload` when every character of it is base64, else null. */
+function decodeExactly(payload: string): Buffer | null {
+  if (payload.length === 0 || payload.length % 4 !== 0) return null
+  const bytes = Buffer.from(payload, 'base64')
+  return bytes.length === decodedLength(payload) ? bytes : null
+}
+
+function invalidBase64(): never {
+  throw problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
+}
+
+function imageTooLarge(): AppError {
+  return new AppError('image_too_large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
+}
+
+/** The row of a pushed image: its metadata as given, trimmed, and what the image and its files are. */
+function newAsset(
+  organizationId: string,
+  input: PushInput,
+  facts: {
+    assetType: string | null
+    tags: string[]
+    bytes: Buffer
+    sha256: string
+    image: { mimeType: string; width: number; height: number }
+    files: { original: string; thumbnail: string }
+    createdBy: string | null
+  },
+): store.NewAsset {
+  return {
+    id: uuidv7(),
+    organization_id: organizationId,
+    title: input.title?.trim() ?? '',
+    asset_type: facts.assetType,
+    client: input.client?.trim() || null,
+    product: input.product?.trim() || null,
+    tags: facts.tags,
+    source_url: input.source_url ?? null,
+    created_by_ai: input.created_by_ai ?? true,
+    mime_type: facts.image.mimeType,
+    width: facts.image.width,
+    height: facts.image.height,
+    byte_size: facts.bytes.length,
+    sha256: facts.sha256,
+    blob_key: facts.files.original,
+    thumbnail_key: facts.files.thumbnail,
+    thumbnail_failure: null,
+    created_by: facts.createdBy,
+    created_at: new Date(),
+  }
+}
+
+/** Originals are stored under their SHA-256 (`BlobStore.put`), thumbnails beside them. */
+function thumbnailKey(sha256: string): string {
+  return variantKey(sha256, THUMBNAIL_VARIANT)
+}
+
+/** Trimmed, without empties, one of each case-insensitively (the first spelling wins). */
+export function normaliseTags(names: string[]): string[] {
+  const seen = new Map<string, string>()
+  for (const name of names.map((n) => n.trim()).filter(Boolean)) if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name)
+  return [...seen.values()]
+}
