@@ -349,6 +349,36 @@ describe('embeddings from the command line, and the worker', () => {
     expect(refused.stderr).toContain('backfill needs EMBEDDING_BASE_URL')
   })
 
+  it('jobs prints one row per queue, as JSON too; jobs retry refuses an unknown queue with exit 2 and one line', async () => {
+    const listed = await runCli(['jobs', '--json'], { DATA_DIR: directory })
+    expect(listed.code, listed.stderr).toBe(0)
+    // Nothing ran: the pushes' thumbnails and texts wait (the texts for a provider this server lacks).
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { name: 'embeddings', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ])
+    const table = await runCli(['jobs', '--org', 'acme'], { DATA_DIR: directory })
+    expect(table.stdout.split('\n').slice(0, 4).map((line) => line.trim().split(/\s{2,}/))).toEqual([
+      ['Jobs of organization acme'],
+      ['queue', 'pending', 'running', 'failed', 'oldest waiting since'],
+      ['thumbnails', '3', '0', '0', expect.stringMatching(/^\d{4}-/)],
+      ['embeddings', '3', '0', '0', expect.stringMatching(/^\d{4}-/)],
+    ])
+    const attempts = []
+    for (const args of [['jobs', 'retry', 'bogus'], ['jobs', 'bogus']]) {
+      const { code, stdout, stderr } = await runCli(args, { DATA_DIR: directory })
+      attempts.push({ code, stdout, stderr })
+    }
+    expect(attempts).toEqual([
+      { code: 2, stdout: '', stderr: 'asset-library: no queue named "bogus": the queues are thumbnails, embeddings\n' },
+      { code: 2, stdout: '', stderr: 'asset-library: Unknown command "jobs bogus": try `jobs` or `jobs retry NAME`\n' },
+    ])
+    const retried = await runCli(['jobs', 'retry', 'thumbnails', '--json'], { DATA_DIR: directory })
+    expect(retried.code, retried.stderr).toBe(0)
+    // Every thumbnail has its job already: none failed, none is missing.
+    expect(JSON.parse(retried.stdout)).toEqual({ name: 'thumbnails', queued: 0 })
+  })
+
   it('backfill embeds what is missing in batched requests, with progress and a final count', async () => {
     const backfill = await runCli(['embeddings', 'backfill'], providerEnv)
     expect(backfill.code, backfill.stderr).toBe(0)

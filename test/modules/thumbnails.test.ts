@@ -10,6 +10,7 @@ import { createLogger } from '../../src/platform/logger.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { expectProblem, outboxEvents, pushAndRead, type AssetRecord } from '../support/fixtures.js'
 import { noisePng, truncatedPng } from '../support/images.js'
+import { loginOwner, signedInMember } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 
 const BASE_URL = 'http://assets.test'
@@ -141,5 +142,88 @@ describe('an image that passes its header but fails to decode', () => {
     expect(await queuedJobs()).toBe(0)
     expectProblem(await fetchFile(record.thumbnail_url), 404, 'thumbnail_unavailable')
     await waitFor('the failure logged', () => logged.some((line) => line.asset_ids?.includes(record.id)))
+  })
+})
+
+describe('the thumbnail runner wakes on a commit, not on a poll', () => {
+  it('makes a thumbnail pushed by another process (PostgreSQL: LISTEN/NOTIFY) or by this one (embedded) at once', async () => {
+    // On PostgreSQL a second app on the same database and files, listening on its own connection, stands
+    // for a worker: the pushing app runs no runner.
+    const url = t.database.url
+    const worker = url ? await startTestApp({ database: t.database, env: { ...FILES_ON_DISK, DATABASE_URL: url } }) : undefined
+    const runnerApp = worker?.app ?? t.app
+    await runnerApp.services.thumbnails.start()
+    try {
+      await waitFor('the runner to have made what was queued before', async () => (await queuedJobs()) === 0)
+      const { record } = await pushAndRead(t.app, acme, {}, await noisePng())
+      // The runner's fallback poll is a minute away: only the wake-up makes the thumbnail this soon.
+      await waitFor('the thumbnail made by the runner', () => existsSync(thumbnailPath(record.sha256)), 5_000)
+      expect(await queuedJobs()).toBe(0)
+    } finally {
+      await runnerApp.services.thumbnails.stop(5_000)
+      await worker?.close()
+    }
+  })
+})
+
+describe('the thumbnail queue as owners and admins see it', () => {
+  interface Counts {
+    name: string
+    pending: number
+    running: number
+    failed: number
+    oldest_pending_at: string | null
+  }
+
+  it('counts the organization\u2019s jobs only, and a retry queues again the undecodable images, the failed jobs and the missing files', async () => {
+    const studio = await seedOrganization(t.app, 'Queue Studio')
+    const owner = await loginOwner(t.app, studio)
+    const jobs = async (seeded: Seeded = studio, client = owner) => {
+      const res = await client.get(`/app/api/orgs/${seeded.org.slug}/jobs`)
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json<{ data: Counts[] }>().data
+    }
+    const thumbnailsOf = async () => (await jobs()).find((row) => row.name === 'thumbnails')!
+    await t.app.services.thumbnails.drain()
+
+    const good = await Promise.all([noisePng(64), noisePng(65)].map(async (png) => (await pushAndRead(t.app, studio, {}, await png)).record))
+    const broken = (await pushAndRead(t.app, studio, {}, await truncatedPng())).record
+    const queued = await jobs()
+    expect(queued.map((row) => row.name)).toEqual(['thumbnails', 'embeddings'])
+    expect(queued[0]).toEqual({ name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) })
+    // Another organization sees none of them.
+    const other = await seedOrganization(t.app, 'Quiet Studio')
+    expect((await jobs(other, await loginOwner(t.app, other)))[0]).toMatchObject({ pending: 0, failed: 0, oldest_pending_at: null })
+
+    await t.app.services.thumbnails.drain()
+    expect(await thumbnailsOf()).toEqual({ name: 'thumbnails', pending: 0, running: 0, failed: 1, oldest_pending_at: null })
+    // Files lost (restored from a backup without their thumbnails), and a job whose attempt failed on the files.
+    rmSync(thumbnailPath(good[0]!.sha256))
+    await sql`insert into thumbnail_jobs (asset_id, attempts, last_error, next_attempt_at) values (${good[1]!.id}, 1, 'disk full', now() + interval '1 hour')`.execute(
+      t.database.handle.db,
+    )
+    expect(await thumbnailsOf()).toMatchObject({ pending: 0, failed: 2 })
+
+    const retried = await owner.post(`/app/api/orgs/${studio.org.slug}/jobs/thumbnails/retry`)
+    expect(retried.statusCode, retried.body).toBe(200)
+    expect(retried.json()).toEqual({ name: 'thumbnails', queued: 3 })
+    expect(await thumbnailsOf()).toMatchObject({ pending: 3, failed: 0 })
+    await t.app.services.thumbnails.drain()
+    expect(existsSync(thumbnailPath(good[0]!.sha256))).toBe(true)
+    // An undecodable image is tried again (a newer decoder may read it) and recorded again.
+    const record = await t.app.inject({ method: 'GET', url: `/api/v1/assets/${broken.id}`, headers: bearer(studio.readKey) })
+    expect(record.json()).toMatchObject({ thumbnail_status: 'failed' })
+    expect(await thumbnailsOf()).toEqual({ name: 'thumbnails', pending: 0, running: 0, failed: 1, oldest_pending_at: null })
+  })
+
+  it('is for owners and admins: a member is 403 role_required, an unknown queue 404', async () => {
+    const studio = await seedOrganization(t.app, 'Guarded Studio')
+    const admin = await signedInMember(t.app, studio.org.id, 'admin')
+    const member = await signedInMember(t.app, studio.org.id, 'member')
+    const url = `/app/api/orgs/${studio.org.slug}/jobs`
+    expect((await admin.get(url)).statusCode).toBe(200)
+    expectProblem(await member.get(url), 403, 'role_required')
+    expectProblem(await member.post(`${url}/thumbnails/retry`), 403, 'role_required')
+    expectProblem(await admin.post(`${url}/bogus/retry`), 404, 'not_found')
   })
 })
