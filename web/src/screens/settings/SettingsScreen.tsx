@@ -4,6 +4,7 @@ import { AccountSection } from './AccountSection'
 import { KeysSection } from './KeysSection'
 import { MembersSection } from './MembersSection'
 import { OrganizationSection } from './OrganizationSection'
+import { ProcessingSection } from './ProcessingSection'
 import { WebhookDetail } from './WebhookDetail'
 import { WebhooksSection } from './WebhooksSection'
 import './settings.css'
@@ -11,6 +12,7 @@ import './settings.css'
 const SECTIONS = [
   { href: '/keys', label: 'API keys', managersOnly: true },
   { href: '/webhooks', label: 'Webhooks', managersOnly: true },
+  { href: '/processing', label: 'Processing', managersOnly: true },
   { href: '/members', label: 'Members', managersOnly: false },
   { href: '/organization', label: 'Organization', managersOnly: false },
   { href: '/account', label: 'Your account', managersOnly: false },
@@ -48,6 +50,7 @@ export function SettingsScreen() {
           {canManage && <Route path="/keys" component={KeysSection} />}
           {canManage && <Route path="/webhooks" component={WebhooksSection} />}
           {canManage && <Route path="/webhooks/:id">{(params) => <WebhookDetail id={params.id} />}</Route>}
+          {canManage && <Route path="/processing" component={ProcessingSection} />}
           <Route path="/members" component={MembersSection} />
           <Route path="/organization" component={OrganizationSection} />
           <Route path="/account" component={AccountSection} />

@@ -1,0 +1,49 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { appApi, type AppData } from '../../api/client'
+import { ToastProvider } from '../../ui/toast'
+import { ProcessingSection } from './ProcessingSection'
+
+vi.mock('../../session', () => ({ useOrg: () => 'acme' }))
+
+afterEach(() => vi.restoreAllMocks())
+
+type Queues = AppData<'/app/api/orgs/{org}/jobs', 'get'>
+
+const QUEUES: Queues = {
+  data: [
+    { name: 'thumbnails', pending: 4, running: 1, failed: 2, oldest_pending_at: '2026-03-01T12:00:00.000Z' },
+    { name: 'embeddings', pending: 0, running: 0, failed: 0, oldest_pending_at: null },
+  ],
+}
+
+const answer = (data: unknown) => ({ data, response: new Response(null, { status: 200 }) })
+
+describe('the Processing panel', () => {
+  it('shows each queue\u2019s counts, and Retry failed queues that queue again and shows the new counts', async () => {
+    // As the server does: the retry makes the failed jobs pending again.
+    let queues = QUEUES
+    vi.spyOn(appApi, 'GET').mockImplementation((async () => answer(queues)) as unknown as typeof appApi.GET)
+    const post = vi.spyOn(appApi, 'POST').mockImplementation((async () => {
+      queues = { data: [{ ...QUEUES.data[0]!, pending: 6, failed: 0 }, QUEUES.data[1]!] }
+      return answer({ name: 'thumbnails', queued: 2 })
+    }) as unknown as typeof appApi.POST)
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ToastProvider>
+          <ProcessingSection />
+        </ToastProvider>
+      </QueryClientProvider>,
+    )
+    const thumbnails = () => screen.getByRole('row', { name: /^Thumbnails/ })
+    await screen.findByRole('row', { name: /^Thumbnails/ })
+    expect(within(thumbnails()).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 3)).toEqual(['4', '1', '2'])
+    expect(within(screen.getByRole('row', { name: /^Search embeddings/ })).getAllByRole('cell')[3]!.textContent).toBe('—')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Retry failed thumbnails' }))
+    expect(await screen.findByText('2 jobs of Thumbnails queued again.')).toBeTruthy()
+    expect(post).toHaveBeenCalledWith('/app/api/orgs/{org}/jobs/{name}/retry', { params: { path: { org: 'acme', name: 'thumbnails' } } })
+    await waitFor(() => expect(within(thumbnails()).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 3)).toEqual(['6', '1', '0']))
+  })
+})

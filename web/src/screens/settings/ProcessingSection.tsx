@@ -1,0 +1,78 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { appApi, unwrap, type AppData } from '../../api/client'
+import { useOrg } from '../../session'
+import { formatDate } from '../../ui/format'
+import { QueryError } from '../../ui/QueryError'
+import { Table } from '../../ui/Table'
+import { useToast } from '../../ui/toast'
+import { SectionHeader } from './parts'
+
+type Queue = AppData<'/app/api/orgs/{org}/jobs', 'get'>['data'][number]
+
+/** While the panel is open, the counts follow the work without a reload. */
+const REFRESH_MS = 5_000
+
+const LABELS: Record<string, string> = { thumbnails: 'Thumbnails', embeddings: 'Search embeddings' }
+
+/**
+ * The work done after each push (thumbnails, embeddings) for this organization: how much waits, runs
+ * and failed, with a retry per queue. For owners and admins; the operator's `asset-library jobs` shows
+ * the same for the whole instance.
+ */
+export function ProcessingSection() {
+  const org = useOrg()
+  const queryClient = useQueryClient()
+  const toast = useToast()
+  const queues = useQuery({
+    queryKey: ['jobs', org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/jobs', { params: { path: { org } } })),
+    refetchInterval: REFRESH_MS,
+    meta: { quiet: true },
+  })
+  const retry = useMutation({
+    mutationFn: (name: string) => unwrap(appApi.POST('/app/api/orgs/{org}/jobs/{name}/retry', { params: { path: { org, name } } })),
+    onSuccess: ({ name, queued }) => {
+      toast.success(queued === 0 ? `Nothing to retry in ${labelOf(name)}.` : `${queued} ${queued === 1 ? 'job' : 'jobs'} of ${labelOf(name)} queued again.`)
+      void queryClient.invalidateQueries({ queryKey: ['jobs', org] })
+    },
+  })
+  return (
+    <section className="stack" aria-labelledby="processing-title">
+      <SectionHeader title="Processing" id="processing-title" />
+      <p className="muted section-intro">
+        After each push the library makes a thumbnail and, with AI on, the embedding that search uses. <em>Retry failed</em> queues again what failed and what
+        is missing.
+      </p>
+      {queues.isError && <QueryError error={queues.error} onRetry={() => void queues.refetch()} what="the processing queues" />}
+      {queues.isPending && <p className="muted">Loading the queues…</p>}
+      {queues.data && (
+        <Table columns={['Queue', 'Waiting', 'Running', 'Failed', 'Oldest waiting since', { label: 'Actions', hidden: true }]} caption="Processing queues" stacked>
+          {queues.data.data.map((queue) => (
+            <QueueRow key={queue.name} queue={queue} busy={retry.isPending && retry.variables === queue.name} onRetry={() => retry.mutate(queue.name)} />
+          ))}
+        </Table>
+      )}
+    </section>
+  )
+}
+
+function QueueRow({ queue, busy, onRetry }: { queue: Queue; busy: boolean; onRetry(): void }) {
+  return (
+    <tr>
+      <th scope="row">{labelOf(queue.name)}</th>
+      <td>{queue.pending}</td>
+      <td>{queue.running}</td>
+      <td>{queue.failed}</td>
+      <td>{formatDate(queue.oldest_pending_at)}</td>
+      <td>
+        <button type="button" disabled={busy} onClick={onRetry} aria-label={`Retry failed ${labelOf(queue.name).toLowerCase()}`}>
+          Retry failed
+        </button>
+      </td>
+    </tr>
+  )
+}
+
+function labelOf(name: string): string {
+  return LABELS[name] ?? name
+}
