@@ -103,6 +103,35 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('background embeddings (pgvector,
     }
   })
 
+  it('counts each organization\u2019s queue, the texts the provider refused as failed, and a retry makes them and the missing ones due again', async () => {
+    const t = await startTestApp({ env: env() })
+    provider.refuseTextsWith('Refused')
+    try {
+      const org = await seedOrganization(t.app, 'Counted')
+      const other = await seedOrganization(t.app, 'Elsewhere')
+      await push(t, org, 'Refused poster')
+      const calm = await push(t, org, 'Calm sea')
+      await push(t, other, 'Red sports car')
+      const embeddings = t.app.services.embeddings
+      expect(await embeddings.counts(org.org.id)).toEqual({ name: 'embeddings', pending: 2, running: 0, failed: 0, oldest_pending_at: expect.any(String) })
+      await embeddings.drain()
+      expect(await embeddings.counts(org.org.id)).toEqual({ name: 'embeddings', pending: 0, running: 0, failed: 1, oldest_pending_at: null })
+      expect(await embeddings.counts(other.org.id)).toMatchObject({ pending: 0, failed: 0 })
+      // A vector lost with nothing to make it again (restored from an older backup, say): missing.
+      await sql`update asset_embeddings set embedded_hash = null, next_attempt_at = null where asset_id = ${calm}`.execute(t.database.handle.db)
+
+      provider.refuseTextsWith(null)
+      expect(await embeddings.retry(org.org.id)).toBe(2)
+      expect(await embeddings.counts(org.org.id)).toMatchObject({ pending: 2, failed: 0 })
+      await embeddings.drain()
+      expect(await embeddings.counts()).toEqual({ name: 'embeddings', pending: 0, running: 0, failed: 0, oldest_pending_at: null })
+      expect(await embeddings.retry()).toBe(0)
+    } finally {
+      provider.refuseTextsWith(null)
+      await t.close()
+    }
+  })
+
   it('pauses the queue while the provider rate-limits, instead of working through the backlog', async () => {
     const limited = await startEmbeddingServer()
     limited.fail(429)
