@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
-import { releaseClaims } from '../../platform/background/claims.js'
-import type { DerivationCounts } from '../../platform/background/derivation.js'
+import { queueCounts, releaseClaims, unleased, type QueueCounts } from '../../platform/background/claims.js'
 import type { Db } from '../../platform/db/index.js'
 import type { ThumbnailSource } from './store.js'
 
@@ -51,28 +50,15 @@ export function releaseThumbnailJobs(db: Db, owner: string, assetIds: string[]):
 }
 
 
-/** A job whose lease no runner holds. */
-const UNCLAIMED = sql<boolean>`(j.locked_until is null or j.locked_until < now())`
-
 /**
  * The thumbnail queue's counts (of one organization's assets, or all). Failed: jobs whose last attempt
  * failed for the files or the database (waiting for their backoff), and assets whose image could not be
  * decoded (recorded in the asset; they have no job left).
  */
-export async function thumbnailCounts(db: Db, organizationId?: string): Promise<Omit<DerivationCounts, 'name'>> {
-  const jobsOf = organizationId === undefined ? sql`` : sql`join assets a on a.id = j.asset_id and a.organization_id = ${organizationId}`
+export function thumbnailCounts(db: Db, organizationId?: string): Promise<QueueCounts> {
+  const ofOrganization = organizationId === undefined ? sql<boolean>`true` : sql<boolean>`exists (select 1 from assets a where a.id = q.asset_id and a.organization_id = ${organizationId})`
   const assetsOf = organizationId === undefined ? sql`` : sql`and organization_id = ${organizationId}`
-  const { rows } = await sql<Omit<DerivationCounts, 'name' | 'oldest_pending_at'> & { oldest_pending_at: Date | string | null }>`
-    select
-      count(*) filter (where ${UNCLAIMED} and j.last_error is null)::int as pending,
-      count(*) filter (where not ${UNCLAIMED})::int as running,
-      count(*) filter (where ${UNCLAIMED} and j.last_error is not null)::int
-        + (select count(*) from assets where thumbnail_failure is not null ${assetsOf})::int as failed,
-      min(j.next_attempt_at) filter (where ${UNCLAIMED} and j.last_error is null) as oldest_pending_at
-    from thumbnail_jobs j ${jobsOf}
-  `.execute(db)
-  const row = rows[0]!
-  return { ...row, oldest_pending_at: row.oldest_pending_at === null ? null : new Date(row.oldest_pending_at).toISOString() }
+  return queueCounts(db, 'thumbnail_jobs', ofOrganization, sql<number>`(select count(*) from assets where thumbnail_failure is not null ${assetsOf})`)
 }
 
 /**
@@ -90,7 +76,7 @@ export async function requeueFailedThumbnails(db: Db, organizationId?: string): 
     ),
     requeued as (
       update thumbnail_jobs j set next_attempt_at = now(), attempts = 0, last_error = null
-      where j.last_error is not null and ${UNCLAIMED} ${jobsOf}
+      where j.last_error is not null and ${unleased('j')} ${jobsOf}
       returning j.asset_id
     ),
     queued as (insert into thumbnail_jobs (asset_id) select id from cleared on conflict do nothing returning asset_id)

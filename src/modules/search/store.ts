@@ -1,7 +1,6 @@
-import type { DerivationCounts } from '../../platform/background/derivation.js'
 import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
-import { claimDue, releaseClaims } from '../../platform/background/claims.js'
+import { claimDue, queueCounts, releaseClaims, unleased, type QueueCounts } from '../../platform/background/claims.js'
 import { ASSET_COLUMNS, DERIVED_COLUMNS, hasFilter, whereFilter, type AssetFilter, type AssetWithRelations } from '../assets/store.js'
 
 /** Notified by the trigger `asset_embeddings_notify` (migration 0007) when a text becomes due. */
@@ -332,27 +331,15 @@ export async function embeddingCounts(db: Db, model: string | undefined, organiz
   return query.executeTakeFirstOrThrow()
 }
 
-/** A row whose lease no runner holds. */
-const UNCLAIMED = sql<boolean>`(e.locked_until is null or e.locked_until < now())`
-
-/** The texts of organizations with AI on, which the queue works (of one organization, or all). */
-function queuedTexts(organizationId: string | undefined) {
-  const ofOrganization = organizationId === undefined ? sql`` : sql`and e.organization_id = ${organizationId}`
-  return sql`e.source_text <> '' ${ofOrganization} and exists (select 1 from organizations o where o.id = e.organization_id and o.ai_enabled)`
+/** The texts of organizations with AI on, which the queue works (of one organization, or all); the table is aliased `q`. */
+function queuedTexts(organizationId: string | undefined): RawBuilder<boolean> {
+  const ofOrganization = organizationId === undefined ? sql`` : sql`and q.organization_id = ${organizationId}`
+  return sql<boolean>`q.source_text <> '' ${ofOrganization} and exists (select 1 from organizations o where o.id = q.organization_id and o.ai_enabled)`
 }
 
-/** The embedding queue's counts: pending (due or queued), running (leased) and failed (the last attempt failed). */
-export async function embeddingJobCounts(db: Db, organizationId?: string): Promise<Omit<DerivationCounts, 'name'>> {
-  const { rows } = await sql<Omit<DerivationCounts, 'name' | 'oldest_pending_at'> & { oldest_pending_at: Date | string | null }>`
-    select
-      count(*) filter (where e.next_attempt_at is not null and ${UNCLAIMED} and e.last_error is null)::int as pending,
-      count(*) filter (where not ${UNCLAIMED})::int as running,
-      count(*) filter (where e.next_attempt_at is not null and ${UNCLAIMED} and e.last_error is not null)::int as failed,
-      min(e.next_attempt_at) filter (where e.next_attempt_at is not null and ${UNCLAIMED} and e.last_error is null) as oldest_pending_at
-    from asset_embeddings e where ${queuedTexts(organizationId)}
-  `.execute(db)
-  const row = rows[0]!
-  return { ...row, oldest_pending_at: row.oldest_pending_at === null ? null : new Date(row.oldest_pending_at).toISOString() }
+/** The embedding queue's counts (see `queueCounts`). */
+export function embeddingJobCounts(db: Db, organizationId?: string): Promise<QueueCounts> {
+  return queueCounts(db, 'asset_embeddings', queuedTexts(organizationId))
 }
 
 /**
@@ -361,10 +348,10 @@ export async function embeddingJobCounts(db: Db, organizationId?: string): Promi
  */
 export async function requeueEmbeddings(db: Db, model: string, organizationId?: string): Promise<number> {
   const result = await sql`
-    update asset_embeddings e set next_attempt_at = now(), attempts = 0, last_error = null
-    where ${queuedTexts(organizationId)} and ${UNCLAIMED}
-      and (e.last_error is not null
-        or (e.next_attempt_at is null and (e.embedded_hash is distinct from e.text_hash or e.model is distinct from ${model}::text)))
+    update asset_embeddings q set next_attempt_at = now(), attempts = 0, last_error = null
+    where ${queuedTexts(organizationId)} and ${unleased('q')}
+      and (q.last_error is not null
+        or (q.next_attempt_at is null and (q.embedded_hash is distinct from q.text_hash or q.model is distinct from ${model}::text)))
   `.execute(db)
   return Number(result.numAffectedRows ?? 0)
 }

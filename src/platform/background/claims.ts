@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Db } from '../db/index.js'
 
 /*
@@ -99,4 +99,38 @@ export interface Backoff {
 export function backoffMs(attempt: number, { baseMs, factor, maxMs }: Backoff): number {
   const delay = Math.min(maxMs, baseMs * factor ** Math.max(0, attempt - 1))
   return Math.round(delay * (0.8 + Math.random() * 0.4))
+}
+
+/** Whether the row of the queue table aliased `alias` is held by no runner: never claimed, or its lease ran out. */
+export function unleased(alias: string): RawBuilder<boolean> {
+  const lockedUntil = sql.ref(`${alias}.locked_until`)
+  return sql<boolean>`(${lockedUntil} is null or ${lockedUntil} < now())`
+}
+
+/** How much work a queue holds: see `DerivationCounts` for what each count means. */
+export interface QueueCounts {
+  pending: number
+  running: number
+  failed: number
+  oldest_pending_at: string | null
+}
+
+/**
+ * The counts of the rows of a queue table (aliased `q`) that `where` selects, in one statement: pending
+ * (due or waiting, no failed attempt, no lease), running (leased), failed (the last attempt failed,
+ * no lease), plus `alsoFailed` (failures a queue records elsewhere).
+ */
+export async function queueCounts(db: Db, table: string, where: RawBuilder<boolean>, alsoFailed: RawBuilder<number> = sql<number>`0`): Promise<QueueCounts> {
+  const unclaimed = unleased('q')
+  const pending = sql`q.next_attempt_at is not null and ${unclaimed} and q.last_error is null`
+  const { rows } = await sql<Omit<QueueCounts, 'oldest_pending_at'> & { oldest_pending_at: Date | string | null }>`
+    select
+      count(*) filter (where ${pending})::int as pending,
+      count(*) filter (where not ${unclaimed})::int as running,
+      (count(*) filter (where q.next_attempt_at is not null and ${unclaimed} and q.last_error is not null) + (${alsoFailed}))::int as failed,
+      min(q.next_attempt_at) filter (where ${pending}) as oldest_pending_at
+    from ${sql.table(table)} as q where ${where}
+  `.execute(db)
+  const row = rows[0]!
+  return { ...row, oldest_pending_at: row.oldest_pending_at === null ? null : new Date(row.oldest_pending_at).toISOString() }
 }

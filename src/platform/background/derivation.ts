@@ -1,4 +1,5 @@
 import type { RawBuilder } from 'kysely'
+import type { QueueCounts } from './claims.js'
 
 /** Rows with the `id` of the assets a statement inserted or changed. */
 export type ChangedRows = RawBuilder<{ id: string }>
@@ -8,14 +9,10 @@ export type ChangedRows = RawBuilder<{ id: string }>
  * counts are disjoint: a job is pending (due, or queued and not yet claimed), running (a runner holds
  * its lease) or failed (its last attempt failed: it waits for its retry, or, when it can never
  * succeed as it is, for a `retry`). What each derivation counts as failed is said where it counts.
+ * `oldest_pending_at` is when the longest-waiting pending job became due; null when none is pending.
  */
-export interface DerivationCounts {
+export interface DerivationCounts extends QueueCounts {
   name: string
-  pending: number
-  running: number
-  failed: number
-  /** When the longest-waiting pending job became due; null when none is pending. */
-  oldest_pending_at: string | null
 }
 
 /**
