@@ -10,7 +10,7 @@ import type { PushFields } from '../types.js'
 import { HashCache } from './hash-cache.js'
 import { list, search } from './query.js'
 import { transfer, type TransferPlan } from './transfer.js'
-import { connection, FatalError, HELP, isCommand, parseCommand, UsageError, wholeNumber, type Connection } from './usage.js'
+import { COMMAND_HELP, connection, FatalError, HELP, isCommand, parseCommand, UsageError, wholeNumber, type Command, type Connection } from './usage.js'
 
 const VERSION = '0.1.0'
 const DEFAULT_CONCURRENCY = 4
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === 'mcp') {
     const { values, positionals } = parseCommand('mcp', args)
-    if (values.help) return help()
+    if (values.help) return help('mcp')
     if (positionals.length > 0) throw new UsageError(`mcp takes no arguments, only --url and --key (got ${positionals[0]})`)
     // stdout is the protocol's from here on: the bridge answers every failure to the client itself.
     const { url, key } = connection(values, process.env)
@@ -42,14 +42,14 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === 'search') {
     const { values, positionals } = parseCommand('search', args)
-    if (values.help) return help()
+    if (values.help) return help('search')
     if (positionals.length !== 1) throw new UsageError('search takes one query, in quotes: search "red poster"')
     await search(await connect(connection(values, process.env)), positionals[0]!, values)
     return EXIT.ok
   }
   if (command === 'list') {
     const { values, positionals } = parseCommand('list', args)
-    if (values.help) return help()
+    if (values.help) return help('list')
     if (positionals.length > 0) throw new UsageError(`list takes no arguments, only options (got ${positionals[0]})`)
     await list(await connect(connection(values, process.env)), values)
     return EXIT.ok
@@ -57,14 +57,14 @@ async function main(argv: string[]): Promise<number> {
   return command === 'push' ? push(args) : check(args)
 }
 
-function help(): number {
-  process.stdout.write(`${HELP}\n`)
+function help(command: Command): number {
+  process.stdout.write(`${COMMAND_HELP[command]}\n`)
   return EXIT.ok
 }
 
 async function push(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand('push', args)
-  if (values.help) return help()
+  if (values.help) return help('push')
   if (positionals.length === 0) throw new UsageError('push needs files, folders or globs: push ./photos')
   const client = await connect(connection(values, process.env), values['dry-run'] ? 'assets:read' : 'assets:write')
   const fields: PushFields = {
@@ -89,7 +89,7 @@ async function push(args: string[]): Promise<number> {
 
 async function check(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand('check', args)
-  if (values.help) return help()
+  if (values.help) return help('check')
   if (positionals.length === 0) throw new UsageError('check needs files, folders or globs: check ./photos')
   const client = await connect(connection(values, process.env))
   const plan: TransferPlan = {

@@ -10,32 +10,109 @@ export class FatalError extends Error {
   override readonly name = 'FatalError'
 }
 
+const CONNECTION = `  --url URL            the service (or ASSET_LIBRARY_URL)
+  --key KEY            an API key, al_… (or ASSET_LIBRARY_KEY)`
+const HELP_OPTION = '  -h, --help           this help'
+const WALKING = `  --ignore GLOB        leave out matching paths (repeatable; a glob without / matches names)
+  --no-cache           hash every file again instead of trusting the cache (path, size, mtime)
+  --concurrency N      files read and pushes in flight (default 4)`
+const FILTERS = `  --tag T              only assets with this tag
+  --type T             only assets of this asset type
+  --client C           only assets of this client
+  --product P          only assets of this product`
+const EXIT = `Exit: 0 every file is in the library; 1 some failed (or, for check, are missing);
+2 bad usage, a refused key or an unreachable server; 130 stopped by Ctrl-C or SIGTERM (run it again to resume).`
+
 export const HELP = `asset-library-client: move files into an Asset Library and look them up, over its API
 
 Usage:
   asset-library-client push <files, folders or globs…> [options]
-  asset-library-client check <files, folders or globs…>
+  asset-library-client check <files, folders or globs…> [options]
   asset-library-client search "<query>" [--tag T] [--type T] [--client C] [--product P] [--limit N]
-  asset-library-client list [--tag T] [--type T] [--client C] [--product P] [-q Q] [--limit N | --all]
+  asset-library-client list [--tag T] [--type T] [--client C] [--product P] [-q Q] [--limit N] [--offset N | --all]
   asset-library-client mcp      the service's MCP tools over stdio, for a desktop AI client
 
 Every command:
-  --url URL            the service (or ASSET_LIBRARY_URL)
-  --key KEY            an API key, al_… (or ASSET_LIBRARY_KEY)
-  --json               NDJSON on stdout: one line per file or asset, then a summary line
-  -h, --help
+${CONNECTION}
+  --json               NDJSON on stdout: one line per file or asset, then a summary line (not mcp)
+${HELP_OPTION} (after a command: that command's options)
 
 push and check:
-  --ignore GLOB        leave out matching paths (repeatable; a glob without / matches names)
-  --no-cache           hash every file again instead of trusting the cache (path, size, mtime)
-  --concurrency N      files read and pushes in flight (default 4)
+${WALKING}
 
 push:
   --type T, --client C, --product P, --tag T (repeatable), --collection NAME (made if missing),
   --human (created_by_ai=false), --dry-run (push nothing: say what would be pushed)
 
-Exit: 0 every file is in the library; 1 some failed (or, for check, are missing);
-2 bad usage, a refused key or an unreachable server; 130 stopped by Ctrl-C (run it again to resume).`
+${EXIT}`
+
+/** Each command's own `--help`: what it does and every option it takes (a test holds them to COMMANDS). */
+export const COMMAND_HELP: Record<Command, string> = {
+  push: `Usage: asset-library-client push <files, folders or globs…> [options]
+
+Pushes every image the library lacks (copies of one image in the run are pushed once); the others are
+reported as already in the library. Checks --type and --collection before any push.
+
+Options:
+  --type T             the asset type of every file (one of the library's asset types)
+  --client C           the client of every file
+  --product P          the product of every file
+  --tag T              a tag for every file (repeatable)
+  --collection NAME    put every file in this manual collection (made if missing)
+  --human              mark the files as made by a person (created_by_ai=false)
+  --dry-run            push nothing: say what would be pushed
+${WALKING}
+${CONNECTION}
+  --json               NDJSON on stdout: one line per file, then a summary line
+${HELP_OPTION}
+
+${EXIT}`,
+  check: `Usage: asset-library-client check <files, folders or globs…> [options]
+
+Says which files the library has (in library, with the asset id) and which it lacks (missing);
+pushes nothing.
+
+Options:
+${WALKING}
+${CONNECTION}
+  --json               NDJSON on stdout: one line per file, then a summary line
+${HELP_OPTION}
+
+Exit: 0 every image is in the library; 1 some are missing or failed; 2 bad usage, a refused key or an
+unreachable server; 130 stopped by Ctrl-C or SIGTERM.`,
+  search: `Usage: asset-library-client search "<query>" [options]
+
+Full-text and semantic search: the hits as a table.
+
+Options:
+${FILTERS}
+  --limit N            at most N hits (1 to 100)
+${CONNECTION}
+  --json               NDJSON on stdout: one line per hit
+${HELP_OPTION}`,
+  list: `Usage: asset-library-client list [options]
+
+A page of assets as a table, newest first, or every one with --all.
+
+Options:
+${FILTERS}
+  -q, --q Q            only assets whose text matches Q
+  --limit N            assets per page (1 to 100, default 50)
+  --offset N           skip the first N assets (the next page starts at offset + limit)
+  --all                every matching asset, page after page
+${CONNECTION}
+  --json               NDJSON on stdout: one line per asset
+${HELP_OPTION}`,
+  mcp: `Usage: asset-library-client mcp [--url URL] [--key KEY]
+
+Serves the Asset Library's MCP tools over stdio, for a desktop AI client (Claude Desktop and others that
+start a local command): each JSON-RPC message read on stdin is sent to <URL>/mcp with the key, and each
+answer is written to stdout. Failures are answered to the client and reported as one line on stderr.
+
+Options:
+${CONNECTION}
+${HELP_OPTION}`,
+}
 
 const common = {
   url: { type: 'string' },
