@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../../../test/support/app.js'
 import { noisePng, solid, uniquePng } from '../../../test/support/images.js'
+import { startServer, type TestServer } from '../../../test/support/http-server.js'
 import { waitFor } from '../../../test/support/wait.js'
 import { createClient } from '../src/node.js'
 
@@ -140,7 +141,7 @@ describe('push', () => {
     for (const name of ['logo.png', 'photo.txt', 'sub/inner.png']) utimesSync(join(root, name), shotAt, shotAt)
 
     const mark = library.requests.length
-    const first = await cli(['push', root, '--json', '--tag', 'shoot', '--tag', 'spring', '--human', '--client', 'Initech'])
+    const first = await cli(['push', root, '--json', '--tag', 'shoot', '--tag', 'spring', '--human', '--client', 'Initech', '--type', 'photo'])
     const events = byPath(first, root)
     expect(events['logo.png']).toMatchObject({ event: 'pushed', reason: null })
     expect(events['photo.txt']).toMatchObject({ event: 'pushed' })
@@ -157,7 +158,7 @@ describe('push', () => {
 
     const client = createClient({ baseUrl: library.url, apiKey: library.acme.readKey })
     const asset = await client.assets.get(String(events['photo.txt']!.asset_id))
-    expect(asset).toMatchObject({ title: 'photo', mime_type: 'image/jpeg', client: 'Initech', created_by_ai: false, sha256: sha256(jpegNamedTxt) })
+    expect(asset).toMatchObject({ title: 'photo', mime_type: 'image/jpeg', client: 'Initech', asset_type: 'Photo', created_by_ai: false, sha256: sha256(jpegNamedTxt) })
     expect([...asset.tags].sort()).toEqual(['shoot', 'spring'])
     expect(pushesSince(mark)).toBe(asRoot ? 4 : 3)
 
@@ -175,17 +176,30 @@ describe('push', () => {
     expect(pushesSince(mark)).toBe(asRoot ? 4 : 3)
   })
 
-  it('--dry-run pushes nothing and says what it would push (a glob, less --ignore); check says which files the library has', async () => {
+  it('--dry-run pushes nothing and says what it would push, a copy once (a glob, less --ignore); check says which files the library has', async () => {
     const root = folder('dry')
     const known = await uniquePng()
     await createClient({ baseUrl: library.url, apiKey: library.acme.writeKey }).assets.push(known)
     writeFileSync(join(root, 'known.png'), known)
-    writeFileSync(join(root, 'new.png'), await uniquePng())
+    const fresh = await uniquePng()
+    writeFileSync(join(root, 'new.png'), fresh)
+    mkdirSync(join(root, 'sub'))
+    writeFileSync(join(root, 'sub', 'copy.png'), fresh)
     const mark = library.requests.length
 
     const dry = await cli(['push', root, '--dry-run', '--json'])
     expect(dry.code).toBe(0)
-    expect(byPath(dry, root)).toMatchObject({ 'known.png': { event: 'duplicate' }, 'new.png': { event: 'missing', reason: 'would be pushed' } })
+    const events = byPath(dry, root)
+    expect(events['known.png']).toMatchObject({ event: 'duplicate' })
+    // The real run pushes one of the two copies (whichever is hashed first) and reports the other as a duplicate of it.
+    const copies = [events['new.png']!, events['sub/copy.png']!].sort((a, b) => String(a.event).localeCompare(String(b.event)))
+    expect(copies).toEqual([
+      expect.objectContaining({ event: 'duplicate', asset_id: null, reason: `the same bytes as ${String(copies[1]!.path)}, which would be pushed` }),
+      expect.objectContaining({ event: 'missing', reason: 'would be pushed' }),
+    ])
+    expect(summaryOf(dry)).toMatchObject({ files: 3, missing: 1, duplicate: 2, dry_run: true })
+    const drySummary = await cli(['push', root, '--dry-run'])
+    expect(drySummary.stdout).toMatch(/^3 files: 1 would be pushed, 2 already in the library, 0 skipped, 0 failed in [\d.]+ s \([\d.]+ MiB read\)$/m)
 
     const globbed = await cli(['push', join(root, '*.png'), '--ignore', 'known*', '--dry-run', '--json'])
     expect(Object.keys(byPath(globbed, root))).toEqual(['new.png'])
@@ -194,6 +208,10 @@ describe('push', () => {
     expect(checked.code).toBe(1)
     expect(checked.stdout).toMatch(/in library +\S+known\.png \(/)
     expect(checked.stdout).toMatch(/missing +\S+new\.png: not in the library/)
+    expect(checked.stdout).toMatch(/missing +\S+copy\.png: not in the library/)
+    // check pushes nothing, so its summary says what it found, not what it pushed.
+    expect(checked.stdout).toMatch(/^3 files checked: 1 in the library, 2 missing, 0 skipped, 0 failed in [\d.]+ s \([\d.]+ MiB read\)$/m)
+    expect(checked.stdout).not.toContain('pushed')
     expect(pushesSince(mark)).toBe(0)
   })
 
@@ -361,6 +379,82 @@ describe('push', () => {
   })
 })
 
+/** A stand-in for the service: it knows any key, has none of the files, and answers pushes with `push`. */
+function fakeLibrary(push: (request: IncomingMessage, response: ServerResponse) => void): Promise<TestServer> {
+  return startServer((request, response) => {
+    const answer = (body: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    if (request.url === '/api/v1/auth/key') return answer({ scope: 'assets:write' })
+    request.resume()
+    if (request.url === '/api/v1/assets/check') return request.once('end', () => answer({ found: [], missing: [] }))
+    push(request, response)
+  })
+}
+
+const pushesTo = (server: TestServer) => server.hits.filter((path) => path === '/api/v1/assets').length
+
+describe('stopping', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a 429\'s Retry-After ends the wait at once: no push is sent again, the summary is printed, exit 130', async (signal) => {
+    const root = folder(`limited-${signal}`)
+    for (let i = 0; i < 3; i++) writeFileSync(join(root, `tile-${i}.png`), await uniquePng())
+    let refused = 0
+    const limited = await fakeLibrary((request, response) => {
+      request.once('end', () => {
+        response.once('finish', () => (refused += 1))
+        response
+          .writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '50', 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '50' })
+          .end(JSON.stringify({ type: 'urn:asset-library:problem:rate_limited', title: 'Rate limit exceeded', status: 429, code: 'rate_limited' }))
+      })
+    })
+    try {
+      const run = startCli(['push', root, '--json'], { ASSET_LIBRARY_URL: limited.url, ASSET_LIBRARY_KEY: 'al_test_key' })
+      await waitFor('a push refused for 50 s', () => refused === 1, 60_000)
+      const signalled = Date.now()
+      run.child.kill(signal)
+      // Well before the 50 s of Retry-After (the CLI used to wait them out, then push again).
+      await waitFor('the run to end', () => run.child.exitCode !== null, 15_000)
+      expect(Date.now() - signalled).toBeLessThan(15_000)
+      const stopped = await run.done
+      expect(stopped.code).toBe(130)
+      expect(stopped.stderr).toContain('Stopping')
+      expect(summaryOf(stopped)).toMatchObject({ files: 3, pushed: 0, failed: 0, pending: 3, stopped: true })
+      expect(pushesTo(limited)).toBe(1)
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it('a second Ctrl-C on a terminal quits at once and clears the progress bar off the screen', async () => {
+    const root = folder('held-on-a-terminal')
+    writeFileSync(join(root, 'held.png'), await uniquePng())
+    // The push is never answered: the first Ctrl-C waits for it, the second one quits.
+    const holding = await fakeLibrary(() => {})
+    // `script` gives the run a terminal, and turns the ^C written to it into a SIGINT, as a keyboard's does.
+    const command = [...CLI, 'push', root].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ')
+    const terminal = spawn('script', ['-qfec', `exec ${command}`, '/dev/null'], {
+      env: { ...process.env, ASSET_LIBRARY_URL: holding.url, ASSET_LIBRARY_KEY: 'al_test_key', XDG_CACHE_HOME: join(scratch, 'cache'), TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    children.push(terminal)
+    let screen = ''
+    terminal.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString('utf8')))
+    const exited = new Promise<number | null>((resolve) => terminal.once('exit', resolve))
+    try {
+      await waitFor('a push held with the bar on screen', () => pushesTo(holding) === 1 && screen.includes('\x1b[?25l') && screen.includes('\u2591'), 60_000)
+      terminal.stdin!.write('\x03')
+      await waitFor('the first Ctrl-C heard', () => screen.includes('Stopping'))
+      terminal.stdin!.write('\x03')
+      expect(await exited).toBe(130)
+      // Cleared: the cursor shown again after it was hidden, the screen cleared below it, and no bar drawn since.
+      expect(screen.lastIndexOf('\x1b[?25h')).toBeGreaterThan(screen.lastIndexOf('\x1b[?25l'))
+      const afterClear = screen.slice(screen.lastIndexOf('\x1b[0J'))
+      expect(screen.lastIndexOf('\x1b[0J')).toBeGreaterThan(screen.lastIndexOf('Stopping'))
+      expect(afterClear).not.toMatch(/[\u2588\u2591]/)
+    } finally {
+      await holding.close()
+    }
+  })
+})
+
 describe('bad usage, a refused key, an unreachable server: exit 2 with one line', () => {
   it.each([
     ['no command', [], /Usage:/],
@@ -373,6 +467,16 @@ describe('bad usage, a refused key, an unreachable server: exit 2 with one line'
     expect(run.code).toBe(2)
     expect(`${run.stdout}${run.stderr}`).toMatch(message)
     expect(run.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('an asset type the library lacks, before any file is pushed', async () => {
+    const root = folder('mistyped')
+    writeFileSync(join(root, 'poster.png'), await uniquePng())
+    const mark = library.requests.length
+    const run = await cli(['push', root, '--type', 'Bogus'])
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^asset-library-client: --type "Bogus" is not one of the library's asset types \(.*\bBanner, .*\)$/)])
+    expect(library.requests.slice(mark).filter((line) => line.startsWith('POST'))).toEqual([])
   })
 
   it('a revoked key', async () => {

@@ -68,7 +68,7 @@ async function push(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('push needs files, folders or globs: push ./photos')
   const client = await connect(connection(values, process.env), values['dry-run'] ? 'assets:read' : 'assets:write')
   const fields: PushFields = {
-    ...(values.type !== undefined && { asset_type: values.type }),
+    ...(values.type !== undefined && { asset_type: await assetTypeNamed(client, values.type) }),
     ...(values.client !== undefined && { client: values.client }),
     ...(values.product !== undefined && { product: values.product }),
     ...(values.tag !== undefined && { tag_names: values.tag }),
@@ -79,12 +79,11 @@ async function push(args: string[]): Promise<number> {
     paths: positionals,
     ignore: values.ignore ?? [],
     concurrency: wholeNumber('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
-    upload: !dryRun,
-    dryRun,
+    mode: dryRun ? 'dry-run' : 'push',
     fields,
     collection: values.collection === undefined ? undefined : await collectionNamed(client, values.collection, dryRun),
   }
-  return run(client, plan, values, false)
+  return run(client, plan, values)
 }
 
 async function check(args: string[]): Promise<number> {
@@ -96,19 +95,19 @@ async function check(args: string[]): Promise<number> {
     paths: positionals,
     ignore: values.ignore ?? [],
     concurrency: wholeNumber('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
-    upload: false,
-    dryRun: false,
+    mode: 'check',
     fields: {},
     collection: undefined,
   }
-  return run(client, plan, values, true)
+  return run(client, plan, values)
 }
 
 /**
- * Runs a push or check. The first Ctrl-C (or SIGTERM) lets the calls in flight finish and starts
- * nothing new; a second one quits at once.
+ * Runs a push or check. The first Ctrl-C (or SIGTERM) lets the requests in flight finish, ends the waits
+ * (for a rate limit's window, a retry's) at once, starts nothing new and prints the summary; a second one
+ * quits at once (the progress bar is cleared on the way out).
  */
-async function run(client: NodeAssetLibraryClient, plan: TransferPlan, values: { json?: boolean | undefined; 'no-cache'?: boolean | undefined }, isCheck: boolean): Promise<number> {
+async function run(client: NodeAssetLibraryClient, plan: TransferPlan, values: { json?: boolean | undefined; 'no-cache'?: boolean | undefined }): Promise<number> {
   const stop = new AbortController()
   const interrupt = () => {
     if (stop.signal.aborted) process.exit(EXIT.interrupted)
@@ -118,13 +117,13 @@ async function run(client: NodeAssetLibraryClient, plan: TransferPlan, values: {
   process.on('SIGINT', interrupt)
   process.on('SIGTERM', interrupt)
   const cache = HashCache.open(process.env, !values['no-cache'])
-  const summary = await transfer(client, plan, cache, { json: values.json ?? false, fileLinesAreAnswer: isCheck }, stop)
+  const summary = await transfer(client, plan, cache, { json: values.json ?? false }, stop)
   if (summary.stopped) {
     process.stderr.write(`Stopped with ${summary.pending} files not done. Run the same command again to resume: files already in the library are not pushed again.\n`)
     return EXIT.interrupted
   }
   if (summary.failed > 0) return EXIT.failed
-  return isCheck && summary.missing > 0 ? EXIT.failed : EXIT.ok
+  return plan.mode === 'check' && summary.missing > 0 ? EXIT.failed : EXIT.ok
 }
 
 /**
@@ -137,6 +136,7 @@ async function connect({ url, key }: Connection, needs?: 'assets:read' | 'assets
     apiKey: key,
     // A bulk run rides out blips: up to ~15 s of backoff per call, and a rate-limit window of a minute.
     maxAttempts: 5,
+    fetch: letRequestsFinish,
     maxRetryAfterSeconds: 90,
     headers: { 'user-agent': `asset-library-client/${VERSION}` },
   })
@@ -150,11 +150,30 @@ async function connect({ url, key }: Connection, needs?: 'assets:read' | 'assets
   return client
 }
 
+/**
+ * Sends a request without its signal: a run stopped by Ctrl-C lets the requests it has sent finish (their
+ * answers are counted), while the signal still ends the client's waits between attempts.
+ */
+const letRequestsFinish: typeof fetch = (input, init) => fetch(input, { ...init, signal: null })
+
 function fatalFrom(error: unknown, url: string): unknown {
   if (error instanceof NetworkError) return new FatalError(`cannot reach ${url}: ${error.message.replace(/^GET \S+: /, '')}`)
   if (error instanceof ApiError && error.status === 401) return new FatalError(`the API key was refused (401 ${error.code}): ${error.detail ?? 'check --key or ASSET_LIBRARY_KEY'}`)
   if (error instanceof ApiError && error.status === 404) return new FatalError(`${url} answered 404 for the API: is it the Asset Library's address?`)
   return error
+}
+
+/**
+ * The asset type as the library's catalogue spells it (names are matched without case). One it lacks ends
+ * the run before any file is read: every push would be refused for it, each spending the push limit.
+ */
+async function assetTypeNamed(client: NodeAssetLibraryClient, name: string): Promise<string> {
+  const known: string[] = []
+  for await (const assetType of client.assetTypes.iterate()) {
+    if (assetType.name.toLowerCase() === name.toLowerCase()) return assetType.name
+    known.push(assetType.name)
+  }
+  throw new FatalError(`--type ${JSON.stringify(name)} is not one of the library's asset types (${known.join(', ')})`)
 }
 
 /** The manual collection named so (names are matched without case), made when missing. */

@@ -15,6 +15,9 @@ export interface FileEvent {
 
 export type Counts = Record<Outcome, number>
 
+/** push; push --dry-run; check. */
+export type RunMode = 'push' | 'dry-run' | 'check'
+
 export interface Summary extends Counts {
   event: 'summary'
   files: number
@@ -56,21 +59,24 @@ export class Reporter {
   private bar: MultiBar | undefined
   private barLine: SingleBar | undefined
   private ticker: NodeJS.Timeout | undefined
+  /** A process.exit (a second Ctrl-C) skips finish(): the bar is cleared and the cursor shown on the way out. */
+  private readonly clearBar = () => this.bar?.stop()
 
   constructor(
-    private readonly options: { json: boolean; fileLinesAreAnswer: boolean; progress: () => Progress },
+    private readonly options: { json: boolean; mode: RunMode; progress: () => Progress },
     private readonly stdout: NodeJS.WriteStream = process.stdout,
     private readonly stderr: NodeJS.WriteStream = process.stderr,
   ) {}
 
   start(): void {
-    const narrating = !this.options.fileLinesAreAnswer
+    const narrating = !this.fileLinesAreAnswer
     if (cliProgress && this.stderr.isTTY && (narrating || this.options.json)) {
       this.bar = new cliProgress.MultiBar(
         { stream: this.stderr, hideCursor: true, clearOnComplete: true, format: '{bar} {line}', barsize: 24 },
         cliProgress.Presets.shades_classic,
       )
       this.barLine = this.bar.create(1, 0, { line: 'finding files' })
+      process.once('exit', this.clearBar)
       this.ticker = setInterval(() => this.redraw(), 500)
     } else if (narrating && !this.options.json) {
       this.ticker = setInterval(() => this.stderr.write(`progress: ${describe(this.options.progress())}\n`), PLAIN_PROGRESS_EVERY_MS)
@@ -83,7 +89,7 @@ export class Reporter {
     else {
       const detail = event.reason ? `: ${event.reason}` : event.asset_id ? ` (${event.asset_id})` : ''
       const line = `${LABELS[event.event].padEnd(10)} ${event.path}${detail}\n`
-      if (this.options.fileLinesAreAnswer) this.stdout.write(line)
+      if (this.fileLinesAreAnswer) this.stdout.write(line)
       else if (this.bar) {
         if (event.event === 'failed' || event.event === 'skipped') this.bar.log(line)
       } else this.stderr.write(line)
@@ -99,19 +105,18 @@ export class Reporter {
 
   finish(summary: Summary): void {
     if (this.ticker) clearInterval(this.ticker)
+    process.off('exit', this.clearBar)
     this.bar?.stop()
     if (this.options.json) {
       this.stdout.write(`${JSON.stringify(summary)}\n`)
       return
     }
-    const parts = [
-      summary.dry_run || summary.missing > 0 ? `${summary.missing} missing` : `${summary.pushed} pushed`,
-      `${summary.duplicate} already in the library`,
-      `${summary.skipped} skipped`,
-      `${summary.failed} failed`,
-    ]
-    if (summary.pending > 0) parts.push(`${summary.pending} not done`)
-    this.stdout.write(`${summary.files} files: ${parts.join(', ')} in ${summary.seconds.toFixed(1)} s (${mib(summary.bytes_pushed)} pushed, ${mib(summary.bytes_read)} read)\n`)
+    this.stdout.write(`${summaryLine(summary, this.options.mode)}\n`)
+  }
+
+  /** check's lines are its answer (stdout); a push's narrate it (stderr). */
+  private get fileLinesAreAnswer(): boolean {
+    return this.options.mode === 'check'
   }
 
   private redraw(): void {
@@ -120,6 +125,19 @@ export class Reporter {
     this.barLine.setTotal(Math.max(1, progress.found))
     this.barLine.update(progress.settled, { line: describe(progress) })
   }
+}
+
+/** What the run did, in its own words: a check pushes nothing, a dry run says what would be pushed. */
+export function summaryLine(summary: Summary, mode: RunMode): string {
+  const parts = {
+    push: [`${summary.pushed} pushed`, `${summary.duplicate} already in the library`],
+    'dry-run': [`${summary.missing} would be pushed`, `${summary.duplicate} already in the library`],
+    check: [`${summary.duplicate} in the library`, `${summary.missing} missing`],
+  }[mode]
+  parts.push(`${summary.skipped} skipped`, `${summary.failed} failed`)
+  if (summary.pending > 0) parts.push(`${summary.pending} not done`)
+  const bytes = mode === 'push' ? `${mib(summary.bytes_pushed)} pushed, ${mib(summary.bytes_read)} read` : `${mib(summary.bytes_read)} read`
+  return `${summary.files} files${mode === 'check' ? ' checked' : ''}: ${parts.join(', ')} in ${summary.seconds.toFixed(1)} s (${bytes})`
 }
 
 /** Files, bytes, rate, and an ETA from the measured rate held under what the limit allows. */

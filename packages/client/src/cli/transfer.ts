@@ -5,7 +5,7 @@ import type { PushFields } from '../types.js'
 import { fingerprint, reason, refusedBySize, walk, type Found } from './files.js'
 import type { HashCache } from './hash-cache.js'
 import { Pacer } from './pacer.js'
-import { Reporter, type Counts, type FileEvent, type Outcome, type Progress, type Summary } from './report.js'
+import { Reporter, type Counts, type FileEvent, type Outcome, type Progress, type RunMode, type Summary } from './report.js'
 import { FatalError } from './usage.js'
 
 /** The most hashes one `assets/check` takes, and the most asset ids one collection add takes. */
@@ -22,9 +22,8 @@ export interface TransferPlan {
   paths: string[]
   ignore: string[]
   concurrency: number
-  /** false: ask which files the library has, push nothing (check, push --dry-run). */
-  upload: boolean
-  dryRun: boolean
+  /** `dry-run` and `check` ask which files the library has and push nothing. */
+  mode: RunMode
   fields: PushFields
   /** The manual collection every file ends up in; pushes name it, files already there are added by id. */
   collection: { id: string; name: string } | undefined
@@ -38,18 +37,23 @@ interface Hashed {
 
 /**
  * Walks, hashes (or takes the hash from the cache), asks the library which hashes it has in batches,
- * and pushes the rest, `concurrency` at a time, paced by the rate limits. `stop` (Ctrl-C) lets calls in
- * flight finish and starts nothing new. A refused key or a lost server stops the run the same way and
+ * and pushes the rest, `concurrency` at a time, paced by the rate limits. `stop` (Ctrl-C) lets requests in
+ * flight finish, ends every wait (the pacer's, a retry's) at once and starts nothing new. A refused key or a lost server stops the run the same way and
  * is thrown as a FatalError once the calls in flight have settled.
  */
 export async function transfer(
   client: NodeAssetLibraryClient,
   plan: TransferPlan,
   cache: HashCache,
-  output: { json: boolean; fileLinesAreAnswer: boolean },
+  output: { json: boolean },
   stop: AbortController,
 ): Promise<Summary> {
   const pacer = new Pacer(client.rateLimit, stop.signal)
+  /**
+   * Every call's waits between attempts (a 429's Retry-After, a backoff) end at the stop: no call is sent
+   * again after it. The requests in flight are let finish, as the client's fetch ignores the signal (see connect).
+   */
+  const waits = { signal: stop.signal }
   const counts: Counts = { pushed: 0, duplicate: 0, missing: 0, skipped: 0, failed: 0 }
   const progress: Progress = { found: 0, walkDone: false, settled: 0, bytesToPush: 0, bytesPushed: 0, toPush: 0, pushed: 0, startedAt: Date.now(), ceiling: undefined, waitingUntil: undefined }
   let bytesRead = 0
@@ -59,6 +63,7 @@ export async function transfer(
   const leftForNextRun = (error: unknown) => stopped() && error === stop.signal.reason
   const reporter = new Reporter({
     ...output,
+    mode: plan.mode,
     progress: () => ({ ...progress, ceiling: pacer.ceiling('expensive'), waitingUntil: pacer.waitingUntil }),
   })
 
@@ -84,6 +89,8 @@ export async function transfer(
   stop.signal.addEventListener('abort', () => changed.notify(), { once: true })
   /** The first file to push each hash, so a second copy in this run waits for its answer instead of pushing the same bytes. */
   const pushing = new Map<string, Promise<string | undefined>>()
+  /** --dry-run's counterpart: the first file of each hash the library lacks, the one a real run would push. */
+  const wouldPush = new Map<string, string>()
 
   reporter.start()
   const found = walk(plan.paths, plan.ignore, stopped)
@@ -150,14 +157,14 @@ export async function transfer(
 
   async function checkBatch(items: Hashed[]): Promise<void> {
     const hashes = [...new Set(items.map((item) => item.sha256))]
-    const answer = await pacer.run('cheap', () => client.assets.check(hashes))
+    const answer = await pacer.run('cheap', () => client.assets.check(hashes, waits))
     const found = new Map(answer.found.map((hit) => [hit.sha256, hit.asset_id]))
     const inLibrary = items.filter((item) => found.has(item.sha256))
     await addToCollection(inLibrary.map((item) => ({ ...item, assetId: found.get(item.sha256)! })))
     for (const item of items) {
       if (found.has(item.sha256)) continue
-      if (!plan.upload) {
-        settle('missing', item.path, { reason: plan.dryRun ? 'would be pushed' : 'not in the library' })
+      if (plan.mode !== 'push') {
+        settleMissing(item)
         continue
       }
       toPush.push(item)
@@ -167,12 +174,21 @@ export async function transfer(
     changed.notify()
   }
 
+  /** A file the library lacks, when nothing is pushed: a dry run reports a copy as the real run would, a duplicate of the one pushed. */
+  function settleMissing(item: Hashed): void {
+    if (plan.mode === 'check') return settle('missing', item.path, { reason: 'not in the library' })
+    const first = wouldPush.get(item.sha256)
+    if (first !== undefined) return settle('duplicate', item.path, { reason: `the same bytes as ${first}, which would be pushed` })
+    wouldPush.set(item.sha256, item.path)
+    settle('missing', item.path, { reason: 'would be pushed' })
+  }
+
   async function addToCollection(items: Array<Hashed & { assetId: string }>): Promise<void> {
     for (let start = 0; start < items.length; start += COLLECTION_BATCH) {
       const chunk = items.slice(start, start + COLLECTION_BATCH)
-      if (plan.collection && !plan.dryRun) {
+      if (plan.collection && plan.mode === 'push') {
         try {
-          await pacer.run('standard', () => client.collections.addAssets(plan.collection!.id, [...new Set(chunk.map((item) => item.assetId))]))
+          await pacer.run('standard', () => client.collections.addAssets(plan.collection!.id, [...new Set(chunk.map((item) => item.assetId))], waits))
         } catch (error) {
           if (leftForNextRun(error)) return
           const failure = giveUp(error)
@@ -184,7 +200,7 @@ export async function transfer(
     }
   }
 
-  const pushers = Array.from({ length: plan.upload ? plan.concurrency : 0 }, async () => {
+  const pushers = Array.from({ length: plan.mode === 'push' ? plan.concurrency : 0 }, async () => {
     for (;;) {
       const item = toPush.shift()
       if (!item) {
@@ -219,7 +235,7 @@ export async function transfer(
     if (plan.collection) fields.collection_name = plan.collection.name
     try {
       // Pushed by path: the SDK streams the file as it is now; the server hashes what it receives.
-      const answer = await pacer.run('expensive', () => client.assets.push(item.path, fields))
+      const answer = await pacer.run('expensive', () => client.assets.push(item.path, fields, waits))
       progress.pushed += 1
       progress.bytesPushed += item.size
       settle(answer.duplicate ? 'duplicate' : 'pushed', item.path, { asset_id: answer.asset_id })
@@ -240,7 +256,7 @@ export async function transfer(
     bytes_read: bytesRead,
     bytes_pushed: progress.bytesPushed,
     seconds: (Date.now() - progress.startedAt) / 1000,
-    dry_run: plan.dryRun,
+    dry_run: plan.mode === 'dry-run',
     stopped: stopped(),
   }
   reporter.finish(summary)
