@@ -15,9 +15,11 @@ import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, typ
 import { expectInvalid, expectProblem, outboxEvents } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { uniquePng } from '../support/images.js'
+import { claimBy, endLease, otherProcessLease } from '../support/process-leases.js'
 import { loginOwner } from '../support/sessions.js'
 import { deferred, waitFor } from '../support/wait.js'
 
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 let t: TestApp
 let acme: Seeded
 let images: TestServer
@@ -279,6 +281,45 @@ describe('a key still in use', () => {
     const retried = await createCollection('Orphaned', key)
     expectProblem(retried, 422, 'collection_name_taken')
     expect(retried.headers['idempotent-replayed']).toBeUndefined()
+  })
+
+  it('is taken over at once by a retry when the process running it is gone (its lease with it), not 60 s later', async () => {
+    const key = randomUUID()
+    const first = await createCollection('Crashed', key)
+    expect(first.statusCode).toBe(201)
+    const { claim } = await db().selectFrom('idempotency_keys').select('claim').where('key', '=', key).executeTakeFirstOrThrow()
+    expect(claim).toMatch(/^\d+:/)
+    // Another serving process, running the request: claimed, not answered, its lease held.
+    const other = await otherProcessLease(t)
+    await sql`update idempotency_keys set status = null, body = null, locked_until = now() + interval '1 minute', claim = ${claimBy(other)} where key = ${key}`.execute(db())
+    expectProblem(await createCollection('Crashed', key), 409, 'idempotency_key_in_use')
+    // Killed: its session ends, and its lease with it.
+    await endLease(t, other)
+    // A claim from before leases names no process: it holds the key for its 60 s.
+    await sql`update idempotency_keys set claim = ${randomUUID()} where key = ${key}`.execute(db())
+    expectProblem(await createCollection('Crashed', key), 409, 'idempotency_key_in_use')
+    await sql`update idempotency_keys set claim = ${claimBy(other)} where key = ${key}`.execute(db())
+    // It runs again at once: the name is taken by the first run now.
+    const retried = await createCollection('Crashed', key)
+    expectProblem(retried, 422, 'collection_name_taken')
+    expect(retried.headers['idempotent-replayed']).toBeUndefined()
+  })
+
+  it.runIf(onPostgres)('is held again by its process once the connection holding its lease drops', async () => {
+    const lease = await otherProcessLease(t)
+    try {
+      const holder = async () =>
+        (await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory' and objid = ${lease.id} and objsubid = 2 and granted`.execute(db())).rows[0]?.pid
+      const first = await holder()
+      expect(first).toBeDefined()
+      await sql`select pg_terminate_backend(${first})`.execute(db())
+      await waitFor('the lease taken again on a new connection', async () => {
+        const pid = await holder()
+        return pid !== undefined && pid !== first
+      })
+    } finally {
+      await lease.close()
+    }
   })
 
   it('keeps the answer of a request whose client went away before it was answered', async () => {

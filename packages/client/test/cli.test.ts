@@ -5,10 +5,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../../../test/support/app.js'
 import { noisePng, solid, uniquePng } from '../../../test/support/images.js'
 import { startServer, type TestServer } from '../../../test/support/http-server.js'
+import { claimBy, endLease, otherProcessLease } from '../../../test/support/process-leases.js'
 import { waitFor } from '../../../test/support/wait.js'
 import { createClient } from '../src/node.js'
 
@@ -297,6 +299,38 @@ describe('push', () => {
       expect(pushesSince(mark)).toBe(2)
       expect(pushes[0]!.key).toBeDefined()
       expect(pushes[1]).toEqual({ key: pushes[0]!.key, replayed: 'true' })
+    } finally {
+      library.hook = undefined
+    }
+  })
+
+  it('a push whose server died before answering is answered on the retry at once (not 409 for 60 s): stored, reported, not failed', async () => {
+    const root = folder('server-died')
+    const image = await uniquePng()
+    writeFileSync(join(root, 'crash.png'), image)
+    // The serving process that dies: its lease goes with it.
+    const dying = await otherProcessLease(library.t)
+    await endLease(library.t, dying)
+    let pushes = 0
+    library.hook = async (request, response) => {
+      if (request.method !== 'POST' || request.url !== '/api/v1/assets') return 'pass'
+      pushes += 1
+      if (pushes === 1) {
+        // The push is stored; the connection drops before its answer goes out.
+        response.writeHead = () => (request.socket.destroy(), response)
+        return 'pass'
+      }
+      // The retry finds the key as a killed process leaves it: claimed by that process, never answered.
+      const key = String(request.headers['idempotency-key'])
+      await sql`update idempotency_keys set status = null, headers = null, body = null, locked_until = now() + interval '1 minute', claim = ${claimBy(dying)} where key = ${key}`.execute(library.t.database.handle.db)
+      return 'pass'
+    }
+    try {
+      const run = await cli(['push', root, '--json'])
+      expect(run.code).toBe(0)
+      const stored = await createClient({ baseUrl: library.url, apiKey: library.acme.readKey }).assets.check([sha256(image)])
+      expect(run.events[0]).toMatchObject({ event: 'duplicate', asset_id: stored.found[0]!.asset_id })
+      expect(pushes).toBe(2)
     } finally {
       library.hook = undefined
     }

@@ -1,13 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
-import pg from 'pg'
-import { backoffMs } from './claims.js'
+import { openOwnConnection } from './own-connection.js'
 
 export interface Listener {
   close(): Promise<void>
 }
-
-const RECONNECT = { baseMs: 250, factor: 2, maxMs: 30_000 }
 
 /**
  * `pg_notify(channel, '')`, for use inside a producer's own statement: PostgreSQL delivers it when
@@ -33,11 +30,6 @@ export async function listen(
   onNotify: (channel: string) => void,
   logger: FastifyBaseLogger,
 ): Promise<Listener> {
-  let client: pg.Client | undefined
-  let closed = false
-  let failures = 0
-  let retry: NodeJS.Timeout | undefined
-
   const deliver = (channel: string) => {
     try {
       onNotify(channel)
@@ -45,43 +37,16 @@ export async function listen(
       logger.warn({ err: error, channel }, 'a NOTIFY handler failed')
     }
   }
-
-  const connect = async () => {
-    const candidate = new pg.Client({ connectionString, keepAlive: true, application_name: 'asset-library-listener' })
-    client = candidate
-    candidate.on('notification', (message) => deliver(message.channel))
-    candidate.on('error', (error) => lost(candidate, error))
-    candidate.on('end', () => lost(candidate, new Error('the connection ended')))
-    try {
-      await candidate.connect()
-      for (const channel of channels) await candidate.query(`listen ${candidate.escapeIdentifier(channel)}`)
-    } catch (error) {
-      lost(candidate, error)
-      return
-    }
-    if (failures > 0) channels.forEach(deliver)
-    failures = 0
-  }
-
-  // A failing connection can report itself more than once (error, then end); only the first counts.
-  const lost = (candidate: pg.Client, error: unknown) => {
-    if (closed || client !== candidate) return
-    client = undefined
-    candidate.end().catch(() => undefined)
-    failures += 1
-    const delayMs = backoffMs(failures, RECONNECT)
-    logger.warn({ err: error, channels, retryInMs: delayMs }, 'the LISTEN connection failed; reconnecting')
-    retry = setTimeout(() => void connect(), delayMs)
-    retry.unref()
-  }
-
-  await connect()
-  return {
-    async close() {
-      closed = true
-      clearTimeout(retry)
-      await client?.end()
-      client = undefined
+  return openOwnConnection({
+    connectionString,
+    applicationName: 'asset-library-listener',
+    prepare: async (client, reconnected) => {
+      client.on('notification', (message) => deliver(message.channel))
+      for (const channel of channels) await client.query(`listen ${client.escapeIdentifier(channel)}`)
+      if (reconnected) channels.forEach(deliver)
     },
-  }
+    firstAttempt: 'may-fail',
+    failure: { message: 'the LISTEN connection failed; reconnecting', context: { channels } },
+    logger,
+  })
 }

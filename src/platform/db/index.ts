@@ -13,6 +13,8 @@ export type Db = Kysely<Database>
 export interface DatabaseHandle {
   db: Db
   kind: 'postgres' | 'embedded'
+  /** PostgreSQL's URL, for a connection of its own outside the pool (a session's lock); none when embedded. */
+  url: string | undefined
   /** Keeps the planner's statistics fresh where no autovacuum does (see statistics.ts). */
   statistics: StatisticsKeeper
   close(): Promise<void>
@@ -42,7 +44,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 })
     preferSsdCosts(pool, options.logger)
-    return wrap(pool, 'postgres', options, async () => {})
+    return wrap(pool, { kind: 'postgres', url: options.databaseUrl }, options, async () => {})
   }
   const onCrash =
     options.onCrash ?? ((error: Error) => options.logger.fatal({ err: error }, 'the embedded database stopped; queries will fail'))
@@ -55,10 +57,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     database: 'postgres',
     max: 1,
   })
-  return wrap(pool, 'embedded', options, () => server.close())
+  return wrap(pool, { kind: 'embedded', url: undefined }, options, () => server.close())
 }
 
-function wrap(pool: pg.Pool, kind: DatabaseHandle['kind'], options: DatabaseOptions, closeServer: () => Promise<void>): DatabaseHandle {
+function wrap(pool: pg.Pool, { kind, url }: Pick<DatabaseHandle, 'kind' | 'url'>, options: DatabaseOptions, closeServer: () => Promise<void>): DatabaseHandle {
   const { logger } = options
   pool.on('error', (error) => logger.error({ err: error }, 'idle database connection failed'))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
@@ -72,6 +74,7 @@ function wrap(pool: pg.Pool, kind: DatabaseHandle['kind'], options: DatabaseOpti
   return {
     db,
     kind,
+    url,
     statistics,
     close() {
       // Kysely's destroy() skips a pool it never used, so the pool is ended here as well.

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/index.js'
+import { abandoned } from './idempotency-lease.js'
 
 /** Whose key a row is: keys are per organization and per API key (or per user of the web app's session). */
 export interface KeyOwner {
@@ -24,8 +25,9 @@ export const RETENTION_HOURS = 24
 
 /**
  * Claims `owner`'s key for a request with `fingerprint`, in one statement: a new row, or a row past its
- * 24 h, or a row whose request stopped answering (its lease ran out) for the same request, is taken over
- * with `claim`. Returns whether it was claimed.
+ * 24 h, or a row of the same request left running by a request that died (its process's lease is gone)
+ * or stopped answering (its claim's `leaseMs` ran out), is taken over with `claim`. Returns whether it
+ * was claimed.
  */
 export async function claimKey(db: Db, owner: KeyOwner, fingerprint: string, claim: string, leaseMs: number): Promise<boolean> {
   const { rows } = await sql<{ claim: string }>`
@@ -35,7 +37,7 @@ export async function claimKey(db: Db, owner: KeyOwner, fingerprint: string, cla
       set fingerprint = excluded.fingerprint, claim = excluded.claim, locked_until = excluded.locked_until,
         status = null, headers = null, body = null, created_at = now()
       where kept.created_at < now() - make_interval(hours => ${RETENTION_HOURS})
-        or (kept.status is null and kept.locked_until < now() and kept.fingerprint = excluded.fingerprint)
+        or (kept.status is null and kept.fingerprint = excluded.fingerprint and (kept.locked_until < now() or ${abandoned(sql`kept.claim`)}))
     returning claim
   `.execute(db)
   return rows.length === 1

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler, preParsingHookHandler, RouteOptions } from 'fastify'
 import type { Db } from '../db/index.js'
 import { AppError, problems } from './errors.js'
+import { claimOf, type ProcessLease } from './idempotency-lease.js'
 import { claimKey, keyState, recordAnswer, releaseKey, type KeyOwner, type StoredAnswer } from './idempotency-store.js'
 import { declaresBody } from './request-rules.js'
 import type { Caller } from './route-auth.js'
@@ -11,8 +12,9 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key'
 export const REPLAYED_HEADER = 'idempotent-replayed'
 export const MAX_KEY_LENGTH = 255
 /**
- * How long a running request holds its key: past it (the process died, or the request hangs) a retry with
- * the same body takes the key over and runs. Far longer than any write takes, image fetch included.
+ * How long a running request holds its key at most: past it (the request hangs) a retry with the same body
+ * takes the key over and runs. Far longer than any write takes, image fetch included. A request whose
+ * process died gives its key up at once: its process's lease is gone (idempotency-lease.ts).
  */
 export const LEASE_MS = 60_000
 /** The headers that are part of an answer; the rest (rate limits, request id, date) belong to each request. */
@@ -48,13 +50,14 @@ interface Attempt {
  * - preParsing: the key is checked (1 to 255 characters, else 400) and the request's fingerprint starts,
  *   SHA-256 over its method, URL, content type and body bytes, hashed as they stream in;
  * - preHandler: once the body is read (a multipart push's too), the key is claimed with one statement; a
- *   key already answered replays its answer, one held by a running request is 409, one used for another
- *   request is 422;
+ *   key already answered replays its answer, one held by a running request is 409 (a request whose
+ *   process died holds it no longer: the claim names the process's lease), one used for another request
+ *   is 422;
  * - onSend: the answer is recorded before it goes out (so an immediate retry replays it), or the claim is
  *   released when it is not kept (a 5xx) or is a stream.
  * Without the header none of this costs a statement.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db): void {
+export function registerIdempotency(app: FastifyInstance, db: Db, lease: ProcessLease): void {
   const attempts = new WeakMap<FastifyRequest, Attempt>()
 
   const start: preParsingHookHandler = (request, _reply, payload, done) => {
@@ -74,7 +77,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const fingerprint = attempt.fingerprint.digest()
     // A row that goes between the two statements (its request failed with a 5xx) is claimed on the next turn.
     for (let turn = 0; turn < 3; turn++) {
-      const claim = randomUUID()
+      const claim = claimOf(lease, randomUUID())
       if (await claimKey(db, attempt.owner, fingerprint, claim, LEASE_MS)) {
         attempt.claim = claim
         return
