@@ -312,7 +312,7 @@ describe('push', () => {
     const dying = await otherProcessLease(library.t)
     await endLease(library.t, dying)
     let pushes = 0
-    library.hook = async (request, response) => {
+    library.hook = async (request, response): Promise<'pass'> => {
       if (request.method !== 'POST' || request.url !== '/api/v1/assets') return 'pass'
       pushes += 1
       if (pushes === 1) {
