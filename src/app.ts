@@ -9,7 +9,6 @@ import type { DatabaseHandle, Db } from './platform/db/index.js'
 import type { App } from './platform/http/app-type.js'
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js'
 import { registerIdempotency } from './platform/http/idempotency.js'
-import { holdProcessLease } from './platform/http/idempotency-lease.js'
 import { registerJsonParsing } from './platform/http/json-body.js'
 import { registerOpenApi } from './platform/http/openapi.js'
 import { answerStalledBodies, serverTimeoutOptions } from './platform/http/slow-clients.js'
@@ -308,9 +307,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     publicBaseUrl: config.publicBaseUrl,
   })
   // After the guard's hooks, so the caller is known (and counted) when a key is looked at.
-  const lease = await holdProcessLease(database, app.log)
-  app.addHook('onClose', lease.close)
-  registerIdempotency(app, database.db, lease)
+  registerIdempotency(app, database)
   await registerOpenApi(app, deps.openApiDocument)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
   healthRoutes(app, { database, embeddings, derivations, blobs, draining: () => draining })

@@ -39,6 +39,29 @@ export async function holdProcessLease(database: DatabaseHandle, logger: Fastify
   }
 }
 
+/**
+ * This process's lease, taken when a request first claims a key (building the app, as the OpenAPI
+ * generator does, touches no database) and let go at `close`. A failed attempt is tried again by the next
+ * request.
+ */
+export function leaseOnFirstUse(database: DatabaseHandle, logger: FastifyBaseLogger): { get(): Promise<ProcessLease>; close(): Promise<void> } {
+  let taking: Promise<ProcessLease> | undefined
+  return {
+    get() {
+      taking ??= holdProcessLease(database, logger).catch((error: unknown) => {
+        taking = undefined
+        throw error
+      })
+      return taking
+    },
+    async close() {
+      const taken = await taking?.catch(() => undefined)
+      taking = undefined
+      await taken?.close()
+    },
+  }
+}
+
 /** A random id (a positive int4, as `pg_locks` shows it in `objid`) that no live process holds, locked by `tryLock`. */
 async function newLease(tryLock: (id: number) => Promise<boolean>): Promise<number> {
   for (;;) {

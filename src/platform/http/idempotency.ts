@@ -1,9 +1,9 @@
 import { createHash, randomUUID, type Hash } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler, preParsingHookHandler, RouteOptions } from 'fastify'
-import type { Db } from '../db/index.js'
 import { AppError, problems } from './errors.js'
-import { claimOf, type ProcessLease } from './idempotency-lease.js'
+import type { DatabaseHandle } from '../db/index.js'
+import { claimOf, leaseOnFirstUse } from './idempotency-lease.js'
 import { claimKey, keyState, recordAnswer, releaseKey, type KeyOwner, type StoredAnswer } from './idempotency-store.js'
 import { declaresBody } from './request-rules.js'
 import type { Caller } from './route-auth.js'
@@ -57,8 +57,11 @@ interface Attempt {
  *   released when it is not kept (a 5xx) or is a stream.
  * Without the header none of this costs a statement.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db, lease: ProcessLease): void {
+export function registerIdempotency(app: FastifyInstance, database: DatabaseHandle): void {
+  const { db } = database
   const attempts = new WeakMap<FastifyRequest, Attempt>()
+  const lease = leaseOnFirstUse(database, app.log)
+  app.addHook('onClose', () => lease.close())
 
   const start: preParsingHookHandler = (request, _reply, payload, done) => {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER]
@@ -75,9 +78,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, lease: Process
     const attempt = attempts.get(request)
     if (!attempt) return
     const fingerprint = attempt.fingerprint.digest()
+    const processLease = await lease.get()
     // A row that goes between the two statements (its request failed with a 5xx) is claimed on the next turn.
     for (let turn = 0; turn < 3; turn++) {
-      const claim = claimOf(lease, randomUUID())
+      const claim = claimOf(processLease, randomUUID())
       if (await claimKey(db, attempt.owner, fingerprint, claim, LEASE_MS)) {
         attempt.claim = claim
         return
