@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { request as httpRequest } from 'node:http'
+import { createServer as createHttpServer, request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -489,6 +489,48 @@ describe('blobs migrate from the command line', () => {
       })
     } finally {
       rmSync(directory, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a server killed mid-request', () => {
+  it('lets the request\'s Idempotency-Key go with its process: the retry to the next server runs at once, not 409 for 60 s', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'al-killed-'))
+    const poster = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer()
+    // The push's image comes from here; the first fetch is never answered, so the push is running when its server is killed.
+    let fetches = 0
+    const images = createHttpServer((_request, response) => {
+      fetches += 1
+      if (fetches > 1) response.writeHead(200, { 'content-type': 'image/png' }).end(poster)
+    })
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve))
+    const imageUrl = `http://127.0.0.1:${(images.address() as { port: number }).port}/poster.png`
+    const settings = { DATA_DIR: fresh, OUTBOUND_ALLOWLIST: '127.0.0.1/32' }
+    try {
+      const first = await startServer(settings)
+      const key = /API key \(assets:write\): (al_\S+)/.exec(first.output())![1]!
+      const push = (url: string) =>
+        fetch(`${url}/api/v1/assets`, {
+          method: 'POST',
+          headers: { ...bearer(key), 'content-type': 'application/json', 'idempotency-key': 'pushed-as-the-server-died' },
+          body: JSON.stringify({ image_url: imageUrl, title: 'Poster' }),
+        })
+      const lost = push(first.url).catch((error: unknown) => error)
+      await waitFor('the push to fetch its image', () => fetches === 1)
+      first.child.kill('SIGKILL')
+      await first.exited
+      await lost
+
+      const second = await startServer(settings)
+      const retried = await push(second.url)
+      expect(retried.status).toBe(201)
+      expect(await retried.json()).toMatchObject({ duplicate: false })
+      second.child.kill('SIGTERM')
+      expect(await second.exited).toBe(0)
+    } finally {
+      images.closeAllConnections()
+      images.close()
+      rmSync(fresh, { recursive: true, force: true })
     }
   })
 })
