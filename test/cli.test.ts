@@ -496,7 +496,7 @@ describe('blobs migrate from the command line', () => {
 describe('a server killed mid-request', () => {
   it('lets the request\'s Idempotency-Key go with its process: the retry to the next server runs at once, not 409 for 60 s', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'al-killed-'))
-    const poster = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer()
+    const poster = await solidPng(8, 8)
     // The push's image comes from here; the first fetch is never answered, so the push is running when its server is killed.
     let fetches = 0
     const images = createHttpServer((_request, response) => {
