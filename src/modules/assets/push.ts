@@ -12,7 +12,7 @@ import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../plat
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { CatalogService } from '../catalog/service.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
-import type { AssetChange, AssetDerivation, AssetRecord } from './service.js'
+import type { AssetChange, AssetDerivation, AssetRecord } from './record.js'
 import * as store from './store.js'
 import type { AssetWithRelations } from './store.js'
 

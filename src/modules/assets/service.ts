@@ -1,5 +1,4 @@
 import { sql } from 'kysely'
-import type { Derivation } from '../../platform/background/derivation.js'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { emit } from '../../platform/events/outbox.js'
 import { problems, type AppError } from '../../platform/http/errors.js'
@@ -9,6 +8,7 @@ import type { UrlSigner } from '../../platform/signed-urls.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
 import { countedScopeKey, ListPages, listQueryKey, type CachedPage, type ListedPage } from './list-pages.js'
+import { assetRecord, thumbnailLink, type AssetChange, type AssetDerivation, type AssetRecord } from './record.js'
 import { AssetPush, normaliseTags, type AssetPushDeps, type PushInput, type PushOutcome } from './push.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
@@ -23,16 +23,6 @@ export interface AssetServiceDeps extends AssetPushDeps {
   /** A full-text list counts its matches up to this many; past it, its total is the planner's estimate (`LIST_EXACT_TOTAL_UP_TO`). */
   exactTotalUpTo: number
 }
-
-/** A change to an asset that derived data follows: a push (`created`) or an edit of its metadata (`updated`), with the record after it. */
-export interface AssetChange {
-  kind: 'created' | 'updated'
-  organizationId: string
-  record: AssetRecord
-}
-
-/** Work that follows a change to an asset, as the assets module queues and wakes it (see platform/background/derivation.ts). */
-export type AssetDerivation = Derivation<AssetChange>
 
 export type AssetChanges = Partial<{
   title: string
@@ -49,8 +39,6 @@ export interface ContentCheck {
   found: { sha256: string; asset_id: string }[]
   missing: string[]
 }
-
-export type AssetRecord = ReturnType<AssetService['record']>
 
 /** What `versionIfUnchanged` asks of a kept page. */
 interface KeptPageCheck {
@@ -251,39 +239,11 @@ export class AssetService {
   }
 
   private cover(first: store.FirstAsset): Cover {
-    return { asset_id: first.id, thumbnail_url: this.thumbnailLink(first.id).url, width: first.width, height: first.height }
+    return { asset_id: first.id, thumbnail_url: thumbnailLink(this.deps.signer, first.id).url, width: first.width, height: first.height }
   }
 
-  private thumbnailLink(id: string) {
-    return this.deps.signer.sign(`/files/assets/${id}/thumbnail`)
-  }
-
-  record(row: AssetWithRelations) {
-    const thumbnail = this.thumbnailLink(row.id)
-    const original = this.deps.signer.sign(`/files/assets/${row.id}/original`)
-    return {
-      id: row.id,
-      title: row.title,
-      asset_type: row.asset_type,
-      client: row.client,
-      product: row.product,
-      tags: row.tags,
-      source_url: row.source_url,
-      created_by_ai: row.created_by_ai,
-      mime_type: row.mime_type,
-      width: row.width,
-      height: row.height,
-      byte_size: Number(row.byte_size),
-      sha256: row.sha256,
-      thumbnail_url: thumbnail.url,
-      thumbnail_expires_at: thumbnail.expiresAt.toISOString(),
-      thumbnail_status: row.thumbnail_failure === null ? ('available' as const) : ('failed' as const),
-      thumbnail_failure: row.thumbnail_failure,
-      original_url: original.url,
-      collections: row.collections,
-      created_at: row.created_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
-    }
+  record(row: AssetWithRelations): AssetRecord {
+    return assetRecord(row, this.deps.signer)
   }
 
   private async recordIn(db: Db, organizationId: string, id: string): Promise<AssetRecord> {

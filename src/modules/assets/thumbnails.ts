@@ -9,7 +9,7 @@ import { Runner, type WorkQueue } from '../../platform/background/runner.js'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import type { Db } from '../../platform/db/index.js'
 import { ImageError, type ImageProcessor } from '../../platform/images/images.js'
-import type { AssetChange } from './service.js'
+import type { AssetChange } from './record.js'
 import type { ThumbnailSource } from './store.js'
 import * as store from './thumbnail-store.js'
 

@@ -10,7 +10,7 @@ import type { DatabaseHandle, Db } from '../../platform/db/index.js'
 import { vectorVersion } from '../../platform/db/migrate.js'
 import { createEmbeddingProvider, EMBEDDING_BATCH_SIZE, EmbeddingError, type EmbeddingProvider } from '../../platform/embeddings/provider.js'
 import { vectorParam } from '../../platform/embeddings/vector.js'
-import type { AssetChange, AssetRecord } from '../assets/service.js'
+import type { AssetChange, AssetRecord } from '../assets/record.js'
 import * as store from './store.js'
 import type { EmbeddingJob } from './store.js'
 

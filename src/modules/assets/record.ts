@@ -1,0 +1,53 @@
+import type { Derivation } from '../../platform/background/derivation.js'
+import type { UrlSigner } from '../../platform/signed-urls.js'
+import type { AssetWithRelations } from './store.js'
+
+/**
+ * An asset as the API shows it, with its signed file links: what the list, the push's event and the
+ * derivations all read. A leaf of the module, so the push, the service and the derivations share it
+ * without importing each other.
+ */
+export function assetRecord(row: AssetWithRelations, signer: UrlSigner) {
+  const thumbnail = thumbnailLink(signer, row.id)
+  const original = signer.sign(`/files/assets/${row.id}/original`)
+  return {
+    id: row.id,
+    title: row.title,
+    asset_type: row.asset_type,
+    client: row.client,
+    product: row.product,
+    tags: row.tags,
+    source_url: row.source_url,
+    created_by_ai: row.created_by_ai,
+    mime_type: row.mime_type,
+    width: row.width,
+    height: row.height,
+    byte_size: Number(row.byte_size),
+    sha256: row.sha256,
+    thumbnail_url: thumbnail.url,
+    thumbnail_expires_at: thumbnail.expiresAt.toISOString(),
+    thumbnail_status: row.thumbnail_failure === null ? ('available' as const) : ('failed' as const),
+    thumbnail_failure: row.thumbnail_failure,
+    original_url: original.url,
+    collections: row.collections,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+export type AssetRecord = ReturnType<typeof assetRecord>
+
+/** The signed link to an asset's thumbnail. */
+export function thumbnailLink(signer: UrlSigner, id: string) {
+  return signer.sign(`/files/assets/${id}/thumbnail`)
+}
+
+/** A change to an asset that derived data follows: a push (`created`) or an edit of its metadata (`updated`), with the record after it. */
+export interface AssetChange {
+  kind: 'created' | 'updated'
+  organizationId: string
+  record: AssetRecord
+}
+
+/** Work that follows a change to an asset, as the assets module queues and wakes it (see platform/background/derivation.ts). */
+export type AssetDerivation = Derivation<AssetChange>
