@@ -90,7 +90,7 @@ function NameForm({ organization, canManage }: { organization: Organization; can
 }
 
 /** Why this server cannot embed, and what its operator sets to change that. */
-const AI_UNAVAILABLE = {
+export const AI_UNAVAILABLE = {
   no_provider: (
     <>
       To turn it on, the server’s operator sets <code>EMBEDDING_BASE_URL</code> and <code>EMBEDDING_MODEL</code> (see “Semantic search” in the README).

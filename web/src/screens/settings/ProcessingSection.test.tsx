@@ -20,22 +20,34 @@ const QUEUES: Queues = {
 
 const answer = (data: unknown) => ({ data, response: new Response(null, { status: 200 }) })
 
+/** The organization as `GET /app/api/orgs/{org}` answers it, as far as the panel reads it: whether this server embeds. */
+const organization = (ai: { available: boolean; unavailable_reason: null | 'no_provider' | 'no_pgvector' }) => ({ ai: { ...ai, embeddings_pending: 0 } })
+
+/** The app API as the panel calls it: the organization, and the queues `queues()` gives at the time. */
+function serve(queues: () => Queues, ai = organization({ available: true, unavailable_reason: null })) {
+  vi.spyOn(appApi, 'GET').mockImplementation((async (path: string) => answer(path === '/app/api/orgs/{org}' ? ai : queues())) as unknown as typeof appApi.GET)
+}
+
+function renderPanel() {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <ToastProvider>
+        <ProcessingSection />
+      </ToastProvider>
+    </QueryClientProvider>,
+  )
+}
+
 describe('the Processing panel', () => {
   it('shows each queue\u2019s counts, and Retry failed queues that queue again and shows the new counts', async () => {
     // As the server does: the retry makes the failed jobs pending again.
     let queues = QUEUES
-    vi.spyOn(appApi, 'GET').mockImplementation((async () => answer(queues)) as unknown as typeof appApi.GET)
+    serve(() => queues)
     const post = vi.spyOn(appApi, 'POST').mockImplementation((async () => {
       queues = { data: [{ ...QUEUES.data[0]!, pending: 6, failed: 0 }, QUEUES.data[1]!] }
       return answer({ name: 'thumbnails', queued: 2 })
     }) as unknown as typeof appApi.POST)
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <ToastProvider>
-          <ProcessingSection />
-        </ToastProvider>
-      </QueryClientProvider>,
-    )
+    renderPanel()
     const thumbnails = () => screen.getByRole('row', { name: /^Thumbnails/ })
     await screen.findByRole('row', { name: /^Thumbnails/ })
     expect(within(thumbnails()).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 3)).toEqual(['4', '1', '2'])
@@ -45,5 +57,15 @@ describe('the Processing panel', () => {
     expect(await screen.findByText('2 jobs of Thumbnails queued again.')).toBeTruthy()
     expect(post).toHaveBeenCalledWith('/app/api/orgs/{org}/jobs/{name}/retry', { params: { path: { org: 'acme', name: 'thumbnails' } } })
     await waitFor(() => expect(within(thumbnails()).getAllByRole('cell').map((cell) => cell.textContent).slice(0, 3)).toEqual(['6', '1', '0']))
+  })
+
+  it('says the embeddings are not made on a server without a provider, instead of offering their retry', async () => {
+    serve(() => QUEUES, organization({ available: false, unavailable_reason: 'no_provider' }))
+    renderPanel()
+    const embeddings = await screen.findByRole('row', { name: /^Search embeddings/ })
+    await within(embeddings).findByText('Not configured on this server')
+    expect(within(embeddings).queryByRole('button')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Retry failed thumbnails' })).toBeTruthy()
+    expect(screen.getByText(/Search embeddings are not made on this server/).textContent).toContain('EMBEDDING_BASE_URL')
   })
 })

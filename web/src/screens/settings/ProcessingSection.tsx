@@ -5,6 +5,8 @@ import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { Table } from '../../ui/Table'
 import { useToast } from '../../ui/toast'
+import { organizationQuery } from '../library/queries'
+import { AI_UNAVAILABLE } from './OrganizationSection'
 import { SectionHeader } from './parts'
 
 type Queue = AppData<'/app/api/orgs/{org}/jobs', 'get'>['data'][number]
@@ -29,6 +31,9 @@ export function ProcessingSection() {
     refetchInterval: REFRESH_MS,
     meta: { quiet: true },
   })
+  // Embeddings wait for good on a server with no provider or no pgvector: the row says so instead of offering a retry.
+  const ai = useQuery({ ...organizationQuery(org), meta: { quiet: true } }).data?.ai
+  const embeddingsOff = ai && !ai.available ? ai.unavailable_reason : null
   const retry = useMutation({
     mutationFn: (name: string) => unwrap(appApi.POST('/app/api/orgs/{org}/jobs/{name}/retry', { params: { path: { org, name } } })),
     onSuccess: ({ name, queued }) => {
@@ -48,15 +53,26 @@ export function ProcessingSection() {
       {queues.data && (
         <Table columns={['Queue', 'Waiting', 'Running', 'Failed', 'Oldest waiting since', { label: 'Actions', hidden: true }]} caption="Processing queues" stacked>
           {queues.data.data.map((queue) => (
-            <QueueRow key={queue.name} queue={queue} busy={retry.isPending && retry.variables === queue.name} onRetry={() => retry.mutate(queue.name)} />
+            <QueueRow
+              key={queue.name}
+              queue={queue}
+              notRunning={queue.name === 'embeddings' && embeddingsOff !== null}
+              busy={retry.isPending && retry.variables === queue.name}
+              onRetry={() => retry.mutate(queue.name)}
+            />
           ))}
         </Table>
+      )}
+      {embeddingsOff && (
+        <p className="note" id="embeddings-off">
+          Search embeddings are not made on this server, so search is text only. {AI_UNAVAILABLE[embeddingsOff]}
+        </p>
       )}
     </section>
   )
 }
 
-function QueueRow({ queue, busy, onRetry }: { queue: Queue; busy: boolean; onRetry(): void }) {
+function QueueRow({ queue, notRunning, busy, onRetry }: { queue: Queue; notRunning: boolean; busy: boolean; onRetry(): void }) {
   return (
     <tr>
       <th scope="row">{labelOf(queue.name)}</th>
@@ -65,9 +81,15 @@ function QueueRow({ queue, busy, onRetry }: { queue: Queue; busy: boolean; onRet
       <td>{queue.failed}</td>
       <td>{formatDate(queue.oldest_pending_at)}</td>
       <td>
-        <button type="button" disabled={busy} onClick={onRetry} aria-label={`Retry failed ${labelOf(queue.name).toLowerCase()}`}>
-          Retry failed
-        </button>
+        {notRunning ? (
+          <small className="hint" aria-describedby="embeddings-off">
+            Not configured on this server
+          </small>
+        ) : (
+          <button type="button" disabled={busy} onClick={onRetry} aria-label={`Retry failed ${labelOf(queue.name).toLowerCase()}`}>
+            Retry failed
+          </button>
+        )}
       </td>
     </tr>
   )
