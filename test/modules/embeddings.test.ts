@@ -114,6 +114,8 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('background embeddings (pgvector,
       await push(t, other, 'Red sports car')
       const embeddings = t.app.services.embeddings
       expect(await embeddings.counts(org.org.id)).toEqual({ name: 'embeddings', pending: 2, running: 0, failed: 0, oldest_pending_at: expect.any(String) })
+      // With a provider and pgvector the work can be done: the Processing panel offers its retry.
+      expect(await embeddings.unavailableReason()).toBeNull()
       await embeddings.drain()
       expect(await embeddings.counts(org.org.id)).toEqual({ name: 'embeddings', pending: 0, running: 0, failed: 1, oldest_pending_at: null })
       expect(await embeddings.counts(other.org.id)).toMatchObject({ pending: 0, failed: 0 })

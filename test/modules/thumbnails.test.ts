@@ -173,6 +173,7 @@ describe('the thumbnail queue as owners and admins see it', () => {
     running: number
     failed: number
     oldest_pending_at: string | null
+    unavailable_reason: string | null
   }
 
   it('counts the organization\u2019s jobs only, and a retry queues again the undecodable images, the failed jobs and the missing files', async () => {
@@ -190,13 +191,15 @@ describe('the thumbnail queue as owners and admins see it', () => {
     const broken = (await pushAndRead(t.app, studio, {}, await truncatedPng())).record
     const queued = await jobs()
     expect(queued.map((row) => row.name)).toEqual(['thumbnails', 'embeddings'])
-    expect(queued[0]).toEqual({ name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) })
+    expect(queued[0]).toEqual({ name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), unavailable_reason: null })
+    // This server has no embedding provider: the texts wait, and the queue says why.
+    expect(queued[1]).toMatchObject({ name: 'embeddings', unavailable_reason: 'no_provider' })
     // Another organization sees none of them.
     const other = await seedOrganization(t.app, 'Quiet Studio')
     expect((await jobs(other, await loginOwner(t.app, other)))[0]).toMatchObject({ pending: 0, failed: 0, oldest_pending_at: null })
 
     await t.app.services.thumbnails.drain()
-    expect(await thumbnailsOf()).toEqual({ name: 'thumbnails', pending: 0, running: 0, failed: 1, oldest_pending_at: null })
+    expect(await thumbnailsOf()).toEqual({ name: 'thumbnails', pending: 0, running: 0, failed: 1, oldest_pending_at: null, unavailable_reason: null })
     // Files lost (restored from a backup without their thumbnails), and a job whose attempt failed on the files.
     rmSync(thumbnailPath(good[0]!.sha256))
     await sql`insert into thumbnail_jobs (asset_id, attempts, last_error, next_attempt_at) values (${good[1]!.id}, 1, 'disk full', now() + interval '1 hour')`.execute(
@@ -213,7 +216,7 @@ describe('the thumbnail queue as owners and admins see it', () => {
     // An undecodable image is tried again (a newer decoder may read it) and recorded again.
     const record = await t.app.inject({ method: 'GET', url: `/api/v1/assets/${broken.id}`, headers: bearer(studio.readKey) })
     expect(record.json()).toMatchObject({ thumbnail_status: 'failed' })
-    expect(await thumbnailsOf()).toEqual({ name: 'thumbnails', pending: 0, running: 0, failed: 1, oldest_pending_at: null })
+    expect(await thumbnailsOf()).toEqual({ name: 'thumbnails', pending: 0, running: 0, failed: 1, oldest_pending_at: null, unavailable_reason: null })
   })
 
   it('is for owners and admins: a member is 403 role_required, an unknown queue 404', async () => {

@@ -85,6 +85,11 @@ export class Thumbnails implements Derivation<AssetChange> {
     return this.runner !== undefined
   }
 
+  /** Thumbnails need nothing but the images: always possible. */
+  async unavailableReason(): Promise<null> {
+    return null
+  }
+
   async counts(organizationId?: string): Promise<DerivationCounts> {
     return { name: this.name, ...(await store.thumbnailCounts(this.deps.db, organizationId)) }
   }

@@ -228,7 +228,8 @@ export function jobRoutes(app: App, deps: { derivations: readonly DerivedWork[] 
     },
     async (request) => {
       const { organization } = request.membership!
-      return { data: await Promise.all(deps.derivations.map((derivation) => derivation.counts(organization.id))) }
+      const queue = async (derivation: DerivedWork) => ({ ...(await derivation.counts(organization.id)), unavailable_reason: await derivation.unavailableReason() })
+      return { data: await Promise.all(deps.derivations.map(queue)) }
     },
   )
 

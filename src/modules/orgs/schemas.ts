@@ -89,6 +89,10 @@ export const DerivationCountsSchema = Type.Object(
     running: Type.Integer({ description: 'Jobs a runner holds now.' }),
     failed: Type.Integer({ description: 'Jobs whose last attempt failed, waiting for their retry; for thumbnails also the images that could not be decoded.' }),
     oldest_pending_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the longest-waiting pending job became due.' }),
+    unavailable_reason: Type.Union([Type.Null(), Type.String()], {
+      description:
+        'Why this server cannot do this work at all, or null. For embeddings: `no_provider` (no embedding provider is configured) or `no_pgvector`; its jobs wait for the setting, and a retry cannot help them.',
+    }),
   },
   { additionalProperties: false },
 )

@@ -227,6 +227,12 @@ export class Embeddings implements Derivation<AssetChange> {
     return this.runner !== undefined
   }
 
+  /** In text mode (no provider, or no pgvector) no text is embedded: the reason `/ready` gives. */
+  async unavailableReason(): Promise<SearchModeReason | null> {
+    const readiness = await this.readiness()
+    return readiness.mode === 'text' ? (readiness.reason ?? null) : null
+  }
+
   /** Embeds every due text now; nothing without a provider and pgvector. */
   async drain(): Promise<void> {
     if (!(await this.enabled())) return

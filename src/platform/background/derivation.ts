@@ -31,6 +31,11 @@ export interface DerivedWork {
   drain(): Promise<void>
   /** Whether this process runs the job (a serving process that leaves the work to workers does not). */
   working(): boolean
+  /**
+   * Why this instance cannot do the work at all (`no_provider`: nothing to embed with, say), or null. Its
+   * jobs then wait, queued, for the setting that makes them possible; a retry cannot help them.
+   */
+  unavailableReason(): Promise<string | null>
   counts(organizationId?: string): Promise<DerivationCounts>
   /** Queues again what failed and what is missing (of one organization, or all); returns how many jobs it queued. */
   retry(organizationId?: string): Promise<number>

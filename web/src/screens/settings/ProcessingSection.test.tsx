@@ -13,19 +13,16 @@ type Queues = AppData<'/app/api/orgs/{org}/jobs', 'get'>
 
 const QUEUES: Queues = {
   data: [
-    { name: 'thumbnails', pending: 4, running: 1, failed: 2, oldest_pending_at: '2026-03-01T12:00:00.000Z' },
-    { name: 'embeddings', pending: 0, running: 0, failed: 0, oldest_pending_at: null },
+    { name: 'thumbnails', pending: 4, running: 1, failed: 2, oldest_pending_at: '2026-03-01T12:00:00.000Z', unavailable_reason: null },
+    { name: 'embeddings', pending: 0, running: 0, failed: 0, oldest_pending_at: null, unavailable_reason: null },
   ],
 }
 
 const answer = (data: unknown) => ({ data, response: new Response(null, { status: 200 }) })
 
-/** The organization as `GET /app/api/orgs/{org}` answers it, as far as the panel reads it: whether this server embeds. */
-const organization = (ai: { available: boolean; unavailable_reason: null | 'no_provider' | 'no_pgvector' }) => ({ ai: { ...ai, embeddings_pending: 0 } })
-
-/** The app API as the panel calls it: the organization, and the queues `queues()` gives at the time. */
-function serve(queues: () => Queues, ai = organization({ available: true, unavailable_reason: null })) {
-  vi.spyOn(appApi, 'GET').mockImplementation((async (path: string) => answer(path === '/app/api/orgs/{org}' ? ai : queues())) as unknown as typeof appApi.GET)
+/** The app API as the panel calls it: the queues `queues()` gives at the time. */
+function serve(queues: () => Queues) {
+  vi.spyOn(appApi, 'GET').mockImplementation((async () => answer(queues())) as unknown as typeof appApi.GET)
 }
 
 function renderPanel() {
@@ -60,12 +57,13 @@ describe('the Processing panel', () => {
   })
 
   it('says the embeddings are not made on a server without a provider, instead of offering their retry', async () => {
-    serve(() => QUEUES, organization({ available: false, unavailable_reason: 'no_provider' }))
+    serve(() => ({ data: [QUEUES.data[0]!, { ...QUEUES.data[1]!, pending: 4, unavailable_reason: 'no_provider' }] }))
     renderPanel()
     const embeddings = await screen.findByRole('row', { name: /^Search embeddings/ })
     await within(embeddings).findByText('Not configured on this server')
     expect(within(embeddings).queryByRole('button')).toBeNull()
     expect(screen.getByRole('button', { name: 'Retry failed thumbnails' })).toBeTruthy()
     expect(screen.getByText(/Search embeddings are not made on this server/).textContent).toContain('EMBEDDING_BASE_URL')
+    expect(within(embeddings).getAllByRole('cell')[0]!.textContent).toBe('4')
   })
 })

@@ -5,7 +5,6 @@ import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { Table } from '../../ui/Table'
 import { useToast } from '../../ui/toast'
-import { organizationQuery } from '../library/queries'
 import { AI_UNAVAILABLE } from './OrganizationSection'
 import { SectionHeader } from './parts'
 
@@ -31,9 +30,6 @@ export function ProcessingSection() {
     refetchInterval: REFRESH_MS,
     meta: { quiet: true },
   })
-  // Embeddings wait for good on a server with no provider or no pgvector: the row says so instead of offering a retry.
-  const ai = useQuery({ ...organizationQuery(org), meta: { quiet: true } }).data?.ai
-  const embeddingsOff = ai && !ai.available ? ai.unavailable_reason : null
   const retry = useMutation({
     mutationFn: (name: string) => unwrap(appApi.POST('/app/api/orgs/{org}/jobs/{name}/retry', { params: { path: { org, name } } })),
     onSuccess: ({ name, queued }) => {
@@ -53,26 +49,16 @@ export function ProcessingSection() {
       {queues.data && (
         <Table columns={['Queue', 'Waiting', 'Running', 'Failed', 'Oldest waiting since', { label: 'Actions', hidden: true }]} caption="Processing queues" stacked>
           {queues.data.data.map((queue) => (
-            <QueueRow
-              key={queue.name}
-              queue={queue}
-              notRunning={queue.name === 'embeddings' && embeddingsOff !== null}
-              busy={retry.isPending && retry.variables === queue.name}
-              onRetry={() => retry.mutate(queue.name)}
-            />
+            <QueueRow key={queue.name} queue={queue} busy={retry.isPending && retry.variables === queue.name} onRetry={() => retry.mutate(queue.name)} />
           ))}
         </Table>
       )}
-      {embeddingsOff && (
-        <p className="note" id="embeddings-off">
-          Search embeddings are not made on this server, so search is text only. {AI_UNAVAILABLE[embeddingsOff]}
-        </p>
-      )}
+      {queues.data?.data.map((queue) => queue.unavailable_reason !== null && <Unavailable key={queue.name} queue={queue} />)}
     </section>
   )
 }
 
-function QueueRow({ queue, notRunning, busy, onRetry }: { queue: Queue; notRunning: boolean; busy: boolean; onRetry(): void }) {
+function QueueRow({ queue, busy, onRetry }: { queue: Queue; busy: boolean; onRetry(): void }) {
   return (
     <tr>
       <th scope="row">{labelOf(queue.name)}</th>
@@ -81,8 +67,8 @@ function QueueRow({ queue, notRunning, busy, onRetry }: { queue: Queue; notRunni
       <td>{queue.failed}</td>
       <td>{formatDate(queue.oldest_pending_at)}</td>
       <td>
-        {notRunning ? (
-          <small className="hint" aria-describedby="embeddings-off">
+        {queue.unavailable_reason !== null ? (
+          <small className="hint" aria-describedby={`${queue.name}-unavailable`}>
             Not configured on this server
           </small>
         ) : (
@@ -92,6 +78,20 @@ function QueueRow({ queue, notRunning, busy, onRetry }: { queue: Queue; notRunni
         )}
       </td>
     </tr>
+  )
+}
+
+/**
+ * Why a queue's work cannot be done on this server, and what its operator sets; its jobs wait for that.
+ * The embeddings' reasons are the ones the Organization section gives for its AI switch.
+ */
+function Unavailable({ queue }: { queue: Queue }) {
+  const reason = queue.unavailable_reason!
+  const advice = reason in AI_UNAVAILABLE ? AI_UNAVAILABLE[reason as keyof typeof AI_UNAVAILABLE] : `(${reason})`
+  return (
+    <p className="note" id={`${queue.name}-unavailable`}>
+      {labelOf(queue.name)} are not made on this server. {advice}
+    </p>
   )
 }
 
