@@ -10,11 +10,11 @@ import { AppError, problems } from '../../platform/http/errors.js'
 import { uuidv7 } from '../../platform/ids.js'
 import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../platform/images/images.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
+import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
-import type { AssetChange, AssetDerivation, AssetRecord } from './record.js'
+import { assetRecord, type AssetChange, type AssetDerivation } from './record.js'
 import * as store from './store.js'
-import type { AssetWithRelations } from './store.js'
 
 export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
 const THUMBNAIL_VARIANT = 'thumb.webp'
@@ -44,6 +44,8 @@ export interface AssetPushDeps {
   afterEventsCommitted: () => void
   /** The collections module, which owns collections and their members: a push may name one. */
   collections: CollectionMembership
+  /** Signs the file links of the record the `asset.created` event carries. */
+  signer: UrlSigner
 }
 
 /** What a push answers: the new asset, or the one that already has these bytes. */
@@ -97,7 +99,7 @@ const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
 
 /** Pushing an image: fetching or decoding its bytes, checking them and the plan, storing the original, and one insert with all that goes with it. */
 export class AssetPush {
-  constructor(private readonly deps: AssetPushDeps & { record: (row: AssetWithRelations) => AssetRecord }) {}
+  constructor(private readonly deps: AssetPushDeps) {}
 
   /**
    * Statements: one to learn what the push needs (plan usage, a duplicate, the names it uses), one to
@@ -147,7 +149,7 @@ export class AssetPush {
    * nothing is read back.
    */
   private async insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null) {
-    const record = this.deps.record({ ...asset, collections: collection ? [collection] : [], updated_at: asset.created_at })
+    const record = assetRecord({ ...asset, collections: collection ? [collection] : [], updated_at: asset.created_at }, this.deps.signer)
     const organizationId = asset.organization_id
     const change: AssetChange = { kind: 'created', organizationId, record }
     const queued: AssetDerivation[] = []

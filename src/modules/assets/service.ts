@@ -4,7 +4,6 @@ import { emit } from '../../platform/events/outbox.js'
 import { problems, type AppError } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
-import type { UrlSigner } from '../../platform/signed-urls.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
 import { countedScopeKey, ListPages, listQueryKey, type CachedPage, type ListedPage } from './list-pages.js'
@@ -17,7 +16,6 @@ import type { AssetFilter, AssetWithRelations } from './store.js'
 const KEPT_COUNT_FIELDS = ['tag', 'asset_type', 'client', 'product'] as const
 
 export interface AssetServiceDeps extends AssetPushDeps {
-  signer: UrlSigner
   /** How many records the list keeps in recently listed pages (`LIST_CACHE_RECORDS`). */
   listCacheRecords: number
   /** A full-text list counts its matches up to this many; past it, its total is the planner's estimate (`LIST_EXACT_TOTAL_UP_TO`). */
@@ -67,7 +65,7 @@ export class AssetService {
     this.pages = new ListPages(deps.listCacheRecords)
     this.libraryVersions = new FreshReads((organizationId) => store.libraryVersion(deps.db, organizationId))
     this.keptPageChecks = new FreshReads((_, check) => store.versionIfUnchanged(deps.db, check.organizationId, check.since, check.scope))
-    this.pushes = new AssetPush({ ...deps, record: (row) => this.record(row) })
+    this.pushes = new AssetPush(deps)
   }
 
   /** See `AssetPush.push`. */
