@@ -61,6 +61,7 @@ describe('the sweep of unreferenced image files', () => {
     await t.app.services.thumbnails.drain()
     // The row goes; its files stay, as when their removal failed after the commit.
     await t.database.handle.db.deleteFrom('assets').where('sha256', '=', sha256).execute()
+    await t.database.handle.db.deleteFrom('asset_versions').where('sha256', '=', sha256).execute()
     expect(existsSync(fileOf(sha256))).toBe(true)
     expect((await sweepBlobs(t.database.handle.db, blobs, 0)).removed).toBe(2)
     expect(existsSync(fileOf(sha256))).toBe(false)

@@ -10,10 +10,11 @@ import { AppError, problems } from '../../platform/http/errors.js'
 import { uuidv7 } from '../../platform/ids.js'
 import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../platform/images/images.js'
 import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
+import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
-import { assetRecord, type AssetChange, type AssetDerivation } from './record.js'
+import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation } from './record.js'
 import * as store from './store.js'
 
 export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
@@ -89,6 +90,8 @@ export interface PushInput {
   collection_name?: string
   source_url?: string
   created_by_ai?: boolean
+  /** The asset's id in the system it came from; unique per organization among live assets. */
+  external_id?: string
 }
 
 const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
@@ -107,7 +110,7 @@ export class AssetPush {
    * embedding text, thumbnail job and event. Only the image's header is read, and its original written,
    * between the first and the last: the derived data (thumbnail, embedding) is made after the commit.
    */
-  async push(organizationId: string, input: PushInput, createdBy: string | null = null): Promise<PushOutcome> {
+  async push(organizationId: string, input: PushInput, caller: Caller): Promise<PushOutcome> {
     const bytes = await this.imageBytes(input)
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
@@ -127,7 +130,7 @@ export class AssetPush {
       // Before the insert, so its write and fsync never hold the database.
       await this.deps.blobs.put(bytes, sha256)
       const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
-      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files, createdBy })
+      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files, caller })
       inserted = { ...(await this.insertPushed(asset, collection)), id: asset.id }
       if (inserted.outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
     } catch (error) {
@@ -287,7 +290,7 @@ function newAsset(
     sha256: string
     image: { mimeType: string; width: number; height: number }
     files: { original: string; thumbnail: string }
-    createdBy: string | null
+    caller: Caller
   },
 ): store.NewAsset {
   return {
@@ -308,7 +311,10 @@ function newAsset(
     blob_key: facts.files.original,
     thumbnail_key: facts.files.thumbnail,
     thumbnail_failure: null,
-    created_by: facts.createdBy,
+    version: 1,
+    external_id: input.external_id ?? null,
+    created_by: creatorOf(facts.caller),
+    pushed_by: actorOf(facts.caller),
     created_at: new Date(),
   }
 }

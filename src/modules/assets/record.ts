@@ -1,4 +1,6 @@
 import type { Derivation } from '../../platform/background/derivation.js'
+import type { ActorKind } from '../../platform/db/schema.js'
+import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetWithRelations } from './store.js'
 
@@ -29,6 +31,8 @@ export function assetRecord(row: AssetWithRelations, signer: UrlSigner) {
     thumbnail_status: row.thumbnail_failure === null ? ('available' as const) : ('failed' as const),
     thumbnail_failure: row.thumbnail_failure,
     original_url: original.url,
+    version: row.version,
+    external_id: row.external_id,
     collections: row.collections,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -51,3 +55,18 @@ export interface AssetChange {
 
 /** Work that follows a change to an asset, as the assets module queues and wakes it (see platform/background/derivation.ts). */
 export type AssetDerivation = Derivation<AssetChange>
+
+/** Who did something to an asset, as its history shows it: an API key or a user, by the name it had then. */
+export interface Actor {
+  kind: ActorKind
+  name: string
+}
+
+export function actorOf(caller: Caller): Actor {
+  return caller.via === 'key' ? { kind: 'key', name: caller.name } : { kind: 'user', name: caller.name }
+}
+
+/** Whom a new asset or collection records as its creator: the user of a session; nobody for a key. */
+export function creatorOf(caller: Caller): string | null {
+  return caller.via === 'session' ? caller.userId : null
+}

@@ -7,7 +7,7 @@ import { pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { ASSET_EXAMPLE, AssetListSchema, AssetParams, AssetSchema, CHECK_EXAMPLE, CheckBody, CheckResponse, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
 import type { PushInput } from './push.js'
-import { creatorOf, type AssetService } from './service.js'
+import type { AssetService } from './service.js'
 import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
 /** A 25 MiB image is ~35 MB of base64; the decoded size is checked against 25 MiB in the service. */
@@ -220,7 +220,7 @@ function pushRoute(app: App, assets: AssetService): void {
       } else if ((body.image_url === undefined) === (body.image_base64 === undefined)) {
         throw problems.validation([{ pointer: '/image_url', detail: 'give exactly one of image_url and image_base64' }])
       }
-      const result = await assets.push(request.caller!.organizationId, input, creatorOf(request.caller!))
+      const result = await assets.push(request.caller!.organizationId, input, request.caller!)
       return reply.code(result.duplicate ? 200 : 201).send(result)
     },
   )

@@ -10,6 +10,15 @@ const TagNames = (description: string) =>
     description: `${description} Tags are created on first use and matched case-insensitively.`,
   })
 
+/** An asset's id in the system it came from. */
+const ExternalId = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '\\S',
+  description:
+    'The asset\u2019s id in the system it came from, such as `figma:KEY:1-23` or `path:brand/logo.svg`: unique among the organization\u2019s live assets, so a re-import updates instead of duplicating.',
+})
+
 export const AssetSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -36,6 +45,13 @@ export const AssetSchema = Type.Object(
     }),
     thumbnail_failure: Type.Union([Type.Null(), Type.String()], { description: 'Why the thumbnail failed; null unless `thumbnail_status` is `failed`.' }),
     original_url: Type.String({ description: 'Signed URL of the original image, valid as long as thumbnail_url.' }),
+    version: Type.Integer({
+      minimum: 1,
+      description: '1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version\u2019s.',
+    }),
+    external_id: Type.Union([Type.Null(), Type.String()], {
+      description: 'The asset\u2019s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization\u2019s live assets.',
+    }),
     collections: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }, { additionalProperties: false }), {
       description: 'Manual collections holding the asset.',
     }),
@@ -58,6 +74,7 @@ export const PushBody = Type.Object(
     product: Type.Optional(Name('Product name; free text.')),
     tag_names: Type.Optional(TagNames('Tag names.')),
     collection_name: Type.Optional(Name('An existing manual collection to add the asset to; never created.')),
+    external_id: Type.Optional(ExternalId),
     source_url: Type.Optional(Url('Where the asset comes from.')),
     created_by_ai: Type.Optional(Type.Boolean({ default: true, description: 'Send false for human-made assets.' })),
   },
@@ -87,6 +104,7 @@ export const PushForm = Type.Object(
     tag_names: Type.Optional(TagNames('Tag names: repeat the field once per name, or send one field holding a JSON array (`["brand","logo"]`).')),
     collection_name: PushBody.properties.collection_name,
     source_url: PushBody.properties.source_url,
+    external_id: PushBody.properties.external_id,
     created_by_ai: Type.Optional(Type.Boolean({ default: true, description: '`true` or `false`; send false for human-made assets.' })),
   },
   { additionalProperties: false },
@@ -178,6 +196,8 @@ export const ASSET_EXAMPLE = {
   thumbnail_status: 'available' as const,
   thumbnail_failure: null,
   original_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',
+  version: 1,
+  external_id: 'figma:FILEKEY:1-23',
   collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],
   created_at: '2026-11-21T19:00:00.000Z',
   updated_at: '2026-11-21T19:05:00.000Z',

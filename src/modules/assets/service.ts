@@ -69,8 +69,8 @@ export class AssetService {
   }
 
   /** See `AssetPush.push`. */
-  push(organizationId: string, input: PushInput, createdBy: string | null = null): Promise<PushOutcome> {
-    return this.pushes.push(organizationId, input, createdBy)
+  push(organizationId: string, input: PushInput, caller: Caller): Promise<PushOutcome> {
+    return this.pushes.push(organizationId, input, caller)
   }
 
   /** Which of these contents the organization already has, each hash answered once, in the order first asked. */
@@ -258,11 +258,6 @@ export class AssetService {
  */
 export function onlyCreatedBy(caller: Caller): string | undefined {
   return caller.via === 'session' && !caller.manager ? caller.userId : undefined
-}
-
-/** Whom a new asset or collection records as its creator: the user of a session; nobody for a key. */
-export function creatorOf(caller: Caller): string | null {
-  return caller.via === 'session' ? caller.userId : null
 }
 
 export function createdBySomeoneElse(what: 'an asset' | 'a collection'): AppError {

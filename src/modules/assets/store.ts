@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
 import type { Page } from '../../platform/http/pagination.js'
+import type { Actor } from './record.js'
 import { textQuery } from './full-text.js'
 
 /**
@@ -32,6 +33,8 @@ export const ASSET_COLUMNS = [
   'assets.blob_key',
   'assets.thumbnail_key',
   'assets.thumbnail_failure',
+  'assets.version',
+  'assets.external_id',
   'assets.created_at',
   'assets.updated_at',
 ] as const
@@ -61,6 +64,8 @@ export interface AssetRow {
   blob_key: string
   thumbnail_key: string
   thumbnail_failure: string | null
+  version: number
+  external_id: string | null
   created_at: Date
   updated_at: Date
 }
@@ -376,6 +381,8 @@ export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at'> {
   byte_size: number
   /** The user whose session pushed it; null for an API key. */
   created_by: string | null
+  /** Who pushed it, as its first version records. */
+  pushed_by: Actor
 }
 
 export interface PushContext<T> {
@@ -401,7 +408,8 @@ export async function pushContext<T extends Record<string, unknown>>(
     .select([
       'plan',
       'asset_count',
-      'byte_count',
+      'trashed_count',
+      'stored_byte_count',
       (eb) => eb.selectFrom('assets').select('id').where('organization_id', '=', organizationId).where('sha256', '=', sha256).as('duplicate_of'),
       ...names.map((name) => lookups[name]!.as(name)),
     ])
@@ -410,7 +418,7 @@ export async function pushContext<T extends Record<string, unknown>>(
   const record = row as unknown as Record<string, unknown>
   return {
     plan: row.plan,
-    used: { assets: row.asset_count, bytes: Number(row.byte_count) },
+    used: { assets: row.asset_count + row.trashed_count, bytes: Number(row.stored_byte_count) },
     duplicateOf: row.duplicate_of,
     lookups: Object.fromEntries(names.map((name) => [name, record[name]])) as T,
   }
@@ -446,24 +454,31 @@ export async function insertAsset(db: Db, insert: AssetInsert): Promise<InsertOu
   const limits = JSON.stringify(insert.planLimits)
   const result = await sql<{ allowed: boolean; inserted: boolean }>`
     with organization as (
-      select plan, asset_count, byte_count from organizations where id = ${asset.organization_id} for no key update
+      select plan, asset_count + trashed_count as asset_count, stored_byte_count from organizations where id = ${asset.organization_id} for no key update
     ),
     content_locked as (select pg_advisory_xact_lock(hashtext(${asset.sha256})) from organization),
     allowed as (
       select 1 from organization, content_locked, lateral (select ${limits}::jsonb -> organization.plan as plan_limit) as limits
       where coalesce(organization.asset_count + 1 <= (plan_limit ->> 'maxAssets')::bigint, true)
-        and coalesce(organization.byte_count + ${asset.byte_size} <= (plan_limit ->> 'maxBytes')::bigint, true)
+        and coalesce(organization.stored_byte_count + ${asset.byte_size} <= (plan_limit ->> 'maxBytes')::bigint, true)
     ),
     inserted as (
       insert into assets (id, organization_id, title, asset_type, client, product, tags, tag_keys, tag_text, source_url, created_by_ai,
-        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, created_by, created_at, updated_at)
+        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, external_id, created_by, created_at, updated_at)
       select ${asset.id}::uuid, ${asset.organization_id}::uuid, ${asset.title}, ${asset.asset_type}, ${asset.client}, ${asset.product},
         ${asset.tags}::text[], ${asset.tags.map((tag) => tag.toLowerCase())}::text[], ${tagText(asset.tags)}, ${asset.source_url},
         ${asset.created_by_ai}, ${asset.mime_type}, ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.sha256},
-        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.created_by}::uuid, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
+        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.external_id}, ${asset.created_by}::uuid, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
       from allowed
       on conflict (organization_id, sha256) do nothing
       returning id
+    ),
+    first_version as (
+      insert into asset_versions (asset_id, version, organization_id, sha256, blob_key, thumbnail_key, mime_type, width, height, byte_size,
+        created_at, created_by_kind, created_by_name)
+      select id, 1, ${asset.organization_id}::uuid, ${asset.sha256}, ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.mime_type},
+        ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.created_at}::timestamptz, ${asset.pushed_by.kind}, ${asset.pushed_by.name}
+      from inserted
     )${sql.join(clauses, sql``)}
     select exists (select 1 from allowed) as allowed, exists (select 1 from inserted) as inserted
   `.execute(db)
@@ -493,22 +508,33 @@ export async function updateAsset(db: Db, organizationId: string, id: string, ch
   return result.numUpdatedRows > 0n
 }
 
-/** The deleted asset's files, or undefined when there was no such asset. */
-/** With `createdBy`, only an asset that user created. */
-export async function deleteAsset(db: Db, organizationId: string, id: string, createdBy?: string) {
-  return db
+/** The deleted asset's files, or undefined when there was no such asset. With `createdBy`, only an asset that user created. */
+export async function deleteAsset(tx: Db, organizationId: string, id: string, createdBy?: string) {
+  const deleted = await tx
     .deleteFrom('assets')
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .$if(createdBy !== undefined, (query) => query.where('created_by', '=', createdBy!))
     .returning(['sha256', 'blob_key', 'thumbnail_key'])
     .executeTakeFirst()
+  if (deleted) await tx.deleteFrom('asset_versions').where('asset_id', '=', id).execute()
+  return deleted
 }
 
-/** Which of these contents (SHA-256) any asset, of any organization, still stores. */
+/**
+ * Which of these contents (SHA-256) any asset, of any organization, still stores: as its current file, or
+ * as any version of a live or trashed asset (`asset_versions` holds them all; the current file is read
+ * too, so a row is never without its file whatever the order of their writes).
+ */
 export async function contentsInUse(db: Db, sha256s: string[]): Promise<Set<string>> {
   if (sha256s.length === 0) return new Set()
-  const rows = await db.selectFrom('assets').select('sha256').distinct().where('sha256', '=', sql<string>`any(${sha256s}::text[])`).execute()
+  const wanted = sql<string>`any(${sha256s}::text[])`
+  const rows = await db
+    .selectFrom('assets')
+    .select('sha256')
+    .where('sha256', '=', wanted)
+    .union(db.selectFrom('asset_versions').select('sha256').where('sha256', '=', wanted))
+    .execute()
   return new Set(rows.map((row) => row.sha256))
 }
 
@@ -520,10 +546,10 @@ export async function lockContent(tx: Db, sha256: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
 }
 
-/** The organization's plan and what it uses, from its counters. */
+/** The organization's plan and what it uses, from its counters: assets live or in the trash, and the bytes of all their versions. */
 export async function planUsage(db: Db, organizationId: string): Promise<{ plan: string; assets: number; bytes: number }> {
-  const row = await db.selectFrom('organizations').select(['plan', 'asset_count', 'byte_count']).where('id', '=', organizationId).executeTakeFirstOrThrow()
-  return { plan: row.plan, assets: row.asset_count, bytes: Number(row.byte_count) }
+  const row = await db.selectFrom('organizations').select(['plan', 'asset_count', 'trashed_count', 'stored_byte_count']).where('id', '=', organizationId).executeTakeFirstOrThrow()
+  return { plan: row.plan, assets: row.asset_count + row.trashed_count, bytes: Number(row.stored_byte_count) }
 }
 
 /** The ids among `ids` that are assets of the organization. */
@@ -542,7 +568,7 @@ export async function assetMatches(db: Db, organizationId: string, assetId: stri
 /** The files of up to `limit` contents after `after` (in sha256 order): what `blobs migrate` copies, a page at a time. */
 export async function contentFilesAfter(db: Db, after: string, limit: number): Promise<Array<{ sha256: string; blob_key: string; thumbnail_key: string }>> {
   return db
-    .selectFrom('assets')
+    .selectFrom('asset_versions')
     .distinctOn('sha256')
     .select(['sha256', 'blob_key', 'thumbnail_key'])
     .where('sha256', '>', after)
@@ -552,6 +578,6 @@ export async function contentFilesAfter(db: Db, after: string, limit: number): P
 }
 
 export async function countContents(db: Db): Promise<number> {
-  const row = await db.selectFrom('assets').select(sql<number>`count(distinct sha256)::int`.as('count')).executeTakeFirstOrThrow()
+  const row = await db.selectFrom('asset_versions').select(sql<number>`count(distinct sha256)::int`.as('count')).executeTakeFirstOrThrow()
   return row.count
 }

@@ -69,6 +69,7 @@ export class SessionGuard implements SessionChecks {
       via: 'session',
       userId: user.id,
       email: user.email,
+      name: user.name,
       organizationId: organization.id,
       scope: 'assets:write',
       rateLimitId: `user:${user.id}`,

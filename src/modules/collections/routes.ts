@@ -6,7 +6,7 @@ import { attachment } from '../../platform/http/content-disposition.js'
 import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/pagination.js'
 import { appResponse, DataListSchema, noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { OrgParams } from '../orgs/schemas.js'
-import { creatorOf } from '../assets/service.js'
+import { creatorOf } from '../assets/record.js'
 import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery, renderGone } from './gallery.js'
 import { zipNameOf, zipOf } from './share-zip.js'
 import {

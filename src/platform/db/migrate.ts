@@ -17,6 +17,7 @@ import * as keyLimits from './migrations/0014_key_limits.js'
 import * as thumbnailJobs from './migrations/0015_thumbnail_jobs.js'
 import * as libraryChanges from './migrations/0016_library_changes.js'
 import * as thumbnailWake from './migrations/0017_thumbnail_wake.js'
+import * as versionsAndTrash from './migrations/0018_versions_and_trash.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_thumbnail_jobs': thumbnailJobs,
   '0016_library_changes': libraryChanges,
   '0017_thumbnail_wake': thumbnailWake,
+  '0018_versions_and_trash': versionsAndTrash,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -19,6 +19,10 @@ export interface OrganizationsTable {
   byte_count: ColumnType<string, never, never>
   /** Moved by triggers whenever anything a list of assets shows may have changed (migration 0008). */
   library_version: ColumnType<string, never, never>
+  /** The bytes of every version of every asset, live or in the trash (migration 0018): what the plan's byte limit counts. Kept by triggers. */
+  stored_byte_count: ColumnType<string, never, never>
+  /** The assets in the trash (migration 0018), which the plan's asset limit counts with the live ones. Kept by triggers. */
+  trashed_count: ColumnType<number, never, never>
   created_at: CreatedAt
   updated_at: Timestamp
 }
@@ -221,6 +225,47 @@ export interface AssetsTable {
   created_by: ColumnType<string | null, string | null | undefined, never>
   created_at: CreatedAt
   updated_at: Timestamp
+  /** 1 at the push, one more for each new file (migration 0018); its files are the row of `asset_versions` with this number. */
+  version: Generated<number>
+  /** The asset's id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`): unique per organization among live assets. */
+  external_id: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+/** Who did something to an asset: an API key or a signed-in user, by the name it had then. */
+export type ActorKind = 'key' | 'user'
+
+/** Every version of every asset, the current one included, live or trashed (migration 0018). No foreign key to `assets`: a trashed asset keeps its versions. */
+export interface AssetVersionsTable {
+  asset_id: string
+  version: number
+  organization_id: string
+  sha256: string
+  blob_key: string
+  thumbnail_key: string
+  mime_type: string
+  width: number
+  height: number
+  byte_size: ColumnType<string, number, never>
+  created_at: CreatedAt
+  /** Null for versions older than migration 0018 whose pusher is unknown. */
+  created_by_kind: ActorKind | null
+  created_by_name: string | null
+}
+
+/** An asset in the trash (migration 0018): its row as it was, until restored or purged at `purge_at`. */
+export interface TrashedAssetsTable {
+  id: string
+  organization_id: string
+  sha256: string
+  external_id: string | null
+  /** The `assets` row as it was (to_jsonb), put back as it was on restore. */
+  asset: ColumnType<Record<string, unknown>, string, never>
+  /** Its manual collections then; those that still exist get it back on restore. */
+  collection_ids: ColumnType<string[], string[] | undefined, never>
+  deleted_at: CreatedAt
+  purge_at: Timestamp
+  deleted_by_kind: ActorKind
+  deleted_by_name: string
 }
 
 export interface AssetEmbeddingsTable {
@@ -308,6 +353,8 @@ export interface Database {
   products: CatalogTable
   tags: TagsTable
   assets: AssetsTable
+  asset_versions: AssetVersionsTable
+  trashed_assets: TrashedAssetsTable
   asset_name_counts: AssetNameCountsTable
   asset_embeddings: AssetEmbeddingsTable
   thumbnail_jobs: ThumbnailJobsTable

@@ -4,6 +4,7 @@ export const EVENT_NAMES = [
   'asset.created',
   'asset.updated',
   'asset.deleted',
+  'asset.restored',
   'collection.created',
   'collection.shared',
   'member.invited',

@@ -62,6 +62,8 @@ export interface SessionCaller extends CallerBase {
   via: 'session'
   userId: string
   email: string
+  /** The user's name, which the asset's history records (who deleted it, who pushed a version). */
+  name: string
   /** Whether the user is an owner or admin of the organization. */
   manager: boolean
 }

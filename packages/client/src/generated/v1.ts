@@ -554,6 +554,10 @@ export interface components {
             thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
+            /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
+            version: number;
+            /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
+            external_id: null | string;
             /** @description Manual collections holding the asset. */
             collections: {
                 /** Format: uuid */
@@ -628,6 +632,10 @@ export interface components {
             thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
+            /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
+            version: number;
+            /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
+            external_id: null | string;
             /** @description Manual collections holding the asset. */
             collections: {
                 /** Format: uuid */
@@ -672,6 +680,10 @@ export interface components {
             thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
+            /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
+            version: number;
+            /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
+            external_id: null | string;
             /** @description Manual collections holding the asset. */
             collections: {
                 /** Format: uuid */
@@ -1724,6 +1736,8 @@ export interface operations {
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "version": 1,
+                     *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -1884,6 +1898,8 @@ export interface operations {
                     tag_names?: string[];
                     /** @description An existing manual collection to add the asset to; never created. */
                     collection_name?: string;
+                    /** @description The asset’s id in the system it came from, such as `figma:KEY:1-23` or `path:brand/logo.svg`: unique among the organization’s live assets, so a re-import updates instead of duplicating. */
+                    external_id?: string;
                     /**
                      * Format: uri
                      * @description Where the asset comes from.
@@ -1922,6 +1938,8 @@ export interface operations {
                      * @description Where the asset comes from.
                      */
                     source_url?: string;
+                    /** @description The asset’s id in the system it came from, such as `figma:KEY:1-23` or `path:brand/logo.svg`: unique among the organization’s live assets, so a re-import updates instead of duplicating. */
+                    external_id?: string;
                     /**
                      * @description `true` or `false`; send false for human-made assets.
                      * @default true
@@ -2579,6 +2597,8 @@ export interface operations {
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
                      *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "version": 1,
+                     *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
                      *         {
                      *           "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -2964,6 +2984,8 @@ export interface operations {
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
                      *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "version": 1,
+                     *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
                      *         {
                      *           "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -5328,6 +5350,8 @@ export interface operations {
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "version": 1,
+                     *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -5607,6 +5631,8 @@ export interface operations {
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "version": 1,
+                     *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
