@@ -56,6 +56,10 @@ import { SessionGuard } from './modules/auth/session-guard.js'
 import { jobRoutes, orgRoutes } from './modules/orgs/routes.js'
 import { mcpRoutes } from './modules/mcp/routes.js'
 import { OrgService } from './modules/orgs/service.js'
+import { scheduleTrashPurge } from './modules/trash/purge.js'
+import { publicTrashRoutes } from './modules/trash/routes.js'
+import { TrashedAssetSchema } from './modules/trash/schemas.js'
+import { TrashService } from './modules/trash/service.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -121,6 +125,8 @@ function createAssetService(
   const { catalog, collections, derivations, files } = modules
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
+  const afterEventsCommitted = () => wake.eventsCommitted()
+  const trash = new TrashService({ db, logger, blobs: files.blobs, signer, derivations, afterEventsCommitted, retentionDays: config.trashRetentionDays })
   const assets = new AssetService({
     db,
     logger,
@@ -133,10 +139,11 @@ function createAssetService(
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
     listCacheRecords: config.listCacheRecords,
     exactTotalUpTo: config.listExactTotalUpTo,
-    afterEventsCommitted: () => wake.eventsCommitted(),
+    afterEventsCommitted,
     collections,
+    trash,
   })
-  return { assets, signer, close: () => fetcher.close() }
+  return { assets, trash, signer, close: () => fetcher.close() }
 }
 
 export type BuiltApp = App & {
@@ -148,6 +155,7 @@ export type BuiltApp = App & {
   blobs: BlobStore
   services: Services & {
     assets: AssetService
+    trash: TrashService
     collections: CollectionService
     search: SearchService
     embeddings: Embeddings
@@ -156,6 +164,8 @@ export type BuiltApp = App & {
     thumbnails: Thumbnails
     /** The work that follows a change to an asset, in the order every view of the queues lists it. */
     derivations: readonly AssetDerivation[]
+    /** The background purge of the trash, started by a process that runs background work. */
+    trashPurge: { start(): void }
   }
 }
 
@@ -205,14 +215,23 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
   const derivations = createDerivations(config, database, logger, files)
   const { embeddings } = derivations
   const webhooks = createWebhookDelivery(config, database.db, logger)
+  let stopPurge: (() => Promise<void>) | undefined
+  const trashPurge = {
+    /** Purges the trash now and every `TRASH_PURGE_INTERVAL_MS` in this process, until close. */
+    start: () => {
+      stopPurge ??= scheduleTrashPurge(database.db, files.blobs, { intervalMs: config.trashPurgeIntervalMs, logger })
+    },
+  }
   return {
     embeddings,
     thumbnails: derivations.thumbnails,
     derivations: derivations.list,
     webhooks,
-    /** Runs every derivation's job and the webhook sending in this process. */
+    trashPurge,
+    /** Runs every derivation's job, the webhook sending and the trash's purge in this process. */
     start: async () => {
       await Promise.all([...derivations.list.map((derivation) => derivation.start()), webhooks.delivery.start()])
+      trashPurge.start()
     },
     /**
      * Stops claiming and lets work in flight finish within half the shutdown budget (the HTTP side and
@@ -220,7 +239,7 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
      */
     close: async () => {
       const budget = Math.floor(config.shutdownTimeoutMs / 2)
-      await Promise.all([...derivations.list.map((derivation) => derivation.stop(budget)), webhooks.delivery.stop(budget)])
+      await Promise.all([...derivations.list.map((derivation) => derivation.stop(budget)), webhooks.delivery.stop(budget), stopPurge?.()])
       await Promise.all([embeddings.close(), webhooks.close()])
     },
   }
@@ -240,7 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...serverTimeoutOptions(config.httpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema]) {
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema]) {
     app.addSchema(schema)
   }
   registerValidation(app)
@@ -285,7 +304,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { orgs, keys, catalog } = services
   const members = new CollectionMembers(database.db)
   const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, derivations, files }, wake, app.log)
-  const { assets, signer } = assetPipeline
+  const { assets, trash, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
@@ -332,9 +351,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicKeyRoutes(app, { keys, orgs, rateLimits: config.rateLimits })
   publicCatalogRoutes(app, { catalog })
   publicAssetRoutes(app, { assets })
+  publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, derivations } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, derivations } })
 }

@@ -59,6 +59,10 @@ export interface Config {
   webDir: string
   /** Unreferenced image files younger than this are kept by the sweep (pushes under way). */
   blobSweepGraceMs: number
+  /** How long a deleted asset stays in the trash, restorable, before the purge removes it; 0 purges at the delete. */
+  trashRetentionDays: number
+  /** How often a process with background work purges the trashed assets whose time has come. */
+  trashPurgeIntervalMs: number
   /** Hosts and CIDRs that image_url and webhooks may reach although not public. Empty by default. */
   outboundAllowlist: string[]
   /** Extra certificate authorities (PEM) trusted by image_url fetches and webhook sends. */
@@ -153,6 +157,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   if (filesRedirect === 'presigned' && blobStore !== 's3') problems.push('FILES_REDIRECT=presigned needs BLOB_STORE=s3: only a bucket can presign a URL')
   const webDir = resolve(read.string('WEB_DIR', fileURLToPath(new URL('../web/dist', import.meta.url))))
   const blobSweepGraceMs = read.integer('BLOB_SWEEP_GRACE_MS', 3_600_000, 0, 7 * 86_400_000)
+  const trashRetentionDays = read.integer('TRASH_RETENTION_DAYS', 30, 0, 3650)
+  const trashPurgeIntervalMs = read.integer('TRASH_PURGE_INTERVAL_MS', 600_000, 100, 86_400_000)
   const outboundAllowlist = read.list('OUTBOUND_ALLOWLIST', (entry) => createAddressPolicy([entry]))
   const outboundCa = read.file('OUTBOUND_CA_FILE')
   const imageFetchTimeoutMs = read.integer('IMAGE_FETCH_TIMEOUT_MS', 15_000, 100, 600_000)
@@ -241,6 +247,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     filesRedirect,
     webDir,
     blobSweepGraceMs,
+    trashRetentionDays,
+    trashPurgeIntervalMs,
     outboundAllowlist,
     outboundCa,
     imageFetchTimeoutMs,

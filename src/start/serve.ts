@@ -39,6 +39,7 @@ export async function serve(config: Config): Promise<void> {
     await app.listen({ port: config.port, host: config.host })
     if (config.serveBackgroundWork) {
       await Promise.all([...app.services.derivations.map((derivation) => derivation.start()), app.services.webhookDelivery.start()])
+      app.services.trashPurge.start()
     }
     stopPruning = scheduleIdempotencyPruning(database.db, { intervalMs: IDEMPOTENCY_PRUNE_INTERVAL_MS, logger: app.log })
     stopSweep = scheduleBlobSweep(database.db, app.blobs, { graceMs: config.blobSweepGraceMs, intervalMs: BLOB_SWEEP_INTERVAL_MS, logger: app.log })

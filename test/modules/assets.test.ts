@@ -393,7 +393,7 @@ describe('PATCH /api/v1/assets/{id}', () => {
 })
 
 describe('DELETE /api/v1/assets/{id}', () => {
-  it('deletes the asset and its files, emits asset.deleted, and keeps files another organization still uses', async () => {
+  it('moves the asset to the trash with its files, emits asset.deleted; the purge removes files no other organization uses', async () => {
     const bytes = (await uniquePng()).toString('base64')
     const mine = (await push({ image_base64: bytes })).json().asset_id
     const theirs = (await push({ image_base64: bytes }, globex.writeKey)).json().asset_id
@@ -405,13 +405,17 @@ describe('DELETE /api/v1/assets/{id}', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${mine}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
     expect((await get(`/api/v1/assets/${mine}`)).statusCode).toBe(404)
     expect((await outboxEvents(db(), acme.org.id, 'asset.deleted')).at(-1)).toEqual({ id: mine })
+    expect(existsSync(blobPath)).toBe(true)
+    expect((await call('DELETE', `/api/v1/trash/${mine}`)).statusCode).toBe(204)
     expect((await get(`/api/v1/assets/${theirs}`, globex.readKey)).statusCode).toBe(200)
     const theirThumbnail = (await get(`/api/v1/assets/${theirs}`, globex.readKey)).json().thumbnail_url.replace('http://assets.test', '')
     expect((await t.app.inject({ method: 'GET', url: theirThumbnail })).statusCode).toBe(200)
 
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${theirs}`, headers: bearer(globex.writeKey) })).statusCode).toBe(204)
-    expect(existsSync(blobPath)).toBe(false)
+    expect(existsSync(blobPath)).toBe(true)
     expectProblem(await t.app.inject({ method: 'GET', url: theirThumbnail }), 404, 'not_found')
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/trash/${theirs}`, headers: bearer(globex.writeKey) })).statusCode).toBe(204)
+    expect(existsSync(blobPath)).toBe(false)
     expect((await push({ image_base64: bytes })).statusCode).toBe(201)
   })
 })

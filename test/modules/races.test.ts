@@ -44,7 +44,7 @@ describe('deleting an asset', () => {
     expect(events).toHaveLength(1)
   })
 
-  it('answers 204 when the row is gone but its file could not be removed, and leaves the file', async () => {
+  it('answers 204 to a purge when the row is gone but its file could not be removed, and leaves the file', async () => {
     const { id, sha256 } = await pushAsset()
     // A directory where the original should be: unlink fails (EISDIR), as a full or read-only disk would.
     const original = join(t.config.blobDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256)
@@ -52,7 +52,9 @@ describe('deleting an asset', () => {
     mkdirSync(original)
     try {
       expect((await call('DELETE', `/api/v1/assets/${id}`)).statusCode).toBe(204)
+      expect((await call('DELETE', `/api/v1/trash/${id}`)).statusCode).toBe(204)
       expectProblem(await call('GET', `/api/v1/assets/${id}`), 404, 'not_found')
+      expectProblem(await call('POST', `/api/v1/trash/${id}/restore`), 404, 'not_found')
     } finally {
       rmSync(original, { recursive: true, force: true })
     }

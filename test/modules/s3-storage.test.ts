@@ -77,6 +77,8 @@ describe('BLOB_STORE=s3 end to end', () => {
     expect(thumbnail.rawPayload.equals((await blobs.get(thumbnailKey))!)).toBe(true)
 
     expect((await callApi(t.app, acme.writeKey, 'DELETE', `/api/v1/assets/${record.id}`)).statusCode).toBe(204)
+    expect(await blobs.exists(record.sha256)).toBe(true)
+    expect((await callApi(t.app, acme.writeKey, 'DELETE', `/api/v1/trash/${record.id}`)).statusCode).toBe(204)
     expect(await blobs.exists(record.sha256)).toBe(false)
     expect(await blobs.exists(thumbnailKey)).toBe(false)
   })

@@ -68,6 +68,15 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
         call<T.CheckResult>('checkAssets', { body: json({ sha256 } satisfies T.JsonBodyOf<'checkAssets'>), options }),
     },
 
+    /** Deleted assets, restorable until their `purge_at`. */
+    trash: {
+      list: (query?: { limit?: number; offset?: number }, options?: RequestOptions) => call<T.Success<'listTrash'>>('listTrash', { query, options }),
+      /** Puts the asset back as it was; emits `asset.restored`. */
+      restore: (id: string, options?: RequestOptions) => call<T.Asset>('restoreTrashedAsset', { id, options }),
+      /** Purges it now (a web-app session: owners and admins only). */
+      purge: (id: string, options?: RequestOptions) => call<void>('purgeTrashedAsset', { id, options }),
+    },
+
     /** Full-text plus semantic search (`mode` says which ran), with the list filters. In the expensive bucket. */
     search: (request: T.SearchRequest, options?: RequestOptions) => call<T.SearchResult>('searchAssets', { body: json(request), options }),
 

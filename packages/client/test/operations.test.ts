@@ -40,6 +40,9 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   unshareCollection: (client) => client.collections.unshare(ID),
   searchAssets: (client) => client.search({ q: 'x' }),
   similarAssets: (client) => client.assets.similar(ID),
+  listTrash: (client) => client.trash.list(),
+  restoreTrashedAsset: (client) => client.trash.restore(ID),
+  purgeTrashedAsset: (client) => client.trash.purge(ID),
 }
 
 /** Calls the operation's SDK method against a fetch that records the request and answers 200 with budget headers. */

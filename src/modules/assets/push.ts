@@ -47,6 +47,16 @@ export interface AssetPushDeps {
   collections: CollectionMembership
   /** Signs the file links of the record the `asset.created` event carries. */
   signer: UrlSigner
+  /** The trash module, which builds on assets: a delete moves an asset there, a push of its bytes restores it. */
+  trash: AssetTrash
+}
+
+/** What the assets module needs of the trash (implemented by the trash module, which imports assets). */
+export interface AssetTrash {
+  /** Moves the asset to the trash (DELETE /api/v1/assets/{id}). */
+  trash(organizationId: string, id: string, caller: Caller): Promise<void>
+  /** Restores a trashed asset whose bytes were pushed again; false when it is no longer in the trash. */
+  restoreForPush(organizationId: string, id: string): Promise<boolean>
 }
 
 /** What a push answers: the new asset, or the one that already has these bytes. */
@@ -119,6 +129,7 @@ export class AssetPush {
     const assetType = input.asset_type === undefined ? null : (lookups.asset_type ?? (await this.deps.catalog.unknownAssetType(organizationId, input.asset_type)))
     const collection = input.collection_name === undefined ? null : this.deps.collections.manualForPush(lookups.collection ?? null, input.collection_name)
     if (context.duplicateOf) return this.duplicate(context.duplicateOf, collection)
+    if (context.trashedOf && (await this.deps.trash.restoreForPush(organizationId, context.trashedOf))) return this.duplicate(context.trashedOf, collection)
     // Before any decoding or file write; checked again under the organization's lock by the insert.
     this.assertWithinPlan(context.plan, context.used, bytes.length)
 

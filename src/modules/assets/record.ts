@@ -62,8 +62,9 @@ export interface Actor {
   name: string
 }
 
+/** A user who never gave a name is shown by email, as the app shows members. */
 export function actorOf(caller: Caller): Actor {
-  return caller.via === 'key' ? { kind: 'key', name: caller.name } : { kind: 'user', name: caller.name }
+  return caller.via === 'key' ? { kind: 'key', name: caller.name } : { kind: 'user', name: caller.name || caller.email }
 }
 
 /** Whom a new asset or collection records as its creator: the user of a session; nobody for a key. */

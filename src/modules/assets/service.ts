@@ -5,7 +5,6 @@ import { problems, type AppError } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
-import { removeIfUnreferenced } from './blob-sweep.js'
 import { countedScopeKey, ListPages, listQueryKey, type CachedPage, type ListedPage } from './list-pages.js'
 import { assetRecord, thumbnailLink, type AssetChange, type AssetDerivation, type AssetRecord } from './record.js'
 import { AssetPush, normaliseTags, type AssetPushDeps, type PushInput, type PushOutcome } from './push.js'
@@ -200,28 +199,9 @@ export class AssetService {
     return record
   }
 
-  /**
-   * Removes the asset from its collections and deletes its files once no asset refers to them. Of
-   * concurrent deletes only the one whose statement removed the row succeeds (and emits); the others
-   * find nothing to delete and answer 404. A plain member's session deletes only its own (see
-   * `onlyCreatedBy`).
-   */
-  async delete(organizationId: string, id: string, caller: Caller): Promise<void> {
-    const asset = await inTransaction(this.deps.db, async (tx) => {
-      const deleted = await store.deleteAsset(tx, organizationId, id, onlyCreatedBy(caller))
-      if (!deleted) {
-        if ((await store.existingAssetIds(tx, organizationId, [id])).size > 0) throw createdBySomeoneElse('an asset')
-        throw problems.notFound('Asset')
-      }
-      await emit(tx, organizationId, 'asset.deleted', { id })
-      return deleted
-    })
-    this.deps.afterEventsCommitted()
-    // Only after the commit: a failed delete must keep its files. The delete is done whatever happens to
-    // them: files left behind are found by the sweep.
-    await removeIfUnreferenced(this.deps.db, this.deps.blobs, asset.sha256, [asset.blob_key, asset.thumbnail_key]).catch((error: unknown) =>
-      this.deps.logger.warn({ err: error, asset_id: id }, 'the files of a deleted asset could not be removed; the blob sweep will'),
-    )
+  /** Moves the asset to the trash (see `TrashService.trash`), or purges it with no retention. */
+  delete(organizationId: string, id: string, caller: Caller): Promise<void> {
+    return this.deps.trash.trash(organizationId, id, caller)
   }
 
   /** The first asset each manual collection lists, by collection id: one statement for them all; none for an empty one. */

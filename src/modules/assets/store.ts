@@ -391,6 +391,8 @@ export interface PushContext<T> {
   used: { assets: number; bytes: number }
   /** The asset of the organization with these bytes, if there is one. */
   duplicateOf: string | null
+  /** Else the asset in the organization's trash with these bytes, if there is one: the push restores it. */
+  trashedOf: string | null
   /** The caller's lookups (scalar subqueries), answered in the same statement. */
   lookups: T
 }
@@ -411,6 +413,16 @@ export async function pushContext<T extends Record<string, unknown>>(
       'trashed_count',
       'stored_byte_count',
       (eb) => eb.selectFrom('assets').select('id').where('organization_id', '=', organizationId).where('sha256', '=', sha256).as('duplicate_of'),
+      (eb) =>
+        eb
+          .selectFrom('trashed_assets')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('sha256', '=', sha256)
+          .orderBy('deleted_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .as('trashed_of'),
       ...names.map((name) => lookups[name]!.as(name)),
     ])
     .where('id', '=', organizationId)
@@ -420,6 +432,7 @@ export async function pushContext<T extends Record<string, unknown>>(
     plan: row.plan,
     used: { assets: row.asset_count + row.trashed_count, bytes: Number(row.stored_byte_count) },
     duplicateOf: row.duplicate_of,
+    trashedOf: row.trashed_of,
     lookups: Object.fromEntries(names.map((name) => [name, record[name]])) as T,
   }
 }
@@ -506,19 +519,6 @@ export async function updateAsset(db: Db, organizationId: string, id: string, ch
     .where('id', '=', id)
     .executeTakeFirst()
   return result.numUpdatedRows > 0n
-}
-
-/** The deleted asset's files, or undefined when there was no such asset. With `createdBy`, only an asset that user created. */
-export async function deleteAsset(tx: Db, organizationId: string, id: string, createdBy?: string) {
-  const deleted = await tx
-    .deleteFrom('assets')
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .$if(createdBy !== undefined, (query) => query.where('created_by', '=', createdBy!))
-    .returning(['sha256', 'blob_key', 'thumbnail_key'])
-    .executeTakeFirst()
-  if (deleted) await tx.deleteFrom('asset_versions').where('asset_id', '=', id).execute()
-  return deleted
 }
 
 /**

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   request_timeout: { status: 408, title: 'Request Timeout', when: 'the request did not arrive in time' },
   smart_collection_immutable: { status: 409, title: 'Conflict', when: "adding to or removing from a smart collection" },
   push_conflict: { status: 409, title: 'Conflict', when: 'a concurrent change to the same image interfered; push again' },
+  restore_conflict: { status: 409, title: 'Conflict', when: "restoring an asset from the trash whose bytes or `external_id` a live asset has now" },
   concurrent_change: { status: 409, title: 'Conflict', when: 'a concurrent request made the same change' },
   webhook_disabled: { status: 409, title: 'Conflict', when: 'a ping or a replay for a disabled subscription' },
   delivery_in_progress: { status: 409, title: 'Conflict', when: 'replaying a delivery still being attempted' },

@@ -145,6 +145,7 @@ const V1_OPTIONS: SwaggerOptions = {
     tags: [
       { name: 'auth', description: 'The calling API key.' },
       { name: 'assets', description: 'Push, read, filter, update and delete assets.' },
+      { name: 'trash', description: 'Deleted assets: list, restore, or purge before their time.' },
       { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
       { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
     ],
