@@ -56,7 +56,7 @@ describe('GET /app/api/orgs/:org and its members', () => {
         ai_enabled: expect.any(Boolean),
         created_at: expect.any(String),
         role,
-        usage: { assets: expect.any(Number), bytes: expect.any(Number), max_assets: 10_000, max_bytes: 10 * 1024 ** 3 },
+        usage: { assets: expect.any(Number), trashed_assets: expect.any(Number), bytes: expect.any(Number), max_assets: 10_000, max_bytes: 10 * 1024 ** 3 },
         ai: { available: false, unavailable_reason: 'no_provider', embeddings_pending: 0 },
       })
     }
@@ -91,9 +91,10 @@ describe('GET /app/api/orgs/:org and its members', () => {
 })
 
 describe('GET /app/api/orgs/:org usage', () => {
-  it("shows the plan's usage, counted as assets are pushed and deleted, against the plan's limits", async () => {
+  it("shows the plan's usage, counted as assets are pushed, trashed and purged, against the plan's limits", async () => {
     const usage = async () => (await member.get(orgUrl)).json<{ usage: Record<string, number | null> }>().usage
-    expect(await usage()).toEqual({ assets: 0, bytes: 0, max_assets: 10_000, max_bytes: 10 * 1024 ** 3 })
+    const limits = { max_assets: 10_000, max_bytes: 10 * 1024 ** 3 }
+    expect(await usage()).toEqual({ assets: 0, trashed_assets: 0, bytes: 0, ...limits })
     const image = await solid(20, 10).png().toBuffer()
     const pushed = await t.app.inject({
       method: 'POST',
@@ -101,9 +102,12 @@ describe('GET /app/api/orgs/:org usage', () => {
       headers: bearer(acme.writeKey),
       payload: { title: 'Counted', image_base64: image.toString('base64') },
     })
-    expect(await usage()).toEqual({ assets: 1, bytes: image.length, max_assets: 10_000, max_bytes: 10 * 1024 ** 3 })
-    await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${pushed.json().asset_id}`, headers: bearer(acme.writeKey) })
-    expect((await usage()).assets).toBe(0)
+    expect(await usage()).toEqual({ assets: 1, trashed_assets: 0, bytes: image.length, ...limits })
+    const id = pushed.json().asset_id
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${id}`, headers: bearer(acme.writeKey) })
+    expect(await usage()).toEqual({ assets: 1, trashed_assets: 1, bytes: image.length, ...limits })
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/trash/${id}`, headers: bearer(acme.writeKey) })
+    expect(await usage()).toEqual({ assets: 0, trashed_assets: 0, bytes: 0, ...limits })
   })
 
   it('says null for a plan without limits', async () => {

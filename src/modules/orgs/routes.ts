@@ -55,8 +55,9 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; planLimits: Config
       const { organization, role } = request.membership!
       const limits = deps.planLimits[organization.plan] ?? {}
       const usage = {
-        assets: organization.asset_count,
-        bytes: Number(organization.byte_count),
+        assets: organization.asset_count + organization.trashed_count,
+        trashed_assets: organization.trashed_count,
+        bytes: Number(organization.stored_byte_count),
         max_assets: limits.maxAssets ?? null,
         max_bytes: limits.maxBytes ?? null,
       }

@@ -22,8 +22,14 @@ export const OrganizationSchema = Type.Object(
 const Limit = Type.Union([Type.Integer(), Type.Null()], { description: 'Null when the plan sets no limit.' })
 
 const UsageSchema = Type.Object(
-  { assets: Type.Integer(), bytes: Type.Integer(), max_assets: Limit, max_bytes: Limit },
-  { additionalProperties: false, description: "The plan's usage: assets and bytes stored, against the plan's limits." },
+  {
+    assets: Type.Integer({ description: 'Assets stored: live and in the trash.' }),
+    trashed_assets: Type.Integer({ description: 'Of `assets`, those in the trash (a purge frees them).' }),
+    bytes: Type.Integer({ description: 'Bytes of every version of every stored asset, live or in the trash.' }),
+    max_assets: Limit,
+    max_bytes: Limit,
+  },
+  { additionalProperties: false, description: "The plan's usage, counted as the plan counts it, against the plan's limits." },
 )
 
 export const OrganizationWithRoleSchema = Type.Object(
