@@ -169,7 +169,7 @@ describe('GET /api/v1/openapi.json', () => {
     expect(documentedCodes(push, 422).sort()).toEqual(['idempotency_key_reused', 'image_too_many_pixels', 'not_an_image', 'unknown_asset_type', 'unsupported_image_format'])
     expect(documentedCodes(push, 413).sort()).toEqual(['body_too_large', 'image_too_large'])
     expect(documentedCodes(push, 502).sort()).toEqual(['image_fetch_blocked', 'image_fetch_failed'])
-    expect(documentedCodes(push, 409).sort()).toEqual(['concurrent_change', 'idempotency_key_in_use', 'push_conflict', 'smart_collection_immutable'])
+    expect(documentedCodes(push, 409).sort()).toEqual(['concurrent_change', 'content_belongs_to_other_asset', 'idempotency_key_in_use', 'push_conflict', 'smart_collection_immutable'])
   })
 
   it('documents Idempotency-Key on every write, and Idempotent-Replayed on every answer it may replay', () => {
@@ -294,8 +294,8 @@ describe('both documents: what the platform answers before a handler runs', () =
           headers: { 'content-type': 'application/json', ...(name === 'v1' && bearer(acme.writeKey)) },
           payload: body,
         })
-        // A push takes 40 MiB: this body is only a wrong one there.
-        const expected = !op.requestBody || op.operationId === 'pushAsset' ? 400 : 413
+        // A push (or a new version) takes 40 MiB: this body is only a wrong one there.
+        const expected = !op.requestBody || op.operationId === 'pushAsset' || op.operationId === 'uploadAssetVersion' ? 400 : 413
         expect(res.statusCode, `${where}: ${res.body}`).toBe(expected)
         expect(documentedCodes(op, res.statusCode), where).toContain(res.json().code)
       }

@@ -107,7 +107,7 @@ describe('POST /api/v1/assets', () => {
     expect(hours).toBeGreaterThan(23.9)
     expect(hours).toBeLessThanOrEqual(25)
     expect(new Date(record.thumbnail_expires_at).getUTCMinutes()).toBe(0)
-    expect(record.thumbnail_url).toMatch(/^http:\/\/assets\.test\/files\/assets\/[0-9a-f-]+\/thumbnail\?expires=\d+&sig=[0-9a-f]{64}$/)
+    expect(record.thumbnail_url).toMatch(/^http:\/\/assets\.test\/files\/assets\/[0-9a-f-]+\/versions\/1\/thumbnail\?expires=\d+&sig=[0-9a-f]{64}$/)
 
     const thumbnail = await t.app.inject({ method: 'GET', url: record.thumbnail_url.replace('http://assets.test', '') })
     expect(thumbnail.statusCode).toBe(200)

@@ -1,13 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { RangeNotSatisfiableError, type BlobStore, type BlobStream, type ByteRange } from '../../platform/blobs/blob-store.js'
 import type { Db } from '../../platform/db/index.js'
 import type { App } from '../../platform/http/app-type.js'
 import { attachment } from '../../platform/http/content-disposition.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
+import { filePath } from './record.js'
 import * as store from './store.js'
 import type { AssetFileRow } from './store.js'
 import type { Thumbnails, ThumbnailOutcome } from './thumbnails.js'
@@ -64,8 +65,8 @@ export class AssetFiles {
    * so a conditional request needs no file access. A derived file not made yet, or whose file is missing,
    * is made when opened; one whose image failed to decode is 404 `thumbnail_unavailable`.
    */
-  async file(id: string, name: VariantName): Promise<AssetFile | null> {
-    const row = await store.findAssetFiles(this.deps.db, id)
+  async file(id: string, name: VariantName, version?: number): Promise<AssetFile | null> {
+    const row = await store.findAssetFiles(this.deps.db, id, version)
     if (!row) return null
     const variant = this.variants[name]
     const failure = variant.unavailable(row)
@@ -93,7 +94,9 @@ function thumbnailUnavailable(reason: string): AppError {
   return new AppError('thumbnail_unavailable', `This asset has no thumbnail: ${reason} The original is kept as it was pushed.`)
 }
 
-const FileParams = Type.Object({ id: Type.String({ format: 'uuid' }), variant: Type.Union(VARIANT_NAMES.map((name) => Type.Literal(name))) })
+const Variant = Type.Union(VARIANT_NAMES.map((name) => Type.Literal(name)))
+const FileParams = Type.Object({ id: Type.String({ format: 'uuid' }), variant: Variant })
+const VersionFileParams = Type.Object({ id: Type.String({ format: 'uuid' }), version: Type.Integer({ minimum: 1 }), variant: Variant })
 const FileQuery = Type.Object({
   expires: Type.Integer({ minimum: 0 }),
   sig: Type.String({ pattern: '^[0-9a-f]{64}$' }),
@@ -131,56 +134,76 @@ export function fileRoutes(
   app: App,
   deps: { files: AssetFiles; signer: UrlSigner; shareServes: ShareServes; directLinks?: Pick<BlobStore, 'directLink'> },
 ): void {
-  app.get('/files/assets/:id/:variant', { config: { auth: { kind: 'signed-url', bucket: 'files' } }, schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
-    const { id, variant } = request.params
-    const { share } = request.query
-    const remaining = deps.signer.verify(`/files/assets/${id}/${variant}`, request.query)
-    if (remaining === null) {
-      const fresh = share === undefined ? 'read the asset again for a fresh one' : 'open the shared page again for a fresh one'
-      throw new AppError('invalid_signature', `The link is invalid or has expired: ${fresh}.`)
-    }
-    if (share !== undefined && !(await deps.shareServes(share, id))) throw problems.notFound('File')
-    const file = await deps.files.file(id, variant)
-    if (!file) throw problems.notFound('File')
-    const etag = `"${file.key}"`
-    const head = request.method === 'HEAD'
-    reply.header('accept-ranges', 'bytes')
-    if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, remaining).code(304).send(head ? emptyBody() : undefined)
-    if (deps.directLinks?.directLink) {
-      if (!(await file.stored())) throw missingFile(request, id, file.key)
-      const download = request.query.download
-      const location = await deps.directLinks.directLink(file.key, {
-        expiresInSeconds: Math.max(1, Math.min(remaining, DIRECT_LINK_SECONDS)),
-        contentType: file.mimeType,
-        ...(download !== undefined && { contentDisposition: attachment(download) }),
-      })
-      // The presigned URL is a credential for a few minutes: no cache keeps it.
-      return reply.code(302).header('location', location).header('cache-control', 'no-store').send()
-    }
-
-    let blob: BlobStream | null
-    try {
-      blob = await file.open(rangeToServe(request.headers, etag))
-    } catch (error) {
-      if (!(error instanceof RangeNotSatisfiableError)) throw error
-      reply.header('content-range', `bytes */${error.size}`)
-      throw new AppError('range_not_satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
-    }
-    if (!blob) throw missingFile(request, id, file.key)
-    const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
-    if (request.query.download !== undefined) reply.header('content-disposition', attachment(request.query.download))
-    fileHeaders(reply, etag, remaining)
-      .header('content-type', file.mimeType)
-      .header('content-length', end - start + 1)
-      .header('last-modified', blob.modifiedAt.toUTCString())
-    if (blob.range) reply.code(206).header('content-range', `bytes ${start}-${end}/${blob.size}`)
-    if (head) {
-      // Fastify drains whatever a HEAD route sends; an empty stream keeps our Content-Length.
-      blob.body.destroy()
-      return reply.send(emptyBody())
-    }
-    return reply.send(blob.body)
+  const config = { auth: { kind: 'signed-url', bucket: 'files' } } as const
+  app.get('/files/assets/:id/versions/:version/:variant', { config, schema: { params: VersionFileParams, querystring: FileQuery } }, async (request, reply) => {
+    const { id, version, variant } = request.params
+    return serveFile(request, reply, deps, request.query, { id, version, variant, path: filePath(id, version, variant) })
   })
+  // Links made before versions (still valid until they expire): the current version's file.
+  app.get('/files/assets/:id/:variant', { config, schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
+    const { id, variant } = request.params
+    return serveFile(request, reply, deps, request.query, { id, variant, path: `/files/assets/${id}/${variant}` })
+  })
+}
+
+type FileRouteDeps = Parameters<typeof fileRoutes>[1]
+
+/** Answers a signed file link: `path` is what its signature covers. */
+async function serveFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: FileRouteDeps,
+  query: Static<typeof FileQuery>,
+  asked: { id: string; version?: number; variant: VariantName; path: string },
+) {
+  const { id, variant } = asked
+  const { share } = query
+  const remaining = deps.signer.verify(asked.path, query)
+  if (remaining === null) {
+    const fresh = share === undefined ? 'read the asset again for a fresh one' : 'open the shared page again for a fresh one'
+    throw new AppError('invalid_signature', `The link is invalid or has expired: ${fresh}.`)
+  }
+  if (share !== undefined && !(await deps.shareServes(share, id))) throw problems.notFound('File')
+  const file = await deps.files.file(id, variant, asked.version)
+  if (!file) throw problems.notFound('File')
+  const etag = `"${file.key}"`
+  const head = request.method === 'HEAD'
+  reply.header('accept-ranges', 'bytes')
+  if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, remaining).code(304).send(head ? emptyBody() : undefined)
+  if (deps.directLinks?.directLink) {
+    if (!(await file.stored())) throw missingFile(request, id, file.key)
+    const download = query.download
+    const location = await deps.directLinks.directLink(file.key, {
+      expiresInSeconds: Math.max(1, Math.min(remaining, DIRECT_LINK_SECONDS)),
+      contentType: file.mimeType,
+      ...(download !== undefined && { contentDisposition: attachment(download) }),
+    })
+    // The presigned URL is a credential for a few minutes: no cache keeps it.
+    return reply.code(302).header('location', location).header('cache-control', 'no-store').send()
+  }
+
+  let blob: BlobStream | null
+  try {
+    blob = await file.open(rangeToServe(request.headers, etag))
+  } catch (error) {
+    if (!(error instanceof RangeNotSatisfiableError)) throw error
+    reply.header('content-range', `bytes */${error.size}`)
+    throw new AppError('range_not_satisfiable', `The range asked for lies outside the file's ${error.size} bytes.`)
+  }
+  if (!blob) throw missingFile(request, id, file.key)
+  const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
+  if (query.download !== undefined) reply.header('content-disposition', attachment(query.download))
+  fileHeaders(reply, etag, remaining)
+    .header('content-type', file.mimeType)
+    .header('content-length', end - start + 1)
+    .header('last-modified', blob.modifiedAt.toUTCString())
+  if (blob.range) reply.code(206).header('content-range', `bytes ${start}-${end}/${blob.size}`)
+  if (head) {
+    // Fastify drains whatever a HEAD route sends; an empty stream keeps our Content-Length.
+    blob.body.destroy()
+    return reply.send(emptyBody())
+  }
+  return reply.send(blob.body)
 }
 
 /** A row whose file is gone: lost storage, or a migration not finished. The operator needs the key. */

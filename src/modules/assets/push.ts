@@ -1,30 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { RawBuilder } from 'kysely'
 import type { ChangedRows } from '../../platform/background/derivation.js'
-import { variantKey, type BlobStore } from '../../platform/blobs/blob-store.js'
+import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { Db } from '../../platform/db/index.js'
 import { emitting } from '../../platform/events/outbox.js'
-import type { ErrorCode } from '../../platform/http/error-codes.js'
-import { AppError, problems } from '../../platform/http/errors.js'
+import { problems } from '../../platform/http/errors.js'
 import { uuidv7 } from '../../platform/ids.js'
-import { ImageError, type ImageErrorKind, type ImageProcessor } from '../../platform/images/images.js'
-import { failureClass, SafeFetchError, type SafeFetcher } from '../../platform/net/safe-fetch.js'
+import type { ImageProcessor } from '../../platform/images/images.js'
+import type { SafeFetcher } from '../../platform/net/safe-fetch.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
+import { assertWithinPlan, filesOf, inspectImage, readImageBytes, type ImageSource, type PlanLimit } from './incoming-file.js'
 import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation } from './record.js'
 import * as store from './store.js'
 
-export const MAX_IMAGE_BYTES = 25 * 1024 * 1024
-const THUMBNAIL_VARIANT = 'thumb.webp'
-const DATA_URL_PREFIX = /^data:image\/[a-z0-9.+-]+;base64,/i
-
-export interface PlanLimit {
-  maxAssets?: number
-  maxBytes?: number
-}
+export { MAX_IMAGE_BYTES, type PlanLimit } from './incoming-file.js'
 
 export interface AssetPushDeps {
   db: Db
@@ -87,11 +80,7 @@ export interface NamedCollection {
   kind: 'manual' | 'smart'
 }
 
-export interface PushInput {
-  image_url?: string
-  image_base64?: string
-  /** The image's bytes as received (a multipart upload); at most `MAX_IMAGE_BYTES`. */
-  image_bytes?: Buffer
+export interface PushInput extends ImageSource {
   title?: string
   asset_type?: string
   client?: string
@@ -102,12 +91,6 @@ export interface PushInput {
   created_by_ai?: boolean
   /** The asset's id in the system it came from; unique per organization among live assets. */
   external_id?: string
-}
-
-const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
-  not_an_image: 'not_an_image',
-  unsupported_format: 'unsupported_image_format',
-  too_many_pixels: 'image_too_many_pixels',
 }
 
 /** Pushing an image: fetching or decoding its bytes, checking them and the plan, storing the original, and one insert with all that goes with it. */
@@ -121,7 +104,7 @@ export class AssetPush {
    * between the first and the last: the derived data (thumbnail, embedding) is made after the commit.
    */
   async push(organizationId: string, input: PushInput, caller: Caller): Promise<PushOutcome> {
-    const bytes = await this.imageBytes(input)
+    const bytes = await readImageBytes(input, this.deps)
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
     const context = await store.pushContext(this.deps.db, organizationId, sha256, this.pushLookups(organizationId, input, tags))
@@ -134,8 +117,8 @@ export class AssetPush {
     this.assertWithinPlan(context.plan, context.used, bytes.length)
 
     // The header only: nothing is written for what is not an image.
-    const info = await this.image(() => this.deps.images.inspect(bytes))
-    const files = { original: sha256, thumbnail: thumbnailKey(sha256) }
+    const info = await inspectImage(this.deps.images, bytes)
+    const files = filesOf(sha256)
     let inserted: { outcome: store.InsertOutcome; id: string; queued: AssetDerivation[] }
     try {
       // Before the insert, so its write and fsync never hold the database.
@@ -213,81 +196,9 @@ export class AssetPush {
     return { asset_id: assetId, duplicate: true }
   }
 
-  private async imageBytes(input: PushInput): Promise<Buffer> {
-    if (input.image_bytes !== undefined) {
-      if (input.image_bytes.length > MAX_IMAGE_BYTES) throw imageTooLarge()
-      return input.image_bytes
-    }
-    if (input.image_base64 !== undefined) return decodeBase64Image(input.image_base64)
-    try {
-      const response = await this.deps.fetcher.fetch(input.image_url!, { maxBytes: MAX_IMAGE_BYTES, totalTimeoutMs: this.deps.imageFetchTimeoutMs })
-      return response.body
-    } catch (error) {
-      if (!(error instanceof SafeFetchError)) throw error
-      if (error.kind === 'too_large') throw imageTooLarge()
-      if (error.kind === 'blocked' || error.kind === 'invalid_url') {
-        throw problems.badGateway('image_fetch_blocked', `image_url was not fetched: ${error.message}`, failureClass(error))
-      }
-      throw problems.badGateway('image_fetch_failed', `image_url could not be fetched: ${error.message}`, failureClass(error))
-    }
-  }
-
-  /** An image call whose refusal of the bytes (not an image, unsupported, too many pixels) is the client's 422. */
-  private async image<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call()
-    } catch (error) {
-      if (!(error instanceof ImageError)) throw error
-      throw problems.unprocessable(IMAGE_ERROR_CODES[error.kind], error.message)
-    }
-  }
-
   private assertWithinPlan(plan: string, used: { assets: number; bytes: number }, byteSize: number): void {
-    const limit = this.deps.planLimits[plan]
-    if (!limit) return
-    if (limit.maxAssets !== undefined && used.assets + 1 > limit.maxAssets) {
-      throw problems.forbidden('plan_limit_reached', `The ${plan} plan holds at most ${limit.maxAssets} assets.`)
-    }
-    if (limit.maxBytes !== undefined && used.bytes + byteSize > limit.maxBytes) {
-      throw problems.forbidden('plan_limit_reached', `The ${plan} plan stores at most ${limit.maxBytes} bytes of images.`)
-    }
+    assertWithinPlan(this.deps.planLimits[plan], plan, used, { newAssets: 1, byteSize })
   }
-}
-
-/**
- * Accepts an optional data: URL prefix and line breaks; refuses anything else that is not base64.
- * Node's decoder skips characters outside the alphabet, so a decoded length short of what the text's
- * length promises means junk (or line breaks): that check costs nothing, where a scan of 35 MB costs
- * ~10 ms, so only such a text is scanned, to drop its line breaks and check again.
- */
-export function decodeBase64Image(text: string): Buffer {
-  const prefix = DATA_URL_PREFIX.exec(text.slice(0, 200))?.[0].length ?? 0
-  const payload = prefix ? text.slice(prefix) : text
-  const bytes = decodedLength(payload) <= MAX_IMAGE_BYTES ? decodeExactly(payload) : null
-  if (bytes) return bytes
-  const stripped = payload.replace(/[\r\n ]/g, '')
-  if (decodedLength(stripped) > MAX_IMAGE_BYTES) throw imageTooLarge()
-  return decodeExactly(stripped) ?? invalidBase64()
-}
-
-function decodedLength(payload: string): number {
-  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0
-  return Math.floor(payload.length / 4) * 3 - padding
-}
-
-/** The bytes of `payload` when every character of it is base64, else null. */
-function decodeExactly(payload: string): Buffer | null {
-  if (payload.length === 0 || payload.length % 4 !== 0) return null
-  const bytes = Buffer.from(payload, 'base64')
-  return bytes.length === decodedLength(payload) ? bytes : null
-}
-
-function invalidBase64(): never {
-  throw problems.validation([{ pointer: '/image_base64', detail: 'is not valid base64' }])
-}
-
-function imageTooLarge(): AppError {
-  return new AppError('image_too_large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
 }
 
 /** The row of a pushed image: its metadata as given, trimmed, and what the image and its files are. */
@@ -328,11 +239,6 @@ function newAsset(
     pushed_by: actorOf(facts.caller),
     created_at: new Date(),
   }
-}
-
-/** Originals are stored under their SHA-256 (`BlobStore.put`), thumbnails beside them. */
-function thumbnailKey(sha256: string): string {
-  return variantKey(sha256, THUMBNAIL_VARIANT)
 }
 
 /** Trimmed, without empties, one of each case-insensitively (the first spelling wins). */

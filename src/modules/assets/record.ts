@@ -10,8 +10,8 @@ import type { AssetWithRelations } from './store.js'
  * without importing each other.
  */
 export function assetRecord(row: AssetWithRelations, signer: UrlSigner) {
-  const thumbnail = thumbnailLink(signer, row.id)
-  const original = signer.sign(`/files/assets/${row.id}/original`)
+  const thumbnail = thumbnailLink(signer, row.id, row.version)
+  const original = fileLink(signer, row.id, row.version, 'original')
   return {
     id: row.id,
     title: row.title,
@@ -41,16 +41,33 @@ export function assetRecord(row: AssetWithRelations, signer: UrlSigner) {
 
 export type AssetRecord = ReturnType<typeof assetRecord>
 
-/** The signed link to an asset's thumbnail. */
-export function thumbnailLink(signer: UrlSigner, id: string) {
-  return signer.sign(`/files/assets/${id}/thumbnail`)
+/**
+ * The path of one version's file: the version is part of it (and so of the signature), so a link always
+ * serves the bytes it was made for and a cache may keep them for good.
+ */
+export function filePath(id: string, version: number, variant: 'thumbnail' | 'original'): string {
+  return `/files/assets/${id}/versions/${version}/${variant}`
 }
 
-/** A change to an asset that derived data follows: a push (`created`) or an edit of its metadata (`updated`), with the record after it. */
+/** The signed link to a version's file. */
+export function fileLink(signer: UrlSigner, id: string, version: number, variant: 'thumbnail' | 'original') {
+  return signer.sign(filePath(id, version, variant))
+}
+
+/** The signed link to a version's thumbnail. */
+export function thumbnailLink(signer: UrlSigner, id: string, version: number) {
+  return fileLink(signer, id, version, 'thumbnail')
+}
+
+/**
+ * A change to an asset that derived data follows: a push (`created`) or an edit (`updated`), with the
+ * record after it; `newFile` when the edit made a new version, whose file the thumbnail follows.
+ */
 export interface AssetChange {
   kind: 'created' | 'updated'
   organizationId: string
   record: AssetRecord
+  newFile?: boolean
 }
 
 /** Work that follows a change to an asset, as the assets module queues and wakes it (see platform/background/derivation.ts). */

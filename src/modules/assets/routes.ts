@@ -5,8 +5,28 @@ import type { App } from '../../platform/http/app-type.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { pageOf } from '../../platform/http/pagination.js'
 import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
-import { ASSET_EXAMPLE, AssetListSchema, AssetParams, AssetSchema, CHECK_EXAMPLE, CheckBody, CheckResponse, ListQuery, PatchBody, PushBody, PushForm, PushResponse } from './schemas.js'
-import type { PushInput } from './push.js'
+import type { ImageSource } from './incoming-file.js'
+import {
+  ASSET_EXAMPLE,
+  AssetListSchema,
+  AssetParams,
+  AssetSchema,
+  CHECK_EXAMPLE,
+  CheckBody,
+  CheckResponse,
+  ListQuery,
+  PatchBody,
+  PushBody,
+  PushForm,
+  PushResponse,
+  VersionBody,
+  VersionForm,
+  VERSION_LIST_EXAMPLE,
+  VersionListSchema,
+  VersionParams,
+  VersionResponse,
+  VersionRestoreResponse,
+} from './schemas.js'
 import type { AssetService } from './service.js'
 import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
@@ -21,6 +41,22 @@ const UNKNOWN_ASSET_TYPE = "`asset_type` is not in the organization's asset-type
 
 const PUSH_TYPES = 'Send the push as application/json or multipart/form-data.'
 
+/** The answers about the image itself, the same for a push and a new version. */
+const IMAGE_PROBLEMS = {
+  bad_request: 'a multipart/form-data body that is cut short or malformed',
+  image_too_large: 'the image is over 25 MiB, inline, uploaded or fetched; an upload is refused as soon as it passes the cap',
+  body_too_large: 'a form with more parts than a push has',
+  unsupported_media_type: 'a body that is neither `application/json` nor `multipart/form-data`',
+  not_an_image: true,
+  unsupported_image_format: 'an image format we do not accept (SVG included)',
+  image_too_many_pixels: true,
+  image_fetch_blocked: '`image_url` refused by the outbound guard: not a valid http or https URL, with a user name or password, or to a private address',
+  image_fetch_failed: '`image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow',
+  storage_unavailable: 'the file storage (the S3 bucket) cannot be reached; nothing is stored, push again later',
+} as const
+
+const CONTENT_OF_OTHER_ASSET = 'the bytes are another asset\u2019s, live or in the trash; the problem\u2019s `asset_id` names it' as const
+
 /** /api/v1/assets and /api/v1/assets/{id}. */
 export function publicAssetRoutes(app: App, deps: { assets: AssetService }): void {
   const { assets } = deps
@@ -33,8 +69,56 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
     await scope.register(multipart, PUSH_FORM_OPTIONS)
     // Any other type is refused before the body is read, as everywhere, saying which two this one takes.
     scope.addContentTypeParser('*', (_request, _payload, done) => done(new AppError('unsupported_media_type', PUSH_TYPES), undefined))
-    pushRoute(scope as App, assets)
+    const images = imageBodies()
+    pushRoute(scope as App, assets, images)
+    versionUploadRoute(scope as App, assets, images)
   })
+
+  app.get(
+    '/api/v1/assets/:id/versions',
+    {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
+      schema: {
+        operationId: 'listAssetVersions',
+        tags: ['assets'],
+        summary: 'List an asset\u2019s versions',
+        description: 'Every version of the asset, the current one included, newest first (not paginated: an asset has few). Each with signed links to its own files, which serve that version\u2019s bytes for as long as they are valid.',
+        params: AssetParams,
+        response: { 200: okResponse('The versions, newest first.', VersionListSchema, VERSION_LIST_EXAMPLE), ...problemResponses(ASSET_NOT_FOUND) },
+      },
+    },
+    async (request) => assets.versions.list(request.caller!.organizationId, request.params.id),
+  )
+
+  app.post(
+    '/api/v1/assets/:id/versions/:version/restore',
+    {
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
+      schema: {
+        operationId: 'restoreAssetVersion',
+        tags: ['assets'],
+        summary: 'Make an earlier version the newest',
+        description:
+          'Copies the version as a new one (the previous newest plus one): history stays linear and nothing is lost. Emits `asset.updated` with `changes: ["file"]`. Restoring the version whose bytes are current answers 200 with `duplicate: true` and changes nothing.',
+        params: VersionParams,
+        response: {
+          201: okResponse('The copy is the newest version.', VersionRestoreResponse, { asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', version: 4, duplicate: false }),
+          200: okResponse('That version\u2019s bytes are already current.', VersionRestoreResponse, { asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', version: 3, duplicate: true }),
+          ...problemResponses({
+            not_found: 'no asset with this id in your organization, or it has no such version',
+            content_belongs_to_other_asset: CONTENT_OF_OTHER_ASSET,
+            plan_limit_reached: "the organization's plan stores no more bytes of images (each version counts)",
+            concurrent_change: true,
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id, version } = request.params
+      const result = await assets.versions.restore(request.caller!.organizationId, id, version, request.caller!)
+      return reply.code(result.duplicate ? 200 : 201).send(result)
+    },
+  )
 
   app.get(
     '/api/v1/assets',
@@ -142,12 +226,9 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
 
 /**
  * POST /api/v1/assets, as JSON (`image_base64` or `image_url`) or as multipart/form-data (a `file` part or
- * `image_url`). A form is read in preValidation, so its fields then pass the route's validation like a
- * JSON body, against `PushForm`: the same rules, the same 400s with pointers.
+ * `image_url`), whose fields pass the route's validation against `PushForm` (see `imageBodies`).
  */
-function pushRoute(app: App, assets: AssetService): void {
-  /** The image bytes of a multipart push, from its preValidation hook to its handler. */
-  const uploads = new WeakMap<FastifyRequest, Buffer>()
+function pushRoute(app: App, assets: AssetService, images: ImageBodies): void {
   app.post(
     '/api/v1/assets',
     {
@@ -178,50 +259,106 @@ function pushRoute(app: App, assets: AssetService): void {
           }),
           ...problemResponses({
             validation_failed: 'not exactly one of `image_url`, `image_base64` and a `file` part, or `image_base64` is not base64',
-            bad_request: 'a multipart/form-data body that is cut short or malformed',
             plan_limit_reached: "the organization's plan holds no more assets, or no more bytes of images",
             not_found: '`collection_name` names no collection (or it was deleted meanwhile); nothing is stored',
             smart_collection_immutable: '`collection_name` is a smart collection; nothing is stored',
             push_conflict: "a concurrent change to the same image, or to the plan's limits, interfered; push again",
+            content_belongs_to_other_asset: 'with an `external_id` naming an asset: ' + CONTENT_OF_OTHER_ASSET,
             concurrent_change: true,
-            image_too_large: 'the image is over 25 MiB, inline, uploaded or fetched; an upload is refused as soon as it passes the cap',
-            body_too_large: 'a form with more parts than a push has',
-            unsupported_media_type: 'a body that is neither `application/json` nor `multipart/form-data`',
-            not_an_image: true,
-            unsupported_image_format: 'an image format we do not accept (SVG included)',
-            image_too_many_pixels: true,
             unknown_asset_type: UNKNOWN_ASSET_TYPE,
-            image_fetch_blocked: '`image_url` refused by the outbound guard: not a valid http or https URL, with a user name or password, or to a private address',
-            image_fetch_failed: '`image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow',
-            storage_unavailable: 'the file storage (the S3 bucket) cannot be reached; nothing is stored, push again later',
+            ...IMAGE_PROBLEMS,
           }),
         },
       },
-      preValidation: async (request) => {
-        if (request.isMultipart()) {
-          const form = await readPushForm(request)
-          request.body = form.fields
-          if (form.image) uploads.set(request, form.image)
-        } else if (request.mediaType !== 'application/json') {
-          // No body at all (the parsers refuse every other type): the body schemas are chosen by content type, so none would run.
-          throw problems.validation([{ pointer: '/', detail: 'is missing: send the push as application/json or multipart/form-data' }])
-        }
-      },
+      preValidation: images.read,
     },
     async (request, reply) => {
-      const body = request.body as PushFields
-      let input: PushInput = body
+      const input = images.withSource(request, request.body as PushFields)
+      const result = await assets.push(request.caller!.organizationId, input, request.caller!)
+      return reply.code(result.duplicate ? 200 : 201).send(result)
+    },
+  )
+}
+
+/** POST /api/v1/assets/{id}/versions, as JSON or multipart/form-data like the push. */
+function versionUploadRoute(app: App, assets: AssetService, images: ImageBodies): void {
+  app.post(
+    '/api/v1/assets/:id/versions',
+    {
+      bodyLimit: PUSH_BODY_LIMIT,
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'expensive' }, flatJsonBody: true },
+      schema: {
+        operationId: 'uploadAssetVersion',
+        tags: ['assets'],
+        summary: 'Upload a new version of an asset',
+        description: [
+          'A new file for the asset, sent as the push sends one: `application/json` with exactly one of `image_url` or `image_base64`, or `multipart/form-data` with a `file` part (or an `image_url` field).',
+          '',
+          'The asset keeps its id, metadata, tags and collections; its `version` goes up by one and its file facts, thumbnail and derived data follow the new file. Emits `asset.updated` with `changes: ["file"]`. Its current bytes again answer 200 with `duplicate: true` and change nothing; an earlier version\u2019s bytes become the new version; another asset\u2019s are 409.',
+        ].join('\n'),
+        params: AssetParams,
+        body: {
+          content: {
+            'application/json': { schema: VersionBody },
+            'multipart/form-data': { schema: VersionForm },
+          },
+        },
+        response: {
+          201: okResponse('The new file is the asset\u2019s newest version.', VersionResponse, { asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', version: 2, duplicate: false }),
+          200: okResponse('These bytes are already the asset\u2019s current file.', VersionResponse, { asset_id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', version: 1, duplicate: true }),
+          ...problemResponses({
+            ...ASSET_NOT_FOUND,
+            validation_failed: 'not exactly one of `image_url`, `image_base64` and a `file` part, or `image_base64` is not base64',
+            plan_limit_reached: "the organization's plan stores no more bytes of images (each version counts)",
+            content_belongs_to_other_asset: CONTENT_OF_OTHER_ASSET,
+            concurrent_change: true,
+            ...IMAGE_PROBLEMS,
+          }),
+        },
+      },
+      preValidation: images.read,
+    },
+    async (request, reply) => {
+      const source = images.withSource(request, request.body as Static<typeof VersionBody>)
+      const result = await assets.versions.upload(request.caller!.organizationId, request.params.id, source, request.caller!)
+      return reply.code(result.duplicate ? 200 : 201).send(result)
+    },
+  )
+}
+
+type ImageBodies = ReturnType<typeof imageBodies>
+
+/**
+ * The body of a route that takes an image as the push does. A form is read in preValidation, so its
+ * fields then pass the route's validation like a JSON body; the handler then takes exactly one source:
+ * a `file` part or `image_url` from a form, `image_url` or `image_base64` from JSON.
+ */
+function imageBodies() {
+  /** The image bytes of a multipart body, from its preValidation hook to its handler. */
+  const uploads = new WeakMap<FastifyRequest, Buffer>()
+  return {
+    read: async (request: FastifyRequest) => {
+      if (request.isMultipart()) {
+        const form = await readPushForm(request)
+        request.body = form.fields
+        if (form.image) uploads.set(request, form.image)
+      } else if (request.mediaType !== 'application/json') {
+        // No body at all (the parsers refuse every other type): the body schemas are chosen by content type, so none would run.
+        throw problems.validation([{ pointer: '/', detail: 'is missing: send it as application/json or multipart/form-data' }])
+      }
+    },
+    withSource: <T extends Omit<ImageSource, 'image_bytes'>>(request: FastifyRequest, body: T): T & ImageSource => {
       if (request.isMultipart()) {
         const image = uploads.get(request)
         if ((image === undefined) === (body.image_url === undefined)) {
           throw problems.validation([{ pointer: '/file', detail: 'give exactly one of a file part and image_url' }])
         }
-        if (image) input = { ...body, image_bytes: image }
-      } else if ((body.image_url === undefined) === (body.image_base64 === undefined)) {
+        return image ? { ...body, image_bytes: image } : body
+      }
+      if ((body.image_url === undefined) === (body.image_base64 === undefined)) {
         throw problems.validation([{ pointer: '/image_url', detail: 'give exactly one of image_url and image_base64' }])
       }
-      const result = await assets.push(request.caller!.organizationId, input, request.caller!)
-      return reply.code(result.duplicate ? 200 : 201).send(result)
+      return body
     },
-  )
+  }
 }

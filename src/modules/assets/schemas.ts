@@ -114,9 +114,78 @@ export const PushResponse = Type.Object(
   {
     asset_id: Type.String({ format: 'uuid' }),
     duplicate: Type.Boolean({ description: 'True when these exact bytes were already in the library: nothing was changed.' }),
+    version: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'With an `external_id` naming an asset of the organization: that asset\u2019s version now (the new one, or its current one for a duplicate).' }),
+    ),
   },
   { additionalProperties: false },
 )
+
+export const VersionBody = Type.Object(
+  {
+    image_url: PushBody.properties.image_url,
+    image_base64: PushBody.properties.image_base64,
+  },
+  { additionalProperties: false },
+)
+
+/** A new version as `multipart/form-data`: the file in a `file` part, or an `image_url` field. */
+export const VersionForm = Type.Object({ file: PushForm.properties.file, image_url: PushForm.properties.image_url }, { additionalProperties: false })
+
+export const VersionResponse = Type.Object(
+  {
+    asset_id: Type.String({ format: 'uuid' }),
+    version: Type.Integer({ minimum: 1, description: 'The asset\u2019s version now: the new one, or the current one for a duplicate.' }),
+    duplicate: Type.Boolean({ description: 'True when these bytes were already the asset\u2019s current file: nothing changed.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const VersionRestoreResponse = Type.Object(
+  {
+    asset_id: Type.String({ format: 'uuid' }),
+    version: Type.Integer({ minimum: 1, description: 'The asset\u2019s version now: the copy just made (the previous newest plus one), or the current one when that version was already current.' }),
+    duplicate: Type.Boolean({ description: 'True when the version restored was already the current one (same bytes): nothing changed.' }),
+  },
+  { additionalProperties: false },
+)
+
+const VersionSchema = Type.Object(
+  {
+    version: Type.Integer({ minimum: 1 }),
+    sha256: Type.String(),
+    byte_size: Type.Integer(),
+    width: Type.Integer(),
+    height: Type.Integer(),
+    mime_type: Type.String(),
+    created_at: Type.String({ format: 'date-time', description: 'When this version was added.' }),
+    created_by: Type.Union([Type.Null(), Type.Object({ kind: Type.Union([Type.Literal('key'), Type.Literal('user')]), name: Type.String() }, { additionalProperties: false })], {
+      description: 'Who added it: an API key or a user, by the name it had then; null for versions from before versions were recorded (pushed with a key).',
+    }),
+    original_url: Type.String({ description: 'Signed URL of this version\u2019s original, valid about 24 hours.' }),
+    thumbnail_url: Type.String({ description: 'Signed URL of this version\u2019s thumbnail, valid about 24 hours.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const VersionListSchema = Type.Object({ data: Type.Array(VersionSchema, { description: 'Every version, newest first.' }) }, { additionalProperties: false })
+
+export const VERSION_LIST_EXAMPLE = {
+  data: [2, 1].map((version) => ({
+    version,
+    sha256: version === 2 ? '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae' : '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    byte_size: 1843200,
+    width: 2400,
+    height: 1200,
+    mime_type: 'image/png',
+    created_at: version === 2 ? '2026-11-23T10:00:00.000Z' : '2026-11-21T19:00:00.000Z',
+    created_by: version === 2 ? { kind: 'user' as const, name: 'Ada Lovelace' } : { kind: 'key' as const, name: 'figma-plugin' },
+    original_url: `https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/${version}/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7`,
+    thumbnail_url: `https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/${version}/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592`,
+  })),
+}
+
+export const VersionParams = Type.Object({ id: Type.String({ format: 'uuid' }), version: Type.Integer({ minimum: 1 }) })
 
 /** How many hashes one check may ask about: a CLI checks a folder in batches of this many. */
 export const MAX_CHECKED_HASHES = 1000
@@ -191,11 +260,11 @@ export const ASSET_EXAMPLE = {
   height: 1200,
   byte_size: 1843200,
   sha256: SHA256_EXAMPLE,
-  thumbnail_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
+  thumbnail_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
   thumbnail_expires_at: '2026-11-22T20:00:00.000Z',
   thumbnail_status: 'available' as const,
   thumbnail_failure: null,
-  original_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',
+  original_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',
   version: 1,
   external_id: 'figma:FILEKEY:1-23',
   collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],

@@ -10,6 +10,7 @@ import { assetRecord, thumbnailLink, type AssetChange, type AssetDerivation, typ
 import { AssetPush, normaliseTags, type AssetPushDeps, type PushInput, type PushOutcome } from './push.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
+import { AssetVersions } from './versions.js'
 
 /** The filters whose matches are counted by triggers (tags: 0007, the rest: 0009). */
 const KEPT_COUNT_FIELDS = ['tag', 'asset_type', 'client', 'product'] as const
@@ -59,11 +60,14 @@ export class AssetService {
   /** Whether a kept page holds at a newer version, per page and kept version: concurrent readers of one page share the check. */
   private readonly keptPageChecks: FreshReads<string | undefined, KeptPageCheck>
   private readonly pushes: AssetPush
+  /** New versions of assets, and their history. */
+  readonly versions: AssetVersions
 
   constructor(private readonly deps: AssetServiceDeps) {
     this.pages = new ListPages(deps.listCacheRecords)
     this.libraryVersions = new FreshReads((organizationId) => store.libraryVersion(deps.db, organizationId))
     this.keptPageChecks = new FreshReads((_, check) => store.versionIfUnchanged(deps.db, check.organizationId, check.since, check.scope))
+    this.versions = new AssetVersions(deps)
     this.pushes = new AssetPush(deps)
   }
 
@@ -217,7 +221,7 @@ export class AssetService {
   }
 
   private cover(first: store.FirstAsset): Cover {
-    return { asset_id: first.id, thumbnail_url: thumbnailLink(this.deps.signer, first.id).url, width: first.width, height: first.height }
+    return { asset_id: first.id, thumbnail_url: thumbnailLink(this.deps.signer, first.id, first.version).url, width: first.width, height: first.height }
   }
 
   record(row: AssetWithRelations): AssetRecord {

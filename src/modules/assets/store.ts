@@ -299,6 +299,7 @@ export async function findAsset(db: Db, organizationId: string, id: string): Pro
 /** What a picture standing for a group of assets needs: the asset and its size. */
 export interface FirstAsset {
   id: string
+  version: number
   width: number
   height: number
 }
@@ -314,10 +315,10 @@ const NEWEST_FIRST = sql`assets.created_at desc, assets.id desc`
 export async function firstInCollections(db: Db, organizationId: string, collectionIds: string[]): Promise<Map<string, FirstAsset>> {
   if (collectionIds.length === 0) return new Map()
   const { rows } = await sql<FirstAsset & { collection_id: string }>`
-    select wanted.collection_id, first.id, first.width, first.height
+    select wanted.collection_id, first.id, first.version, first.width, first.height
     from unnest(${collectionIds}::uuid[]) as wanted(collection_id)
     cross join lateral (
-      select assets.id, assets.width, assets.height from collection_assets
+      select assets.id, assets.version, assets.width, assets.height from collection_assets
       join assets on assets.id = collection_assets.asset_id
       where collection_assets.collection_id = wanted.collection_id and assets.organization_id = ${organizationId}
       order by ${NEWEST_FIRST} limit 1
@@ -329,8 +330,8 @@ export async function firstInCollections(db: Db, organizationId: string, collect
 export async function firstMatchingEach(db: Db, organizationId: string, filters: AssetFilter[]): Promise<Array<FirstAsset | null>> {
   if (filters.length === 0) return []
   const firsts = filters.map((filter, i) => {
-    const first = whereFilter(db.selectFrom('assets').select(['assets.id', 'assets.width', 'assets.height']), organizationId, filter).orderBy(NEWEST_FIRST).limit(1)
-    return sql`(select json_build_object('id', first.id, 'width', first.width, 'height', first.height) from (${first}) as first) as ${sql.ref(`f${i}`)}`
+    const first = whereFilter(db.selectFrom('assets').select(['assets.id', 'assets.version', 'assets.width', 'assets.height']), organizationId, filter).orderBy(NEWEST_FIRST).limit(1)
+    return sql`(select json_build_object('id', first.id, 'version', first.version, 'width', first.width, 'height', first.height) from (${first}) as first) as ${sql.ref(`f${i}`)}`
   })
   const { rows } = await sql<Record<string, FirstAsset | null>>`select ${sql.join(firsts)}`.execute(db)
   return filters.map((_, i) => rows[0]![`f${i}`] ?? null)
@@ -349,9 +350,22 @@ export interface AssetFileRow extends ThumbnailSource {
   thumbnail_failure: string | null
 }
 
-/** For signed file URLs, which carry no organization: the signature is the capability. */
-export async function findAssetFiles(db: Db, id: string): Promise<AssetFileRow | undefined> {
-  return db.selectFrom('assets').select(['mime_type', 'sha256', 'blob_key', 'thumbnail_key', 'thumbnail_failure']).where('id', '=', id).executeTakeFirst()
+/**
+ * For signed file URLs, which carry no organization: the signature is the capability. With `version`,
+ * that version's files, whether the asset is live or in the trash (a thumbnail failure is recorded on the
+ * live asset, for its current bytes); without, the live asset's current files (links made before versions).
+ */
+export async function findAssetFiles(db: Db, id: string, version?: number): Promise<AssetFileRow | undefined> {
+  if (version === undefined) {
+    return db.selectFrom('assets').select(['mime_type', 'sha256', 'blob_key', 'thumbnail_key', 'thumbnail_failure']).where('id', '=', id).executeTakeFirst()
+  }
+  return db
+    .selectFrom('asset_versions')
+    .leftJoin('assets', (join) => join.onRef('assets.id', '=', 'asset_versions.asset_id').onRef('assets.sha256', '=', 'asset_versions.sha256'))
+    .select(['asset_versions.mime_type', 'asset_versions.sha256', 'asset_versions.blob_key', 'asset_versions.thumbnail_key', 'assets.thumbnail_failure'])
+    .where('asset_versions.asset_id', '=', id)
+    .where('asset_versions.version', '=', version)
+    .executeTakeFirst()
 }
 
 export async function findBySha256(db: Db, organizationId: string, sha256: string): Promise<string | undefined> {
@@ -580,4 +594,198 @@ export async function contentFilesAfter(db: Db, after: string, limit: number): P
 export async function countContents(db: Db): Promise<number> {
   const row = await db.selectFrom('asset_versions').select(sql<number>`count(distinct sha256)::int`.as('count')).executeTakeFirstOrThrow()
   return row.count
+}
+
+/** An asset's file as one of its versions holds it. */
+export interface VersionFile {
+  sha256: string
+  blob_key: string
+  thumbnail_key: string
+  mime_type: string
+  width: number
+  height: number
+  byte_size: number
+}
+
+export interface VersionContext {
+  /** The asset as it is now, with its collections; undefined when it is not a live asset of the organization. */
+  asset: AssetWithRelations | undefined
+  plan: string
+  used: { assets: number; bytes: number }
+  /** Another asset of the organization whose bytes these are, live or in the trash. */
+  otherOwner: string | null
+}
+
+/** What a new version must know before any file is written, in one statement: the asset, the plan and its usage, and who else has the bytes. */
+export async function versionContext(db: Db, organizationId: string, assetId: string, sha256: string): Promise<VersionContext> {
+  const asset = db.selectFrom('assets').select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]).where('assets.organization_id', '=', organizationId).where('assets.id', '=', assetId)
+  const row = await db
+    .selectFrom('organizations')
+    .leftJoinLateral(asset.as('asset'), (join) => join.onTrue())
+    .selectAll('asset')
+    .select(['organizations.plan', 'organizations.asset_count', 'organizations.trashed_count', 'organizations.stored_byte_count', otherOwnerOf(organizationId, assetId, sha256).as('other_owner')])
+    .where('organizations.id', '=', organizationId)
+    .executeTakeFirstOrThrow()
+  const { plan, asset_count, trashed_count, stored_byte_count, other_owner, ...found } = row as typeof row & AssetWithRelations
+  return {
+    asset: found.id === null ? undefined : (found as AssetWithRelations),
+    plan,
+    used: { assets: asset_count + trashed_count, bytes: Number(stored_byte_count) },
+    otherOwner: other_owner,
+  }
+}
+
+/** The asset of the organization, other than `assetId`, whose bytes `sha256` are: a live one, else one in the trash. */
+function otherOwnerOf(organizationId: string, assetId: string, sha256: string): RawBuilder<string | null> {
+  return sql<string | null>`(
+    select id from (
+      select id, 0 as rank from assets where organization_id = ${organizationId} and sha256 = ${sha256} and id <> ${assetId}
+      union all
+      select id, 1 from trashed_assets where organization_id = ${organizationId} and sha256 = ${sha256}
+    ) as owners order by rank limit 1)`
+}
+
+/** The other owner of these bytes, when adding a version found one (see `addVersion`). */
+export async function otherOwner(db: Db, organizationId: string, assetId: string, sha256: string): Promise<string | null> {
+  const { rows } = await sql<{ id: string | null }>`select ${otherOwnerOf(organizationId, assetId, sha256)} as id`.execute(db)
+  return rows[0]?.id ?? null
+}
+
+/** A version to add: the file it makes current, and the metadata that changes with it (a push with a known `external_id`). */
+export interface NewVersion {
+  organization_id: string
+  asset_id: string
+  /** The version the caller read as current: the new one is this plus one, or nothing is written (`stale`). */
+  current_version: number
+  file: VersionFile
+  created_at: Date
+  created_by: Actor
+  metadata: AssetChanges
+}
+
+export interface VersionInsert {
+  version: NewVersion
+  planLimits: AssetInsert['planLimits']
+  /** Clauses that must happen with the version, each given the changed asset (`select id from updated`). */
+  alongside: AssetInsert['alongside']
+}
+
+/** `stale`: the asset is gone or another version came first; `taken`: another asset has the bytes now. */
+export type VersionOutcome = 'added' | 'stale' | 'over_plan' | 'taken'
+
+/**
+ * Makes a file the asset's newest version, in one statement, so atomic without a transaction, taking its
+ * locks in the order every change of an asset does (the asset's row, then its organization's, as the
+ * counters' triggers do; then the content lock, after the organization's as the push takes them):
+ * - the asset's row, only while its version is still `current_version`: of concurrent versions one
+ *   goes first and the others find the row changed (`stale`) and read it again, so none is lost;
+ * - the organization's row, so its stored bytes are exact when the plan is checked;
+ * - the content lock, so no push of the same bytes, nor a delete of them, runs meanwhile; a push that
+ *   committed them just before is the unique index's conflict, answered `taken` too.
+ */
+export async function addVersion(db: Db, insert: VersionInsert): Promise<VersionOutcome> {
+  const { version } = insert
+  const { file, organization_id: organizationId, asset_id: assetId } = version
+  const changed = sql<{ id: string }>`select id from updated`
+  const clauses = insert.alongside
+    .map((clause) => clause(changed))
+    .filter((clause) => clause !== null)
+    .map((clause, i) => sql`, ${sql.ref(`alongside_${i}`)} as (${clause})`)
+  const metadata = Object.entries(metadataColumns(version.metadata)).map(([column, value]) => sql`, ${sql.ref(column)} = ${value}`)
+  try {
+    const result = await sql<{ found: boolean; allowed: boolean; taken: boolean; updated: boolean }>`
+      with target as (
+        select id from assets where id = ${assetId} and organization_id = ${organizationId} and version = ${version.current_version}::int for update
+      ),
+      organization as (
+        select plan, stored_byte_count from organizations where id = (select ${organizationId}::uuid from target) for no key update
+      ),
+      content_locked as (select pg_advisory_xact_lock(hashtext(${file.sha256})) from organization),
+      allowed as (
+        select 1 from organization, content_locked, lateral (select ${JSON.stringify(insert.planLimits)}::jsonb -> organization.plan as plan_limit) as limits
+        where coalesce(organization.stored_byte_count + ${file.byte_size} <= (plan_limit ->> 'maxBytes')::bigint, true)
+      ),
+      taken as (select 1 from allowed where ${otherOwnerOf(organizationId, assetId, file.sha256)} is not null),
+      updated as (
+        update assets set version = version + 1, sha256 = ${file.sha256}, blob_key = ${file.blob_key}, thumbnail_key = ${file.thumbnail_key},
+          mime_type = ${file.mime_type}, width = ${file.width}::int, height = ${file.height}::int, byte_size = ${file.byte_size}::bigint,
+          thumbnail_failure = null, updated_at = ${version.created_at}::timestamptz${sql.join(metadata, sql``)}
+        from allowed where assets.id = ${assetId} and not exists (select 1 from taken)
+        returning assets.id
+      ),
+      new_version as (
+        insert into asset_versions (asset_id, version, organization_id, sha256, blob_key, thumbnail_key, mime_type, width, height, byte_size,
+          created_at, created_by_kind, created_by_name)
+        select id, ${version.current_version + 1}::int, ${organizationId}::uuid, ${file.sha256}, ${file.blob_key}, ${file.thumbnail_key}, ${file.mime_type},
+          ${file.width}::int, ${file.height}::int, ${file.byte_size}::bigint, ${version.created_at}::timestamptz, ${version.created_by.kind}, ${version.created_by.name}
+        from updated
+      )${sql.join(clauses, sql``)}
+      select exists (select 1 from target) as found, exists (select 1 from allowed) as allowed, exists (select 1 from taken) as taken, exists (select 1 from updated) as updated
+    `.execute(db)
+    const outcome = result.rows[0]!
+    return outcome.updated ? 'added' : !outcome.found ? 'stale' : !outcome.allowed ? 'over_plan' : 'taken'
+  } catch (error) {
+    // A push of the same bytes that committed after this statement began: its row holds them now.
+    if (isUniqueViolation(error, 'assets_sha256_key')) return 'taken'
+    throw error
+  }
+}
+
+/** The columns an edit of these fields sets (the tags with their lowercase keys and their text). */
+function metadataColumns(changes: AssetChanges): Record<string, unknown> {
+  const { tags, ...fields } = changes
+  return { ...fields, ...(tags && { tags: sql`${tags}::text[]`, tag_keys: sql`${tags.map((tag) => tag.toLowerCase())}::text[]`, tag_text: tagText(tags) }) }
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const failure = error as { code?: string; constraint?: string; message?: string }
+  return failure.code === '23505' && (failure.constraint ?? failure.message ?? '').includes(constraint)
+}
+
+/** A version of an asset as its history lists it. */
+export interface VersionRow extends VersionFile {
+  version: number
+  created_at: Date
+  created_by_kind: 'key' | 'user' | null
+  created_by_name: string | null
+}
+
+/** Every version of a live asset of the organization, newest first; undefined when there is no such asset. */
+export async function listVersions(db: Db, organizationId: string, assetId: string): Promise<VersionRow[] | undefined> {
+  const rows = await db
+    .selectFrom('assets')
+    .leftJoin('asset_versions', 'asset_versions.asset_id', 'assets.id')
+    .select([
+      'assets.id',
+      'asset_versions.version',
+      'asset_versions.sha256',
+      'asset_versions.blob_key',
+      'asset_versions.thumbnail_key',
+      'asset_versions.mime_type',
+      'asset_versions.width',
+      'asset_versions.height',
+      'asset_versions.byte_size',
+      'asset_versions.created_at',
+      'asset_versions.created_by_kind',
+      'asset_versions.created_by_name',
+    ])
+    .where('assets.organization_id', '=', organizationId)
+    .where('assets.id', '=', assetId)
+    .orderBy('asset_versions.version', 'desc')
+    .execute()
+  if (rows.length === 0) return undefined
+  return rows.filter((row) => row.version !== null).map(({ id: _id, ...row }) => ({ ...row, byte_size: Number(row.byte_size) }) as VersionRow)
+}
+
+/** One version's file, of a live asset of the organization. */
+export async function findVersion(db: Db, organizationId: string, assetId: string, version: number): Promise<VersionFile | undefined> {
+  const row = await db
+    .selectFrom('asset_versions')
+    .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
+    .select(['asset_versions.sha256', 'asset_versions.blob_key', 'asset_versions.thumbnail_key', 'asset_versions.mime_type', 'asset_versions.width', 'asset_versions.height', 'asset_versions.byte_size'])
+    .where('assets.organization_id', '=', organizationId)
+    .where('asset_versions.asset_id', '=', assetId)
+    .where('asset_versions.version', '=', version)
+    .executeTakeFirst()
+  return row && { ...row, byte_size: Number(row.byte_size) }
 }

@@ -55,9 +55,15 @@ export class Thumbnails implements Derivation<AssetChange> {
 
   constructor(private readonly deps: ThumbnailsDeps) {}
 
-  /** The clause for the push's statement that queues the thumbnails of the assets `changed` selects; an edit changes no image. */
+  /**
+   * The clause for the push's (or new version's) statement that queues the thumbnails of the assets
+   * `changed` selects; an edit of the metadata changes no image. A job still queued for an older file is
+   * due again at once: it makes whatever file the asset has when it runs.
+   */
   queue(changed: ChangedRows, change: AssetChange): RawBuilder<unknown> | null {
-    return change.kind === 'created' ? sql`insert into thumbnail_jobs (asset_id) ${changed}` : null
+    if (change.kind === 'created') return sql`insert into thumbnail_jobs (asset_id) ${changed}`
+    if (!change.newFile) return null
+    return sql`insert into thumbnail_jobs (asset_id) ${changed} on conflict (asset_id) do update set next_attempt_at = now(), attempts = 0, last_error = null`
   }
 
   /** After the commit of a push that queued a thumbnail. */

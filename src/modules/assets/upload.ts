@@ -3,7 +3,7 @@ import type { BusboyFileStream } from '@fastify/busboy'
 import type { FastifyMultipartBaseOptions } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import { AppError, problems } from '../../platform/http/errors.js'
-import { MAX_IMAGE_BYTES } from './push.js'
+import { MAX_IMAGE_BYTES } from './incoming-file.js'
 
 /** The text fields a push form may carry at most: its nine fields plus up to 100 repeated `tag_names`, and some room. */
 const MAX_FIELDS = 150

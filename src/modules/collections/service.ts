@@ -7,7 +7,7 @@ import type { Caller } from '../../platform/http/route-auth.js'
 import { randomToken } from '../../platform/ids.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetFiles } from '../assets/files.js'
-import type { AssetRecord } from '../assets/record.js'
+import { filePath, type AssetRecord } from '../assets/record.js'
 import { createdBySomeoneElse, onlyCreatedBy, type AssetService, type Cover } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
@@ -186,7 +186,7 @@ export class CollectionService {
     const { row, tokenHash } = await this.findShared(token)
     const assets = await this.assetsOf(row.organization_id, row, page)
     const share = shareRef(row.id, tokenHash)
-    const fileUrl = (id: string, variant: 'thumbnail' | 'original') => this.signer.signForShare(`/files/assets/${id}/${variant}`, share).url
+    const fileUrl = (asset: { id: string; version: number }, variant: 'thumbnail' | 'original') => this.signer.signForShare(filePath(asset.id, asset.version, variant), share).url
     return {
       name: row.name,
       description: row.description,
@@ -200,8 +200,8 @@ export class CollectionService {
           height: asset.height,
           mime_type: asset.mime_type,
           file_name: fileNameOf(asset.title, asset.mime_type),
-          thumbnail_url: fileUrl(asset.id, 'thumbnail'),
-          original_url: fileUrl(asset.id, 'original'),
+          thumbnail_url: fileUrl(asset, 'thumbnail'),
+          original_url: fileUrl(asset, 'original'),
         })),
       },
     }

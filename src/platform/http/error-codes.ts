@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   webhook_disabled: { status: 409, title: 'Conflict', when: 'a ping or a replay for a disabled subscription' },
   delivery_in_progress: { status: 409, title: 'Conflict', when: 'replaying a delivery still being attempted' },
   idempotency_key_in_use: { status: 409, title: 'Conflict', when: 'a request with the same `Idempotency-Key` is still running; retry once it has answered' },
+  content_belongs_to_other_asset: { status: 409, title: 'Conflict', when: 'a new version (or a push with a known `external_id`) whose bytes are another asset\u2019s, live or in the trash; the problem\u2019s `asset_id` names it' },
+  external_id_taken: { status: 409, title: 'Conflict', when: 'an `external_id` another live asset of the organization already has' },
   last_owner: { status: 409, title: 'Conflict', when: "removing or demoting the organization's last owner" },
   body_too_large: { status: 413, title: 'Content Too Large', when: "a body over the endpoint's limit" },
   image_too_large: { status: 413, title: 'Content Too Large', when: 'an image over 25 MiB' },

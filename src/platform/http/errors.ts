@@ -18,6 +18,8 @@ export function escapePointer(segment: string): string {
 export class AppError extends Error {
   /** For a 502: what failed upstream, as a class safe to log (never an address). */
   upstream?: string
+  /** Members the problem adds for its code (RFC 9457 extension members), such as the `asset_id` of a conflict. */
+  extensions?: Record<string, unknown>
   /** For a 429 not counted by the route's guard: sent as `Retry-After`. */
   retryAfterSeconds?: number
   readonly status: number
@@ -75,5 +77,6 @@ export function problemBody(error: AppError): ProblemBody {
     ...(error.detail !== undefined && { detail: error.detail }),
     code: error.code,
     ...(error.errors !== undefined && { errors: error.errors }),
+    ...error.extensions,
   }
 }

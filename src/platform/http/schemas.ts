@@ -28,6 +28,7 @@ export const ProblemSchema = Type.Object(
       description: 'Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).',
     }),
     errors: Type.Optional(Type.Array(ref(FieldProblemSchema))),
+    asset_id: Type.Optional(Type.String({ format: 'uuid', description: 'With `content_belongs_to_other_asset`: the asset whose bytes these are.' })),
   },
   {
     $id: 'Problem',

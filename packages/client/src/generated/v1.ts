@@ -133,6 +133,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an asset’s versions
+         * @description Every version of the asset, the current one included, newest first (not paginated: an asset has few). Each with signed links to its own files, which serve that version’s bytes for as long as they are valid.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["listAssetVersions"];
+        put?: never;
+        /**
+         * Upload a new version of an asset
+         * @description A new file for the asset, sent as the push sends one: `application/json` with exactly one of `image_url` or `image_base64`, or `multipart/form-data` with a `file` part (or an `image_url` field).
+         *
+         *     The asset keeps its id, metadata, tags and collections; its `version` goes up by one and its file facts, thumbnail and derived data follow the new file. Emits `asset.updated` with `changes: ["file"]`. Its current bytes again answer 200 with `duplicate: true` and change nothing; an earlier version’s bytes become the new version; another asset’s are 409.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
+         */
+        post: operations["uploadAssetVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assets/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an earlier version the newest
+         * @description Copies the version as a new one (the previous newest plus one): history stays linear and nothing is lost. Emits `asset.updated` with `changes: ["file"]`. Restoring the version whose bytes are current answers 200 with `duplicate: true` and changes nothing.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        post: operations["restoreAssetVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets": {
         parameters: {
             query?: never;
@@ -484,8 +536,13 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "storage_unavailable";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "storage_unavailable";
             errors?: components["schemas"]["FieldProblem"][];
+            /**
+             * Format: uuid
+             * @description With `content_belongs_to_other_asset`: the asset whose bytes these are.
+             */
+            asset_id?: string;
         };
         /**
          * @description An API key as listed: never its secret.
@@ -1795,6 +1852,821 @@ export interface operations {
             };
         };
     };
+    listAssetVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, newest first. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "version": 2,
+                     *           "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                     *           "byte_size": 1843200,
+                     *           "width": 2400,
+                     *           "height": 1200,
+                     *           "mime_type": "image/png",
+                     *           "created_at": "2026-11-23T10:00:00.000Z",
+                     *           "created_by": {
+                     *             "kind": "user",
+                     *             "name": "Ada Lovelace"
+                     *           },
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/2/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/2/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592"
+                     *         },
+                     *         {
+                     *           "version": 1,
+                     *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *           "byte_size": 1843200,
+                     *           "width": 2400,
+                     *           "height": 1200,
+                     *           "mime_type": "image/png",
+                     *           "created_at": "2026-11-21T19:00:00.000Z",
+                     *           "created_by": {
+                     *             "kind": "key",
+                     *             "name": "figma-plugin"
+                     *           },
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Every version, newest first. */
+                        data: {
+                            version: number;
+                            sha256: string;
+                            byte_size: number;
+                            width: number;
+                            height: number;
+                            mime_type: string;
+                            /**
+                             * Format: date-time
+                             * @description When this version was added.
+                             */
+                            created_at: string;
+                            /** @description Who added it: an API key or a user, by the name it had then; null for versions from before versions were recorded (pushed with a key). */
+                            created_by: null | {
+                                kind: "key" | "user";
+                                name: string;
+                            };
+                            /** @description Signed URL of this version’s original, valid about 24 hours. */
+                            original_url: string;
+                            /** @description Signed URL of this version’s thumbnail, valid about 24 hours. */
+                            thumbnail_url: string;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadAssetVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Fetched by the service (public addresses only). Give this or image_base64.
+                     */
+                    image_url?: string;
+                    /** @description The image bytes in base64, optionally as a data: URL; at most 25 MiB decoded. Give this or image_url. */
+                    image_base64?: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image file, at most 25 MiB (`curl -F file=@logo.png`). Its format is read from the bytes; the part’s file name and Content-Type are ignored. Give this or image_url.
+                     */
+                    file?: string;
+                    /**
+                     * Format: uri
+                     * @description Fetched by the service (public addresses only). Give this or a `file` part.
+                     */
+                    image_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description These bytes are already the asset’s current file. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asset_id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "version": 1,
+                     *       "duplicate": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        asset_id: string;
+                        /** @description The asset’s version now: the new one, or the current one for a duplicate. */
+                        version: number;
+                        /** @description True when these bytes were already the asset’s current file: nothing changed. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description The new file is the asset’s newest version. */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asset_id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "version": 2,
+                     *       "duplicate": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        asset_id: string;
+                        /** @description The asset’s version now: the new one, or the current one for a duplicate. */
+                        version: number;
+                        /** @description True when these bytes were already the asset’s current file: nothing changed. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /**
+             * @description - `validation_failed`: not exactly one of `image_url`, `image_base64` and a `file` part, or `image_base64` is not base64.
+             *     - `bad_request`: a multipart/form-data body that is cut short or malformed.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `plan_limit_reached`: the organization's plan stores no more bytes of images (each version counts).
+             *     - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `content_belongs_to_other_asset`: the bytes are another asset’s, live or in the trash; the problem’s `asset_id` names it.
+             *     - `concurrent_change`: a concurrent request made the same change.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `image_too_large`: the image is over 25 MiB, inline, uploaded or fetched; an upload is refused as soon as it passes the cap.
+             *     - `body_too_large`: a form with more parts than a push has.
+             *     - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise).
+             */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is neither `application/json` nor `multipart/form-data`.
+             *     - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_an_image`: the bytes are not an image.
+             *     - `unsupported_image_format`: an image format we do not accept (SVG included).
+             *     - `image_too_many_pixels`: an image with more pixels than we decode.
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `image_fetch_blocked`: `image_url` refused by the outbound guard: not a valid http or https URL, with a user name or password, or to a private address.
+             *     - `image_fetch_failed`: `image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow.
+             */
+            502: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `storage_unavailable`: the file storage (the S3 bucket) cannot be reached; nothing is stored, push again later. */
+            503: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreAssetVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description That version’s bytes are already current. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asset_id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "version": 3,
+                     *       "duplicate": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        asset_id: string;
+                        /** @description The asset’s version now: the copy just made (the previous newest plus one), or the current one when that version was already current. */
+                        version: number;
+                        /** @description True when the version restored was already the current one (same bytes): nothing changed. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description The copy is the newest version. */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asset_id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *       "version": 4,
+                     *       "duplicate": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        asset_id: string;
+                        /** @description The asset’s version now: the copy just made (the previous newest plus one), or the current one when that version was already current. */
+                        version: number;
+                        /** @description True when the version restored was already the current one (same bytes): nothing changed. */
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `plan_limit_reached`: the organization's plan stores no more bytes of images (each version counts).
+             *     - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization, or it has no such version.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `content_belongs_to_other_asset`: the bytes are another asset’s, live or in the trash; the problem’s `asset_id` names it.
+             *     - `concurrent_change`: a concurrent request made the same change.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listAssets: {
         parameters: {
             query?: {
@@ -1853,11 +2725,11 @@ export interface operations {
                      *           "height": 1200,
                      *           "byte_size": 1843200,
                      *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
-                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
@@ -2098,6 +2970,8 @@ export interface operations {
                         asset_id: string;
                         /** @description True when these exact bytes were already in the library: nothing was changed. */
                         duplicate: boolean;
+                        /** @description With an `external_id` naming an asset of the organization: that asset’s version now (the new one, or its current one for a duplicate). */
+                        version?: number;
                     };
                 };
             };
@@ -2128,6 +3002,8 @@ export interface operations {
                         asset_id: string;
                         /** @description True when these exact bytes were already in the library: nothing was changed. */
                         duplicate: boolean;
+                        /** @description With an `external_id` naming an asset of the organization: that asset’s version now (the new one, or its current one for a duplicate). */
+                        version?: number;
                     };
                 };
             };
@@ -2230,6 +3106,7 @@ export interface operations {
             /**
              * @description - `smart_collection_immutable`: `collection_name` is a smart collection; nothing is stored.
              *     - `push_conflict`: a concurrent change to the same image, or to the plan's limits, interfered; push again.
+             *     - `content_belongs_to_other_asset`: with an `external_id` naming an asset: the bytes are another asset’s, live or in the trash; the problem’s `asset_id` names it.
              *     - `concurrent_change`: a concurrent request made the same change.
              *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
              */
@@ -2297,10 +3174,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - `not_an_image`: the bytes are not an image.
+             * @description - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
+             *     - `not_an_image`: the bytes are not an image.
              *     - `unsupported_image_format`: an image format we do not accept (SVG included).
              *     - `image_too_many_pixels`: an image with more pixels than we decode.
-             *     - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
              *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
              */
             422: {
@@ -2714,11 +3591,11 @@ export interface operations {
                      *       "height": 1200,
                      *       "byte_size": 1843200,
                      *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *       "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
-                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
@@ -3101,11 +3978,11 @@ export interface operations {
                      *       "height": 1200,
                      *       "byte_size": 1843200,
                      *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *       "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
-                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
@@ -3384,11 +4261,11 @@ export interface operations {
                      *           "height": 1200,
                      *           "byte_size": 1843200,
                      *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
-                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
@@ -3574,11 +4451,11 @@ export interface operations {
                      *       "height": 1200,
                      *       "byte_size": 1843200,
                      *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *       "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *       "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
-                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
@@ -6095,11 +6972,11 @@ export interface operations {
                      *           "height": 1200,
                      *           "byte_size": 1843200,
                      *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
-                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
@@ -6376,11 +7253,11 @@ export interface operations {
                      *           "height": 1200,
                      *           "byte_size": 1843200,
                      *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
                      *           "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
-                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
