@@ -15,6 +15,7 @@ const AcceptInvitationScreen = lazyScreen(() => import('./screens/invite/AcceptI
 const AssetDetailScreen = lazyScreen(() => import('./screens/library/AssetDetailScreen'), 'AssetDetailScreen')
 const CollectionScreen = lazyScreen(() => import('./screens/collections/CollectionScreen'), 'CollectionScreen')
 const CollectionsScreen = lazyScreen(() => import('./screens/collections/CollectionsScreen'), 'CollectionsScreen')
+const TrashScreen = lazyScreen(() => import('./screens/trash/TrashScreen'), 'TrashScreen')
 const SettingsScreen = lazyScreen(() => import('./screens/settings/SettingsScreen'), 'SettingsScreen')
 const UploadScreen = lazyScreen(() => import('./screens/upload/UploadScreen'), 'UploadScreen')
 
@@ -44,6 +45,7 @@ const NAV = [
   { href: '/', label: 'Library', match: (path: string) => path === '/' || path.startsWith('/assets') },
   { href: '/upload', label: 'Upload', match: (path: string) => path.startsWith('/upload') },
   { href: '/collections', label: 'Collections', match: (path: string) => path.startsWith('/collections') },
+  { href: '/trash', label: 'Trash', match: (path: string) => path.startsWith('/trash') },
   { href: '/settings', label: 'Settings', match: (path: string) => path.startsWith('/settings') },
 ]
 
@@ -115,6 +117,7 @@ function Shell() {
               <Route path="/upload" component={UploadScreen} />
               <Route path="/collections" component={CollectionsScreen} />
               <Route path="/collections/:id" component={CollectionScreen} />
+              <Route path="/trash" component={TrashScreen} />
               <Route path="/settings" nest>
                 <SettingsScreen />
               </Route>

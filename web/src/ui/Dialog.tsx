@@ -53,13 +53,15 @@ interface ConfirmProps {
   confirmLabel: string
   /** While the confirmed action runs: both buttons wait, so it cannot be sent twice. */
   busy?: boolean
+  /** `primary` for an action that loses nothing (restoring a version); `danger` otherwise. */
+  tone?: 'danger' | 'primary'
   onConfirm(): void
   onClose(): void
   children: ReactNode
 }
 
-/** Asks before something that cannot be undone; Cancel has the focus, so Enter does no harm. */
-export function ConfirmDialog({ title, open, confirmLabel, busy = false, onConfirm, onClose, children }: ConfirmProps) {
+/** Asks before something that cannot be undone, or that changes much; Cancel has the focus, so Enter does no harm. */
+export function ConfirmDialog({ title, open, confirmLabel, busy = false, tone = 'danger', onConfirm, onClose, children }: ConfirmProps) {
   // The caller's `busy` arrives a render after the click: a second click before it must not confirm again.
   const [confirmed, setConfirmed] = useState(false)
   const wasBusy = useRef(busy)
@@ -82,7 +84,7 @@ export function ConfirmDialog({ title, open, confirmLabel, busy = false, onConfi
           <button type="button" onClick={onClose} disabled={waiting} data-autofocus>
             Cancel
           </button>
-          <button type="button" className="danger" onClick={confirm} disabled={waiting}>
+          <button type="button" className={tone} onClick={confirm} disabled={waiting}>
             {waiting ? 'Working…' : confirmLabel}
           </button>
         </div>

@@ -20,3 +20,40 @@ export function formatDate(iso: string | null | undefined, empty = '—'): strin
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`
 }
+
+const DAY_MS = 86_400_000
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
+const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * DAY_MS],
+  ['month', 30 * DAY_MS],
+  ['day', DAY_MS],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+]
+
+/** "3 minutes ago", "yesterday", "in 2 days": the largest unit that fits, "now" under a minute. */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const delta = new Date(iso).getTime() - now
+  for (const [unit, ms] of STEPS) {
+    if (Math.abs(delta) >= ms) return relative.format(Math.trunc(delta / ms), unit)
+  }
+  return relative.format(0, 'second')
+}
+
+/** Whole days from now until `iso`, rounded up (a purge in 20 hours is "in 1 day"); 0 once it is past. */
+export function daysUntil(iso: string, now = Date.now()): number {
+  return Math.max(0, Math.ceil((new Date(iso).getTime() - now) / DAY_MS))
+}
+
+/** Who did something, as the API records it: an API key (its name) or a person (their email). */
+export interface Actor {
+  kind: 'key' | 'user'
+  name: string
+}
+
+/** "you", "the key “CI”", or the person's email; null when nobody was recorded. */
+export function actorText(actor: Actor | null, myEmail: string): string | null {
+  if (!actor) return null
+  if (actor.kind === 'key') return `the key “${actor.name}”`
+  return actor.name === myEmail ? 'you' : actor.name
+}

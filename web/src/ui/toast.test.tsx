@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { navigate } from 'wouter/use-browser-location'
 import { apiErrorOf } from '@asset-library/client'
-import { ToastProvider, useToast } from './toast'
+import { ACTION_VISIBLE_MS, ToastProvider, useToast } from './toast'
 
 const refusal = (status: number, body: object, retryAfter: string | null = null) => apiErrorOf({ method: 'GET', path: '/api/v1/assets', status, body, retryAfter })
 
@@ -110,5 +110,51 @@ describe('error toasts', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Read too often' }))
     expect(document.querySelectorAll('.toast')).toHaveLength(1)
     expect(shownWait()).toBe(' Retry in 3 seconds.')
+  })
+})
+
+describe('a success note with an action', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+    navigate('/')
+  })
+  afterEach(() => vi.useRealTimers())
+
+  function Undoable({ onUndo }: { onUndo(): void }) {
+    const toast = useToast()
+    return (
+      <button type="button" onClick={() => toast.success('Moved “Logo” to the trash.', { label: 'Undo', run: onUndo })}>
+        Delete
+      </button>
+    )
+  }
+
+  const renderUndoable = (onUndo: () => void) =>
+    render(
+      <ToastProvider>
+        <Undoable onUndo={onUndo} />
+      </ToastProvider>,
+    )
+
+  it('runs the action once and closes', () => {
+    const undo = vi.fn()
+    renderUndoable(undo)
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }))
+    expect(undo).toHaveBeenCalledTimes(1)
+    expect(document.querySelectorAll('.toast')).toHaveLength(0)
+  })
+
+  it('stays ten seconds, and longer while the focus is on it', () => {
+    renderUndoable(vi.fn())
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }))
+    act(() => vi.advanceTimersByTime(ACTION_VISIBLE_MS - 100))
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy()
+    fireEvent.focus(screen.getByRole('button', { name: 'Undo' }))
+    act(() => vi.advanceTimersByTime(ACTION_VISIBLE_MS * 2))
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeTruthy()
+    fireEvent.blur(screen.getByRole('button', { name: 'Undo' }))
+    act(() => vi.advanceTimersByTime(ACTION_VISIBLE_MS))
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull()
   })
 })

@@ -11,16 +11,25 @@ interface Toast {
   text: string
   /** When a rate limit lets the user try again (ms since the epoch): the toast counts down to it, then goes. */
   until?: number
+  action?: ToastAction
+}
+
+/** What a success note offers to do about it ("Undo" after a delete): one button, which also closes the note. */
+export interface ToastAction {
+  label: string
+  run(): void
 }
 
 interface Toasts {
   error(error: unknown): void
-  success(text: string): void
+  success(text: string, action?: ToastAction): void
 }
 
 const ToastContext = createContext<Toasts>({ error: () => undefined, success: () => undefined })
 let nextId = 1
 const SUCCESS_VISIBLE_MS = 5000
+/** A note with an action stays longer: long enough to read it, reach the button and change one's mind. */
+export const ACTION_VISIBLE_MS = 10_000
 
 /**
  * Toasts on screen when the location changes are about the page left behind, so they go; one pushed by
@@ -44,21 +53,24 @@ function useClearOnNavigation(toasts: Toast[], setToasts: (update: (all: Toast[]
  * (WCAG 2.2.1: no time limit on reading them), announced assertively; success notes go by themselves,
  * announced politely. One toast per kind of error: several reads refused by the rate limit at once
  * make one toast, not a pile over the page; a rate limit's toast counts its wait down and goes when it
- * is over, since what it says is then no longer true.
+ * is over, since what it says is then no longer true. A success note with an action ("Undo") stays
+ * 10 seconds, and never goes while the pointer or the focus is on it.
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([])
   useClearOnNavigation(toasts, setToasts)
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((t) => t.id !== id)), [])
-  const push = useCallback(
-    (toast: Omit<Toast, 'id'>) => {
-      const id = nextId++
-      setToasts((all) => [...all.filter((shown) => shown.topic !== toast.topic).slice(-3), { ...toast, id }])
-      if (toast.kind === 'success') setTimeout(() => dismiss(id), SUCCESS_VISIBLE_MS)
-    },
-    [dismiss],
+  const push = useCallback((toast: Omit<Toast, 'id'>) => {
+    const id = nextId++
+    setToasts((all) => [...all.filter((shown) => shown.topic !== toast.topic).slice(-3), { ...toast, id }])
+  }, [])
+  const api = useMemo<Toasts>(
+    () => ({
+      error: (e) => push(errorToast(e)),
+      success: (text, action) => push({ kind: 'success', topic: text, text, ...(action && { action }) }),
+    }),
+    [push],
   )
-  const api = useMemo<Toasts>(() => ({ error: (e) => push(errorToast(e)), success: (text) => push({ kind: 'success', topic: text, text }) }), [push])
   return (
     <ToastContext.Provider value={api}>
       {children}
@@ -68,20 +80,57 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             {toasts
               .filter((toast) => toast.kind === kind)
               .map((toast) => (
-                <div key={toast.id} className={`toast toast-${toast.kind}`}>
-                  <span>
-                    {toast.text}
-                    {toast.until !== undefined && <Countdown until={toast.until} onOver={() => dismiss(toast.id)} />}
-                  </span>
-                  <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
-                    ×
-                  </button>
-                </div>
+                <ToastItem key={toast.id} toast={toast} onDismiss={() => dismiss(toast.id)} />
               ))}
           </div>
         ))}
       </div>
     </ToastContext.Provider>
+  )
+}
+
+/** One toast; a success note goes by itself after its time, which waits while it is hovered or focused. */
+function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss(): void }) {
+  const [held, setHeld] = useState({ pointer: false, focus: false })
+  const timed = toast.kind === 'success' && !held.pointer && !held.focus
+  const latest = useRef(onDismiss)
+  useEffect(() => {
+    latest.current = onDismiss
+  })
+  useEffect(() => {
+    if (!timed) return
+    const timer = setTimeout(() => latest.current(), toast.action ? ACTION_VISIBLE_MS : SUCCESS_VISIBLE_MS)
+    return () => clearTimeout(timer)
+  }, [timed, toast.action])
+  const { action } = toast
+  return (
+    <div
+      className={`toast toast-${toast.kind}`}
+      onMouseEnter={() => setHeld((h) => ({ ...h, pointer: true }))}
+      onMouseLeave={() => setHeld((h) => ({ ...h, pointer: false }))}
+      onFocus={() => setHeld((h) => ({ ...h, focus: true }))}
+      onBlur={(event) => !event.currentTarget.contains(event.relatedTarget as Node | null) && setHeld((h) => ({ ...h, focus: false }))}
+    >
+      <span>
+        {toast.text}
+        {toast.until !== undefined && <Countdown until={toast.until} onOver={onDismiss} />}
+      </span>
+      {action && (
+        <button
+          type="button"
+          className="toast-action"
+          onClick={() => {
+            onDismiss()
+            action.run()
+          }}
+        >
+          {action.label}
+        </button>
+      )}
+      <button type="button" className="icon-button" aria-label="Dismiss" onClick={onDismiss}>
+        ×
+      </button>
+    </div>
   )
 }
 

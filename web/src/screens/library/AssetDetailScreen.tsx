@@ -8,6 +8,7 @@ import { useTransparency } from '../../ui/transparency'
 import { AssetEditForm } from './AssetEditForm'
 import { assetHref, type CardAsset } from './AssetGrid'
 import { AssetRecord } from './AssetRecord'
+import { UploadStatus, UploadVersionButton, VersionDropTarget, VersionHistory } from './AssetVersions'
 import { DeleteAsset } from './DeleteAsset'
 import { downloadHref, downloadName } from './download'
 import { parseLibrarySearch } from './filters'
@@ -15,6 +16,8 @@ import { useAsset, type Asset } from './queries'
 import { AddToCollectionDialog } from './SelectionToolbar'
 import { SimilarAssets } from './SimilarAssets'
 import { useLibraryItems } from './useLibraryItems'
+import { useVersionUpload } from './versions'
+import { useSession } from '../../session'
 import './library.css'
 
 /** Where "back to the library" goes: the library as it was left (filters and search), else `/`. */
@@ -53,7 +56,10 @@ function useNeighbours(back: string, id: string): { previous?: CardAsset; next?:
   return { previous: items[index - 1], next: items[index + 1] }
 }
 
-/** One asset: the large image, its record (which turns into its edit form), similar assets, its collections. */
+/**
+ * One asset: the large image (which takes a dropped file as a new version), its record (which turns into
+ * its edit form), its versions, similar assets, its collections.
+ */
 export function AssetDetailScreen() {
   const { id } = useParams<{ id: string }>()
   const [back] = useState(libraryBack)
@@ -61,6 +67,8 @@ export function AssetDetailScreen() {
   const asset = useAsset(id)
   const neighbours = useNeighbours(back, id)
   const [collecting, setCollecting] = useState(false)
+  const upload = useVersionUpload(id)
+  const { user } = useSession()
   useEscapeTo(back)
 
   const backLink = (
@@ -88,6 +96,7 @@ export function AssetDetailScreen() {
           <a className="button primary" href={downloadHref(data)} download={downloadName(data)}>
             Download
           </a>
+          <UploadVersionButton onFile={upload.upload} busy={upload.state.kind === 'sending'} />
           <button type="button" onClick={() => setCollecting(true)}>
             Add to collection
           </button>
@@ -102,12 +111,16 @@ export function AssetDetailScreen() {
       <Neighbours {...neighbours} back={back} />
       <div className="detail">
         <div className="detail-main">
-          <LargeImage asset={data} />
+          <UploadStatus state={upload.state} onCancel={upload.cancel} onDismiss={upload.dismiss} />
+          <VersionDropTarget nextVersion={data.version + 1} onFile={upload.upload} onRefused={upload.refuse}>
+            <LargeImage asset={data} />
+          </VersionDropTarget>
           <SimilarAssets id={data.id} />
         </div>
         <div className="detail-side">
           {/* Keyed by the asset, not its version: a refetch must not throw away an edit. */}
           <RecordPanel key={data.id} asset={data} />
+          <VersionHistory asset={data} myEmail={user.email} />
           <Panel id="in-collections" title="Collections">
             <InCollections collections={data.collections} />
           </Panel>

@@ -40,6 +40,10 @@ export function AssetRecord({ asset }: { asset: Asset }) {
       </dd>
       <dt>Made by</dt>
       <dd>{asset.created_by_ai ? 'AI' : 'A person'}</dd>
+      <dt>Version</dt>
+      <dd>{asset.version}</dd>
+      <dt>External id</dt>
+      <dd className={asset.external_id ? 'mono' : undefined}>{asset.external_id ?? none}</dd>
       <dt>Dimensions</dt>
       <dd>
         {asset.width} × {asset.height} px

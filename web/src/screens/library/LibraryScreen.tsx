@@ -1,5 +1,7 @@
-import { useLocation, useSearch } from 'wouter'
+import { Link, useLocation, useSearch } from 'wouter'
+import { plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
+import { useTrashCount } from '../trash/api'
 import { AssetFilters } from './AssetFilters'
 import { AssetGrid, assetHref } from './AssetGrid'
 import { hasFilters, libraryHref, libraryState, parseLibrarySearch } from './filters'
@@ -40,6 +42,7 @@ export function LibraryScreen() {
         <span className="count" aria-live="polite">
           {brandNew ? '' : library.countText}
         </span>
+        <TrashLink />
       </header>
       <p className="visually-hidden" role="status">
         {selection.ids.length > 0 ? `${selection.ids.length} selected` : ''}
@@ -75,7 +78,21 @@ export function LibraryScreen() {
         </>
       )}
       {/* After the grid, sticking to the bottom of the window: appearing, it moves no card. */}
-      {selection.ids.length > 0 && <SelectionToolbar ids={selection.ids} onClear={selection.clear} />}
+      {selection.ids.length > 0 && <SelectionToolbar assets={items.filter((item) => selection.selected.has(item.id))} onClear={selection.clear} />}
     </div>
+  )
+}
+
+/** How many assets are in the trash, as a way there; nothing while it is empty. */
+export function TrashLink() {
+  const count = useTrashCount().data
+  if (!count) return null
+  return (
+    <Link href="/trash" className="trash-link">
+      <svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M3 6h18M8 6V4h8v2m-9 0 1 14h8l1-14" />
+      </svg>
+      {plural(count, 'asset')} in the trash
+    </Link>
   )
 }

@@ -5,30 +5,35 @@ import { invalidateAssetData } from '../../api/cache'
 import { useManualCollections } from '../collections/api'
 import { v1, type V1Data } from '../../api/client'
 import { messageOf } from '../../api/problem'
-import { ConfirmDialog, Dialog } from '../../ui/Dialog'
+import { Dialog } from '../../ui/Dialog'
 import { FormError } from '../../ui/FormError'
 import { plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { addInChunks, deleteEach } from './bulk'
+import { useTrashedNote, trashEach } from '../trash/api'
+import { addInChunks } from './bulk'
+import type { Asset } from './queries'
 
 type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
 
 /**
- * What to do with the selected assets: add them to a manual collection, delete them, or let go. The
+ * What to do with the selected assets: add them to a manual collection, move them to the trash, or let go. The
  * count is announced by the screen's status region (a region mounted with its text is not read).
  */
-export function SelectionToolbar({ ids, onClear }: { ids: string[]; onClear(): void }) {
-  const [dialog, setDialog] = useState<'collect' | 'delete' | null>(null)
+export function SelectionToolbar({ assets, onClear }: { assets: ReadonlyArray<Pick<Asset, 'id' | 'title'>>; onClear(): void }) {
+  const ids = assets.map((asset) => asset.id)
+  const [collecting, setCollecting] = useState(false)
   const queryClient = useQueryClient()
   const toast = useToast()
+  const trashedNote = useTrashedNote()
 
+  // No confirmation: the note offers "Undo", and the trash keeps the assets for days.
   const remove = useMutation({
-    mutationFn: (targets: string[]) => deleteEach(targets, (id) => v1.DELETE('/api/v1/assets/{id}', { params: { path: { id } } })),
-    onSuccess: ({ deleted, failures }, targets) => {
-      setDialog(null)
-      if (failures.length === 0) toast.success(`Deleted ${plural(deleted.length, 'asset')}.`)
-      else toast.error(new Error(`Deleted ${deleted.length} of ${targets.length}; ${failures.length} failed: ${messageOf(failures[0])}`))
+    mutationFn: (targets: Array<Pick<Asset, 'id' | 'title'>>) => trashEach(targets.map((asset) => asset.id)),
+    onSuccess: ({ done, failures }, targets) => {
+      const moved = targets.filter((asset) => done.includes(asset.id))
+      if (failures.length === 0) trashedNote(moved)
+      else toast.error(new Error(`Moved ${done.length} of ${targets.length} to the trash; ${failures.length} failed: ${messageOf(failures[0])}`))
       onClear()
     },
     onSettled: () => invalidateAssetData(queryClient),
@@ -37,29 +42,16 @@ export function SelectionToolbar({ ids, onClear }: { ids: string[]; onClear(): v
   return (
     <div className="library-toolbar" role="toolbar" aria-label="Selection">
       <strong>{ids.length} selected</strong>
-      <button type="button" onClick={() => setDialog('collect')}>
+      <button type="button" onClick={() => setCollecting(true)}>
         Add to collection
       </button>
-      <button type="button" className="danger" onClick={() => setDialog('delete')} disabled={remove.isPending}>
-        {remove.isPending ? 'Deleting…' : 'Delete'}
+      <button type="button" className="danger" onClick={() => remove.mutate([...assets])} disabled={remove.isPending}>
+        {remove.isPending ? 'Moving to trash…' : 'Move to trash'}
       </button>
       <button type="button" onClick={onClear}>
         Clear
       </button>
-      <AddToCollectionDialog open={dialog === 'collect'} ids={ids} onClose={() => setDialog(null)} />
-      <ConfirmDialog
-        title={`Delete ${plural(ids.length, 'asset')}?`}
-        open={dialog === 'delete'}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        onClose={() => setDialog(null)}
-        onConfirm={() => remove.mutate(ids)}
-      >
-        <p>
-          The {ids.length === 1 ? 'image and its record are' : 'images and their records are'} deleted for everyone, and removed from every collection. This cannot be
-          undone.
-        </p>
-      </ConfirmDialog>
+      <AddToCollectionDialog open={collecting} ids={ids} onClose={() => setCollecting(false)} />
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { ApiError } from '@asset-library/client'
-import { addInChunks, deleteEach, sendPaced, settleLimited, type Answer } from './bulk'
+import { addInChunks, sendEach, sendPaced, settleLimited, type Answer } from './bulk'
 
 const answer = <T>(status: number, data?: T, headers: Record<string, string> = {}): Answer<T> => ({
   data: status < 300 ? data : undefined,
@@ -14,7 +14,7 @@ describe('bulk work within the rate limits', () => {
     let running = 0
     let most = 0
     const ids = Array.from({ length: 150 }, (_, i) => `a${i}`)
-    const result = await deleteEach(ids, async () => {
+    const result = await sendEach(ids, async () => {
       running++
       most = Math.max(most, running)
       await new Promise((resolve) => setTimeout(resolve, 0))
@@ -22,7 +22,7 @@ describe('bulk work within the rate limits', () => {
       return answer(204)
     })
     expect(most).toBe(2)
-    expect(result.deleted).toHaveLength(150)
+    expect(result.done).toHaveLength(150)
     expect(result.failures).toEqual([])
   })
 
@@ -35,8 +35,8 @@ describe('bulk work within the rate limits', () => {
   })
 
   it('reports a refusal with the problem, and the others still go', async () => {
-    const result = await deleteEach(['a', 'b', 'c'], async (id) => (id === 'b' ? answer(403) : answer(204)), noWait)
-    expect(result.deleted).toEqual(['a', 'c'])
+    const result = await sendEach(['a', 'b', 'c'], async (id) => (id === 'b' ? answer(403) : answer(204)), noWait)
+    expect(result.done).toEqual(['a', 'c'])
     expect(result.failures).toHaveLength(1)
     expect((result.failures[0] as ApiError).detail).toBe('refused 403')
   })

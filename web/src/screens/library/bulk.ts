@@ -1,6 +1,6 @@
 /**
- * Work on many assets within the per-user rate limits: DELETE and collection adds are in the
- * `standard` bucket (60 a minute), so deletes go two at a time and wait out a 429's Retry-After, and
+ * Work on many assets within the per-user rate limits: DELETE, trash restores and collection adds are in
+ * the `standard` bucket (60 a minute), so deletes and restores go two at a time and wait out a 429's Retry-After, and
  * adds go in chunks of the API's maximum of 100 ids.
  */
 import { answerError } from '../../api/client'
@@ -50,11 +50,11 @@ export async function settleLimited<T, R>(items: readonly T[], concurrency: numb
   return results
 }
 
-/** Deletes the assets, two at a time; which were deleted and the failures. */
-export async function deleteEach(ids: readonly string[], remove: (id: string) => Promise<Answer<unknown>>, pacing?: Pacing) {
-  const results = await settleLimited(ids, BULK_CONCURRENCY, (id) => sendPaced(() => remove(id), pacing))
+/** Sends one request per asset (a delete, a restore), two at a time; the ids it succeeded for and the failures. */
+export async function sendEach(ids: readonly string[], send: (id: string) => Promise<Answer<unknown>>, pacing?: Pacing) {
+  const results = await settleLimited(ids, BULK_CONCURRENCY, (id) => sendPaced(() => send(id), pacing))
   return {
-    deleted: ids.filter((_, index) => results[index]!.status === 'fulfilled'),
+    done: ids.filter((_, index) => results[index]!.status === 'fulfilled'),
     failures: results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : [])),
   }
 }

@@ -8,15 +8,16 @@ export interface PushRequest {
 }
 
 /**
- * POST /api/v1/assets through XMLHttpRequest, the one browser API that reports upload progress. It
+ * POST /api/v1/assets (or another upload, as a new version's `path`) through XMLHttpRequest, the one
+ * browser API that reports upload progress. It
  * carries the headers captured when the file was queued and treats a 401 as the fetch client does.
  * Aborting `signal` (Cancel) stops the transfer; the answer is then status 0.
  */
-export function sendPush(request: PushRequest, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<PushAnswer> {
+export function sendPush(request: PushRequest, onProgress: (fraction: number) => void, signal?: AbortSignal, path = PUSH_PATH): Promise<PushAnswer> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest()
     const unreachable = () => resolve({ status: 0, body: null, retryAfter: null })
-    xhr.open('POST', PUSH_PATH)
+    xhr.open('POST', path)
     xhr.withCredentials = true
     xhr.responseType = 'text'
     for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value)
@@ -25,7 +26,7 @@ export function sendPush(request: PushRequest, onProgress: (fraction: number) =>
       if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
     }
     xhr.onload = () => {
-      if (xhr.status === 401) reportUnauthorized(PUSH_PATH)
+      if (xhr.status === 401) reportUnauthorized(path)
       let parsed: unknown = null
       try {
         parsed = xhr.responseText ? JSON.parse(xhr.responseText) : null

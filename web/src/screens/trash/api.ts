@@ -1,0 +1,102 @@
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useLocation } from 'wouter'
+import { ASSETS_KEY, invalidateAssetData } from '../../api/cache'
+import { unwrap, v1 } from '../../api/client'
+import { messageOf } from '../../api/problem'
+import { assetTitle } from '../../ui/AssetThumb'
+import { plural, type Actor } from '../../ui/format'
+import { useToast } from '../../ui/toast'
+import { assetHref } from '../library/AssetGrid'
+import { sendEach } from '../library/bulk'
+import type { Asset } from '../library/queries'
+
+/** A trashed asset: the record as it was, with when it went, by whom, and when it is purged for good. */
+export type TrashedAsset = Asset & { deleted_at: string; purge_at: string; deleted_by: Actor | null }
+
+interface TrashPage {
+  data: TrashedAsset[]
+  total: number
+  limit: number
+  offset: number
+}
+
+type Answer = Promise<{ data?: unknown; error?: unknown; response: Response }>
+/** The v1 client, for the trash's paths until the generated types have them. */
+const loose = v1 as unknown as Record<'GET' | 'POST' | 'DELETE', (path: string, init?: object) => Answer>
+
+/** Under ASSETS_KEY: any change to assets (a delete, a restore) refreshes the trash and its count too. */
+export const TRASH_KEY = [ASSETS_KEY, 'trash'] as const
+export const TRASH_PAGE = 60
+
+/** The trash, newest deletion first, page by page as the library pages. */
+export function useTrash() {
+  return useInfiniteQuery({
+    queryKey: [...TRASH_KEY, 'list'],
+    queryFn: ({ pageParam }) => unwrap(loose.GET('/api/v1/trash', { params: { query: { limit: TRASH_PAGE, offset: pageParam } } })) as Promise<TrashPage>,
+    initialPageParam: 0,
+    getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
+    meta: { quiet: true },
+  })
+}
+
+/** How many assets are in the trash (the list's total, asked with the smallest page). */
+export function useTrashCount() {
+  return useQuery({
+    queryKey: [...TRASH_KEY, 'count'],
+    queryFn: async () => ((await unwrap(loose.GET('/api/v1/trash', { params: { query: { limit: 1 } } }))) as TrashPage).total,
+    meta: { quiet: true },
+  })
+}
+
+const restoreOne = (id: string) => loose.POST('/api/v1/trash/{id}/restore', { params: { path: { id } } })
+const purgeOne = (id: string) => loose.DELETE('/api/v1/trash/{id}', { params: { path: { id } } })
+const trashOne = (id: string) => v1.DELETE('/api/v1/assets/{id}', { params: { path: { id } } })
+
+/** Moves assets to the trash, paced; the ids that went and the failures. */
+export const trashEach = (ids: readonly string[]) => sendEach(ids, trashOne)
+/** Restores assets from the trash, paced; the ids that came back and the failures. */
+export const restoreEach = (ids: readonly string[]) => sendEach(ids, restoreOne)
+/** Deletes assets from the trash for good, paced; the ids that went and the failures. */
+export const purgeEach = (ids: readonly string[]) => sendEach(ids, purgeOne)
+
+/**
+ * Empties the trash: the first page of it, purged, again until nothing is left (or a purge fails).
+ * `onProgress` hears how many went so far. Whatever is trashed meanwhile goes too: the trash empties.
+ */
+export async function emptyTrash(onProgress: (purged: number) => void): Promise<{ purged: number; failure?: unknown }> {
+  let purged = 0
+  for (;;) {
+    const page = (await unwrap(loose.GET('/api/v1/trash', { params: { query: { limit: 100 } } }))) as TrashPage
+    if (page.data.length === 0) return { purged }
+    const { done, failures } = await purgeEach(page.data.map((asset) => asset.id))
+    purged += done.length
+    onProgress(purged)
+    if (failures.length > 0) return { purged, failure: failures[0] }
+  }
+}
+
+type Named = Pick<Asset, 'id' | 'title'>
+
+const named = (assets: readonly Named[], verb: string) => (assets.length === 1 ? `${verb} “${assetTitle(assets[0]!)}”` : `${verb} ${plural(assets.length, 'asset')}`)
+
+/**
+ * The note after assets went to the trash, with "Undo": it restores them and, for one asset, opens it
+ * again, wherever the user is by then. A plain call, not a mutation of the component that deleted: that
+ * component (the asset page) is gone by the time the user clicks.
+ */
+export function useTrashedNote(): (assets: readonly Named[]) => void {
+  const toast = useToast()
+  const queryClient = useQueryClient()
+  const [, navigate] = useLocation()
+  const undo = async (assets: readonly Named[]) => {
+    const { done, failures } = await restoreEach(assets.map((asset) => asset.id))
+    void invalidateAssetData(queryClient)
+    if (failures.length > 0) {
+      toast.error(new Error(`Restored ${done.length} of ${assets.length}: ${messageOf(failures[0])}`))
+      return
+    }
+    toast.success(`${named(assets, 'Restored')}.`)
+    if (assets.length === 1) navigate(assetHref(assets[0]!.id))
+  }
+  return (assets) => toast.success(`${named(assets, 'Moved')} to the trash.`, { label: 'Undo', run: () => void undo(assets) })
+}
