@@ -48,7 +48,7 @@ describe('the event picker', () => {
     const all = screen.getByLabelText('All events') as HTMLInputElement
     expect(all.checked).toBe(false)
     fireEvent.click(all)
-    expect(screen.getByLabelText('chosen').textContent?.split(',')).toHaveLength(7)
+    expect(screen.getByLabelText('chosen').textContent?.split(',')).toHaveLength(8)
     expect(all.checked).toBe(true)
     fireEvent.click(all)
     expect(screen.getByLabelText('chosen').textContent).toBe('')

@@ -9,8 +9,9 @@ export type PickableEvent = Exclude<EventKind, 'ping'>
 /** The events a subscription can pick, with what fires them (the spec's table). */
 export const EVENT_KINDS: ReadonlyArray<{ kind: PickableEvent; description: string }> = [
   { kind: 'asset.created', description: 'An upload, an import or POST /api/v1/assets creates an asset' },
-  { kind: 'asset.updated', description: 'Asset metadata is edited' },
-  { kind: 'asset.deleted', description: 'An asset is deleted' },
+  { kind: 'asset.updated', description: 'Asset metadata is edited, or a new version of its file is uploaded' },
+  { kind: 'asset.deleted', description: 'An asset is moved to the trash' },
+  { kind: 'asset.restored', description: 'An asset comes back from the trash' },
   { kind: 'collection.created', description: 'A collection is created' },
   { kind: 'collection.shared', description: 'A collection is shared by public link' },
   { kind: 'member.invited', description: 'A teammate is invited' },
