@@ -82,7 +82,7 @@ describe('the trash', () => {
     expect(within(card('Banner')).getByText(/by you/)).toBeTruthy()
     // The last days are flagged.
     expect(within(card('Banner')).getByText('Deleted forever in 2 days').className).toContain('soon')
-    expect(screen.getByText(/deleted forever 30 days after they were deleted/)).toBeTruthy()
+    expect(screen.getByText(/Deleted assets stay here for 30 days, then are deleted forever./)).toBeTruthy()
   })
 
   it('restores an asset: it leaves the trash, and the note offers to open it', async () => {

@@ -53,7 +53,7 @@ export function TrashScreen() {
         <p className="trash-intro muted">
           {retentionDays === undefined
             ? 'Deleted assets wait here before they are deleted forever.'
-            : `Deleted assets are deleted forever ${plural(retentionDays, 'day')} after they were deleted.`}{' '}
+            : `Deleted assets stay here for ${plural(retentionDays, 'day')}, then are deleted forever.`}{' '}
           Restoring one brings it back as it was: its tags, collections and versions.
           {!canManage && (
             <>
