@@ -51,9 +51,12 @@ export interface Actor {
   name: string
 }
 
-/** "you", "the key “CI”", or the person's email; null when nobody was recorded. */
-export function actorText(actor: Actor | null, myEmail: string): string | null {
+/**
+ * "you", "the key “CI”", or the person's name; null when nobody was recorded. The API names a person by
+ * their name, or their email when they gave none: the signed-in user is recognised the same way.
+ */
+export function actorText(actor: Actor | null, me: { name: string; email: string }): string | null {
   if (!actor) return null
   if (actor.kind === 'key') return `the key “${actor.name}”`
-  return actor.name === myEmail ? 'you' : actor.name
+  return actor.name === (me.name || me.email) ? 'you' : actor.name
 }

@@ -120,7 +120,7 @@ export function AssetDetailScreen() {
         <div className="detail-side">
           {/* Keyed by the asset, not its version: a refetch must not throw away an edit. */}
           <RecordPanel key={data.id} asset={data} />
-          <VersionHistory asset={data} myEmail={user.email} />
+          <VersionHistory asset={data} me={user} />
           <Panel id="in-collections" title="Collections">
             <InCollections collections={data.collections} />
           </Panel>

@@ -121,7 +121,7 @@ describe('the history', () => {
     const versions = [version(3), version(2, { created_by: { kind: 'key', name: 'Figma sync' } }), version(1)]
     vi.spyOn(v1, 'GET').mockResolvedValue({ data: { data: versions }, response: new Response(null, { status: 200 }) } as never)
     const post = vi.spyOn(v1, 'POST').mockResolvedValue({ data: { asset_id: 'a1', version: 4 }, response: new Response(null, { status: 201 }) } as never)
-    render(<VersionHistory asset={asset} myEmail="ana@acme.test" />, { wrapper: Providers })
+    render(<VersionHistory asset={asset} me={{ name: '', email: 'ana@acme.test' }} />, { wrapper: Providers })
     const list = await screen.findByRole('list', { name: 'Versions, newest first' })
     const items = within(list).getAllByRole('listitem')
     expect(items.map((item) => item.querySelector('strong')!.textContent)).toEqual(['Version 3', 'Version 2', 'Version 1'])

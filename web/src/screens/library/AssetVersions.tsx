@@ -130,7 +130,7 @@ export function UploadStatus({ state, onCancel, onDismiss }: { state: UploadStat
  * its size and dimensions, a download of its original, and "Restore" (after confirming), which makes a
  * copy of it the newest version.
  */
-export function VersionHistory({ asset, myEmail }: { asset: Asset; myEmail: string }) {
+export function VersionHistory({ asset, me }: { asset: Asset; me: { name: string; email: string } }) {
   const versions = useVersions(asset.id)
   const [restoring, setRestoring] = useState<AssetVersion | null>(null)
   return (
@@ -151,7 +151,7 @@ export function VersionHistory({ asset, myEmail }: { asset: Asset; myEmail: stri
         <ol className="version-list" aria-label="Versions, newest first">
           {versions.data.map((item) => {
             const current = item.version === asset.version
-            const who = actorText(item.created_by, myEmail)
+            const who = actorText(item.created_by, me)
             return (
               <li key={item.version} className={current ? 'current' : undefined} aria-current={current ? 'true' : undefined}>
                 <AssetThumb asset={{ title: asset.title, thumbnail_url: item.thumbnail_url, width: item.width, height: item.height }} className="version-thumb" />

@@ -7,7 +7,7 @@ import type { TrashedAsset } from './api'
 import { TrashScreen } from './TrashScreen'
 
 const session = vi.hoisted(() => ({ canManage: true }))
-vi.mock('../../session', () => ({ useSession: () => ({ canManage: session.canManage, user: { email: 'me@acme.test' } }) }))
+vi.mock('../../session', () => ({ useSession: () => ({ canManage: session.canManage, user: { name: 'Me', email: 'me@acme.test' } }) }))
 
 const DAY = 86_400_000
 
@@ -22,7 +22,7 @@ function trashed(id: string, title: string, fields: Partial<TrashedAsset> = {}):
     height: 10,
     deleted_at: new Date(deleted).toISOString(),
     purge_at: new Date(deleted + 30 * DAY).toISOString(),
-    deleted_by: { kind: 'user', name: 'me@acme.test' },
+    deleted_by: { kind: 'user', name: 'Me' },
     ...fields,
   } as TrashedAsset
 }

@@ -99,7 +99,7 @@ function TrashCard({ asset, canManage, onPurge }: { asset: TrashedAsset; canMana
   const [, navigate] = useLocation()
   const title = assetTitle(asset)
   const titleId = `trash-title-${asset.id}`
-  const who = actorText(asset.deleted_by, user.email)
+  const who = actorText(asset.deleted_by, user)
   const days = daysUntil(asset.purge_at)
   const restore = useMutation({
     mutationFn: async () => {
