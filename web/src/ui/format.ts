@@ -31,13 +31,13 @@ const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['minute', 60_000],
 ]
 
-/** "3 minutes ago", "yesterday", "in 2 days": the largest unit that fits, "now" under a minute. */
+/** "3 minutes ago", "yesterday", "in 2 days": the largest unit that fits, "just now" under a minute. */
 export function formatRelative(iso: string, now = Date.now()): string {
   const delta = new Date(iso).getTime() - now
   for (const [unit, ms] of STEPS) {
     if (Math.abs(delta) >= ms) return relative.format(Math.trunc(delta / ms), unit)
   }
-  return relative.format(0, 'second')
+  return 'just now'
 }
 
 /** Whole days from now until `iso`, rounded up (a purge in 20 hours is "in 1 day"); 0 once it is past. */
