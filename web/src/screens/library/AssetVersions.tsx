@@ -161,7 +161,7 @@ export function VersionHistory({ asset, me }: { asset: Asset; me: { name: string
                     {current && <span className="badge ok">Current</span>}
                   </p>
                   <p className="muted" title={formatDate(item.created_at)}>
-                    {formatRelative(item.created_at)}
+                    Added {formatRelative(item.created_at)}
                     {who && ` by ${who}`}
                   </p>
                   <p className="muted">
@@ -188,6 +188,7 @@ export function VersionHistory({ asset, me }: { asset: Asset; me: { name: string
           })}
         </ol>
       )}
+      <p className="muted version-hint">Add a version with “Upload new version”, or drop an image on the picture.</p>
       <RestoreVersionDialog asset={asset} version={restoring} onClose={() => setRestoring(null)} />
     </section>
   )
