@@ -58,13 +58,13 @@ describe('the asset page, on a server without an embedding provider', () => {
     // Newest first: Winter, Summer, Brand logo.
     await openFromLibrary(page, 'Summer banner')
     const download = page.waitForEvent('download')
-    await page.getByRole('link', { name: 'Download' }).click()
+    await page.getByRole('link', { name: 'Download', exact: true }).click()
     const saved = await download
     expect(saved.suggestedFilename()).toBe('Summer banner.png')
     await page.getByRole('link', { name: 'Next' }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Brand logo', level: 1 }).isVisible()).toBe(true)
     const logo = page.waitForEvent('download')
-    await page.getByRole('link', { name: 'Download' }).click()
+    await page.getByRole('link', { name: 'Download', exact: true }).click()
     const logoFile = await logo
     expect(logoFile.suggestedFilename()).toBe('Brand logo.png')
     expect((await readFile((await logoFile.path())!)).equals(first.bytes)).toBe(true)

@@ -208,7 +208,7 @@ describe('the library', () => {
     await expect.poll(() => cardTitles(page)).toEqual(['Brand logo'])
   })
 
-  it('selects two assets, adds them to a collection, and deletes them after confirming', async () => {
+  it('selects two assets, adds them to a collection, and moves them to the trash', async () => {
     const { org, ids } = await seededLibrary('Select Co')
     const created = await e2e.t.app.inject({
       method: 'POST',
