@@ -3,30 +3,15 @@ import { ApiError, apiErrorOf, parseRetryAfter } from '@asset-library/client'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { ASSETS_KEY, invalidateAssetData } from '../../api/cache'
-import { sessionRequestHeaders, unwrap, v1 } from '../../api/client'
+import { sessionRequestHeaders, unwrap, v1, type V1Data } from '../../api/client'
 import { retrySeconds } from '../../api/pacing'
 import { messageOf } from '../../api/problem'
-import { plural, type Actor } from '../../ui/format'
+import { plural } from '../../ui/format'
 import { useToast } from '../../ui/toast'
 import { ACCEPTED_FORMATS, type PushAnswer } from '../upload/queue'
 import { sendPush } from '../upload/send'
 
-export interface AssetVersion {
-  version: number
-  sha256: string
-  byte_size: number
-  width: number
-  height: number
-  mime_type: string
-  created_at: string
-  created_by: Actor | null
-  original_url: string
-  thumbnail_url: string
-}
-
-type Answer = Promise<{ data?: unknown; error?: unknown; response: Response }>
-/** The v1 client, for the versions' paths until the generated types have them. */
-const loose = v1 as unknown as Record<'GET' | 'POST', (path: string, init?: object) => Answer>
+export type AssetVersion = V1Data<'/api/v1/assets/{id}/versions', 'get'>['data'][number]
 
 /** Under ASSETS_KEY: a new version or a restore refreshes the history with the asset. */
 export const versionsKey = (id: string) => [ASSETS_KEY, 'versions', id] as const
@@ -36,15 +21,14 @@ export const versionsPath = (id: string) => `/api/v1/assets/${encodeURIComponent
 export function useVersions(id: string) {
   return useQuery({
     queryKey: versionsKey(id),
-    queryFn: async () => ((await unwrap(loose.GET('/api/v1/assets/{id}/versions', { params: { path: { id } } }))) as { data: AssetVersion[] }).data,
+    queryFn: async () => (await unwrap(v1.GET('/api/v1/assets/{id}/versions', { params: { path: { id } } }))).data,
     meta: { quiet: true },
   })
 }
 
 /** Makes a copy of `version` the newest; answers the new version's number. */
 export async function restoreVersion(id: string, version: number): Promise<number> {
-  const body = (await unwrap(loose.POST('/api/v1/assets/{id}/versions/{version}/restore', { params: { path: { id, version } } }))) as { version: number }
-  return body.version
+  return (await unwrap(v1.POST('/api/v1/assets/{id}/versions/{version}/restore', { params: { path: { id, version } } }))).version
 }
 
 /** What an upload of a new version came to. */
@@ -65,7 +49,7 @@ export function versionOutcome(answer: PushAnswer, path: string): VersionOutcome
   }
   if (answer.status === 0) return { kind: 'failed', detail: messageOf(new TypeError('Network request failed')) }
   const error = apiErrorOf({ method: 'POST', path, status: answer.status, body: answer.body, retryAfter: answer.retryAfter })
-  if ((error.code as string | undefined) === 'content_belongs_to_other_asset' && typeof body.asset_id === 'string') return { kind: 'elsewhere', assetId: body.asset_id, detail: messageOf(error) }
+  if (error.code === 'content_belongs_to_other_asset' && typeof body.asset_id === 'string') return { kind: 'elsewhere', assetId: body.asset_id, detail: messageOf(error) }
   if (answer.status === 429) return { kind: 'failed', detail: `Too many uploads for now. Try again in ${plural(retrySeconds(parseRetryAfter(answer.retryAfter)), 'second')}.` }
   const refusedFormat = error instanceof ApiError && (error.code === 'not_an_image' || error.code === 'unsupported_image_format')
   return { kind: 'failed', detail: refusedFormat ? `${messageOf(error)} Accepted formats: ${ACCEPTED_FORMATS}.` : messageOf(error) }

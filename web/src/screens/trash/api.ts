@@ -1,28 +1,17 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useLocation } from 'wouter'
 import { ASSETS_KEY, invalidateAssetData } from '../../api/cache'
-import { unwrap, v1 } from '../../api/client'
+import { unwrap, v1, type V1Data } from '../../api/client'
 import { messageOf } from '../../api/problem'
 import { assetTitle } from '../../ui/AssetThumb'
-import { plural, type Actor } from '../../ui/format'
+import { plural } from '../../ui/format'
 import { useToast } from '../../ui/toast'
 import { assetHref } from '../library/AssetGrid'
 import { sendEach } from '../library/bulk'
 import type { Asset } from '../library/queries'
 
 /** A trashed asset: the record as it was, with when it went, by whom, and when it is purged for good. */
-export type TrashedAsset = Asset & { deleted_at: string; purge_at: string; deleted_by: Actor | null }
-
-interface TrashPage {
-  data: TrashedAsset[]
-  total: number
-  limit: number
-  offset: number
-}
-
-type Answer = Promise<{ data?: unknown; error?: unknown; response: Response }>
-/** The v1 client, for the trash's paths until the generated types have them. */
-const loose = v1 as unknown as Record<'GET' | 'POST' | 'DELETE', (path: string, init?: object) => Answer>
+export type TrashedAsset = V1Data<'/api/v1/trash', 'get'>['data'][number]
 
 /** Under ASSETS_KEY: any change to assets (a delete, a restore) refreshes the trash and its count too. */
 export const TRASH_KEY = [ASSETS_KEY, 'trash'] as const
@@ -32,7 +21,7 @@ export const TRASH_PAGE = 60
 export function useTrash() {
   return useInfiniteQuery({
     queryKey: [...TRASH_KEY, 'list'],
-    queryFn: ({ pageParam }) => unwrap(loose.GET('/api/v1/trash', { params: { query: { limit: TRASH_PAGE, offset: pageParam } } })) as Promise<TrashPage>,
+    queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/trash', { params: { query: { limit: TRASH_PAGE, offset: pageParam } } })),
     initialPageParam: 0,
     getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
     meta: { quiet: true },
@@ -43,13 +32,13 @@ export function useTrash() {
 export function useTrashCount() {
   return useQuery({
     queryKey: [...TRASH_KEY, 'count'],
-    queryFn: async () => ((await unwrap(loose.GET('/api/v1/trash', { params: { query: { limit: 1 } } }))) as TrashPage).total,
+    queryFn: async () => (await unwrap(v1.GET('/api/v1/trash', { params: { query: { limit: 1 } } }))).total,
     meta: { quiet: true },
   })
 }
 
-const restoreOne = (id: string) => loose.POST('/api/v1/trash/{id}/restore', { params: { path: { id } } })
-const purgeOne = (id: string) => loose.DELETE('/api/v1/trash/{id}', { params: { path: { id } } })
+const restoreOne = (id: string) => v1.POST('/api/v1/trash/{id}/restore', { params: { path: { id } } })
+const purgeOne = (id: string) => v1.DELETE('/api/v1/trash/{id}', { params: { path: { id } } })
 const trashOne = (id: string) => v1.DELETE('/api/v1/assets/{id}', { params: { path: { id } } })
 
 /** Moves assets to the trash, paced; the ids that went and the failures. */
@@ -66,7 +55,7 @@ export const purgeEach = (ids: readonly string[]) => sendEach(ids, purgeOne)
 export async function emptyTrash(onProgress: (purged: number) => void): Promise<{ purged: number; failure?: unknown }> {
   let purged = 0
   for (;;) {
-    const page = (await unwrap(loose.GET('/api/v1/trash', { params: { query: { limit: 100 } } }))) as TrashPage
+    const page = await unwrap(v1.GET('/api/v1/trash', { params: { query: { limit: 100 } } }))
     if (page.data.length === 0) return { purged }
     const { done, failures } = await purgeEach(page.data.map((asset) => asset.id))
     purged += done.length
