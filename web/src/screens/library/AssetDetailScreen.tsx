@@ -81,7 +81,14 @@ export function AssetDetailScreen() {
     const gone = asset.error instanceof ApiError && asset.error.status === 404
     return (
       <p className="page-message" role="alert">
-        {gone ? 'This asset does not exist; it may have been deleted.' : messageOf(asset.error)} {backLink}
+        {gone ? (
+          <>
+            This asset does not exist, or it was deleted: a deleted asset waits in the <Link href="/trash">Trash</Link>.
+          </>
+        ) : (
+          messageOf(asset.error)
+        )}{' '}
+        {backLink}
       </p>
     )
   }
