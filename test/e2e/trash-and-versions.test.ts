@@ -67,6 +67,13 @@ describe('the trash', () => {
     await page.getByRole('checkbox', { name: 'Select Icon' }).check()
     await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Move to trash' }).click()
     await visible(page.getByText('Moved 2 assets to the trash.'))
+    // The plan's usage counts them, and says where they are.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Organization' }).click()
+    await visible(page.getByText(/Of these, 2 assets are in the Trash/))
+    await page.getByRole('main').getByRole('link', { name: 'Trash', exact: true }).click()
+    await visible(heading(page, 'Trash'))
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
     await page.getByRole('link', { name: '2 assets in the trash' }).click()
     await visible(heading(page, 'Trash'))
     await visible(card(page, 'Banner'))

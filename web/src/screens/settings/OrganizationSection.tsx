@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
+import { Link } from 'wouter'
 import { ASSETS_KEY, catalogKey } from '../../api/cache'
 import { appApi, unwrap } from '../../api/client'
 import { SESSION_QUERY, useOrg, useSession } from '../../session'
@@ -149,7 +150,15 @@ function PlanUsage({ organization }: { organization: Organization }) {
       </h3>
       <UsageMeter label="Assets" used={usage.assets} limit={usage.max_assets} format={(n) => n.toLocaleString()} />
       <UsageMeter label="Storage" used={usage.bytes} limit={usage.max_bytes} format={formatBytes} />
-      <small className="hint">When a plan’s limit on assets or storage is reached, new pushes are refused with a problem that says which.</small>
+      {usage.trashed_assets > 0 && (
+        <small className="hint">
+          Of these, {plural(usage.trashed_assets, 'asset is', 'assets are')} in the <Link href="~/trash">Trash</Link>, and their versions count in the storage:
+          emptying it frees them.
+        </small>
+      )}
+      <small className="hint">
+        When a plan’s limit on assets or storage is reached, new pushes are refused with a problem that says which. Every version of an asset counts in the storage.
+      </small>
     </div>
   )
 }
