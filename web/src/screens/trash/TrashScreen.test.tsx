@@ -121,6 +121,18 @@ describe('the trash', () => {
     expect(await screen.findByRole('region', { name: 'The trash is empty' })).toBeTruthy()
   })
 
+  it('restores everything after confirming', async () => {
+    renderTrash()
+    await screen.findByRole('article', { name: 'Logo' })
+    fireEvent.click(screen.getByRole('button', { name: 'Restore all' }))
+    const dialog = screen.getByRole('dialog', { name: 'Restore everything?' })
+    expect(dialog.textContent).toContain('All 2 assets in the trash go back to the library as they were.')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Restore all' }))
+    expect(await screen.findByText('Restored 2 assets.')).toBeTruthy()
+    expect(calls.sort()).toEqual(['POST /api/v1/trash/a1/restore', 'POST /api/v1/trash/a2/restore'])
+    expect(await screen.findByRole('region', { name: 'The trash is empty' })).toBeTruthy()
+  })
+
   it('lets a member restore but not delete forever, and says who can', async () => {
     session.canManage = false
     renderTrash()
@@ -131,6 +143,7 @@ describe('the trash', () => {
     expect(empty.getAttribute('aria-describedby')).toBe('trash-managers-only')
     expect(document.getElementById('trash-managers-only')!.textContent).toBe('Only owners and admins can delete assets forever or empty the trash.')
     expect(within(card('Logo')).getByRole('button', { name: 'Restore' })).toBeTruthy()
+    expect((screen.getByRole('button', { name: 'Restore all' }) as HTMLButtonElement).disabled).toBe(false)
   })
 
   it('says so when it is empty', async () => {

@@ -13,7 +13,7 @@ import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { assetHref } from '../library/AssetGrid'
 import { LoadMore } from '../library/LoadMore'
-import { emptyTrash, purgeEach, restoreEach, useTrash, type TrashedAsset } from './api'
+import { drainTrash, purgeEach, restoreEach, useTrash, type TrashedAsset } from './api'
 import '../library/library.css'
 import './trash.css'
 
@@ -31,7 +31,7 @@ export function TrashScreen() {
   const trash = useTrash()
   const items = useMemo(() => trash.data?.pages.flatMap((page) => page.data) ?? [], [trash.data])
   const total = trash.data?.pages[0]?.total
-  const [emptying, setEmptying] = useState(false)
+  const [acting, setActing] = useState<keyof typeof ALL | null>(null)
   const [purging, setPurging] = useState<TrashedAsset | null>(null)
   const first = items[0]
   const retentionDays = first ? Math.round((Date.parse(first.purge_at) - Date.parse(first.deleted_at)) / DAY_MS) : undefined
@@ -44,9 +44,14 @@ export function TrashScreen() {
           {total === undefined || total === 0 ? '' : plural(total, 'asset')}
         </span>
         {total !== undefined && total > 0 && (
-          <button type="button" className="danger" disabled={!canManage} onClick={() => setEmptying(true)} aria-describedby={canManage ? undefined : 'trash-managers-only'}>
-            Empty trash
-          </button>
+          <>
+            <button type="button" onClick={() => setActing('restore')}>
+              Restore all
+            </button>
+            <button type="button" className="danger" disabled={!canManage} onClick={() => setActing('purge')} aria-describedby={canManage ? undefined : 'trash-managers-only'}>
+              Empty trash
+            </button>
+          </>
         )}
       </header>
       {total !== undefined && total > 0 && (
@@ -87,7 +92,7 @@ export function TrashScreen() {
         </>
       )}
       <PurgeDialog asset={purging} onClose={() => setPurging(null)} />
-      <EmptyTrashDialog open={emptying} total={total ?? 0} onClose={() => setEmptying(false)} />
+      <AllDialog key={acting ?? 'closed'} action={acting} total={total ?? 0} onClose={() => setActing(null)} />
     </div>
   )
 }
@@ -169,36 +174,58 @@ function PurgeDialog({ asset, onClose }: { asset: TrashedAsset | null; onClose()
   )
 }
 
-function EmptyTrashDialog({ open, total, onClose }: { open: boolean; total: number; onClose(): void }) {
+/** What "Empty trash" and "Restore all" do to every asset in the trash, and how each says so. */
+const ALL = {
+  purge: {
+    each: purgeEach,
+    title: 'Empty the trash?',
+    confirm: 'Empty trash',
+    tone: 'danger',
+    what: (total: number) =>
+      `${total === 1 ? 'The asset' : `All ${plural(total, 'asset')}`} in the trash ${total === 1 ? 'is' : 'are'} deleted now, with their files and versions. This cannot be undone.`,
+    done: (count: number) => `Emptied the trash: ${plural(count, 'asset')} deleted forever.`,
+    stopped: (count: number) => `Deleted ${plural(count, 'asset')} forever, then:`,
+  },
+  restore: {
+    each: restoreEach,
+    title: 'Restore everything?',
+    confirm: 'Restore all',
+    tone: 'primary',
+    what: (total: number) => `${total === 1 ? 'The asset' : `All ${plural(total, 'asset')}`} in the trash go${total === 1 ? 'es' : ''} back to the library as they were.`,
+    done: (count: number) => `Restored ${plural(count, 'asset')}.`,
+    stopped: (count: number) => `Restored ${plural(count, 'asset')}, then:`,
+  },
+} as const
+
+/** Restores or purges everything in the trash after confirming, with its progress; stops at a refusal and says how far it got. */
+function AllDialog({ action, total, onClose }: { action: keyof typeof ALL | null; total: number; onClose(): void }) {
   const queryClient = useQueryClient()
   const toast = useToast()
-  const [purged, setPurged] = useState(0)
-  const empty = useMutation({
+  const [count, setCount] = useState(0)
+  const all = action ? ALL[action] : ALL.purge
+  const run = useMutation({
     meta: { quiet: true },
     mutationFn: async () => {
-      setPurged(0)
-      const outcome = await emptyTrash(setPurged)
-      if (outcome.failure !== undefined) throw new Error(`Deleted ${plural(outcome.purged, 'asset')} forever, then: ${messageOf(outcome.failure)}`)
-      return outcome.purged
+      setCount(0)
+      const outcome = await drainTrash(all.each, setCount)
+      if (outcome.failure !== undefined) throw new Error(`${all.stopped(outcome.count)} ${messageOf(outcome.failure)}`)
+      return outcome.count
     },
-    onSuccess: (count) => {
-      toast.success(`Emptied the trash: ${plural(count, 'asset')} deleted forever.`)
+    onSuccess: (done) => {
+      toast.success(all.done(done))
       onClose()
     },
     onSettled: () => invalidateAssetData(queryClient),
   })
   return (
-    <ConfirmDialog title="Empty the trash?" open={open} confirmLabel="Empty trash" busy={empty.isPending} onClose={onClose} onConfirm={() => empty.mutate()}>
-      <p>
-        {total === 1 ? 'The asset' : `All ${plural(total, 'asset')}`} in the trash {total === 1 ? 'is' : 'are'} deleted now, with their files and versions. This cannot be
-        undone.
-      </p>
-      {empty.isPending && (
+    <ConfirmDialog title={all.title} open={action !== null} confirmLabel={all.confirm} tone={all.tone} busy={run.isPending} onClose={onClose} onConfirm={() => run.mutate()}>
+      <p>{all.what(total)}</p>
+      {run.isPending && (
         <p role="status">
-          <progress max={total} value={purged} aria-label="Deleted so far" /> {purged.toLocaleString()} of {total.toLocaleString()}
+          <progress max={total} value={count} aria-label="Done so far" /> {count.toLocaleString()} of {total.toLocaleString()}
         </p>
       )}
-      <FormError error={empty.error} />
+      <FormError error={run.error} />
     </ConfirmDialog>
   )
 }

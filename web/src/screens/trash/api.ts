@@ -49,18 +49,22 @@ export const restoreEach = (ids: readonly string[]) => sendEach(ids, restoreOne)
 export const purgeEach = (ids: readonly string[]) => sendEach(ids, purgeOne)
 
 /**
- * Empties the trash: the first page of it, purged, again until nothing is left (or a purge fails).
- * `onProgress` hears how many went so far. Whatever is trashed meanwhile goes too: the trash empties.
+ * Empties the trash by restoring or purging every asset in it: its first page, again until nothing is
+ * left (or a request fails). `onProgress` hears how many went so far. Whatever is trashed meanwhile goes
+ * too: the trash ends empty.
  */
-export async function emptyTrash(onProgress: (purged: number) => void): Promise<{ purged: number; failure?: unknown }> {
-  let purged = 0
+export async function drainTrash(
+  each: (ids: readonly string[]) => Promise<{ done: string[]; failures: unknown[] }>,
+  onProgress: (count: number) => void,
+): Promise<{ count: number; failure?: unknown }> {
+  let count = 0
   for (;;) {
     const page = await unwrap(v1.GET('/api/v1/trash', { params: { query: { limit: 100 } } }))
-    if (page.data.length === 0) return { purged }
-    const { done, failures } = await purgeEach(page.data.map((asset) => asset.id))
-    purged += done.length
-    onProgress(purged)
-    if (failures.length > 0) return { purged, failure: failures[0] }
+    if (page.data.length === 0) return { count }
+    const { done, failures } = await each(page.data.map((asset) => asset.id))
+    count += done.length
+    onProgress(count)
+    if (failures.length > 0) return { count, failure: failures[0] }
   }
 }
 
