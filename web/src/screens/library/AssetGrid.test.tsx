@@ -28,6 +28,12 @@ describe('the asset grid', () => {
     expect(screen.getByRole('article', { name: 'Alpha' }).querySelector('[title="Created by AI"]')).toBeNull()
   })
 
+  it('marks an asset with more than one version by its number', () => {
+    render(<AssetGrid items={[{ ...asset('v', 'Versioned'), version: 3 }, { ...asset('o', 'Once'), version: 1 }]} selected={new Set()} onToggle={vi.fn()} onOpen={vi.fn()} onEscape={vi.fn()} />)
+    expect(screen.getByRole('article', { name: 'Versioned' }).querySelector('[title="Version 3"]')?.textContent).toBe('v3')
+    expect(screen.getByRole('article', { name: 'Once' }).querySelector('.badge.version')).toBeNull()
+  })
+
   it('names an untitled asset "Untitled"', () => {
     render(<AssetGrid items={[asset('u', '')]} selected={new Set()} onToggle={vi.fn()} onOpen={vi.fn()} onEscape={vi.fn()} />)
     expect(screen.getByRole('article', { name: 'Untitled' })).toBeTruthy()

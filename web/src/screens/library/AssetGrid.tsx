@@ -9,6 +9,8 @@ export interface CardAsset extends ThumbAsset {
   asset_type: string | null
   client: string | null
   created_by_ai: boolean
+  /** Shown on the card from the second version on. */
+  version?: number
 }
 
 export interface AssetGridProps {
@@ -136,6 +138,11 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkSta
                   </h3>
                   <div className="asset-sub">
                     <span>{[asset.asset_type, asset.client].filter(Boolean).join(' · ') || '\u00a0'}</span>
+                    {asset.version !== undefined && asset.version > 1 && (
+                      <span className="badge version" title={`Version ${asset.version}`}>
+                        v{asset.version}
+                      </span>
+                    )}
                     {asset.created_by_ai && <AiBadge />}
                   </div>
                 </div>
