@@ -183,5 +183,9 @@ describe('versions', () => {
     const download = page.waitForEvent('download')
     await versions.getByRole('link', { name: 'Download version 2' }).click()
     expect((await download).suggestedFilename()).toBe('Logo v2.png')
+
+    // The library's card says which version the asset is at.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Library' }).click()
+    await visible(card(page, 'Logo').getByTitle('Version 3'))
   })
 })
