@@ -44,14 +44,14 @@ export function TrashScreen() {
           {total === undefined || total === 0 ? '' : plural(total, 'asset')}
         </span>
         {total !== undefined && total > 0 && (
-          <>
+          <div className="trash-bulk">
             <button type="button" onClick={() => setActing('restore')}>
               Restore all
             </button>
             <button type="button" className="danger" disabled={!canManage} onClick={() => setActing('purge')} aria-describedby={canManage ? undefined : 'trash-managers-only'}>
               Empty trash
             </button>
-          </>
+          </div>
         )}
       </header>
       {total !== undefined && total > 0 && (
