@@ -169,6 +169,7 @@ describe('versions', () => {
     await versions.getByRole('button', { name: 'Restore version 1' }).click()
     const dialog = page.getByRole('dialog', { name: 'Restore version 1?' })
     await visible(dialog)
+    await checkScreen(page, 'dialog-restore-version')
     await dialog.getByRole('button', { name: 'Restore this version' }).click()
     await visible(page.getByText('Restored version 1 as version 3.'))
     await expect.poll(() => versions.getByRole('listitem').count()).toBe(3)
