@@ -60,13 +60,22 @@ export type UploadState = { kind: 'idle' } | { kind: 'sending'; name: string; pr
 /**
  * Uploads a file as the asset's next version, one at a time, with its progress; Cancel stops it. A new
  * version refreshes the asset (its URLs carry the version, so the picture changes) and the history.
+ * State set after the page was left is dropped by React; the invalidation and the note still happen.
  */
 export function useVersionUpload(assetId: string) {
   const [state, setState] = useState<UploadState>({ kind: 'idle' })
   const controller = useRef<AbortController | null>(null)
   const queryClient = useQueryClient()
   const toast = useToast()
-  useEffect(() => () => controller.current?.abort(), [])
+  // Leaving the app mid-upload asks first; moving to another screen of it does not stop the upload,
+  // whose note comes wherever the user is by then.
+  const sending = state.kind === 'sending'
+  useEffect(() => {
+    if (!sending) return
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault()
+    window.addEventListener('beforeunload', warn)
+    return () => window.removeEventListener('beforeunload', warn)
+  }, [sending])
 
   const upload = useCallback(
     async (file: File) => {
