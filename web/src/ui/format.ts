@@ -21,7 +21,7 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`
 }
 
-const DAY_MS = 86_400_000
+export const DAY_MS = 86_400_000
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
 const STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * DAY_MS],

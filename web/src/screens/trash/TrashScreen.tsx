@@ -8,7 +8,7 @@ import { AssetThumb, assetTitle } from '../../ui/AssetThumb'
 import { ConfirmDialog } from '../../ui/Dialog'
 import { EmptyState } from '../../ui/EmptyState'
 import { FormError } from '../../ui/FormError'
-import { actorText, daysUntil, formatDate, formatRelative, plural } from '../../ui/format'
+import { actorText, DAY_MS, daysUntil, formatDate, formatRelative, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { assetHref } from '../library/AssetGrid'
@@ -17,7 +17,6 @@ import { drainTrash, purgeEach, restoreEach, useTrash, type TrashedAsset } from 
 import '../library/library.css'
 import './trash.css'
 
-const DAY_MS = 86_400_000
 /** Purges this close are flagged, as Google Photos marks the last days. */
 const SOON_DAYS = 3
 const MANAGERS_ONLY = 'Only owners and admins can delete assets forever or empty the trash.'
