@@ -16,6 +16,7 @@ import { removeIfUnreferenced } from './blob-sweep.js'
 import { assertWithinPlan, filesOf, inspectImage, readImageBytes, type ImageSource, type PlanLimit } from './incoming-file.js'
 import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation } from './record.js'
 import * as store from './store.js'
+import type { AssetVersions } from './versions.js'
 
 export { MAX_IMAGE_BYTES, type PlanLimit } from './incoming-file.js'
 
@@ -52,10 +53,11 @@ export interface AssetTrash {
   restoreForPush(organizationId: string, id: string): Promise<boolean>
 }
 
-/** What a push answers: the new asset, or the one that already has these bytes. */
+/** What a push answers: the new asset, or the one that already has these bytes; with `external_id`, its version too. */
 export interface PushOutcome {
   asset_id: string
   duplicate: boolean
+  version?: number
 }
 
 /**
@@ -95,7 +97,11 @@ export interface PushInput extends ImageSource {
 
 /** Pushing an image: fetching or decoding its bytes, checking them and the plan, storing the original, and one insert with all that goes with it. */
 export class AssetPush {
-  constructor(private readonly deps: AssetPushDeps) {}
+  constructor(
+    private readonly deps: AssetPushDeps,
+    /** A push whose `external_id` names an asset adds a version to it. */
+    private readonly versions: AssetVersions,
+  ) {}
 
   /**
    * Statements: one to learn what the push needs (plan usage, a duplicate, the names it uses), one to
@@ -104,13 +110,23 @@ export class AssetPush {
    * between the first and the last: the derived data (thumbnail, embedding) is made after the commit.
    */
   async push(organizationId: string, input: PushInput, caller: Caller): Promise<PushOutcome> {
-    const bytes = await readImageBytes(input, this.deps)
+    return this.pushBytes(organizationId, input, await readImageBytes(input, this.deps), caller)
+  }
+
+  /**
+   * With an `external_id` that names a live asset, the bytes become its new version (see
+   * `updateByExternalId`); a new one is the new asset's. `retried`: a concurrent push gave the same new
+   * `external_id` to its asset first, so this one is pushed again to become that asset's version.
+   */
+  private async pushBytes(organizationId: string, input: PushInput, bytes: Buffer, caller: Caller, retried = false): Promise<PushOutcome> {
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
     const context = await store.pushContext(this.deps.db, organizationId, sha256, this.pushLookups(organizationId, input, tags))
     const { lookups } = context
     const assetType = input.asset_type === undefined ? null : (lookups.asset_type ?? (await this.deps.catalog.unknownAssetType(organizationId, input.asset_type)))
     const collection = input.collection_name === undefined ? null : this.deps.collections.manualForPush(lookups.collection ?? null, input.collection_name)
+    if (lookups.external_asset) return this.updateByExternalId(organizationId, lookups.external_asset, input, { bytes, assetType, tags, knownTags: lookups.known_tags, collection, caller })
+    // A new `external_id` with bytes the library has: a duplicate like any other, the id is not recorded.
     if (context.duplicateOf) return this.duplicate(context.duplicateOf, collection)
     if (context.trashedOf && (await this.deps.trash.restoreForPush(organizationId, context.trashedOf))) return this.duplicate(context.trashedOf, collection)
     // Before any decoding or file write; checked again under the organization's lock by the insert.
@@ -130,6 +146,7 @@ export class AssetPush {
     } catch (error) {
       // The push's own error is what the client must hear, even if the clean-up fails too.
       await removeIfUnreferenced(this.deps.db, this.deps.blobs, sha256, [files.original, files.thumbnail]).catch((cleanup: unknown) => this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed push'))
+      if (!retried && store.isUniqueViolation(error, store.EXTERNAL_ID_INDEX)) return this.pushBytes(organizationId, input, bytes, caller, true)
       throw error
     }
     if (inserted.outcome !== 'inserted') return this.duplicateOfWinner(organizationId, sha256, collection)
@@ -137,7 +154,32 @@ export class AssetPush {
     await this.deps.blobs.put(bytes, sha256)
     for (const derivation of inserted.queued) derivation.afterCommit()
     this.deps.afterEventsCommitted()
-    return { asset_id: inserted.id, duplicate: false }
+    return { asset_id: inserted.id, duplicate: false, ...(input.external_id !== undefined && { version: 1 }) }
+  }
+
+  /**
+   * A push naming a live asset by `external_id`: its bytes are the asset's new version, and the metadata
+   * fields sent replace the old ones as a PATCH would (applied only with a new version: its current bytes
+   * change nothing). A named manual collection receives the asset either way, as with a duplicate.
+   */
+  private async updateByExternalId(
+    organizationId: string,
+    assetId: string,
+    input: PushInput,
+    sent: { bytes: Buffer; assetType: string | null; tags: string[]; knownTags: string[] | undefined; collection: { id: string } | null; caller: Caller },
+  ): Promise<PushOutcome> {
+    const metadata = async (): Promise<store.AssetChanges> => ({
+      ...(input.title !== undefined && { title: input.title.trim() }),
+      ...(input.asset_type !== undefined && { asset_type: sent.assetType }),
+      ...(input.client !== undefined && { client: input.client.trim() || null }),
+      ...(input.product !== undefined && { product: input.product.trim() || null }),
+      ...(input.source_url !== undefined && { source_url: input.source_url }),
+      ...(input.created_by_ai !== undefined && { created_by_ai: input.created_by_ai }),
+      ...(input.tag_names !== undefined && { tags: await this.deps.catalog.spellTags(this.deps.db, organizationId, sent.tags, sent.knownTags) }),
+    })
+    const outcome = await this.versions.addBytes(organizationId, assetId, sent.bytes, sent.caller, metadata)
+    if (sent.collection) await this.deps.collections.add(sent.collection.id, [assetId])
+    return outcome
   }
 
   /**
@@ -169,10 +211,16 @@ export class AssetPush {
 
   /** The names a push uses, looked up in the statement that reads its context. */
   private pushLookups(organizationId: string, input: PushInput, tags: string[]) {
-    const lookups: { asset_type?: RawBuilder<string | null>; collection?: RawBuilder<NamedCollection | null>; known_tags?: RawBuilder<string[]> } = {}
+    const lookups: {
+      asset_type?: RawBuilder<string | null>
+      collection?: RawBuilder<NamedCollection | null>
+      known_tags?: RawBuilder<string[]>
+      external_asset?: RawBuilder<string | null>
+    } = {}
     if (input.asset_type !== undefined) lookups.asset_type = this.deps.catalog.registeredAssetType(organizationId, input.asset_type)
     if (input.collection_name !== undefined) lookups.collection = this.deps.collections.collectionNamed(organizationId, input.collection_name)
     if (tags.length > 0) lookups.known_tags = this.deps.catalog.knownTags(organizationId, tags)
+    if (input.external_id !== undefined) lookups.external_asset = store.assetWithExternalId(organizationId, input.external_id)
     return lookups
   }
 

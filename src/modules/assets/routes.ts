@@ -136,8 +136,10 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
       },
     },
     async (request, reply) => {
-      const { limit: _limit, offset: _offset, ...filter } = request.query
-      const page = await assets.list(request.caller!.organizationId, filter, pageOf(request.query))
+      const { limit: _limit, offset: _offset, external_id: externalId, ...filter } = request.query
+      const organizationId = request.caller!.organizationId
+      if (externalId !== undefined) return assets.listByExternalId(organizationId, externalId, filter, pageOf(request.query))
+      const page = await assets.list(organizationId, filter, pageOf(request.query))
       let body = serializedPages.get(page)
       if (body === undefined) serializedPages.set(page, (body = reply.serializeInput({ ...page }, '200', 'application/json') as string))
       return reply.type('application/json; charset=utf-8').send(body)

@@ -76,7 +76,7 @@ export const PushBody = Type.Object(
     collection_name: Type.Optional(Name('An existing manual collection to add the asset to; never created.')),
     external_id: Type.Optional(ExternalId),
     source_url: Type.Optional(Url('Where the asset comes from.')),
-    created_by_ai: Type.Optional(Type.Boolean({ default: true, description: 'Send false for human-made assets.' })),
+    created_by_ai: Type.Optional(Type.Boolean({ description: 'Send false for human-made assets; true when not sent (a push with a known `external_id` then leaves it as it is).' })),
   },
   { additionalProperties: false },
 )
@@ -105,7 +105,7 @@ export const PushForm = Type.Object(
     collection_name: PushBody.properties.collection_name,
     source_url: PushBody.properties.source_url,
     external_id: PushBody.properties.external_id,
-    created_by_ai: Type.Optional(Type.Boolean({ default: true, description: '`true` or `false`; send false for human-made assets.' })),
+    created_by_ai: Type.Optional(Type.Boolean({ description: '`true` or `false`; send false for human-made assets; true when not sent.' })),
   },
   { additionalProperties: false },
 )
@@ -230,6 +230,7 @@ export const PatchBody = Type.Object(
     source_url: Type.Optional(Type.Union([Type.Null(), Url('null clears it.')])),
     created_by_ai: Type.Optional(Type.Boolean()),
     tag_names: Type.Optional(TagNames('Replaces all tags; [] removes them.')),
+    external_id: Type.Optional(Type.Union([Type.Null(), ExternalId], { description: 'Sets the asset\u2019s id in the system it came from (409 `external_id_taken` when another live asset has it); null clears it.' })),
   },
   { additionalProperties: false, minProperties: 1 },
 )
@@ -242,7 +243,15 @@ export const FilterProperties = {
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not).' })),
 }
 
-export const ListQuery = Type.Object({ ...FilterProperties, ...PaginationQuery }, { additionalProperties: false })
+export const ListQuery = Type.Object(
+  {
+    ...FilterProperties,
+    // Not a filter a smart collection stores: it names one asset.
+    external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The asset with exactly this `external_id` (case-sensitive), if any.' })),
+    ...PaginationQuery,
+  },
+  { additionalProperties: false },
+)
 
 export const AssetParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 

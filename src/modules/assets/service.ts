@@ -30,6 +30,7 @@ export type AssetChanges = Partial<{
   source_url: string | null
   created_by_ai: boolean
   tag_names: string[]
+  external_id: string | null
 }>
 
 /** What `AssetService.check` answers: the contents the organization has, with their asset, and those it lacks. */
@@ -68,7 +69,7 @@ export class AssetService {
     this.libraryVersions = new FreshReads((organizationId) => store.libraryVersion(deps.db, organizationId))
     this.keptPageChecks = new FreshReads((_, check) => store.versionIfUnchanged(deps.db, check.organizationId, check.since, check.scope))
     this.versions = new AssetVersions(deps)
-    this.pushes = new AssetPush(deps)
+    this.pushes = new AssetPush(deps, this.versions)
   }
 
   /** See `AssetPush.push`. */
@@ -114,6 +115,12 @@ export class AssetService {
     const listed = { data: rows.map((row) => this.record(row)), ...total, ...page }
     this.pages.keep(organizationId, query, { version, linksExpire, page: listed })
     return listed
+  }
+
+  /** The list narrowed to the asset with this `external_id` (and the filter): at most one, so one lookup, never kept. */
+  async listByExternalId(organizationId: string, externalId: string, filter: AssetFilter, page: Page): Promise<ListedPage<AssetRecord>> {
+    const row = await store.findByExternalId(this.deps.db, organizationId, externalId, filter)
+    return { data: row && page.offset === 0 ? [this.record(row)] : [], total: row ? 1 : 0, total_exact: true, ...page }
   }
 
   /**
@@ -185,7 +192,7 @@ export class AssetService {
     const queued: AssetDerivation[] = []
     const record = await inTransaction(this.deps.db, async (tx) => {
       const tags = tagNames && (await this.deps.catalog.spellTags(tx, organizationId, normaliseTags(tagNames)))
-      if (!(await store.updateAsset(tx, organizationId, id, { ...fields, ...trimNames(fields), ...(tags && { tags }) }))) throw problems.notFound('Asset')
+      if (!(await updateOrRefuse(tx, organizationId, id, { ...fields, ...trimNames(fields), ...(tags && { tags }) }))) throw problems.notFound('Asset')
       const updated = await this.recordIn(tx, organizationId, id)
       const change: AssetChange = { kind: 'updated', organizationId, record: updated }
       for (const derivation of this.deps.derivations) {
@@ -195,7 +202,7 @@ export class AssetService {
           queued.push(derivation)
         }
       }
-      await emit(tx, organizationId, 'asset.updated', updated)
+      await emit(tx, organizationId, 'asset.updated', { ...updated, changes: changedNames(changes) })
       return updated
     })
     for (const derivation of queued) derivation.afterCommit()
@@ -246,6 +253,21 @@ export function onlyCreatedBy(caller: Caller): string | undefined {
 
 export function createdBySomeoneElse(what: 'an asset' | 'a collection'): AppError {
   return problems.forbidden('role_required', `Only owners and admins can delete ${what} someone else created.`)
+}
+
+/** The edit, with another live asset's `external_id` refused as 409 `external_id_taken`. */
+async function updateOrRefuse(tx: Db, organizationId: string, id: string, changes: store.AssetChanges): Promise<boolean> {
+  try {
+    return await store.updateAsset(tx, organizationId, id, changes)
+  } catch (error) {
+    if (!store.isUniqueViolation(error, store.EXTERNAL_ID_INDEX)) throw error
+    throw problems.conflict('external_id_taken', `Another asset of the organization has the external_id ${JSON.stringify(changes.external_id)}.`)
+  }
+}
+
+/** The fields an edit set, as `asset.updated` names them in `changes` (`tag_names` sets `tags`). */
+function changedNames(changes: AssetChanges): string[] {
+  return Object.keys(changes).map((name) => (name === 'tag_names' ? 'tags' : name))
 }
 
 function trimNames(fields: Omit<AssetChanges, 'tag_names'>) {

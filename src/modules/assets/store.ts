@@ -296,6 +296,12 @@ export async function findAsset(db: Db, organizationId: string, id: string): Pro
     .executeTakeFirst()) as AssetWithRelations | undefined
 }
 
+/** The live asset of the organization with this `external_id`, if the filter selects it. */
+export async function findByExternalId(db: Db, organizationId: string, externalId: string, filter: AssetFilter): Promise<AssetWithRelations | undefined> {
+  const query = db.selectFrom('assets').select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]).where('assets.external_id', '=', externalId)
+  return (await whereFilter(query, organizationId, filter).executeTakeFirst()) as AssetWithRelations | undefined
+}
+
 /** What a picture standing for a group of assets needs: the asset and its size. */
 export interface FirstAsset {
   id: string
@@ -518,7 +524,7 @@ function tagText(tags: string[]): string {
   return tags.join(' ')
 }
 
-export type AssetChanges = Partial<Pick<NewAsset, 'title' | 'asset_type' | 'client' | 'product' | 'source_url' | 'created_by_ai' | 'tags'>>
+export type AssetChanges = Partial<Pick<NewAsset, 'title' | 'asset_type' | 'client' | 'product' | 'source_url' | 'created_by_ai' | 'tags' | 'external_id'>>
 
 export async function updateAsset(db: Db, organizationId: string, id: string, changes: AssetChanges): Promise<boolean> {
   const { tags, ...fields } = changes
@@ -737,7 +743,15 @@ function metadataColumns(changes: AssetChanges): Record<string, unknown> {
   return { ...fields, ...(tags && { tags: sql`${tags}::text[]`, tag_keys: sql`${tags.map((tag) => tag.toLowerCase())}::text[]`, tag_text: tagText(tags) }) }
 }
 
-function isUniqueViolation(error: unknown, constraint: string): boolean {
+/** The unique index of `external_id` among an organization's live assets (migration 0018). */
+export const EXTERNAL_ID_INDEX = 'assets_external_id_key'
+
+/** A scalar subquery: the live asset of the organization with this `external_id`, or null. */
+export function assetWithExternalId(organizationId: string, externalId: string): RawBuilder<string | null> {
+  return sql<string | null>`(select id from assets where organization_id = ${organizationId} and external_id = ${externalId})`
+}
+
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const failure = error as { code?: string; constraint?: string; message?: string }
   return failure.code === '23505' && (failure.constraint ?? failure.message ?? '').includes(constraint)
 }

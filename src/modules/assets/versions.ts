@@ -16,7 +16,7 @@ export interface VersionOutcome {
   duplicate: boolean
 }
 
-/** An asset field a change names in `asset.updated`'s `changes`: `file` for a new version, else the metadata field. */
+/** What `asset.updated`'s `changes` names: `file` for a new version, and each metadata field the request set. */
 export type ChangedField = 'file' | keyof store.AssetChanges
 
 /** How often a version is tried again after another change of the same asset came first. */
@@ -38,11 +38,11 @@ export class AssetVersions {
 
   /**
    * Makes `bytes` the asset's newest version, with `metadata` changed alongside (a push with a known
-   * `external_id`). Statements: one to read the asset, the plan and who has the bytes; one that adds
+   * `external_id`; asked for only once a version is to be added, since it may add tags to the catalogue). Statements: one to read the asset, the plan and who has the bytes; one that adds
    * the version with its thumbnail job and event. The original is written between them, before the
    * database is held, and removed again if the version is not added.
    */
-  async addBytes(organizationId: string, assetId: string, bytes: Buffer, caller: Caller, metadata: store.AssetChanges = {}): Promise<VersionOutcome> {
+  async addBytes(organizationId: string, assetId: string, bytes: Buffer, caller: Caller, metadata: () => Promise<store.AssetChanges> = async () => ({})): Promise<VersionOutcome> {
     const sha256 = sha256Hex(bytes)
     const context = await store.versionContext(this.deps.db, organizationId, assetId, sha256)
     const early = this.answerWithoutWriting(context, sha256)
@@ -54,7 +54,7 @@ export class AssetVersions {
     let outcome: VersionOutcome
     try {
       await this.deps.blobs.put(bytes, sha256)
-      outcome = await this.add(organizationId, context, file, caller, metadata)
+      outcome = await this.add(organizationId, context, file, caller, await metadata())
     } catch (error) {
       await removeIfUnreferenced(this.deps.db, this.deps.blobs, sha256, [files.original, files.thumbnail]).catch((cleanup: unknown) =>
         this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed version'),
@@ -145,7 +145,7 @@ export class AssetVersions {
       if (clause) queued.push(derivation)
       return clause
     })
-    const changes: ChangedField[] = ['file', ...changedFields(asset, metadata)]
+    const changes: ChangedField[] = ['file', ...(Object.keys(metadata) as ChangedField[])]
     const outcome = await store.addVersion(this.deps.db, {
       version: { organization_id: organizationId, asset_id: asset.id, current_version: asset.version, file, created_at: createdAt, created_by: actorOf(caller), metadata },
       planLimits: this.deps.planLimits,
@@ -157,11 +157,6 @@ export class AssetVersions {
     }
     return outcome
   }
-}
-
-/** The metadata fields whose value `metadata` changes. */
-export function changedFields(asset: store.AssetWithRelations, metadata: store.AssetChanges): Array<keyof store.AssetChanges> {
-  return (Object.keys(metadata) as Array<keyof store.AssetChanges>).filter((field) => JSON.stringify(metadata[field]) !== JSON.stringify(asset[field]))
 }
 
 /** 409 naming the asset whose bytes these are, live or in the trash (a push of them would restore it). */

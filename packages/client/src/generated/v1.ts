@@ -2680,6 +2680,8 @@ export interface operations {
                 tag?: string;
                 /** @description Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not). */
                 q?: string;
+                /** @description The asset with exactly this `external_id` (case-sensitive), if any. */
+                external_id?: string;
                 /** @description Page size; values above 100 are capped to 100. */
                 limit?: number;
                 /** @description How many items to skip. */
@@ -2899,10 +2901,7 @@ export interface operations {
                      * @description Where the asset comes from.
                      */
                     source_url?: string;
-                    /**
-                     * @description Send false for human-made assets.
-                     * @default true
-                     */
+                    /** @description Send false for human-made assets; true when not sent (a push with a known `external_id` then leaves it as it is). */
                     created_by_ai?: boolean;
                 };
                 "multipart/form-data": {
@@ -2934,10 +2933,7 @@ export interface operations {
                     source_url?: string;
                     /** @description The asset’s id in the system it came from, such as `figma:KEY:1-23` or `path:brand/logo.svg`: unique among the organization’s live assets, so a re-import updates instead of duplicating. */
                     external_id?: string;
-                    /**
-                     * @description `true` or `false`; send false for human-made assets.
-                     * @default true
-                     */
+                    /** @description `true` or `false`; send false for human-made assets; true when not sent. */
                     created_by_ai?: boolean;
                 };
             };
@@ -3940,6 +3936,8 @@ export interface operations {
                     created_by_ai?: boolean;
                     /** @description Replaces all tags; [] removes them. Tags are created on first use and matched case-insensitively. */
                     tag_names?: string[];
+                    /** @description Sets the asset’s id in the system it came from (409 `external_id_taken` when another live asset has it); null clears it. */
+                    external_id?: null | string;
                 };
             };
         };
