@@ -95,6 +95,36 @@ describe('a push with external_id', () => {
   })
 })
 
+describe('a push with the external_id of an asset in the trash', () => {
+  it('restores it, then adds new bytes as its next version', async () => {
+    const externalId = newExternalId()
+    const id = (await push(await uniquePng(), { external_id: externalId, title: 'Logo' })).json<{ asset_id: string }>().asset_id
+    expect((await api.call('DELETE', `/api/v1/assets/${id}`)).statusCode).toBe(204)
+    const res = await push(await uniquePng(), { external_id: externalId, title: 'Logo, back' })
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json()).toEqual({ asset_id: id, duplicate: false, version: 2 })
+    expect(await record(id)).toMatchObject({ title: 'Logo, back', version: 2, external_id: externalId })
+    expect(await eventsOf('asset.restored', id)).toHaveLength(1)
+    expect((await api.get('/api/v1/trash')).json<{ data: Array<{ id: string }> }>().data.map((asset) => asset.id)).not.toContain(id)
+  })
+
+  it('restores it as it was for its own bytes, and leaves it in the trash for another asset’s', async () => {
+    const externalId = newExternalId()
+    const image = await uniquePng()
+    const id = (await push(image, { external_id: externalId })).json<{ asset_id: string }>().asset_id
+    await api.call('DELETE', `/api/v1/assets/${id}`)
+    const other = await uniquePng()
+    const otherId = (await push(other)).json<{ asset_id: string }>().asset_id
+    expect(expectProblem(await push(other, { external_id: externalId }), 409, 'content_belongs_to_other_asset')).toMatchObject({ asset_id: otherId })
+    expect((await api.get(`/api/v1/assets/${id}`)).statusCode).toBe(404)
+
+    const res = await push(image, { external_id: externalId })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json()).toMatchObject({ asset_id: id, duplicate: true })
+    expect(await record(id)).toMatchObject({ version: 1, external_id: externalId })
+  })
+})
+
 describe('GET /api/v1/assets?external_id=', () => {
   it('lists the asset with exactly that id, with the other filters', async () => {
     const externalId = newExternalId()

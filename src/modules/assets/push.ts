@@ -16,7 +16,7 @@ import { removeIfUnreferenced } from './blob-sweep.js'
 import { assertWithinPlan, filesOf, inspectImage, readImageBytes, type ImageSource, type PlanLimit } from './incoming-file.js'
 import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation } from './record.js'
 import * as store from './store.js'
-import type { AssetVersions } from './versions.js'
+import { belongsToOtherAsset, type AssetVersions } from './versions.js'
 
 export { MAX_IMAGE_BYTES, type PlanLimit } from './incoming-file.js'
 
@@ -126,6 +126,10 @@ export class AssetPush {
     const assetType = input.asset_type === undefined ? null : (lookups.asset_type ?? (await this.deps.catalog.unknownAssetType(organizationId, input.asset_type)))
     const collection = input.collection_name === undefined ? null : this.deps.collections.manualForPush(lookups.collection ?? null, input.collection_name)
     if (lookups.external_asset) return this.updateByExternalId(organizationId, lookups.external_asset, input, { bytes, assetType, tags, knownTags: lookups.known_tags, collection, caller })
+    const trashedNamed = lookups.trashed_external_asset
+    if (trashedNamed && (await this.restoreNamed(organizationId, trashedNamed, context))) {
+      return this.updateByExternalId(organizationId, trashedNamed, input, { bytes, assetType, tags, knownTags: lookups.known_tags, collection, caller })
+    }
     // A new `external_id` with bytes the library has: a duplicate like any other, the id is not recorded.
     if (context.duplicateOf) return this.duplicate(context.duplicateOf, collection)
     if (context.trashedOf && (await this.deps.trash.restoreForPush(organizationId, context.trashedOf))) return this.duplicate(context.trashedOf, collection)
@@ -155,6 +159,17 @@ export class AssetPush {
     for (const derivation of inserted.queued) derivation.afterCommit()
     this.deps.afterEventsCommitted()
     return { asset_id: inserted.id, duplicate: false, ...(input.external_id !== undefined && { version: 1 }) }
+  }
+
+  /**
+   * A push naming a trashed asset by `external_id` restores it, so the version rules then apply to it;
+   * but bytes of another asset are refused first, leaving it in the trash. False when it left the trash
+   * meanwhile (the push then makes a new asset).
+   */
+  private async restoreNamed(organizationId: string, trashedId: string, context: { duplicateOf: string | null; trashedOf: string | null }): Promise<boolean> {
+    const otherOwner = context.duplicateOf ?? (context.trashedOf === trashedId ? null : context.trashedOf)
+    if (otherOwner) throw belongsToOtherAsset(otherOwner)
+    return this.deps.trash.restoreForPush(organizationId, trashedId)
   }
 
   /**
@@ -216,11 +231,15 @@ export class AssetPush {
       collection?: RawBuilder<NamedCollection | null>
       known_tags?: RawBuilder<string[]>
       external_asset?: RawBuilder<string | null>
+      trashed_external_asset?: RawBuilder<string | null>
     } = {}
     if (input.asset_type !== undefined) lookups.asset_type = this.deps.catalog.registeredAssetType(organizationId, input.asset_type)
     if (input.collection_name !== undefined) lookups.collection = this.deps.collections.collectionNamed(organizationId, input.collection_name)
     if (tags.length > 0) lookups.known_tags = this.deps.catalog.knownTags(organizationId, tags)
-    if (input.external_id !== undefined) lookups.external_asset = store.assetWithExternalId(organizationId, input.external_id)
+    if (input.external_id !== undefined) {
+      lookups.external_asset = store.assetWithExternalId(organizationId, input.external_id)
+      lookups.trashed_external_asset = store.trashedAssetWithExternalId(organizationId, input.external_id)
+    }
     return lookups
   }
 

@@ -751,6 +751,11 @@ export function assetWithExternalId(organizationId: string, externalId: string):
   return sql<string | null>`(select id from assets where organization_id = ${organizationId} and external_id = ${externalId})`
 }
 
+/** A scalar subquery: the asset in the organization's trash with this `external_id` (the newest trashed, should there be several), or null. */
+export function trashedAssetWithExternalId(organizationId: string, externalId: string): RawBuilder<string | null> {
+  return sql<string | null>`(select id from trashed_assets where organization_id = ${organizationId} and external_id = ${externalId} order by deleted_at desc limit 1)`
+}
+
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const failure = error as { code?: string; constraint?: string; message?: string }
   return failure.code === '23505' && (failure.constraint ?? failure.message ?? '').includes(constraint)
