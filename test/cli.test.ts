@@ -494,6 +494,58 @@ describe('blobs migrate from the command line', () => {
 })
 
 describe('a server killed mid-request', () => {
+  it('loses no acknowledged version of an asset, and leaves no version without its file, when killed -9 among version uploads', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'al-killed-versions-'))
+    const settings = { DATA_DIR: fresh, RATE_LIMIT_EXPENSIVE: '100000', RATE_LIMIT_CHEAP: '100000' }
+    try {
+      const first = await startServer(settings)
+      const key = /API key \(assets:write\): (al_\S+)/.exec(first.output())![1]!
+      const call = (url: string, path: string, body?: object) =>
+        fetch(`${url}${path}`, { method: body ? 'POST' : 'GET', headers: { ...bearer(key), ...(body && { 'content-type': 'application/json' }) }, ...(body && { body: JSON.stringify(body) }) })
+      const pushed = await call(first.url, '/api/v1/assets', { image_base64: (await solidPng(16, 16, '#000000')).toString('base64') })
+      const assetId = (await pushed.json()).asset_id as string
+      // Version uploads from four senders until the server dies; each acknowledged one is remembered with its bytes.
+      const acknowledged = new Map<number, Buffer>()
+      let shade = 0
+      const sender = async () => {
+        for (;;) {
+          const image = await solidPng(16, 16, `#${(++shade).toString(16).padStart(6, '0')}`)
+          const res = await call(first.url, `/api/v1/assets/${assetId}/versions`, { image_base64: image.toString('base64') }).catch(() => null)
+          if (!res) return
+          if (res.status !== 201) throw new Error(`a version upload answered ${res.status}: ${await res.text()}`)
+          acknowledged.set((await res.json()).version as number, image)
+        }
+      }
+      const senders = Promise.all([sender(), sender(), sender(), sender()])
+      await waitFor('versions to be acknowledged', () => acknowledged.size >= 12)
+      first.child.kill('SIGKILL')
+      await first.exited
+      await senders
+
+      const second = await startServer(settings)
+      const listed = await (await call(second.url, `/api/v1/assets/${assetId}/versions`)).json()
+      const versions = listed.data as Array<{ version: number; original_url: string }>
+      const numbers = versions.map((version) => version.version)
+      // Linear history: 1..n, each acknowledged version among them.
+      expect(numbers).toEqual(numbers.map((_, i) => numbers.length - i))
+      for (const version of acknowledged.keys()) expect(numbers).toContain(version)
+      // Every version's row has its file: the acknowledged ones byte for byte.
+      for (const version of versions) {
+        const file = await fetch(version.original_url.replace(/^https?:\/\/[^/]+/, second.url))
+        expect(file.status, `version ${version.version}`).toBe(200)
+        const bytes = Buffer.from(await file.arrayBuffer())
+        const sent = acknowledged.get(version.version)
+        if (sent) expect(bytes.equals(sent), `version ${version.version}`).toBe(true)
+      }
+      const asset = await (await call(second.url, `/api/v1/assets/${assetId}`)).json()
+      expect(asset.version).toBe(numbers[0])
+      second.child.kill('SIGTERM')
+      expect(await second.exited).toBe(0)
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+
   it('lets the request\'s Idempotency-Key go with its process: the retry to the next server runs at once, not 409 for 60 s', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'al-killed-'))
     const poster = await solidPng(8, 8)
