@@ -503,7 +503,7 @@ describe('a server killed mid-request', () => {
       const call = (url: string, path: string, body?: object) =>
         fetch(`${url}${path}`, { method: body ? 'POST' : 'GET', headers: { ...bearer(key), ...(body && { 'content-type': 'application/json' }) }, ...(body && { body: JSON.stringify(body) }) })
       const pushed = await call(first.url, '/api/v1/assets', { image_base64: (await solidPng(16, 16, '#000000')).toString('base64') })
-      const assetId = (await pushed.json()).asset_id as string
+      const assetId = ((await pushed.json()) as { asset_id: string }).asset_id
       // Version uploads from four senders until the server dies; each acknowledged one is remembered with its bytes.
       const acknowledged = new Map<number, Buffer>()
       let shade = 0
@@ -513,7 +513,7 @@ describe('a server killed mid-request', () => {
           const res = await call(first.url, `/api/v1/assets/${assetId}/versions`, { image_base64: image.toString('base64') }).catch(() => null)
           if (!res) return
           if (res.status !== 201) throw new Error(`a version upload answered ${res.status}: ${await res.text()}`)
-          acknowledged.set((await res.json()).version as number, image)
+          acknowledged.set(((await res.json()) as { version: number }).version, image)
         }
       }
       const senders = Promise.all([sender(), sender(), sender(), sender()])
@@ -523,8 +523,8 @@ describe('a server killed mid-request', () => {
       await senders
 
       const second = await startServer(settings)
-      const listed = await (await call(second.url, `/api/v1/assets/${assetId}/versions`)).json()
-      const versions = listed.data as Array<{ version: number; original_url: string }>
+      const listed = (await (await call(second.url, `/api/v1/assets/${assetId}/versions`)).json()) as { data: Array<{ version: number; original_url: string }> }
+      const versions = listed.data
       const numbers = versions.map((version) => version.version)
       // Linear history: 1..n, each acknowledged version among them.
       expect(numbers).toEqual(numbers.map((_, i) => numbers.length - i))
@@ -537,7 +537,7 @@ describe('a server killed mid-request', () => {
         const sent = acknowledged.get(version.version)
         if (sent) expect(bytes.equals(sent), `version ${version.version}`).toBe(true)
       }
-      const asset = await (await call(second.url, `/api/v1/assets/${assetId}`)).json()
+      const asset = (await (await call(second.url, `/api/v1/assets/${assetId}`)).json()) as { version: number }
       expect(asset.version).toBe(numbers[0])
       second.child.kill('SIGTERM')
       expect(await second.exited).toBe(0)
