@@ -52,7 +52,7 @@ const filesWeWrite = () =>
     .filter((path) => !path.startsWith('pg/') && path !== 'pg')
     .sort()
 
-const assetIdOf = (url: string) => /\/files\/assets\/([0-9a-f-]{36})\/original/.exec(url)![1]!
+const assetIdOf = (url: string) => /\/files\/assets\/([0-9a-f-]{36})\/versions\/\d+\/original/.exec(url)![1]!
 
 beforeAll(async () => {
   t = await startTestApp({ env: { SHARE_ZIP_MAX_BYTES: String(ZIP_CAP), RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_FILES: '10000' } })
