@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { expectInvalid, expectProblem, organizationApi, outboxEvents, type AssetRecord, type OrganizationApi } from '../support/fixtures.js'
-import { solidPng, uniquePng } from '../support/images.js'
+import { solidPng, truncatedPng, uniquePng } from '../support/images.js'
 
 /** Versions of an asset (issue 33): POST/GET /api/v1/assets/{id}/versions, restore, and versioned file links. */
 
@@ -71,6 +71,23 @@ describe('POST /api/v1/assets/{id}/versions', () => {
     expect(events[0]).toMatchObject({ id, version: 2, sha256: sha256(second), changes: ['file'] })
     // The thumbnail of the new file is queued for the background.
     expect(await db().selectFrom('thumbnail_jobs').select('asset_id').where('asset_id', '=', id).execute()).toHaveLength(1)
+  })
+
+  it('gives a new version its own thumbnail: a failed one of the old file does not carry over', async () => {
+    const broken = await api.call('POST', '/api/v1/assets', { image_base64: (await truncatedPng()).toString('base64') })
+    const id = broken.json<{ asset_id: string }>().asset_id
+    const v1 = await record(id)
+    expectProblem(await fetchFile(v1.thumbnail_url), 404, 'thumbnail_unavailable')
+    expect(await record(id)).toMatchObject({ thumbnail_status: 'failed' })
+
+    expect((await upload(id, await uniquePng(30, 30))).statusCode).toBe(201)
+    const v2 = await record(id)
+    expect(v2).toMatchObject({ version: 2, thumbnail_status: 'available', thumbnail_failure: null })
+    const thumbnail = await fetchFile(v2.thumbnail_url)
+    expect(thumbnail.statusCode).toBe(200)
+    expect((await sharp(thumbnail.rawPayload).metadata()).width).toBe(30)
+    // Version 1's link still names the bytes that cannot be decoded.
+    expectProblem(await fetchFile(v1.thumbnail_url), 404, 'thumbnail_unavailable')
   })
 
   it('answers its current bytes again with 200 duplicate and changes nothing', async () => {
