@@ -674,7 +674,7 @@ export interface VersionInsert {
 }
 
 /** `stale`: the asset is gone or another version came first; `taken`: another asset has the bytes now. */
-export type VersionOutcome = 'added' | 'stale' | 'over_plan' | 'taken'
+export type VersionWrite = 'added' | 'stale' | 'over_plan' | 'taken'
 
 /**
  * Makes a file the asset's newest version, in one statement, so atomic without a transaction, taking its
@@ -686,7 +686,7 @@ export type VersionOutcome = 'added' | 'stale' | 'over_plan' | 'taken'
  * - the content lock, so no push of the same bytes, nor a delete of them, runs meanwhile; a push that
  *   committed them just before is the unique index's conflict, answered `taken` too.
  */
-export async function addVersion(db: Db, insert: VersionInsert): Promise<VersionOutcome> {
+export async function addVersion(db: Db, insert: VersionInsert): Promise<VersionWrite> {
   const { version } = insert
   const { file, organization_id: organizationId, asset_id: assetId } = version
   const changed = sql<{ id: string }>`select id from updated`
