@@ -164,6 +164,17 @@ describe('POST /api/v1/trash/{id}/restore', () => {
     expectProblem(await restore(first), 409, 'restore_conflict')
     expect(await trashIds()).toContain(first)
   })
+
+  it('restores an asset whose creator\u2019s account was deleted meanwhile, with no creator', async () => {
+    const member = await signedInMember(t.app, acme.org.id, 'member')
+    const pushed = await member.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64') })
+    const id = pushed.json<{ asset_id: string }>().asset_id
+    expect((await member.delete(`/api/v1/assets/${id}`)).statusCode).toBe(204)
+    await db().deleteFrom('users').where('id', '=', member.userId).execute()
+
+    expect((await restore(id)).statusCode).toBe(200)
+    expect(await db().selectFrom('assets').select('created_by').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ created_by: null })
+  })
 })
 
 describe('a push of a trashed asset\u2019s bytes', () => {

@@ -57,14 +57,26 @@ async function removeUnreferenced(db: Db, blobs: BlobStore, keys: string[]): Pro
 /**
  * Removes these files of one content unless an asset (of any organization) stores it, under the
  * content's lock, which a push and a delete of the same bytes take too; returns how many it removed.
- * The one place that decides whether a content's files may go: the sweep, a delete and a failed push.
+ * The one place that decides whether a content's files may go: the sweep, a purge and a failed push.
  */
 export async function removeIfUnreferenced(db: Db, blobs: BlobStore, sha256: string, keys: string[]): Promise<number> {
+  return removeEachIfUnreferenced(db, blobs, new Map([[sha256, keys]]))
+}
+
+/**
+ * `removeIfUnreferenced` for several contents (content → its files) in one transaction: their locks in
+ * one statement, one look at their use. A purge of 500 assets then costs a few statements instead of a
+ * transaction per content. Keep the map small (the locks and the transaction are held while the files
+ * are removed).
+ */
+export async function removeEachIfUnreferenced(db: Db, blobs: BlobStore, files: Map<string, string[]>): Promise<number> {
+  const contents = [...files.keys()]
   return inTransaction(db, async (tx) => {
-    await store.lockContent(tx, sha256)
-    if ((await store.contentsInUse(tx, [sha256])).has(sha256)) return 0
-    await Promise.all(keys.map((key) => blobs.delete(key)))
-    return keys.length
+    await store.lockContents(tx, contents)
+    const used = await store.contentsInUse(tx, contents)
+    const unused = contents.filter((sha256) => !used.has(sha256)).flatMap((sha256) => files.get(sha256)!)
+    await Promise.all(unused.map((key) => blobs.delete(key)))
+    return unused.length
   })
 }
 

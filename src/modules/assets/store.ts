@@ -563,7 +563,12 @@ export async function contentsInUse(db: Db, sha256s: string[]): Promise<Set<stri
  * a push of those bytes, a delete, the sweep.
  */
 export async function lockContent(tx: Db, sha256: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${sha256}))`.execute(tx)
+  await lockContents(tx, [sha256])
+}
+
+/** `lockContent` for several contents in one statement, in the order of their locks, so two such calls never deadlock. */
+export async function lockContents(tx: Db, sha256s: string[]): Promise<void> {
+  await sql`select pg_advisory_xact_lock(lock) from (select distinct hashtext(sha256) as lock from unnest(${sha256s}::text[]) as sha256 order by lock) as locks`.execute(tx)
 }
 
 /** The organization's plan and what it uses, from its counters: assets live or in the trash, and the bytes of all their versions. */

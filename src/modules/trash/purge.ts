@@ -1,8 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import type { Db } from '../../platform/db/index.js'
-import { removeIfUnreferenced } from '../assets/blob-sweep.js'
+import { removeEachIfUnreferenced } from '../assets/blob-sweep.js'
 import * as store from './store.js'
+
+/** Contents whose files one transaction removes: its locks are held while the files go. */
+const CONTENTS_PER_REMOVAL = 100
 
 /**
  * Removes the files of purged versions that nothing else uses (another asset, another version, live or
@@ -12,9 +15,11 @@ import * as store from './store.js'
 export async function removePurgedFiles(db: Db, blobs: BlobStore, files: store.PurgedFiles[], logger: FastifyBaseLogger): Promise<void> {
   const byContent = new Map<string, Set<string>>()
   for (const file of files) byContent.set(file.sha256, new Set([...(byContent.get(file.sha256) ?? []), file.blob_key, file.thumbnail_key]))
-  for (const [sha256, keys] of byContent) {
-    await removeIfUnreferenced(db, blobs, sha256, [...keys]).catch((error: unknown) =>
-      logger.warn({ err: error, sha256 }, 'the files of a purged asset could not be removed; the blob sweep will'),
+  const contents = [...byContent].map(([sha256, keys]): [string, string[]] => [sha256, [...keys]])
+  for (let first = 0; first < contents.length; first += CONTENTS_PER_REMOVAL) {
+    const batch = new Map(contents.slice(first, first + CONTENTS_PER_REMOVAL))
+    await removeEachIfUnreferenced(db, blobs, batch).catch((error: unknown) =>
+      logger.warn({ err: error, contents: batch.size }, 'the files of purged assets could not be removed; the blob sweep will'),
     )
   }
 }

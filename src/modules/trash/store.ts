@@ -39,7 +39,12 @@ const RESTORED_COLUMNS = [
   'updated_at',
 ] as const
 
-const restoredColumns = sql.join(RESTORED_COLUMNS.map((column) => sql.ref(`stored.${column}`)))
+/** The stored values of `RESTORED_COLUMNS`; a creator whose account was deleted meanwhile is forgotten, as its foreign key does for live assets. */
+const restoredValues = sql.join(
+  RESTORED_COLUMNS.map((column) =>
+    column === 'created_by' ? sql`(select users.id from users where users.id = stored.created_by)` : sql.ref(`stored.${column}`),
+  ),
+)
 
 /** The stored row as `assets` columns (`stored.*`), beside the trash row `trashed`. */
 const STORED_ROW = sql`cross join lateral jsonb_populate_record(null::assets, trashed.asset) as stored`
@@ -153,7 +158,7 @@ export async function restoreRow(tx: Db, insert: RestoreInsert): Promise<void> {
   await sql`
     with restored as (
       insert into assets (${sql.join(RESTORED_COLUMNS.map((column) => sql.ref(column)))})
-      select ${restoredColumns}
+      select ${restoredValues}
       from (select ${JSON.stringify(insert.stored)}::jsonb as asset) as trashed ${STORED_ROW}
       returning id
     ),
