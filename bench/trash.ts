@@ -93,32 +93,54 @@ async function main(): Promise<void> {
     const trashedCount = Math.round((ASSETS * TRASHED_PERCENT) / 100)
     const orgs: Org[] = []
     const seeding = performance.now()
-    for (const name of ['none-trashed', 'trashed']) {
+    for (const [name, label] of [
+      ['none', `${ASSETS.toLocaleString()} live, none trashed`],
+      ['trashed', `${(ASSETS - trashedCount).toLocaleString()} live + ${trashedCount.toLocaleString()} trashed`],
+      ['purged', `${(ASSETS - trashedCount).toLocaleString()} live, ${trashedCount.toLocaleString()} deleted and purged`],
+    ] as const) {
       const organization = await app.services.orgs.createOrganization({ name, slug: `bench-${name}` })
       await seed(db, organization.id, ASSETS)
-      if (name === 'trashed') await trashSpread(db, organization.id, trashedCount)
+      if (name !== 'none') await trashSpread(db, organization.id, trashedCount)
+      if (name === 'purged') {
+        await sql`update trashed_assets set purge_at = now() where organization_id = ${organization.id}`.execute(db)
+        await purgeDueTrash(db, app.blobs, silent)
+      }
       const { token } = await app.services.keys.create({ organizationId: organization.id, name: 'bench', scope: 'assets:read', expiresAt: null, createdBy: null })
-      orgs.push({ name, key: token, times: [] })
+      orgs.push({ name: label, key: token, times: [] })
     }
     await sql`analyze`.execute(db)
-    console.log(`${where}: ${ASSETS.toLocaleString()} assets in each of two organizations, ${trashedCount.toLocaleString()} of one in the trash; seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`)
+    console.log(`${where}: three organizations of ${ASSETS.toLocaleString()} assets; seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`)
 
-    for (let i = 0; i < WARMUP + REQUESTS; i++) {
-      const offset = OFFSETS[i % OFFSETS.length]!
-      // Alternate which goes first, so neither always follows the other.
-      const order = i % 2 === 0 ? orgs : [...orgs].reverse()
-      for (const org of order) {
-        const elapsed = await listPage(baseUrl, org, offset)
-        if (i >= WARMUP) org.times.push(elapsed)
+    // Right after the moves, the rows that left are dead tuples that the list's index scans step over; a
+    // vacuum (autovacuum's work, on its own schedule) removes them, but leaves their room in the table
+    // and the index, which a deep page still crosses, whether the rows went to the trash or for good.
+    let within = true
+    for (const phase of ['right after the deletes', 'after `vacuum assets`']) {
+      if (phase.startsWith('after')) await sql`vacuum analyze assets`.execute(db)
+      for (const org of orgs) org.times = []
+      const byOffset = new Map(orgs.map((org) => [org, new Map<number, number[]>(OFFSETS.map((offset) => [offset, []]))]))
+      for (let i = 0; i < WARMUP + REQUESTS; i++) {
+        const offset = OFFSETS[i % OFFSETS.length]!
+        // Rotate which goes first, so none always follows another.
+        const order = [...orgs.slice(i % orgs.length), ...orgs.slice(0, i % orgs.length)]
+        for (const org of order) {
+          const elapsed = await listPage(baseUrl, org, offset)
+          if (i < WARMUP) continue
+          org.times.push(elapsed)
+          byOffset.get(org)!.get(offset)!.push(elapsed)
+        }
       }
+      console.log(`\n${phase} (${REQUESTS} requests each):\n| library | list p50 | list p95 | p50 at offset ${OFFSETS.join(' / ')} |\n|---|---|---|---|`)
+      for (const org of orgs) {
+        const offsets = OFFSETS.map((offset) => percentile(byOffset.get(org)!.get(offset)!, 50).toFixed(2)).join(' / ')
+        console.log(`| ${org.name} | ${ms(percentile(org.times, 50))} | ${ms(percentile(org.times, 95))} | ${offsets} ms |`)
+      }
+      const [none, trashed, purged] = orgs.map((org) => ({ p50: percentile(org.times, 50), p95: percentile(org.times, 95) }))
+      const ratio = (a: { p50: number; p95: number }, b: { p50: number; p95: number }) => ({ p50: a.p50 / b.p50, p95: a.p95 / b.p95 })
+      const [againstNone, againstPurged] = [ratio(trashed!, none!), ratio(trashed!, purged!)]
+      console.log(`ratio trashed / none: p50 ${againstNone.p50.toFixed(3)}, p95 ${againstNone.p95.toFixed(3)}; trashed / purged: p50 ${againstPurged.p50.toFixed(3)}, p95 ${againstPurged.p95.toFixed(3)}`)
+      within &&= Math.max(againstNone.p50, againstNone.p95) <= 1 + TOLERANCE
     }
-    const [none, trashed] = orgs.map((org) => ({ p50: percentile(org.times, 50), p95: percentile(org.times, 95) }))
-    console.log(`\n| library | list p50 | list p95 |\n|---|---|---|`)
-    console.log(`| ${ASSETS.toLocaleString()} live, none trashed | ${ms(none!.p50)} | ${ms(none!.p95)} |`)
-    console.log(`| ${(ASSETS - trashedCount).toLocaleString()} live + ${trashedCount.toLocaleString()} trashed | ${ms(trashed!.p50)} | ${ms(trashed!.p95)} |`)
-    const ratios = { p50: trashed!.p50 / none!.p50, p95: trashed!.p95 / none!.p95 }
-    console.log(`ratio trashed / none: p50 ${ratios.p50.toFixed(3)}, p95 ${ratios.p95.toFixed(3)} (${REQUESTS} requests each, offsets ${OFFSETS.join(', ')})`)
-    const within = Math.max(ratios.p50, ratios.p95) <= 1 + TOLERANCE
     console.log(`${within ? 'PASS' : 'MISS'}: the list with ${TRASHED_PERCENT}% in the trash within ${TOLERANCE * 100}% of the list with none`)
 
     await sql`update trashed_assets set purge_at = now() - interval '1 second'`.execute(db)

@@ -219,14 +219,22 @@ describe('DELETE /api/v1/trash/{id}', () => {
     expectProblem(await restore(byKey.id), 404, 'not_found')
   })
 
-  it('keeps files another asset still uses', async () => {
+  it('keeps files another asset still stores, live or in the trash', async () => {
     const image = await uniquePng()
     const { id } = await pushImage(t.app, acme.writeKey, {}, image)
-    await pushImage(t.app, globex.writeKey, {}, image)
+    const theirs = await pushImage(t.app, globex.writeKey, {}, image)
     const { sha256 } = (await api.get(`/api/v1/assets/${id}`)).json<{ sha256: string }>()
     expect((await deleteAsset(id)).statusCode).toBe(204)
     expect((await purge(id)).statusCode).toBe(204)
     expect(await stored(sha256)).toBe(true)
+
+    const { id: again } = await pushImage(t.app, acme.writeKey, {}, image)
+    expect((await deleteAsset(again)).statusCode).toBe(204)
+    expect((await deleteAsset(theirs.id, globex.writeKey)).statusCode).toBe(204)
+    expect((await purge(again)).statusCode).toBe(204)
+    expect(await stored(sha256)).toBe(true)
+    expect((await purge(theirs.id, globex.writeKey)).statusCode).toBe(204)
+    expect(await stored(sha256)).toBe(false)
   })
 })
 
