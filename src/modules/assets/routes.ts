@@ -211,7 +211,7 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         tags: ['assets'],
         summary: 'Delete an asset',
         description:
-          'Removes the asset from its collections and deletes its files once no asset uses the same bytes. Emits `asset.deleted`. Through the web app\u2019s session, a member deletes only the assets they pushed; owners and admins, and API keys, delete any.',
+          'Moves the asset to the trash (`GET /api/v1/trash`): it leaves every read and its collections, and is restorable with its files, tags, collections and versions until the purge, `TRASH_RETENTION_DAYS` later (with 0, it is purged at once). Emits `asset.deleted`. Through the web app\u2019s session, a member deletes only the assets they pushed; owners and admins, and API keys, delete any.',
         params: AssetParams,
         response: {
           204: noContentResponse('Deleted.'),
@@ -245,7 +245,7 @@ function pushRoute(app: App, assets: AssetService, images: ImageBodies): void {
           '- `application/json`: exactly one of `image_url` or `image_base64`, with the other fields.',
           '- `multipart/form-data`: the image\u2019s bytes as a part named `file` (or an `image_url` field instead), the other fields as form fields; `tag_names` repeated once per name or as one JSON array, `created_by_ai` as `true` or `false`. No base64 overhead: the fastest way to push a file. For example `curl -F file=@logo.png -F title=Logo -F tag_names=brand`.',
           '',
-          'The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset).',
+          'The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset). Bytes of an asset in the trash restore that asset (emitting `asset.restored`) and answer the same, with its id.',
         ].join('\n'),
         body: {
           content: {
@@ -266,6 +266,7 @@ function pushRoute(app: App, assets: AssetService, images: ImageBodies): void {
             smart_collection_immutable: '`collection_name` is a smart collection; nothing is stored',
             push_conflict: "a concurrent change to the same image, or to the plan's limits, interfered; push again",
             content_belongs_to_other_asset: 'with an `external_id` naming an asset: ' + CONTENT_OF_OTHER_ASSET,
+            restore_conflict: 'the bytes are those of an asset in the trash whose `external_id` a live asset has now; nothing is restored',
             concurrent_change: true,
             unknown_asset_type: UNKNOWN_ASSET_TYPE,
             ...IMAGE_PROBLEMS,

@@ -206,7 +206,7 @@ export interface paths {
          *     - `application/json`: exactly one of `image_url` or `image_base64`, with the other fields.
          *     - `multipart/form-data`: the image’s bytes as a part named `file` (or an `image_url` field instead), the other fields as form fields; `tag_names` repeated once per name or as one JSON array, `created_by_ai` as `true` or `false`. No base64 overhead: the fastest way to push a file. For example `curl -F file=@logo.png -F title=Logo -F tag_names=brand`.
          *
-         *     The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset).
+         *     The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset). Bytes of an asset in the trash restore that asset (emitting `asset.restored`) and answer the same, with its id.
          *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
@@ -257,7 +257,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an asset
-         * @description Removes the asset from its collections and deletes its files once no asset uses the same bytes. Emits `asset.deleted`. Through the web app’s session, a member deletes only the assets they pushed; owners and admins, and API keys, delete any.
+         * @description Moves the asset to the trash (`GET /api/v1/trash`): it leaves every read and its collections, and is restorable with its files, tags, collections and versions until the purge, `TRASH_RETENTION_DAYS` later (with 0, it is purged at once). Emits `asset.deleted`. Through the web app’s session, a member deletes only the assets they pushed; owners and admins, and API keys, delete any.
          *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
          */
@@ -3103,6 +3103,7 @@ export interface operations {
              * @description - `smart_collection_immutable`: `collection_name` is a smart collection; nothing is stored.
              *     - `push_conflict`: a concurrent change to the same image, or to the plan's limits, interfered; push again.
              *     - `content_belongs_to_other_asset`: with an `external_id` naming an asset: the bytes are another asset’s, live or in the trash; the problem’s `asset_id` names it.
+             *     - `restore_conflict`: the bytes are those of an asset in the trash whose `external_id` a live asset has now; nothing is restored.
              *     - `concurrent_change`: a concurrent request made the same change.
              *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
              */
