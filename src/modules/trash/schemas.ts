@@ -16,7 +16,7 @@ export const TrashedAssetSchema = Type.Object(
   {
     $id: 'TrashedAsset',
     additionalProperties: false,
-    description: 'An asset in the trash: its record as it was when deleted (its file links do not serve while it is there), and when, by whom and until when.',
+    description: 'An asset in the trash: its record as it was when deleted, and when, by whom and until when.',
   },
 )
 

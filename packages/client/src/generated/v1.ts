@@ -692,7 +692,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description An asset in the trash: its record as it was when deleted (its file links do not serve while it is there), and when, by whom and until when. */
+        /** @description An asset in the trash: its record as it was when deleted, and when, by whom and until when. */
         TrashedAsset: {
             /** Format: uuid */
             id: string;
