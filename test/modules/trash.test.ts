@@ -50,7 +50,7 @@ describe('DELETE /api/v1/assets/{id} moves the asset to the trash', () => {
     const collection = await manualCollection()
     const { id } = await pushImage(t.app, acme.writeKey, { title: `Vanishing ${tag}`, tag_names: [tag] })
     expect((await api.call('POST', `/api/v1/collections/${collection}/assets`, { asset_id: id })).statusCode).toBe(200)
-    const record = (await api.get(`/api/v1/assets/${id}`)).json<{ sha256: string }>()
+    const record = (await api.get(`/api/v1/assets/${id}`)).json<{ sha256: string; original_url: string }>()
     const shared = await api.call('POST', `/api/v1/collections/${collection}/share`)
     const sharePage = new URL(shared.json<{ share_url: string }>().share_url).pathname
     const tagCount = async () => (await api.get(`/api/v1/tags?q=${tag}`)).json<{ data: Array<{ asset_count: number }> }>().data[0]?.asset_count ?? 0
