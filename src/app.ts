@@ -47,6 +47,7 @@ import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js
 import { SearchService } from './modules/search/service.js'
 import { WebhookDelivery } from './modules/webhooks/delivery.js'
 import { webhookRoutes } from './modules/webhooks/routes.js'
+import { webhooksSection } from './modules/webhooks/payloads.js'
 import { WebhookService } from './modules/webhooks/service.js'
 import { SERVICE_VERSION } from './platform/version.js'
 import { invitationRoutes, sessionRoutes, signInRoutes } from './modules/auth/routes.js'
@@ -328,7 +329,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   // After the guard's hooks, so the caller is known (and counted) when a key is looked at.
   registerIdempotency(app, database)
-  await registerOpenApi(app, deps.openApiDocument)
+  await registerOpenApi(app, deps.openApiDocument, webhooksSection)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
   healthRoutes(app, { database, embeddings, derivations, blobs, draining: () => draining })
   // In the order openapi/app.json lists them.

@@ -12,8 +12,12 @@ export {
   verifyWebhook,
   WebhookVerificationError,
   type HeaderSource,
+  type KnownWebhookEvent,
+  type VerifiedEvent,
   type VerifyOptions,
   type WebhookEvent,
+  type WebhookEventKind,
+  type WebhookEventOf,
   type WebhookVerificationFailure,
 } from './webhooks.js'
-export type { components, operations, paths } from './generated/v1.js'
+export type { components, operations, paths, webhooks } from './generated/v1.js'

@@ -5,8 +5,11 @@
  * imports this file (`@asset-library/client/webhooks`) and differs only in computing the MAC synchronously
  * on node:crypto. This one uses Web Crypto so that it runs in browsers, workers and Node alike; Web Crypto
  * is asynchronous, so it returns a Promise. `crypto.subtle.verify` compares the MACs in constant time.
- * No imports: the server loads this file by itself.
+ * No runtime imports: the server loads this file by itself (the event types are the generated document's,
+ * erased when compiled).
  */
+
+import type { webhooks } from './generated/v1.js'
 
 export const DEFAULT_TOLERANCE_SECONDS = 300
 
@@ -33,6 +36,21 @@ export interface WebhookEvent<Data = Record<string, unknown>> {
   emitted_at: string
   data: Data
 }
+
+/** Every event kind of the API's OpenAPI document (its `webhooks` section). */
+export type WebhookEventKind = keyof webhooks
+
+/** The body of a delivery of one event kind, as the document's `webhooks` section types it. */
+export type WebhookEventOf<Kind extends WebhookEventKind> = webhooks[Kind]['post']['requestBody']['content']['application/json']
+
+/**
+ * A delivery of any event kind this SDK knows, discriminated on `event`: `switch (event.event)` types
+ * `data`. A newer server may send kinds this SDK does not know yet; let a `default` branch ignore them.
+ */
+export type KnownWebhookEvent = { [Kind in WebhookEventKind]: WebhookEventOf<Kind> }[WebhookEventKind]
+
+/** What `verifyWebhook` returns: a KnownWebhookEvent, or with a type argument `Data` a WebhookEvent<Data> (as before the typed events). */
+export type VerifiedEvent<Data = never> = [Data] extends [never] ? KnownWebhookEvent : WebhookEvent<Data>
 
 /** A Fetch `Headers`, Node's `request.headers`, or a plain record. */
 export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>
@@ -88,22 +106,23 @@ export function acceptDelivery<Data = Record<string, unknown>>(matched: boolean,
 }
 
 /**
- * Checks a delivery and resolves to its parsed envelope, or rejects with a WebhookVerificationError.
- * Pass the raw body exactly as received (before any JSON parsing), and one secret or several (while
- * you roll yours). A timestamp more than `toleranceSeconds` in the past or the future is refused.
+ * Checks a delivery and resolves to its parsed envelope, typed by its `event` (KnownWebhookEvent), or
+ * rejects with a WebhookVerificationError. Pass the raw body exactly as received (before any JSON
+ * parsing), and one secret or several (while you roll yours). A timestamp more than `toleranceSeconds`
+ * in the past or the future is refused. `verifyWebhook<Data>(…)` types `data` as `Data` instead.
  */
-export async function verifyWebhook<Data = Record<string, unknown>>(
+export async function verifyWebhook<Data = never>(
   rawBody: string | Uint8Array | ArrayBuffer,
   headers: HeaderSource,
   secret: string | readonly string[],
   options: VerifyOptions = {},
-): Promise<WebhookEvent<Data>> {
+): Promise<VerifiedEvent<Data>> {
   const { signed, signatures, secrets, body } = readSignedDelivery(rawBody, headers, secret, options)
   // Every pair is checked, so the time taken does not depend on which one matched.
   const checks = await Promise.all(
     secrets.flatMap((candidate) => signatures.map(async (signature) => crypto.subtle.verify('HMAC', await hmacKey(candidate), signature, signed))),
   )
-  return acceptDelivery<Data>(checks.includes(true), body)
+  return acceptDelivery<Data>(checks.includes(true), body) as VerifiedEvent<Data>
 }
 
 function hmacKey(secret: string) {

@@ -1,6 +1,17 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { signatureHeader, verifyWebhook as verifyOnServer } from '../../../src/webhooks.js'
-import { verifyWebhook, WebhookVerificationError, type WebhookVerificationFailure } from '../src/index.js'
+import {
+  verifyWebhook,
+  WebhookVerificationError,
+  type Asset,
+  type Collection,
+  type KnownWebhookEvent,
+  type WebhookEvent,
+  type WebhookEventKind,
+  type WebhookEventOf,
+  type WebhookVerificationFailure,
+} from '../src/index.js'
+import { EVENT_NAMES } from '../../../src/platform/events/names.js'
 
 const secret = 'whsec_current'
 const oldSecret = 'whsec_previous'
@@ -57,5 +68,47 @@ describe('verifyWebhook (Web Crypto)', () => {
     const old = signed([secret], now - 1000)
     expect(await failure(verifyWebhook(body, old, secret, { now }))).toBe('timestamp_out_of_tolerance')
     expect((await verifyWebhook(body, old, secret, { now, toleranceSeconds: 1000 })).id).toBe('delivery-1')
+  })
+})
+
+describe('typed events', () => {
+  const restored = JSON.stringify({ id: 'delivery-2', event: 'asset.restored', organization_id: 'org', emitted_at: '2027-01-15T08:00:00.000Z', data: { id: 'a1', title: 'Logo' } })
+
+  it('resolves to an event discriminated on its kind, `data` typed by it', async () => {
+    const event = await verifyWebhook(restored, signed([secret], now, restored), secret, { now })
+    expectTypeOf(event).toEqualTypeOf<KnownWebhookEvent>()
+    expect(event.event).toBe('asset.restored')
+    switch (event.event) {
+      case 'asset.restored':
+      case 'asset.created':
+        expectTypeOf(event.data).toEqualTypeOf<Asset>()
+        expect(event.data.title).toBe('Logo')
+        break
+      case 'asset.updated':
+        expectTypeOf(event.data).toExtend<Asset>()
+        break
+      case 'asset.deleted':
+        expectTypeOf(event.data).toEqualTypeOf<{ id: string }>()
+        break
+      case 'collection.shared':
+        expectTypeOf(event.data.collection).toEqualTypeOf<Collection>()
+        break
+      default:
+        expectTypeOf(event.event).toEqualTypeOf<'ping' | 'collection.created' | 'member.invited' | 'member.joined'>()
+    }
+    expectTypeOf<WebhookEventOf<'member.joined'>['data']['role']>().toEqualTypeOf<'owner' | 'admin' | 'member'>()
+  })
+
+  it('knows every event kind the server emits', () => {
+    expectTypeOf<WebhookEventKind>().toEqualTypeOf<(typeof EVENT_NAMES)[number]>()
+  })
+
+  it('types `data` as asked when given a type, as before', async () => {
+    const event = await verifyWebhook<{ id: string }>(body, signed([secret]), secret, { now })
+    expectTypeOf(event).toEqualTypeOf<WebhookEvent<{ id: string }>>()
+    expect(event.data.id).toBe('a1')
+    // A receiver that declared its own shape still compiles without a type argument.
+    const loose: { event?: string; data?: { seq?: number } } = await verifyWebhook(body, signed([secret]), secret, { now })
+    expect(loose.event).toBe('asset.created')
   })
 })

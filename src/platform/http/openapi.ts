@@ -324,22 +324,33 @@ function withoutUnusedSchemas<T extends { components?: { schemas?: Record<string
 /** Which document an app builds: the public v1 one (served, and committed as openapi/v1.json) or the app's own. */
 export type OpenApiDocument = 'v1' | 'app'
 
+/** The v1 document's `webhooks` section (OpenAPI 3.1), made from the document's component schemas it refers to. */
+export type WebhooksSection = (schemas: Record<string, Record<string, unknown>>) => Record<string, unknown>
+
+/** The document with its `webhooks` section, when there is one. */
+function withWebhooks<T extends { components?: { schemas?: Record<string, unknown> } }>(document: T, webhooks: WebhooksSection | undefined): T {
+  if (!webhooks) return document
+  return { ...document, webhooks: webhooks((document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>) }
+}
+
 /**
  * Registers the OpenAPI generator for one document; only `'v1'` is served (at /api/v1/openapi.json, with
- * the reference at /api/v1/docs). `'app'` documents the /app/api endpoints instead, for scripts/openapi.ts to
+ * the reference at /api/v1/docs), with `webhooks` as its section of the same name. `'app'` documents the /app/api endpoints instead, for scripts/openapi.ts to
  * write to openapi/app.json: an internal, unstable document for the browser application's types.
  *
  * Both documents are the same on every machine and deployment (they are committed and CI compares them):
  * their server is the relative URL `/`, which OpenAPI resolves against wherever the document was fetched
  * from, so clients and the reference call the deployment that served it.
  */
-export async function registerOpenApi(app: FastifyInstance, document: OpenApiDocument = 'v1'): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, document: OpenApiDocument = 'v1', webhooks?: WebhooksSection): Promise<void> {
   await app.register(swagger, {
     ...(document === 'v1' ? V1_OPTIONS : APP_OPTIONS),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    // Every shared schema is registered in every app; a document lists those its operations use.
+    // Every shared schema is registered in every app; a document lists those its operations (and webhooks) use.
     transformObject: (documents) =>
-      'openapiObject' in documents ? withoutUnusedSchemas(withNamedComponents(documents.openapiObject)) : documents.swaggerObject,
+      'openapiObject' in documents
+        ? withoutUnusedSchemas(withWebhooks(withNamedComponents(documents.openapiObject), document === 'v1' ? webhooks : undefined))
+        : documents.swaggerObject,
   })
   if (document !== 'v1') return
 

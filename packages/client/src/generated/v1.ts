@@ -502,7 +502,188 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping: A test delivery an owner or admin asked for.
+         * @description Sent to every enabled subscription to `ping` (a ping goes to the one subscription pinged, whatever it subscribes to), signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["pingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.created: An asset is pushed or uploaded (a duplicate push fires nothing).
+         * @description Sent to every enabled subscription to `asset.created`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["assetCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.updated: An asset’s metadata is edited, or it gets a new version.
+         * @description Sent to every enabled subscription to `asset.updated`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["assetUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.deleted: An asset is deleted (moved to the trash).
+         * @description Sent to every enabled subscription to `asset.deleted`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["assetDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.restored: An asset comes back from the trash: the same data as `asset.created`.
+         * @description Sent to every enabled subscription to `asset.restored`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["assetRestoredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "collection.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * collection.created: A collection is created.
+         * @description Sent to every enabled subscription to `collection.created`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["collectionCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "collection.shared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * collection.shared: A collection gets a public link (a new link replaces the old one).
+         * @description Sent to every enabled subscription to `collection.shared`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["collectionSharedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.invited: A teammate is invited.
+         * @description Sent to every enabled subscription to `member.invited`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["memberInvitedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.joined: An invitation is accepted.
+         * @description Sent to every enabled subscription to `member.joined`, signed with its secret. A receiver ignores event kinds it does not know.
+         */
+        post: operations["memberJoinedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         FieldProblem: {
@@ -7383,6 +7564,573 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    pingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "ping";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "ping";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The subscription pinged.
+                         */
+                        subscription_id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    assetCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "asset.created";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "asset.created";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: components["schemas"]["Asset"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    assetUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "asset.updated";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "asset.updated";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    /** @description The asset record after the change, with `changes`. */
+                    data: {
+                        /** Format: uuid */
+                        id: string;
+                        title: string;
+                        asset_type: null | string;
+                        client: null | string;
+                        product: null | string;
+                        tags: string[];
+                        source_url: null | string;
+                        created_by_ai: boolean;
+                        /** @description Read from the bytes, never from a header or file name. */
+                        mime_type: string;
+                        width: number;
+                        height: number;
+                        byte_size: number;
+                        /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
+                        sha256: string;
+                        /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. Valid from the push’s answer on: a thumbnail not made yet is made when first asked for. 404 `thumbnail_unavailable` when `thumbnail_status` is `failed`. */
+                        thumbnail_url: string;
+                        /** Format: date-time */
+                        thumbnail_expires_at: string;
+                        /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+                        thumbnail_status: "available" | "failed";
+                        /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
+                        thumbnail_failure: null | string;
+                        /** @description Signed URL of the original image, valid as long as thumbnail_url. */
+                        original_url: string;
+                        /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
+                        version: number;
+                        /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
+                        external_id: null | string;
+                        /** @description Manual collections holding the asset. */
+                        collections: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description The fields of the record the change touched, by their names here (`tags`, `title`…); `file` when a new version replaced the file. */
+                        changes?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    assetDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "asset.deleted";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "asset.deleted";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: {
+                        /**
+                         * Format: uuid
+                         * @description The deleted asset.
+                         */
+                        id: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    assetRestoredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "asset.restored";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "asset.restored";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: components["schemas"]["Asset"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    collectionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "collection.created";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "collection.created";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: components["schemas"]["Collection"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    collectionSharedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "collection.shared";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "collection.shared";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: {
+                        collection: components["schemas"]["Collection"];
+                        /**
+                         * Format: uri
+                         * @description The public link.
+                         */
+                        share_url: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberInvitedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "member.invited";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "member.invited";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: {
+                        /** Format: email */
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member";
+                        invited_by: {
+                            /** Format: uuid */
+                            user_id: string;
+                            /** Format: email */
+                            email: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberJoinedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event kind. */
+                "X-Service-Event": "member.joined";
+                /** @description The delivery id (the envelope’s `id`). */
+                "X-Service-Delivery-Id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `t=<timestamp>,v1=<hex>`: hex is the lowercase HMAC-SHA256 of `<t>.<raw body>` keyed with the whole secret; during a secret rotation one `v1=` per secret. Verify it (docs/webhooks.md, or `verifyWebhook` of the SDK) before trusting the body, and refuse a `t` more than 300 s from your clock. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The delivery id: the same on every retry and replay. Dedupe on it.
+                     */
+                    id: string;
+                    /** @constant */
+                    event: "member.joined";
+                    /** Format: uuid */
+                    organization_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change was made; deliveries may arrive out of order.
+                     */
+                    emitted_at: string;
+                    data: {
+                        /** Format: uuid */
+                        user_id: string;
+                        /** Format: email */
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the delivery. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A failed attempt, like any other answer, a timeout or a refused connection: retried on the schedule of docs/webhooks.md. */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
