@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto'
 import type { Stats } from 'node:fs'
 import { open, readdir, realpath, stat } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { basename, join, relative, sep } from 'node:path'
 import picomatch from 'picomatch'
 import { MAX_IMAGE_BYTES } from '../push.js'
 import { UsageError } from './usage.js'
 
-/** A path the walk found: a regular file (after following links), or a reason it cannot be one. */
-export type Found = { path: string; stats: Stats } | { path: string; skipped: string } | { path: string; failed: string }
+/**
+ * A path the walk found: a regular file (after following links), or a reason it cannot be one. A file's
+ * `relative` is its path from the folder of its argument (the folder itself, a glob's base, a file's own
+ * folder), with `/` between names on every system.
+ */
+export type Found = { path: string; stats: Stats; relative: string } | { path: string; skipped: string } | { path: string; failed: string }
 
 /**
  * Every file under the arguments: a file as it is, a folder recursively, a glob (`photos/**\/*.jpg`,
@@ -21,7 +25,7 @@ export async function* walk(args: string[], ignore: string[], stopped: () => boo
   for (const arg of args) {
     const target = await describeArgument(arg)
     if ('file' in target) {
-      yield { path: arg, stats: target.file }
+      yield { path: arg, stats: target.file, relative: basename(arg) }
       continue
     }
     const matches = target.glob ? picomatch(target.glob, { dot: true }) : () => true
@@ -53,7 +57,7 @@ export async function* walk(args: string[], ignore: string[], stopped: () => boo
         const outcome = stats[index]!
         if (outcome.status === 'rejected') yield { path, skipped: `cannot follow: ${reason(outcome.reason)}` }
         else if (outcome.value.isDirectory()) yield* walkFolder(root, path)
-        else if (outcome.value.isFile()) yield { path, stats: outcome.value }
+        else if (outcome.value.isFile()) yield { path, stats: outcome.value, relative: relative(root, path).split(sep).join('/') }
         else yield { path, skipped: 'not a regular file' }
       }
     }

@@ -81,6 +81,7 @@ async function push(args: string[]): Promise<number> {
     concurrency: wholeNumber('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
     mode: dryRun ? 'dry-run' : 'push',
     fields,
+    sync: values.sync ?? false,
     collection: values.collection === undefined ? undefined : await collectionNamed(client, values.collection, dryRun),
   }
   return run(client, plan, values)
@@ -97,6 +98,7 @@ async function check(args: string[]): Promise<number> {
     concurrency: wholeNumber('concurrency', values.concurrency, 1, 64) ?? DEFAULT_CONCURRENCY,
     mode: 'check',
     fields: {},
+    sync: false,
     collection: undefined,
   }
   return run(client, plan, values)

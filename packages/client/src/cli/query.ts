@@ -22,31 +22,55 @@ export async function search(client: NodeAssetLibraryClient, query: string, valu
   if (!values.json) process.stderr.write(`${answer.data.length} hits (${answer.mode} search)\n`)
 }
 
-export async function list(
-  client: NodeAssetLibraryClient,
-  values: FilterValues & { q?: string | undefined; limit?: string | undefined; offset?: string | undefined; all?: boolean | undefined; json?: boolean | undefined },
-): Promise<void> {
+export async function list(client: NodeAssetLibraryClient, values: FilterValues & ListingValues & { q?: string | undefined }): Promise<void> {
   const query: AssetListQuery = { ...filtersOf(values), ...(values.q !== undefined && { q: values.q }) }
+  await printListing(values, COLUMNS, 'assets', {
+    every: () => client.assets.iterate(query),
+    page: (limit, offset) => client.assets.list({ ...query, limit, offset }),
+  })
+}
+
+export interface ListingValues {
+  limit?: string | undefined
+  offset?: string | undefined
+  all?: boolean | undefined
+  json?: boolean | undefined
+}
+
+/**
+ * A page of a list (`--limit`, `--offset`), or every row with --all, as a table or NDJSON; under the table,
+ * on stderr, how many `noun` there are and how to page on.
+ */
+export async function printListing<Row>(
+  values: ListingValues,
+  columns: Columns<Row>,
+  noun: string,
+  source: { every: () => AsyncIterable<Row>; page: (limit: number, offset: number) => Promise<{ data: Row[]; total: number }> },
+): Promise<void> {
+  const json = values.json ?? false
   if (values.all) {
-    const rows: Asset[] = []
-    for await (const asset of client.assets.iterate(query)) {
-      if (values.json) process.stdout.write(`${JSON.stringify(asset)}\n`)
-      else rows.push(asset)
+    const rows: Row[] = []
+    for await (const row of source.every()) {
+      if (json) process.stdout.write(`${JSON.stringify(row)}\n`)
+      else rows.push(row)
     }
-    if (!values.json) print(rows, false)
+    if (!json) printRows(rows, columns, false)
     return
   }
   const limit = wholeNumber('limit', values.limit, 1, 100) ?? 50
   const offset = wholeNumber('offset', values.offset, 0) ?? 0
-  const page = await client.assets.list({ ...query, limit, offset })
-  print(page.data, values.json ?? false)
-  if (!values.json) {
+  const page = await source.page(limit, offset)
+  printRows(page.data, columns, json)
+  if (!json) {
     const more = page.total > offset + page.data.length ? `; --offset ${offset + page.data.length} for the next page, or --all` : ''
-    process.stderr.write(`${page.data.length} of ${page.total} assets${more}\n`)
+    process.stderr.write(`${page.data.length} of ${page.total} ${noun}${more}\n`)
   }
 }
 
-const COLUMNS: Array<[string, (asset: Asset | SearchHit) => string]> = [
+/** A table's columns: each heading and how a row's cell is read. */
+export type Columns<Row> = Array<[string, (row: Row) => string]>
+
+const COLUMNS: Columns<Asset | SearchHit> = [
   ['ID', (asset) => asset.id],
   ['TITLE', (asset) => asset.title],
   ['TYPE', (asset) => asset.asset_type ?? ''],
@@ -59,14 +83,19 @@ const MAX_CELL = 40
 
 /** One NDJSON line per asset, or a table whose columns fit their widest cell (cut at 40 characters). */
 function print(assets: Array<Asset | SearchHit>, json: boolean): void {
+  printRows(assets, COLUMNS, json)
+}
+
+/** One NDJSON line per row, or a table of `columns` that fit their widest cell (cut at 40 characters). */
+export function printRows<Row>(rows: Row[], columns: Columns<Row>, json: boolean): void {
   if (json) {
-    for (const asset of assets) process.stdout.write(`${JSON.stringify(asset)}\n`)
+    for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`)
     return
   }
-  const cells = assets.map((asset) => COLUMNS.map(([, read]) => cut(read(asset).replace(/\s+/g, ' '))))
-  const widths = COLUMNS.map(([heading], column) => Math.max(heading.length, ...cells.map((row) => row[column]!.length)))
+  const cells = rows.map((row) => columns.map(([, read]) => cut(read(row).replace(/\s+/g, ' '))))
+  const widths = columns.map(([heading], column) => Math.max(heading.length, ...cells.map((row) => row[column]!.length)))
   const line = (row: string[]) => `${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()}\n`
-  process.stdout.write(line(COLUMNS.map(([heading]) => heading)))
+  process.stdout.write(line(columns.map(([heading]) => heading)))
   for (const row of cells) process.stdout.write(line(row))
 }
 

@@ -3,8 +3,11 @@ import type { MultiBar, SingleBar } from 'cli-progress'
 /** Loaded only for a terminal: a script's run (stderr a pipe or a file) does not pay for it at start. */
 const cliProgress = process.stderr.isTTY ? (await import('cli-progress')).default : undefined
 
-/** What became of one file. `missing`: not in the library, and not pushed (check, or push --dry-run). */
-export type Outcome = 'pushed' | 'duplicate' | 'missing' | 'skipped' | 'failed'
+/**
+ * What became of one file. `missing`: not in the library, and not pushed (check, or push --dry-run).
+ * `updated`: pushed with --sync as a new version of the asset of its path.
+ */
+export type Outcome = 'pushed' | 'updated' | 'duplicate' | 'missing' | 'skipped' | 'failed'
 
 export interface FileEvent {
   event: Outcome
@@ -46,7 +49,7 @@ export interface Progress {
   waitingUntil: number | undefined
 }
 
-const LABELS: Record<Outcome, string> = { pushed: 'pushed', duplicate: 'in library', missing: 'missing', skipped: 'skipped', failed: 'failed' }
+const LABELS: Record<Outcome, string> = { pushed: 'pushed', updated: 'updated', duplicate: 'in library', missing: 'missing', skipped: 'skipped', failed: 'failed' }
 const PLAIN_PROGRESS_EVERY_MS = 10_000
 
 /**
@@ -130,7 +133,7 @@ export class Reporter {
 /** What the run did, in its own words: a check pushes nothing, a dry run says what would be pushed. */
 export function summaryLine(summary: Summary, mode: RunMode): string {
   const parts = {
-    push: [`${summary.pushed} pushed`, `${summary.duplicate} already in the library`],
+    push: [`${summary.pushed} pushed`, ...(summary.updated > 0 ? [`${summary.updated} updated`] : []), `${summary.duplicate} already in the library`],
     'dry-run': [`${summary.missing} would be pushed`, `${summary.duplicate} already in the library`],
     check: [`${summary.duplicate} in the library`, `${summary.missing} missing`],
   }[mode]

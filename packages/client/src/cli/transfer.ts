@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path'
 import { ApiError, NetworkError } from '../errors.js'
 import type { NodeAssetLibraryClient } from '../node.js'
-import type { PushFields } from '../types.js'
+import type { PushFields, PushResult } from '../types.js'
 import { fingerprint, reason, refusedBySize, walk, type Found } from './files.js'
 import type { HashCache } from './hash-cache.js'
 import { Pacer } from './pacer.js'
@@ -25,6 +25,8 @@ export interface TransferPlan {
   /** `dry-run` and `check` ask which files the library has and push nothing. */
   mode: RunMode
   fields: PushFields
+  /** --sync: each file is pushed with the `external_id` `path:<its relative path>`, so changed bytes make a new version of its asset. */
+  sync: boolean
   /** The manual collection every file ends up in; pushes name it, files already there are added by id. */
   collection: { id: string; name: string } | undefined
 }
@@ -33,6 +35,8 @@ interface Hashed {
   path: string
   size: number
   sha256: string
+  /** With --sync: `path:` and the path relative to the folder pushed. */
+  externalId?: string
 }
 
 /**
@@ -54,7 +58,7 @@ export async function transfer(
    * again after it. The requests in flight are let finish, as the client's fetch ignores the signal (see connect).
    */
   const waits = { signal: stop.signal }
-  const counts: Counts = { pushed: 0, duplicate: 0, missing: 0, skipped: 0, failed: 0 }
+  const counts: Counts = { pushed: 0, updated: 0, duplicate: 0, missing: 0, skipped: 0, failed: 0 }
   const progress: Progress = { found: 0, walkDone: false, settled: 0, bytesToPush: 0, bytesPushed: 0, toPush: 0, pushed: 0, startedAt: Date.now(), ceiling: undefined, waitingUntil: undefined }
   let bytesRead = 0
   let fatal: FatalError | undefined
@@ -123,7 +127,7 @@ export async function transfer(
       cache.set(item.path, size, mtimeMs, print)
     }
     if ('skipped' in print) return settle('skipped', item.path, { reason: print.skipped })
-    batch.push({ path: item.path, size, sha256: print.sha256 })
+    batch.push({ path: item.path, size, sha256: print.sha256, ...(plan.sync && { externalId: `path:${item.relative}` }) })
     changed.notify()
   }
 
@@ -233,12 +237,13 @@ export async function transfer(
   async function pushFile(item: Hashed): Promise<string | undefined> {
     const fields: PushFields = { title: titleOf(item.path), ...plan.fields }
     if (plan.collection) fields.collection_name = plan.collection.name
+    if (item.externalId !== undefined) fields.external_id = item.externalId
     try {
       // Pushed by path: the SDK streams the file as it is now; the server hashes what it receives.
       const answer = await pacer.run('expensive', () => client.assets.push(item.path, fields, waits))
       progress.pushed += 1
       progress.bytesPushed += item.size
-      settle(answer.duplicate ? 'duplicate' : 'pushed', item.path, { asset_id: answer.asset_id })
+      settle(outcomeOf(answer), item.path, { asset_id: answer.asset_id })
       return answer.asset_id
     } catch (error) {
       if (leftForNextRun(error)) return undefined
@@ -262,6 +267,12 @@ export async function transfer(
   reporter.finish(summary)
   if (fatal) throw fatal
   return summary
+}
+
+/** A push's answer as a file's outcome: new bytes under a known `external_id` made a version after the first. */
+function outcomeOf(answer: PushResult): Outcome {
+  if (answer.duplicate) return 'duplicate'
+  return 'version' in answer && typeof answer.version === 'number' && answer.version > 1 ? 'updated' : 'pushed'
 }
 
 /** The title a pushed file gets: its name without the extension. */

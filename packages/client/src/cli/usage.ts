@@ -42,7 +42,8 @@ ${WALKING}
 
 push:
   --type T, --client C, --product P, --tag T (repeatable), --collection NAME (made if missing),
-  --human (created_by_ai=false), --dry-run (push nothing: say what would be pushed)
+  --human (created_by_ai=false), --dry-run (push nothing: say what would be pushed),
+  --sync (a changed file becomes a new version of its asset, found by its path)
 
 ${EXIT}`
 
@@ -61,6 +62,9 @@ Options:
   --collection NAME    put every file in this manual collection (made if missing)
   --human              mark the files as made by a person (created_by_ai=false)
   --dry-run            push nothing: say what would be pushed
+  --sync               give each file the external_id path:<its path from the folder pushed>, so that a
+                       file changed since the last run becomes a new version of its asset (updated)
+                       instead of a new asset; unchanged files are still not sent
 ${WALKING}
 ${CONNECTION}
   --json               NDJSON on stdout: one line per file, then a summary line
@@ -146,6 +150,7 @@ export const COMMANDS = {
     collection: { type: 'string' },
     human: { type: 'boolean' },
     'dry-run': { type: 'boolean' },
+    sync: { type: 'boolean' },
   },
   check: { ...common, ...walking },
   search: { ...common, ...filters },
