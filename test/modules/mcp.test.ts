@@ -21,12 +21,14 @@ const ALL_TOOLS = [
   'list_asset_types',
   'list_clients',
   'list_products',
+  'list_trash',
   'push_asset',
   'update_asset',
+  'restore_asset',
   'create_collection',
   'add_to_collection',
 ]
-const WRITE_TOOLS = ['push_asset', 'update_asset', 'create_collection', 'add_to_collection']
+const WRITE_TOOLS = ['push_asset', 'update_asset', 'restore_asset', 'create_collection', 'add_to_collection']
 
 const clients: Client[] = []
 afterEach(async () => {
@@ -174,6 +176,24 @@ describe('the MCP server', () => {
       const original = await fetch(link.uri)
       expect(original.status).toBe(200)
       expect(Buffer.from(await original.arrayBuffer()).equals(image)).toBe(true)
+    })
+
+    it('lists the trash and restores an asset from it, as it was', async () => {
+      const { id } = await pushImage(t.app, acme.writeKey, { title: 'Binned banner', tag_names: ['binned'] })
+      expect((await callApi(t.app, acme.writeKey, 'DELETE', `/api/v1/assets/${id}`)).statusCode).toBe(204)
+      const reader = await connect(served.url, acme.readKey)
+      const trash = await ok<{ data: Array<Record<string, unknown>>; total: number; next_offset: number | null }>(reader, 'list_trash', { limit: 100 })
+      const listed = trash.data.find((asset) => asset.id === id)
+      expect(listed).toMatchObject({ title: 'Binned banner', tags: ['binned'], deleted_by: { kind: 'key', name: 'assets:write' } })
+      expect(Object.keys(listed!).sort()).toEqual(['asset_type', 'client', 'created_at', 'deleted_at', 'deleted_by', 'height', 'id', 'product', 'purge_at', 'tags', 'thumbnail_url', 'title', 'width'])
+      expect(Date.parse(String(listed!.purge_at))).toBeGreaterThan(Date.parse(String(listed!.deleted_at)))
+
+      const restored = await ok<Record<string, unknown>>(await connect(served.url, acme.writeKey), 'restore_asset', { id })
+      expect(restored).toMatchObject({ id, title: 'Binned banner', tags: ['binned'], version: 1 })
+      expect((await callApi(t.app, acme.readKey, 'GET', `/api/v1/assets/${id}`)).statusCode).toBe(200)
+      expect((await ok<{ data: Array<{ id: string }> }>(reader, 'list_trash', { limit: 100 })).data.map((asset) => asset.id)).not.toContain(id)
+      expect(await toolError(await connect(served.url, acme.writeKey), 'restore_asset', { id })).toContain('404 not_found')
+      expect(await toolError(reader, 'restore_asset', { id })).toContain('403 insufficient_scope')
     })
 
     it('pages a list with next_offset', async () => {

@@ -7,9 +7,10 @@ import type * as T from './types.js'
 const byId = (item: { id: string }) => item.id
 const byName = (item: { name: string }) => item.name
 
-/** One call of an operation: its `{id}`, query, body and options. */
+/** One call of an operation: its path parameters (`{id}`, `{version}`), query, body and options. */
 interface OperationCall {
   id?: string
+  version?: number
   query?: object | undefined
   body?: RequestBody
   options?: RequestOptions | undefined
@@ -19,9 +20,9 @@ interface OperationCall {
 export function clientWith<Source>(options: ClientOptions, resolve: SourceResolver<Source>) {
   const transport = new Transport(options)
   /** Calls an operation with the method, path and rate-limit bucket that openapi/v1.json gives it (src/generated/operations.ts). */
-  const call = <Result>(operation: OperationId, { id, query, body, options }: OperationCall = {}) => {
+  const call = <Result>(operation: OperationId, { query, body, options, ...params }: OperationCall = {}) => {
     const { method, path, bucket } = OPERATIONS[operation]
-    const resolved = id === undefined ? path : path.replace('{id}', encodeURIComponent(id))
+    const resolved = path.replace(/\{(\w+)\}/g, (_, name: keyof typeof params) => encodeURIComponent(String(params[name])))
     return transport.request<Result>({ method, path: resolved, bucket, query, body, options })
   }
   const json = (value: unknown) => (value === undefined ? undefined : jsonBody(value))
@@ -66,14 +67,28 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       /** Which of these SHA-256 hashes (1 to 1,000, lowercase hex) the library already has. In the cheap bucket. */
       check: (sha256: string[], options?: RequestOptions) =>
         call<T.CheckResult>('checkAssets', { body: json({ sha256 } satisfies T.JsonBodyOf<'checkAssets'>), options }),
+      /** Every version of the asset, newest first, each with its file facts, who added it and signed links. */
+      versions: (id: string, options?: RequestOptions) => call<T.VersionList>('listAssetVersions', { id, options }),
+      /**
+       * A new file for the asset (the push's sources): 201 `{asset_id, version, duplicate: false}`; its current
+       * bytes again 200 `duplicate: true`; another asset's bytes 409 `content_belongs_to_other_asset`. In the expensive bucket.
+       */
+      pushVersion: async (id: string, source: Source, options?: RequestOptions) =>
+        call<T.VersionResult>('uploadAssetVersion', { id, body: pushBody(await resolve(source), {}), options }),
+      /** Makes a copy of an earlier version the newest: `{asset_id, version}` with version = the previous newest + 1. */
+      restoreVersion: (id: string, version: number, options?: RequestOptions) =>
+        call<T.VersionRestoreResult>('restoreAssetVersion', { id, version, options }),
     },
 
-    /** Deleted assets, restorable until their `purge_at`. */
+    /** Deleted assets, last deleted first, restorable until their `purge_at`. */
     trash: {
-      list: (query?: { limit?: number; offset?: number }, options?: RequestOptions) => call<T.Success<'listTrash'>>('listTrash', { query, options }),
-      /** Puts the asset back as it was; emits `asset.restored`. */
+      list: (query?: T.TrashQuery, options?: RequestOptions) => call<T.TrashPage>('listTrash', { query, options }),
+      /** Every asset in the trash, fetching pages (of `limit`, default 100) as the loop goes. */
+      iterate: (query: Omit<T.TrashQuery, 'offset'> = {}, options?: RequestOptions) =>
+        everyItem<T.TrashedAsset>((offset, limit) => call<T.TrashPage>('listTrash', { query: { ...query, offset, limit }, options }), byId, query),
+      /** Puts the asset back as it was (tags, manual collections, versions) and answers its record; emits `asset.restored`. */
       restore: (id: string, options?: RequestOptions) => call<T.Asset>('restoreTrashedAsset', { id, options }),
-      /** Purges it now (a web-app session: owners and admins only). */
+      /** Purges it now, for good (a web-app session: owners and admins only). */
       purge: (id: string, options?: RequestOptions) => call<void>('purgeTrashedAsset', { id, options }),
     },
 

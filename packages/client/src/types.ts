@@ -24,6 +24,8 @@ export type SearchHit = Schemas['SearchHit']
 export type SimilarAsset = Schemas['SimilarAsset']
 export type CurrentApiKey = Schemas['CurrentApiKey']
 
+export type TrashedAsset = Schemas['TrashedAsset']
+
 export type AssetListQuery = QueryOf<'listAssets'>
 /** The push fields other than the image (given as the push's source). */
 export type PushFields = Omit<JsonBodyOf<'pushAsset'>, 'image_url' | 'image_base64'>
@@ -34,6 +36,16 @@ export type SimilarQuery = QueryOf<'similarAssets'>
 export type SimilarPage = Success<'similarAssets'>
 /** `{found: [{sha256, asset_id}], missing}`: each hash asked, once. */
 export type CheckResult = Success<'checkAssets'>
+
+/** Every version of an asset, newest first: `{data: [{version, sha256, …, created_by, original_url, thumbnail_url}]}`. */
+export type VersionList = Success<'listAssetVersions'>
+export type AssetVersion = VersionList['data'][number]
+/** `{asset_id, version, duplicate}`: the version now, `duplicate` when the bytes were already the current file. */
+export type VersionResult = Success<'uploadAssetVersion'>
+export type VersionRestoreResult = Success<'restoreAssetVersion'>
+
+export type TrashQuery = QueryOf<'listTrash'>
+export type TrashPage = Success<'listTrash'>
 
 export type SearchRequest = JsonBodyOf<'searchAssets'>
 export type SearchResult = Success<'searchAssets'>

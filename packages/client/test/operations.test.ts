@@ -12,6 +12,7 @@ const documented = Object.entries(document.paths).flatMap(([path, item]) =>
 )
 
 const ID = 'id-1'
+const VERSION = 3
 /**
  * The SDK method of each operation. Typed by the generated table, so a new operation in openapi/v1.json
  * does not compile here until the SDK has a method for it, and fails below (by its name) until then.
@@ -41,6 +42,9 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   searchAssets: (client) => client.search({ q: 'x' }),
   similarAssets: (client) => client.assets.similar(ID),
   listTrash: (client) => client.trash.list(),
+  listAssetVersions: (client) => client.assets.versions(ID),
+  uploadAssetVersion: (client) => client.assets.pushVersion(ID, new Uint8Array([1, 2, 3])),
+  restoreAssetVersion: (client) => client.assets.restoreVersion(ID, VERSION),
   restoreTrashedAsset: (client) => client.trash.restore(ID),
   purgeTrashedAsset: (client) => client.trash.purge(ID),
 }
@@ -70,7 +74,7 @@ describe('the operation table, generated from openapi/v1.json', () => {
   it.each(documented)('$id ($method $path) has an SDK method that calls it, counted in its bucket', async ({ id, method, path, bucket }) => {
     expect(Object.keys(sdkMethods), `the SDK has no method for ${id}`).toContain(id)
     const { requests, responses } = await recordCall(id as OperationId)
-    expect(requests).toEqual([{ method, path: path.replace('{id}', ID) }])
+    expect(requests).toEqual([{ method, path: path.replace('{id}', ID).replace('{version}', String(VERSION)) }])
     expect(responses.map((response) => response.bucket)).toEqual([bucket])
   })
 })

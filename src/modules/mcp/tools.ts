@@ -2,10 +2,11 @@ import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/ty
 import { Type, type TObject, type TProperties } from 'typebox'
 import type { Scope } from '../../platform/db/schema.js'
 import { PaginationQuery } from '../../platform/http/pagination.js'
-import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody } from '../assets/schemas.js'
+import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
 import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
 import { CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
 import { SearchBody, SimilarQuery } from '../search/schemas.js'
+import { TrashedAssetSchema, TrashQuery } from '../trash/schemas.js'
 import type { V1Calls, V1Request } from './v1-calls.js'
 
 export type Arguments = Record<string, unknown>
@@ -43,7 +44,10 @@ export function v1Request(tool: ToolDefinition, args: Arguments): V1Request {
   const { pathArgument } = tool
   const rest = pathArgument ? Object.fromEntries(Object.entries(args).filter(([name]) => name !== pathArgument)) : args
   const path = pathArgument ? template.replace(/\{\w+\}/, encodeURIComponent(String(args[pathArgument]))) : template
-  return method === 'GET' ? { method, path, query: rest } : { method, path, body: rest }
+  if (method === 'GET') return { method, path, query: rest }
+  // A tool whose only argument is the path's (restore_asset) calls an endpoint that takes no body.
+  const bodiless = Object.keys(tool.inputSchema.properties).every((name) => name === pathArgument)
+  return bodiless ? { method, path } : { method, path, body: rest }
 }
 
 type Asset = Record<string, unknown> & { id: string; title: string; thumbnail_url: string; original_url: string; mime_type: string }
@@ -98,6 +102,12 @@ function pageAnswer<T>(page: Page<T>, item: (entry: T) => unknown = (entry) => e
 }
 
 const FullAsset = Type.Object(AssetSchema.properties, { additionalProperties: false })
+/** What list_trash adds to an asset's summary: when, by whom, and until when it can be restored. */
+const TRASH_FIELDS = {
+  deleted_at: TrashedAssetSchema.properties.deleted_at,
+  purge_at: TrashedAssetSchema.properties.purge_at,
+  deleted_by: TrashedAssetSchema.properties.deleted_by,
+}
 const AssetQuery = Type.Object(FilterProperties, { additionalProperties: false, description: 'The filters of list_assets.' })
 const Collection = Type.Object({ ...CollectionSchema.properties, query: Type.Union([Type.Null(), AssetQuery], { description: 'Smart collections only.' }) }, { additionalProperties: false })
 
@@ -251,21 +261,27 @@ export const TOOLS: readonly ToolDefinition[] = [
     EntrySchema,
   ),
   {
+    name: 'list_trash',
+    title: 'List the trash',
+    description:
+      'Deleted assets, last deleted first: each stays restorable with restore_asset until its `purge_at`, when it is removed for good. Compact records with `deleted_at`, `purge_at` and `deleted_by` (an API key or a user, by name); `next_offset` is the `offset` of the next page.',
+    scope: 'assets:read',
+    annotations: { title: 'List the trash', ...READ },
+    inputSchema: TrashQuery,
+    outputSchema: PageOf(AssetSummary(TRASH_FIELDS), 'Trashed assets, last deleted first.'),
+    endpoint: 'GET /api/v1/trash',
+    answer: (body) => pageAnswer(body as Page<Asset>, (asset) => summaryOf(asset, ...Object.keys(TRASH_FIELDS))),
+  },
+  {
     name: 'push_asset',
     title: 'Add an image',
     description:
-      'Add an image to the library, from a public `image_url` (the service fetches it) or from `image_base64` (the bytes in base64, at most 25 MiB decoded): exactly one of the two. Optional metadata: `title`, `asset_type` (one of list_asset_types), `client`, `product`, `tag_names`, `collection_name` (an existing manual collection to add it to), `source_url`, and `created_by_ai` (true unless you say false for human-made work). The same bytes pushed again change nothing and answer `duplicate: true` with the existing `asset_id`.',
+      'Add an image to the library, from a public `image_url` (the service fetches it) or from `image_base64` (the bytes in base64, at most 25 MiB decoded): exactly one of the two. Optional metadata: `title`, `asset_type` (one of list_asset_types), `client`, `product`, `tag_names`, `collection_name` (an existing manual collection to add it to), `source_url`, `external_id` (its id where it comes from, such as `figma:KEY:1-23`) and `created_by_ai` (true unless you say false for human-made work). The same bytes pushed again change nothing and answer `duplicate: true` with the existing `asset_id`; new bytes with the `external_id` of an asset already here make a new version of that asset (the answer\u2019s `version`).',
     scope: 'assets:write',
     // `image_url` reaches out to the web.
     annotations: { title: 'Add an image', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     inputSchema: PushBody,
-    outputSchema: Type.Object(
-      {
-        asset_id: Type.String({ format: 'uuid' }),
-        duplicate: Type.Boolean({ description: 'True when these exact bytes were already in the library: nothing changed.' }),
-      },
-      { additionalProperties: false },
-    ),
+    outputSchema: PushResponse,
     endpoint: 'POST /api/v1/assets',
     answer: asJson,
   },
@@ -280,6 +296,20 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: Type.Object({ id: Id('asset'), ...PatchBody.properties }, { additionalProperties: false }),
     outputSchema: FullAsset,
     endpoint: 'PATCH /api/v1/assets/{id}',
+    pathArgument: 'id',
+    answer: asJson,
+  },
+  {
+    name: 'restore_asset',
+    title: 'Restore an asset from the trash',
+    description:
+      'Put a deleted asset back, as it was: its id, metadata, tags, manual collections and version history. Its id comes from list_trash. Answers the asset\u2019s full record; an asset no longer in the trash (restored already, or purged) is not found.',
+    scope: 'assets:write',
+    // Undoes a delete; a second call finds nothing to restore.
+    annotations: { title: 'Restore an asset from the trash', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    inputSchema: Type.Object({ id: Id('trashed asset') }, { additionalProperties: false }),
+    outputSchema: FullAsset,
+    endpoint: 'POST /api/v1/trash/{id}/restore',
     pathArgument: 'id',
     answer: asJson,
   },
