@@ -538,6 +538,35 @@ describe('bad usage, a refused key, an unreachable server: exit 2 with one line'
   })
 })
 
+describe('trash', () => {
+  it('trash list shows the deleted assets as a table or NDJSON, and trash restore puts one back', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })
+    const { asset_id: id } = await client.assets.push(await uniquePng(), { title: 'Binned poster' })
+    await client.assets.delete(id)
+
+    const table = await cli(['trash', 'list'])
+    expect(table.code).toBe(0)
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID +TITLE +DELETED +BY +PURGED AT$/)
+    expect(table.stdout).toMatch(new RegExp(`${id} +Binned poster +\\S+ +assets:write \\(key\\) +\\S+`))
+    expect(table.stderr).toMatch(/of \d+ assets in the trash/)
+    const json = await cli(['trash', 'list', '--all', '--json'])
+    expect(json.events).toContainEqual(expect.objectContaining({ id, title: 'Binned poster', deleted_by: { kind: 'key', name: 'assets:write' } }))
+
+    const restored = await cli(['trash', 'restore', id, '--json'])
+    expect(restored.code).toBe(0)
+    expect(restored.events).toEqual([expect.objectContaining({ id, title: 'Binned poster' })])
+    expect((await client.assets.get(id)).title).toBe('Binned poster')
+    expect((await cli(['trash', 'list', '--all', '--json'])).events.map((asset) => asset.id)).not.toContain(id)
+
+    const again = await cli(['trash', 'restore', id])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/404/)
+    const bad = await cli(['trash', 'empty'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/trash list or trash restore <id>/)
+  })
+})
+
 describe('search and list', () => {
   it('list prints a table of the filtered assets, or NDJSON', async () => {
     const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })

@@ -10,6 +10,7 @@ import type { PushFields } from '../types.js'
 import { HashCache } from './hash-cache.js'
 import { list, search } from './query.js'
 import { transfer, type TransferPlan } from './transfer.js'
+import { listTrash, restoreFromTrash } from './trash.js'
 import { COMMAND_HELP, connection, FatalError, HELP, isCommand, parseCommand, UsageError, wholeNumber, type Command, type Connection } from './usage.js'
 
 const VERSION = '0.1.0'
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`)
     return EXIT.ok
   }
-  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list or mcp`)
+  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash or mcp`)
 
   if (command === 'mcp') {
     const { values, positionals } = parseCommand('mcp', args)
@@ -54,7 +55,24 @@ async function main(argv: string[]): Promise<number> {
     await list(await connect(connection(values, process.env)), values)
     return EXIT.ok
   }
+  if (command === 'trash') return trash(args)
   return command === 'push' ? push(args) : check(args)
+}
+
+/** `trash list` and `trash restore <id>`. */
+async function trash(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('trash', args)
+  if (values.help) return help('trash')
+  const [action, ...rest] = positionals
+  if (action === 'list' && rest.length === 0) {
+    await listTrash(await connect(connection(values, process.env)), values)
+    return EXIT.ok
+  }
+  if (action === 'restore' && rest.length === 1) {
+    const restored = await restoreFromTrash(await connect(connection(values, process.env), 'assets:write'), rest[0]!, values.json ?? false)
+    return restored ? EXIT.ok : EXIT.failed
+  }
+  throw new UsageError('trash takes trash list or trash restore <id>')
 }
 
 function help(command: Command): number {
@@ -148,7 +166,7 @@ async function connect({ url, key }: Connection, needs?: 'assets:read' | 'assets
   } catch (error) {
     throw fatalFrom(error, url)
   }
-  if (needs === 'assets:write' && scope !== 'assets:write') throw new FatalError('the API key is read-only (assets:read): pushing needs an assets:write key')
+  if (needs === 'assets:write' && scope !== 'assets:write') throw new FatalError('the API key is read-only (assets:read): this needs an assets:write key')
   return client
 }
 

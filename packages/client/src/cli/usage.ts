@@ -30,6 +30,8 @@ Usage:
   asset-library-client check <files, folders or globs…> [options]
   asset-library-client search "<query>" [--tag T] [--type T] [--client C] [--product P] [--limit N]
   asset-library-client list [--tag T] [--type T] [--client C] [--product P] [-q Q] [--limit N] [--offset N | --all]
+  asset-library-client trash list [--limit N] [--offset N | --all]
+  asset-library-client trash restore <id>
   asset-library-client mcp      the service's MCP tools over stdio, for a desktop AI client
 
 Every command:
@@ -107,6 +109,20 @@ ${FILTERS}
 ${CONNECTION}
   --json               NDJSON on stdout: one line per asset
 ${HELP_OPTION}`,
+  trash: `Usage: asset-library-client trash list [options]
+       asset-library-client trash restore <id> [options]
+
+list: the deleted assets as a table, last deleted first: when and by whom each was deleted, and when the
+purge removes it for good. restore: puts the asset back as it was (tags, collections, versions) and
+prints it; needs an assets:write key.
+
+Options:
+  --limit N            assets per page (1 to 100, default 50)
+  --offset N           skip the first N (the next page starts at offset + limit)
+  --all                every asset in the trash, page after page
+${CONNECTION}
+  --json               NDJSON on stdout: one line per asset
+${HELP_OPTION}`,
   mcp: `Usage: asset-library-client mcp [--url URL] [--key KEY]
 
 Serves the Asset Library's MCP tools over stdio, for a desktop AI client (Claude Desktop and others that
@@ -155,6 +171,7 @@ export const COMMANDS = {
   check: { ...common, ...walking },
   search: { ...common, ...filters },
   list: { ...common, ...filters, q: { type: 'string', short: 'q' }, offset: { type: 'string' }, all: { type: 'boolean' } },
+  trash: { ...common, limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' } },
   mcp: { url: common.url, key: common.key, help: common.help },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>
 
