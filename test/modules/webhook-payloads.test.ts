@@ -6,6 +6,7 @@ import { EVENT_NAMES, type EventName } from '../../src/platform/events/names.js'
 import { uuidv7 } from '../../src/platform/ids.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { outboxEvents, pushImage } from '../support/fixtures.js'
+import { uniquePng } from '../support/images.js'
 import { loginOwner, type Client } from '../support/sessions.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is walked as plain JSON */
@@ -82,10 +83,20 @@ describe('the webhooks section of the v1 document', () => {
     const accepted = await t.app.inject({ method: 'POST', url: '/app/api/invitations/accept', payload: { token: invited.json().token, password: 'a long enough password' } })
     expect(accepted.statusCode).toBe(200)
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${assetId}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/trash/${assetId}/restore`, headers: bearer(acme.writeKey) })).statusCode).toBe(200)
 
-    for (const event of ['asset.created', 'asset.updated', 'asset.deleted', 'collection.created', 'collection.shared', 'member.invited', 'member.joined'] as const) {
+    for (const event of ['asset.created', 'asset.updated', 'asset.deleted', 'asset.restored', 'collection.created', 'collection.shared', 'member.invited', 'member.joined'] as const) {
       expectDocumented(event, await delivered(event))
     }
+  })
+
+  it('describes asset.updated for a new version, `changes` naming the file', async () => {
+    const { id } = await pushImage(t.app, acme.writeKey, { title: 'Banner' })
+    const version = await t.app.inject({ method: 'POST', url: `/api/v1/assets/${id}/versions`, headers: bearer(acme.writeKey), payload: { image_base64: (await uniquePng()).toString('base64') } })
+    expect(version.statusCode, version.body).toBe(201)
+    const body = (await delivered('asset.updated')) as { data: { id: string; version: number; changes: string[] } }
+    expect(body.data).toMatchObject({ id, version: 2, changes: ['file'] })
+    expectDocumented('asset.updated', body)
   })
 
   it('refuses data that is not what the kind carries', () => {

@@ -165,6 +165,55 @@ describe('assets', () => {
   })
 })
 
+describe('versions and the trash', () => {
+  it('uploads versions from bytes, a file path and a URL, lists them newest first, and restores an earlier one', async () => {
+    const first = await uniquePng()
+    const { asset_id: id } = await client.assets.push(first, { title: 'Logo' })
+    const redrawn = await uniquePng()
+    expect(await client.assets.pushVersion(id, redrawn)).toEqual({ asset_id: id, version: 2, duplicate: false })
+    expect(await client.assets.pushVersion(id, redrawn)).toEqual({ asset_id: id, version: 2, duplicate: true })
+    const path = join(scratch, 'logo-v3.png')
+    const third = await uniquePng()
+    await writeFile(path, third)
+    expect(await client.assets.pushVersion(id, path)).toMatchObject({ version: 3, duplicate: false })
+    expect(await client.assets.pushVersion(id, new URL(`${imageHost.url}/logo.png`))).toMatchObject({ version: 4, duplicate: false })
+
+    const { data } = await client.assets.versions(id)
+    expect(data.map((version) => [version.version, version.sha256])).toEqual([
+      [4, sha256(hostedImage)],
+      [3, sha256(third)],
+      [2, sha256(redrawn)],
+      [1, sha256(first)],
+    ])
+    expect(data[0]!.created_by).toEqual({ kind: 'key', name: expect.any(String) })
+
+    expect(await client.assets.restoreVersion(id, 1)).toMatchObject({ asset_id: id, version: 5 })
+    expect(await client.assets.get(id)).toMatchObject({ version: 5, sha256: sha256(first), title: 'Logo' })
+    const other = await uniquePng()
+    await client.assets.push(other)
+    expect(await rejection(client.assets.pushVersion(id, other))).toMatchObject({ status: 409, code: 'content_belongs_to_other_asset' })
+  })
+
+  it('lists, iterates, restores and purges the trash', async () => {
+    const kept = await client.assets.push(await uniquePng(), { title: 'Kept', tag_names: ['binned'] })
+    const purged = await client.assets.push(await uniquePng(), { title: 'Purged' })
+    await client.assets.delete(kept.asset_id)
+    await client.assets.delete(purged.asset_id)
+
+    const page = await client.trash.list({ limit: 1 })
+    expect(page).toMatchObject({ limit: 1, offset: 0 })
+    expect(page.data[0]).toMatchObject({ id: purged.asset_id, deleted_by: { kind: 'key' } })
+    const every: string[] = []
+    for await (const asset of client.trash.iterate({ limit: 1 })) every.push(asset.id)
+    expect(every.slice(0, 2)).toEqual([purged.asset_id, kept.asset_id])
+
+    expect(await client.trash.restore(kept.asset_id)).toMatchObject({ id: kept.asset_id, title: 'Kept', tags: ['binned'] })
+    expect(await client.assets.get(kept.asset_id)).toMatchObject({ title: 'Kept' })
+    expect(await client.trash.purge(purged.asset_id)).toBeUndefined()
+    expect(await rejection(client.trash.restore(purged.asset_id))).toMatchObject({ status: 404, code: 'not_found' })
+  })
+})
+
 describe('search and the catalogue', () => {
   it('searches with filters', async () => {
     const { asset_id } = await client.assets.push(await uniquePng(), { title: 'Quarterly lighthouse poster', tag_names: ['poster'] })
