@@ -10,6 +10,7 @@ import { startServer as startHttpServer, type TestServer } from '../../../test/s
 import { uniquePng } from '../../../test/support/images.js'
 import { ApiError, createClient as createBrowserClient, type Asset, type ProblemCode, type ResponseInfo } from '../src/index.js'
 import { createClient, type NodeAssetLibraryClient } from '../src/node.js'
+import { seedOrganization } from '../../../test/support/app.js'
 import { startServer, type RunningServer } from './server.js'
 
 let server: RunningServer
@@ -166,6 +167,13 @@ describe('assets', () => {
 })
 
 describe('versions and the trash', () => {
+  // An organization of their own: its keys' buckets, so these pushes leave the other tests' limits alone.
+  let client: NodeAssetLibraryClient
+  beforeAll(async () => {
+    const own = await seedOrganization(server.t.app, 'Versioned')
+    client = createClient({ baseUrl: server.url, apiKey: own.writeKey })
+  })
+
   it('uploads versions from bytes, a file path and a URL, lists them newest first, and restores an earlier one', async () => {
     const first = await uniquePng()
     const { asset_id: id } = await client.assets.push(first, { title: 'Logo' })
@@ -176,11 +184,17 @@ describe('versions and the trash', () => {
     const third = await uniquePng()
     await writeFile(path, third)
     expect(await client.assets.pushVersion(id, path)).toMatchObject({ version: 3, duplicate: false })
-    expect(await client.assets.pushVersion(id, new URL(`${imageHost.url}/logo.png`))).toMatchObject({ version: 4, duplicate: false })
+    const fetched = await uniquePng()
+    const host = await startHttpServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(fetched))
+    try {
+      expect(await client.assets.pushVersion(id, new URL(`${host.url}/logo.png`))).toMatchObject({ version: 4, duplicate: false })
+    } finally {
+      await host.close()
+    }
 
     const { data } = await client.assets.versions(id)
     expect(data.map((version) => [version.version, version.sha256])).toEqual([
-      [4, sha256(hostedImage)],
+      [4, sha256(fetched)],
       [3, sha256(third)],
       [2, sha256(redrawn)],
       [1, sha256(first)],
