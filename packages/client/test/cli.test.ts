@@ -217,6 +217,40 @@ describe('push', () => {
     expect(pushesSince(mark)).toBe(0)
   })
 
+  it('--sync pushes each file with its path as external_id; a re-run after an edit makes a new version of that asset and sends nothing else', async () => {
+    const root = folder('synced')
+    mkdirSync(join(root, 'brand'))
+    writeFileSync(join(root, 'brand', 'logo.png'), await uniquePng())
+    writeFileSync(join(root, 'banner.png'), await uniquePng())
+    const first = await cli(['push', root, '--sync', '--json'])
+    expect(first.code).toBe(0)
+    const events = byPath(first, root)
+    expect(events['brand/logo.png']).toMatchObject({ event: 'pushed' })
+    expect(events['banner.png']).toMatchObject({ event: 'pushed' })
+    const logoId = String(events['brand/logo.png']!.asset_id)
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.readKey })
+    expect(await client.assets.get(logoId)).toMatchObject({ external_id: 'path:brand/logo.png', version: 1 })
+
+    const redrawn = await uniquePng()
+    writeFileSync(join(root, 'brand', 'logo.png'), redrawn)
+    const mark = library.requests.length
+    const again = await cli(['push', root, '--sync', '--json'])
+    expect(again.code).toBe(0)
+    const second = byPath(again, root)
+    expect(second['brand/logo.png']).toMatchObject({ event: 'updated', asset_id: logoId })
+    expect(second['banner.png']).toMatchObject({ event: 'duplicate', asset_id: events['banner.png']!.asset_id })
+    expect(summaryOf(again)).toMatchObject({ files: 2, pushed: 0, updated: 1, duplicate: 1, failed: 0 })
+    expect(pushesSince(mark)).toBe(1)
+    expect(await client.assets.get(logoId)).toMatchObject({ version: 2, sha256: sha256(redrawn), external_id: 'path:brand/logo.png' })
+    expect((await client.assets.list({ external_id: 'path:brand/logo.png' })).data.map((asset) => asset.id)).toEqual([logoId])
+
+    // Without --sync the same edit is a new asset, as before.
+    writeFileSync(join(root, 'brand', 'logo.png'), await uniquePng())
+    const plain = byPath(await cli(['push', root, '--json']), root)
+    expect(plain['brand/logo.png']).toMatchObject({ event: 'pushed' })
+    expect(plain['brand/logo.png']!.asset_id).not.toBe(logoId)
+  })
+
   it('hashes a file larger than one read as the server does: the check finds it, and nothing is pushed', async () => {
     const root = folder('large')
     const large = await noisePng(1000)

@@ -86,6 +86,7 @@ describe('typed events', () => {
         break
       case 'asset.updated':
         expectTypeOf(event.data).toExtend<Asset>()
+        expectTypeOf(event.data.changes).toEqualTypeOf<string[]>()
         break
       case 'asset.deleted':
         expectTypeOf(event.data).toEqualTypeOf<{ id: string }>()

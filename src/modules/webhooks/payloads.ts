@@ -34,7 +34,7 @@ function assetWithChanges(asset: JsonSchema): JsonSchema {
     items: { type: 'string' },
     description: 'The fields of the record the change touched, by their names here (`tags`, `title`…); `file` when a new version replaced the file.',
   }
-  return { ...asset, properties: { ...asset.properties, changes }, description: 'The asset record after the change, with `changes`.' }
+  return { ...asset, properties: { ...asset.properties, changes }, required: [...asset.required, 'changes'], description: 'The asset record after the change, with `changes`.' }
 }
 
 /** Each event kind's `data`, given the document's component schemas (the asset record is copied once, for `asset.updated`). */

@@ -7757,7 +7757,7 @@ export interface operations {
                         /** Format: date-time */
                         updated_at: string;
                         /** @description The fields of the record the change touched, by their names here (`tags`, `title`…); `file` when a new version replaced the file. */
-                        changes?: string[];
+                        changes: string[];
                     };
                 };
             };
