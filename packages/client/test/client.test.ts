@@ -208,6 +208,17 @@ describe('versions and the trash', () => {
     expect(await rejection(client.assets.pushVersion(id, other))).toMatchObject({ status: 409, code: 'content_belongs_to_other_asset' })
   })
 
+  it('pushes by external_id: new bytes are the next version of its asset, found by the list filter, and PATCH clears it', async () => {
+    const externalId = 'figma:FILE:1-23'
+    const { asset_id: id } = await client.assets.push(await uniquePng(), { title: 'Frame', external_id: externalId })
+    const again = await uniquePng()
+    expect(await client.assets.push(again, { title: 'Frame, edited', external_id: externalId })).toEqual({ asset_id: id, duplicate: false, version: 2 })
+    expect(await client.assets.push(again, { external_id: externalId })).toMatchObject({ asset_id: id, duplicate: true })
+    expect((await client.assets.list({ external_id: externalId })).data.map((asset) => [asset.id, asset.title, asset.version])).toEqual([[id, 'Frame, edited', 2]])
+    expect(await client.assets.update(id, { external_id: null })).toMatchObject({ id, external_id: null })
+    expect((await client.assets.list({ external_id: externalId })).data).toEqual([])
+  })
+
   it('lists, iterates, restores and purges the trash', async () => {
     const kept = await client.assets.push(await uniquePng(), { title: 'Kept', tag_names: ['binned'] })
     const purged = await client.assets.push(await uniquePng(), { title: 'Purged' })
