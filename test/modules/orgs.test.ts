@@ -58,6 +58,7 @@ describe('GET /app/api/orgs/:org and its members', () => {
         role,
         usage: { assets: expect.any(Number), trashed_assets: expect.any(Number), bytes: expect.any(Number), max_assets: 10_000, max_bytes: 10 * 1024 ** 3 },
         ai: { available: false, unavailable_reason: 'no_provider', embeddings_pending: 0 },
+        trash_retention_days: 30,
       })
     }
   })
@@ -117,6 +118,20 @@ describe('GET /app/api/orgs/:org usage', () => {
       expect(res.json().usage).toMatchObject({ max_assets: null, max_bytes: null })
     } finally {
       await unlimited.close()
+    }
+  })
+})
+
+describe('GET /app/api/orgs/:org trash_retention_days', () => {
+  it('is TRASH_RETENTION_DAYS, 30 by default and 0 on a server whose deletes cannot be undone', async () => {
+    expect((await member.get(orgUrl)).json().trash_retention_days).toBe(30)
+    const purgesAtOnce = await startTestApp({ database: t.database, env: { TRASH_RETENTION_DAYS: '0' } })
+    try {
+      const res = await purgesAtOnce.app.inject({ url: orgUrl, headers: { cookie: member.cookie } })
+      expect(res.statusCode).toBe(200)
+      expect(res.json().trash_retention_days).toBe(0)
+    } finally {
+      await purgesAtOnce.close()
     }
   })
 })

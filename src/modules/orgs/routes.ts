@@ -36,7 +36,15 @@ function orgView(org: Organization) {
 }
 
 /** /app/api/orgs/:org and its members: the organization's settings, for its members and managers. */
-export function orgRoutes(app: App, deps: { orgs: OrgService; planLimits: Config['planLimits']; aiStatus(organizationId: string): Promise<OrganizationAiStatus> }): void {
+export function orgRoutes(
+  app: App,
+  deps: {
+    orgs: OrgService
+    planLimits: Config['planLimits']
+    trashRetentionDays: Config['trashRetentionDays']
+    aiStatus(organizationId: string): Promise<OrganizationAiStatus>
+  },
+): void {
   const { orgs } = deps
 
   app.get(
@@ -61,7 +69,7 @@ export function orgRoutes(app: App, deps: { orgs: OrgService; planLimits: Config
         max_assets: limits.maxAssets ?? null,
         max_bytes: limits.maxBytes ?? null,
       }
-      return { ...orgView(organization), role, usage, ai: await deps.aiStatus(organization.id) }
+      return { ...orgView(organization), role, usage, ai: await deps.aiStatus(organization.id), trash_retention_days: deps.trashRetentionDays }
     },
   )
 

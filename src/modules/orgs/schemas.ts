@@ -33,11 +33,20 @@ const UsageSchema = Type.Object(
 )
 
 export const OrganizationWithRoleSchema = Type.Object(
-  { ...OrganizationSchema.properties, role: Role, usage: UsageSchema, ai: OrganizationAiStatusSchema },
+  {
+    ...OrganizationSchema.properties,
+    role: Role,
+    usage: UsageSchema,
+    ai: OrganizationAiStatusSchema,
+    trash_retention_days: Type.Integer({
+      minimum: 0,
+      description: 'Days a deleted asset stays restorable in the trash on this server (`TRASH_RETENTION_DAYS`); 0: a delete purges at once and cannot be undone.',
+    }),
+  },
   {
     [COMPONENT]: 'AppOrganizationWithRole',
     additionalProperties: false,
-    description: 'The organization, the signed-in user\u2019s role in it, its plan usage, and what the server can do for its AI setting.',
+    description: 'The organization, the signed-in user\u2019s role in it, its plan usage, what the server can do for its AI setting, and how long its trash keeps deleted assets.',
   },
 )
 
