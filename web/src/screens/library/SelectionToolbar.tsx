@@ -10,30 +10,37 @@ import { FormError } from '../../ui/FormError'
 import { plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { useTrashedNote, trashEach } from '../trash/api'
+import { trashEach, useDeletedNote, useTrashKeeps } from '../trash/api'
 import { addInChunks } from './bulk'
+import { DeleteForeverDialog } from './DeleteAsset'
 import type { Asset } from './queries'
 
 type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
 
 /**
- * What to do with the selected assets: add them to a manual collection, move them to the trash, or let go. The
- * count is announced by the screen's status region (a region mounted with its text is not read).
+ * What to do with the selected assets: add them to a manual collection, move them to the trash (delete them,
+ * after asking, when the server's trash keeps nothing), or let go. The count is announced by the screen's
+ * status region (a region mounted with its text is not read).
  */
 export function SelectionToolbar({ assets, onClear }: { assets: ReadonlyArray<Pick<Asset, 'id' | 'title'>>; onClear(): void }) {
   const ids = assets.map((asset) => asset.id)
   const [collecting, setCollecting] = useState(false)
+  const [asking, setAsking] = useState(false)
   const queryClient = useQueryClient()
   const toast = useToast()
-  const trashedNote = useTrashedNote()
+  const keeps = useTrashKeeps()
+  const deletedNote = useDeletedNote()
 
-  // No confirmation: the note offers "Undo", and the trash keeps the assets for days.
+  // No confirmation when the trash keeps the assets for days: the note offers "Undo". Until the server has
+  // said whether it does, "Delete" waits.
   const remove = useMutation({
     mutationFn: (targets: Array<Pick<Asset, 'id' | 'title'>>) => trashEach(targets.map((asset) => asset.id)),
     onSuccess: ({ done, failures }, targets) => {
       const moved = targets.filter((asset) => done.includes(asset.id))
-      if (failures.length === 0) trashedNote(moved)
-      else toast.error(new Error(`Moved ${done.length} of ${targets.length} to the trash; ${failures.length} failed: ${messageOf(failures[0])}`))
+      const went = keeps ? `Moved ${done.length} of ${targets.length} to the trash` : `Deleted ${done.length} of ${targets.length} forever`
+      if (failures.length === 0) deletedNote(moved)
+      else toast.error(new Error(`${went}; ${failures.length} failed: ${messageOf(failures[0])}`))
+      setAsking(false)
       onClear()
     },
     onSettled: () => invalidateAssetData(queryClient),
@@ -45,13 +52,27 @@ export function SelectionToolbar({ assets, onClear }: { assets: ReadonlyArray<Pi
       <button type="button" onClick={() => setCollecting(true)}>
         Add to collection
       </button>
-      <button type="button" className="danger" onClick={() => remove.mutate([...assets])} disabled={remove.isPending}>
-        {remove.isPending ? 'Moving to trash…' : 'Move to trash'}
-      </button>
+      {keeps ? (
+        <button type="button" className="danger" onClick={() => remove.mutate([...assets])} disabled={remove.isPending}>
+          {remove.isPending ? 'Moving to trash…' : 'Move to trash'}
+        </button>
+      ) : (
+        <button type="button" className="danger" onClick={() => setAsking(true)} disabled={keeps === undefined}>
+          Delete
+        </button>
+      )}
       <button type="button" onClick={onClear}>
         Clear
       </button>
       <AddToCollectionDialog open={collecting} ids={ids} onClose={() => setCollecting(false)} />
+      <DeleteForeverDialog
+        assets={assets}
+        open={asking}
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate([...assets])}
+        onClose={() => setAsking(false)}
+      />
     </div>
   )
 }

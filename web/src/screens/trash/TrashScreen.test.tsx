@@ -1,13 +1,16 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { v1 } from '../../api/client'
+import { appApi, v1 } from '../../api/client'
 import { ToastProvider } from '../../ui/toast'
 import type { TrashedAsset } from './api'
 import { TrashScreen } from './TrashScreen'
 
-const session = vi.hoisted(() => ({ canManage: true }))
-vi.mock('../../session', () => ({ useSession: () => ({ canManage: session.canManage, user: { name: 'Me', email: 'me@acme.test' } }) }))
+const session = vi.hoisted(() => ({ canManage: true, trashRetentionDays: 30 }))
+vi.mock('../../session', () => ({
+  useSession: () => ({ canManage: session.canManage, user: { name: 'Me', email: 'me@acme.test' } }),
+  useOrg: () => 'acme',
+}))
 
 const DAY = 86_400_000
 
@@ -34,6 +37,7 @@ const answer = (status: number, data?: unknown) => ({ data, response: new Respon
 type Init = { params: { path?: { id: string }; query?: { limit?: number; offset?: number } } }
 
 function serve() {
+  vi.spyOn(appApi, 'GET').mockImplementation((async () => answer(200, { slug: 'acme', trash_retention_days: session.trashRetentionDays })) as unknown as typeof appApi.GET)
   vi.spyOn(v1, 'GET').mockImplementation((async (_path: string, init: Init) => {
     const { limit = 60, offset = 0 } = init.params.query ?? {}
     return answer(200, { data: trash.slice(offset, offset + limit), total: trash.length, limit, offset })
@@ -64,6 +68,7 @@ const card = (title: string) => screen.getByRole('article', { name: title })
 
 beforeEach(() => {
   session.canManage = true
+  session.trashRetentionDays = 30
   calls.length = 0
   trash = [
     trashed('a1', 'Logo', { deleted_by: { kind: 'key', name: 'Figma sync' } }),
@@ -151,5 +156,13 @@ describe('the trash', () => {
     renderTrash()
     expect(await screen.findByRole('region', { name: 'The trash is empty' })).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Empty trash' })).toBeNull()
+    expect(await screen.findByText(/Assets you delete wait here/)).toBeTruthy()
+  })
+
+  it('says the server keeps no trash when its retention is 0', async () => {
+    session.trashRetentionDays = 0
+    trash = []
+    renderTrash()
+    expect(await screen.findByText('This server keeps no trash: assets you delete are deleted forever at once, after you confirm.')).toBeTruthy()
   })
 })

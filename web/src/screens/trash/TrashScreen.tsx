@@ -13,7 +13,7 @@ import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { assetHref } from '../library/AssetGrid'
 import { LoadMore } from '../library/LoadMore'
-import { drainTrash, purgeEach, restoreEach, useTrash, type TrashedAsset } from './api'
+import { drainTrash, purgeEach, restoreEach, useTrash, useTrashKeeps, type TrashedAsset } from './api'
 import '../library/library.css'
 import './trash.css'
 
@@ -28,6 +28,7 @@ const MANAGERS_ONLY = 'Only owners and admins can delete assets forever or empty
 export function TrashScreen() {
   const { canManage } = useSession()
   const trash = useTrash()
+  const keeps = useTrashKeeps()
   const items = useMemo(() => trash.data?.pages.flatMap((page) => page.data) ?? [], [trash.data])
   const total = trash.data?.pages[0]?.total
   const [acting, setActing] = useState<keyof typeof ALL | null>(null)
@@ -59,6 +60,7 @@ export function TrashScreen() {
             ? 'Deleted assets wait here before they are deleted forever.'
             : `Deleted assets stay here for ${plural(retentionDays, 'day')}, then are deleted forever.`}{' '}
           Restoring one brings it back as it was: its tags, collections and versions.
+          {keeps === false && ' This server now keeps no trash: what is deleted from now on is deleted forever at once.'}
           {!canManage && (
             <>
               {' '}
@@ -76,7 +78,11 @@ export function TrashScreen() {
         </p>
       ) : items.length === 0 ? (
         <EmptyState title="The trash is empty">
-          <p>Assets you delete wait here before they are deleted forever, so that they can be restored.</p>
+          <p>
+            {keeps !== false
+              ? 'Assets you delete wait here before they are deleted forever, so that they can be restored.'
+              : 'This server keeps no trash: assets you delete are deleted forever at once, after you confirm.'}
+          </p>
         </EmptyState>
       ) : (
         <>

@@ -3,12 +3,13 @@ import { useLocation } from 'wouter'
 import { ASSETS_KEY, invalidateAssetData } from '../../api/cache'
 import { unwrap, v1, type V1Data } from '../../api/client'
 import { messageOf } from '../../api/problem'
+import { useOrg } from '../../session'
 import { assetTitle } from '../../ui/AssetThumb'
 import { plural } from '../../ui/format'
 import { useToast } from '../../ui/toast'
 import { assetHref } from '../library/AssetGrid'
 import { sendEach } from '../library/bulk'
-import type { Asset } from '../library/queries'
+import { organizationQuery, type Asset } from '../library/queries'
 
 /** A trashed asset: the record as it was, with when it went, by whom, and when it is purged for good. */
 export type TrashedAsset = V1Data<'/api/v1/trash', 'get'>['data'][number]
@@ -26,6 +27,15 @@ export function useTrash() {
     getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
     meta: { quiet: true },
   })
+}
+
+/**
+ * Whether this server's trash keeps deleted assets (`trash_retention_days` above 0), so that a delete can
+ * be undone; undefined until the organization is known. With `TRASH_RETENTION_DAYS=0` a delete purges.
+ */
+export function useTrashKeeps(): boolean | undefined {
+  const organization = useQuery({ ...organizationQuery(useOrg()), meta: { quiet: true } })
+  return organization.data && organization.data.trash_retention_days > 0
 }
 
 /** How many assets are in the trash (the list's total, asked with the smallest page). */
@@ -73,11 +83,13 @@ type Named = Pick<Asset, 'id' | 'title'>
 const named = (assets: readonly Named[], verb: string) => (assets.length === 1 ? `${verb} “${assetTitle(assets[0]!)}”` : `${verb} ${plural(assets.length, 'asset')}`)
 
 /**
- * The note after assets went to the trash, with "Undo": it restores them and, for one asset, opens it
- * again, wherever the user is by then. A plain call, not a mutation of the component that deleted: that
- * component (the asset page) is gone by the time the user clicks.
+ * The note after assets were deleted. When they went to the trash it offers "Undo": it restores them and,
+ * for one asset, opens it again, wherever the user is by then. A plain call, not a mutation of the
+ * component that deleted: that component (the asset page) is gone by the time the user clicks. When the
+ * trash keeps nothing, they are gone for good, and the note says so with nothing to undo.
  */
-export function useTrashedNote(): (assets: readonly Named[]) => void {
+export function useDeletedNote(): (assets: readonly Named[]) => void {
+  const keeps = useTrashKeeps()
   const toast = useToast()
   const queryClient = useQueryClient()
   const [, navigate] = useLocation()
@@ -91,5 +103,6 @@ export function useTrashedNote(): (assets: readonly Named[]) => void {
     toast.success(`${named(assets, 'Restored')}.`)
     if (assets.length === 1) navigate(assetHref(assets[0]!.id))
   }
-  return (assets) => toast.success(`${named(assets, 'Moved')} to the trash.`, { label: 'Undo', run: () => void undo(assets) })
+  return (assets) =>
+    keeps ? toast.success(`${named(assets, 'Moved')} to the trash.`, { label: 'Undo', run: () => void undo(assets) }) : toast.success(`${named(assets, 'Deleted')} forever.`)
 }
