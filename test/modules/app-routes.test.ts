@@ -124,7 +124,7 @@ describe('signed-URL and public routes', () => {
 
   it('signed file URLs need no key and count per IP in the files bucket', async () => {
     const routes = routesOf('signed-url')
-    expect(routes.map((route) => route.url)).toEqual(['/files/assets/:id/:variant'])
+    expect(routes.map((route) => route.url)).toEqual(['/files/assets/:id/versions/:version/:variant', '/files/assets/:id/:variant'])
     for (const route of routes) {
       const res = await t.app.inject({ method: route.method as Method, url: urlOf(route.url, acme.org.slug) })
       // No signature: refused by the route's own schema and signature check, never as a missing key.
