@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { runPeriodically } from '../../platform/background/periodic.js'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import type { Db } from '../../platform/db/index.js'
 import { removeEachIfUnreferenced } from '../assets/blob-sweep.js'
@@ -41,7 +42,6 @@ export async function purgeDueTrash(db: Db, blobs: BlobStore, logger: FastifyBas
  * waits for a run under way (before the database closes).
  */
 export function scheduleTrashPurge(db: Db, blobs: BlobStore, options: { intervalMs: number; logger: FastifyBaseLogger }): () => Promise<void> {
-  let running: Promise<void> | undefined
   const run = async () => {
     try {
       const purged = await purgeDueTrash(db, blobs, options.logger)
@@ -50,14 +50,5 @@ export function scheduleTrashPurge(db: Db, blobs: BlobStore, options: { interval
       options.logger.warn({ err: error }, 'the purge of the trash failed; it runs again later')
     }
   }
-  const tick = () => {
-    running ??= run().finally(() => (running = undefined))
-  }
-  tick()
-  const timer = setInterval(tick, options.intervalMs)
-  timer.unref()
-  return async () => {
-    clearInterval(timer)
-    await running
-  }
+  return runPeriodically(run, options.intervalMs)
 }

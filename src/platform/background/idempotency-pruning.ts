@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../db/index.js'
 import { pruneKeys, RETENTION_HOURS } from '../http/idempotency-store.js'
+import { runPeriodically } from './periodic.js'
 
 export const IDEMPOTENCY_PRUNE_INTERVAL_MS = 10 * 60 * 1000
 const PRUNE_BATCH = 1000
@@ -11,7 +12,6 @@ const PRUNE_BATCH = 1000
  * harmless. Returns the function that stops it, which waits for a run under way (before the database closes).
  */
 export function scheduleIdempotencyPruning(db: Db, options: { intervalMs: number; logger: FastifyBaseLogger }): () => Promise<void> {
-  let running: Promise<void> | undefined
   const run = async () => {
     let pruned = 0
     try {
@@ -21,14 +21,5 @@ export function scheduleIdempotencyPruning(db: Db, options: { intervalMs: number
     }
     if (pruned > 0) options.logger.info({ pruned, retention_hours: RETENTION_HOURS }, 'pruned old Idempotency-Key answers')
   }
-  const tick = () => {
-    running ??= run().finally(() => (running = undefined))
-  }
-  tick()
-  const timer = setInterval(tick, options.intervalMs)
-  timer.unref()
-  return async () => {
-    clearInterval(timer)
-    await running
-  }
+  return runPeriodically(run, options.intervalMs)
 }
