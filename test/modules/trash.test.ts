@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { purgeDueTrash } from '../../src/modules/trash/purge.js'
+import { RESTORED_COLUMNS } from '../../src/modules/trash/store.js'
 import { variantKey } from '../../src/platform/blobs/blob-store.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { expectProblem, organizationApi, outboxEvents, pushImage, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
@@ -175,6 +176,14 @@ describe('POST /api/v1/trash/{id}/restore', () => {
 
     expect((await restore(id)).statusCode).toBe(200)
     expect(await db().selectFrom('assets').select('created_by').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ created_by: null })
+  })
+})
+
+describe('the columns a restore puts back', () => {
+  it('are every column of assets but the generated one, so a column added later is not lost in the trash', async () => {
+    const { rows } = await sql<{ column_name: string }>`
+      select column_name from information_schema.columns where table_name = 'assets' and is_generated = 'NEVER' order by column_name`.execute(db())
+    expect([...RESTORED_COLUMNS].sort()).toEqual(rows.map((row) => row.column_name).sort())
   })
 })
 

@@ -12,7 +12,7 @@ export const PURGE_BATCH = 500
  * The columns of `assets` a trashed row puts back, all but the generated `search`. Read from the stored
  * row with `jsonb_populate_record`, so each comes back with its column's type.
  */
-const RESTORED_COLUMNS = [
+export const RESTORED_COLUMNS = [
   'id',
   'organization_id',
   'title',
