@@ -157,8 +157,8 @@ describe('collections', () => {
     await signIn(page, e2e.acme.owner.email, e2e.acme.owner.password)
     await page.goto('/collections')
     const cover = (name: string) => page.getByRole('row', { name: new RegExp(name) }).locator('img')
-    await expect.poll(() => cover('Blue shelf').getAttribute('src')).toContain(`/files/assets/${await idOf('Blue banner')}/thumbnail?`)
-    await expect.poll(() => cover('Reds again').getAttribute('src')).toContain(`/files/assets/${await idOf('Red icon')}/thumbnail?`)
+    await expect.poll(() => cover('Blue shelf').getAttribute('src')).toContain(`/files/assets/${await idOf('Blue banner')}/versions/1/thumbnail?`)
+    await expect.poll(() => cover('Reds again').getAttribute('src')).toContain(`/files/assets/${await idOf('Red icon')}/versions/1/thumbnail?`)
     for (const name of ['Blue shelf', 'Reds again']) {
       const loaded = () =>
         cover(name).evaluate((image) => {
