@@ -16,6 +16,7 @@ import { workspaceSource } from './web/vite.config.js'
  */
 const UNIT_TESTS = [
   'test/cli.test.ts',
+  'test/cli-commands.test.ts',
   'test/config.test.ts',
   'test/modules/webhook-signature.test.ts',
   'test/platform/address-policy.test.ts',
@@ -43,7 +44,7 @@ for (const file of UNIT_TESTS) {
  * 200 KiB/s. Vitest starts projects in name order and, on a fresh clone, larger files first; these start
  * first instead, so the other files run beside them rather than after them.
  */
-const STARTED_FIRST = ['test/cli.test.ts', 'test/platform/slow-clients.test.ts']
+const STARTED_FIRST = ['test/cli.test.ts', 'test/cli-commands.test.ts', 'test/platform/slow-clients.test.ts']
 
 class StartWaitingFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
