@@ -300,6 +300,29 @@ describe('delivery', () => {
     expect(receiver.received).toHaveLength(1)
   })
 
+  it('sends asset.restored only to a subscription that lists it: the kind is additive', async () => {
+    const deletes = await subscribe({ events: ['asset.deleted'] })
+    const restores = await subscribe({ events: ['asset.restored'] })
+    const { id: assetId } = await pushAsset()
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${assetId}`, headers: bearer(acme.writeKey) })
+    const restored = await t.app.inject({ method: 'POST', url: `/api/v1/trash/${assetId}/restore`, headers: bearer(acme.writeKey) })
+    expect(restored.statusCode).toBe(200)
+    const requests = await receiver.waitForCount(2)
+    await webhooksAtRest(t.database.handle.db, acme.org.id)
+    expect(receiver.received).toHaveLength(2)
+    // Each delivery is signed with its subscription's secret: what each subscription received.
+    const signedWith = (secret: string) =>
+      requests.filter((request) => {
+        try {
+          return verifyWebhook(request.body, request.headers, secret) !== undefined
+        } catch {
+          return false
+        }
+      })
+    expect(signedWith(deletes.secret).map((request) => verified(request, deletes.secret).event)).toEqual(['asset.deleted'])
+    expect(signedWith(restores.secret).map((request) => verified(request, restores.secret))).toMatchObject([{ event: 'asset.restored', data: { id: assetId } }])
+  })
+
   it('never sends an event whose transaction rolled back', async () => {
     const subscription = await subscribe({ events: ['asset.deleted'] })
     const db = t.database.handle.db
