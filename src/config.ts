@@ -70,6 +70,10 @@ export interface Config {
   imageFetchTimeoutMs: number
   /** Images decoded at once by this process. */
   imageConcurrency: number
+  /** Renditions: the longest side one may ask for, and the process's limits on making them. */
+  renditions: RenditionConfig
+  /** SVG is rendered in a child process that is killed past either limit. */
+  svgRender: SvgRenderConfig
   /** The largest zip of a shared collection's originals (`/s/{token}.zip`), summed before streaming starts. */
   shareZipMaxBytes: number
   /** Per plan name; a plan not listed is unlimited. */
@@ -85,6 +89,24 @@ export interface Config {
 }
 
 export type FilesRedirect = 'none' | 'presigned'
+
+export interface RenditionConfig {
+  /** Width and height asked for are clamped to 1..maxSide (`RENDER_MAX_SIDE`). */
+  maxSide: number
+  /** Renditions made at once by this process (`RENDER_CONCURRENCY`). */
+  concurrency: number
+  /** First renders waiting for a slot beyond which a new one is answered 503 `render_busy` (`RENDER_QUEUE_MAX`). */
+  queueMax: number
+  /** The bytes the `renditions/` prefix of the blob store may hold; the least recently used go first (`RENDITIONS_MAX_BYTES`). */
+  maxBytes: number
+}
+
+export interface SvgRenderConfig {
+  /** A render of an SVG that takes longer is killed and fails (`SVG_RENDER_TIMEOUT_MS`). */
+  timeoutMs: number
+  /** A render of an SVG whose process grows past this is killed and fails (`SVG_RENDER_MAX_MEMORY_MB`). */
+  maxMemoryMb: number
+}
 
 export interface WebhookConfig {
   /** Covers the whole answer: connect, headers and body. */
@@ -163,6 +185,16 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const outboundCa = read.file('OUTBOUND_CA_FILE')
   const imageFetchTimeoutMs = read.integer('IMAGE_FETCH_TIMEOUT_MS', 15_000, 100, 600_000)
   const imageConcurrency = read.integer('IMAGE_CONCURRENCY', 2, 1, 64)
+  const renditions: RenditionConfig = {
+    maxSide: read.integer('RENDER_MAX_SIDE', 4096, 16, 16_384),
+    concurrency: read.integer('RENDER_CONCURRENCY', 2, 1, 64),
+    queueMax: read.integer('RENDER_QUEUE_MAX', 32, 0, 10_000),
+    maxBytes: read.integer('RENDITIONS_MAX_BYTES', 5 * 1024 ** 3, 1024 ** 2, 1024 ** 5),
+  }
+  const svgRender: SvgRenderConfig = {
+    timeoutMs: read.integer('SVG_RENDER_TIMEOUT_MS', 10_000, 100, 600_000),
+    maxMemoryMb: read.integer('SVG_RENDER_MAX_MEMORY_MB', 512, 64, 16_384),
+  }
   const shareZipMaxBytes = read.integer('SHARE_ZIP_MAX_BYTES', 2 * 1024 ** 3, 1, 1024 ** 4)
   const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
   const embeddings = readEmbeddingConfig(read, problems)
@@ -253,6 +285,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     outboundCa,
     imageFetchTimeoutMs,
     imageConcurrency,
+    renditions,
+    svgRender,
     shareZipMaxBytes,
     planLimits,
     embeddings,

@@ -40,7 +40,7 @@ const fetchFile = (url: string, headers: Record<string, string> = {}, method: 'G
 
 function expectSecurityHeaders(res: LightMyRequestResponse) {
   expect(res.headers['x-content-type-options']).toBe('nosniff')
-  expect(res.headers['content-security-policy']).toBe("default-src 'none'; sandbox")
+  expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
   expect(res.headers['cache-control']).toMatch(/^private, max-age=\d+, immutable$/)
 }
 

@@ -34,6 +34,7 @@ export const RESTORED_COLUMNS = [
   'thumbnail_failure',
   'version',
   'external_id',
+  'file_text',
   'created_by',
   'created_at',
   'updated_at',

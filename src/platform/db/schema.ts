@@ -229,6 +229,8 @@ export interface AssetsTable {
   version: Generated<number>
   /** The asset's id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`): unique per organization among live assets. */
   external_id: ColumnType<string | null, string | null | undefined, string | null>
+  /** The text the file carries for people: an SVG's `<title>` and `<desc>` (migration 0019); null for raster images. Searched as full text. */
+  file_text: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Who did something to an asset: an API key or a signed-in user, by the name it had then. */
@@ -250,6 +252,32 @@ export interface AssetVersionsTable {
   /** Null for versions older than migration 0018 whose pusher is unknown. */
   created_by_kind: ActorKind | null
   created_by_name: string | null
+  /** The file's own text, as `assets.file_text` (migration 0019). */
+  file_text: ColumnType<string | null, string | null | undefined, never>
+}
+
+/** An organization's named rendition (migration 0019): the built-in `thumbnail` and `original` are not rows. */
+export interface RenditionPresetsTable {
+  organization_id: string
+  name: string
+  width: number | null
+  height: number | null
+  fit: Generated<'contain' | 'cover' | 'inside'>
+  format: 'png' | 'jpeg' | 'webp' | 'avif'
+  quality: number | null
+  /** `rrggbb` or `rrggbbaa`, lower case. */
+  background: string | null
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+/** A rendition file in the blob store's `renditions/` prefix (migration 0019), by the SHA-256 of the file it was made from. */
+export interface RenditionsTable {
+  key: string
+  sha256: string
+  byte_size: ColumnType<string, number, never>
+  created_at: CreatedAt
+  last_used_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 /** An asset in the trash (migration 0018): its row as it was, until restored or purged at `purge_at`. */
@@ -355,6 +383,8 @@ export interface Database {
   assets: AssetsTable
   asset_versions: AssetVersionsTable
   trashed_assets: TrashedAssetsTable
+  rendition_presets: RenditionPresetsTable
+  renditions: RenditionsTable
   asset_name_counts: AssetNameCountsTable
   asset_embeddings: AssetEmbeddingsTable
   thumbnail_jobs: ThumbnailJobsTable

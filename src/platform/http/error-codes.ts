@@ -45,6 +45,10 @@ export const ERROR_CODES = {
   not_an_image: { status: 422, title: 'Unprocessable Content', when: 'the bytes are not an image' },
   unsupported_image_format: { status: 422, title: 'Unprocessable Content', when: 'an image format we do not accept' },
   image_too_many_pixels: { status: 422, title: 'Unprocessable Content', when: 'an image with more pixels than we decode' },
+  svg_script: { status: 422, title: 'Unprocessable Content', when: 'an SVG with a `<script>`, an event attribute (`on…`) or a `<foreignObject>`' },
+  svg_external_reference: { status: 422, title: 'Unprocessable Content', when: 'an SVG that refers to anything but its own fragments (`#id`) or `data:` images (a URL, a file, a stylesheet import)' },
+  svg_entity: { status: 422, title: 'Unprocessable Content', when: 'an SVG with a DOCTYPE or entities (XML bombs are refused, not expanded)' },
+  svg_too_complex: { status: 422, title: 'Unprocessable Content', when: 'an SVG with too many elements, too deep a nesting, or an embedded `data:` image that is not an image we accept or has too many pixels' },
   unknown_asset_type: { status: 422, title: 'Unprocessable Content', when: "an `asset_type` outside the organization's catalogue" },
   collection_name_taken: { status: 422, title: 'Unprocessable Content', when: 'a collection name already in use' },
   collection_kind_immutable: { status: 422, title: 'Unprocessable Content', when: "changing a collection's kind" },
@@ -61,6 +65,7 @@ export const ERROR_CODES = {
   internal_error: { status: 500, title: 'Internal Server Error', when: 'our bug; the details go to the log with the request id' },
   image_fetch_blocked: { status: 502, title: 'Bad Gateway', when: '`image_url` refused by the outbound guard' },
   image_fetch_failed: { status: 502, title: 'Bad Gateway', when: '`image_url` could not be fetched' },
+  render_busy: { status: 503, title: 'Service Unavailable', when: 'too many renditions are being made for a new one to wait its turn; carries `Retry-After`' },
   storage_unavailable: { status: 503, title: 'Service Unavailable', when: 'the file storage (the S3 bucket) cannot be reached; nothing was changed, retry later' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>
 

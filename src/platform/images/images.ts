@@ -139,6 +139,65 @@ export async function processImage(bytes: Buffer, limits: ImageLimits = {}, insp
   }
 }
 
+/** A rendition to make: see `modules/renditions/spec.ts` for what each field means. */
+export interface RenderOptions {
+  width: number | null
+  height: number | null
+  fit: 'contain' | 'cover' | 'inside'
+  format: 'png' | 'jpeg' | 'webp' | 'avif'
+  quality: number | null
+  /** `rrggbb` or `rrggbbaa`; null: transparent, white for JPEG. */
+  background: string | null
+}
+
+export interface RenderedImage {
+  data: Buffer
+  width: number
+  height: number
+}
+
+/**
+ * Renders a raster image (one that `inspectImage` accepted) at the size and in the format asked. With
+ * both sides, `contain` pads to the box and `cover` crops to it, scaling up if need be; `inside` never
+ * scales up. Orientation applied, metadata dropped.
+ */
+export async function renderImage(bytes: Buffer, options: RenderOptions, limits: ImageLimits = {}): Promise<RenderedImage> {
+  const maxPixels = limits.maxPixels ?? DEFAULT_MAX_PIXELS
+  const background = backgroundOf(options)
+  try {
+    let pipeline = sharp(bytes, { limitInputPixels: maxPixels, autoOrient: true, failOn: 'error' })
+    if (options.width !== null || options.height !== null) {
+      pipeline = pipeline.resize(options.width, options.height, { fit: options.fit, background, withoutEnlargement: options.fit === 'inside' })
+    }
+    if (options.format === 'jpeg') pipeline = pipeline.flatten({ background })
+    const { data, info } = await encode(pipeline, options).toBuffer({ resolveWithObject: true })
+    return { data, width: info.width, height: info.height }
+  } catch (error) {
+    throw fromSharp(error, maxPixels)
+  }
+}
+
+function encode(pipeline: sharp.Sharp, options: RenderOptions): sharp.Sharp {
+  const quality = options.quality ?? undefined
+  switch (options.format) {
+    case 'png':
+      return pipeline.png()
+    case 'jpeg':
+      return pipeline.jpeg({ quality })
+    case 'webp':
+      return pipeline.webp({ quality })
+    case 'avif':
+      // effort 2 (default 4): AVIF is slow to encode, and a first render is made while its client waits.
+      return pipeline.avif({ quality, effort: 2 })
+  }
+}
+
+function backgroundOf(options: RenderOptions): sharp.RGBA {
+  const hex = options.background ?? (options.format === 'jpeg' ? 'ffffff' : 'ffffff00')
+  const channel = (index: number) => parseInt(hex.slice(index, index + 2), 16)
+  return { r: channel(0), g: channel(2), b: channel(4), alpha: hex.length === 8 ? channel(6) / 255 : 1 }
+}
+
 export async function makeThumbnail(bytes: Buffer, limits: ImageLimits = {}): Promise<Buffer> {
   return (await processImage(bytes, limits)).thumbnail
 }
@@ -181,6 +240,11 @@ export class ImageProcessor {
 
   async thumbnail(bytes: Buffer): Promise<Buffer> {
     return (await this.process(bytes)).thumbnail
+  }
+
+  /** A rendition of an image `inspect` accepted, decoded in one of this process's slots. */
+  render(bytes: Buffer, options: RenderOptions): Promise<RenderedImage> {
+    return this.withSlot(() => renderImage(bytes, options, this.limits))
   }
 
   private async withSlot<T>(task: () => Promise<T>): Promise<T> {
