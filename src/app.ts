@@ -61,6 +61,8 @@ import { scheduleTrashPurge } from './modules/trash/purge.js'
 import { publicTrashRoutes } from './modules/trash/routes.js'
 import { TrashedAssetSchema } from './modules/trash/schemas.js'
 import { TrashService } from './modules/trash/service.js'
+import { appPresetRoutes, publicPresetRoutes } from './modules/presets/routes.js'
+import { PresetService } from './modules/presets/service.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -119,15 +121,15 @@ export function createServices(
 function createAssetService(
   config: Config,
   db: Db,
-  modules: { catalog: CatalogService; collections: CollectionMembership; derivations: readonly AssetDerivation[]; files: ProcessFiles },
+  modules: { catalog: CatalogService; collections: CollectionMembership; derivations: readonly AssetDerivation[]; files: ProcessFiles; presets: PresetService },
   wake: BackgroundWake,
   logger: FastifyBaseLogger,
 ) {
-  const { catalog, collections, derivations, files } = modules
+  const { catalog, collections, derivations, files, presets } = modules
   const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa })
   const signer = new UrlSigner(config.appSecret, config.publicBaseUrl)
   const afterEventsCommitted = () => wake.eventsCommitted()
-  const trash = new TrashService({ db, logger, blobs: files.blobs, signer, derivations, afterEventsCommitted, retentionDays: config.trashRetentionDays })
+  const trash = new TrashService({ db, logger, blobs: files.blobs, signer, presets, derivations, afterEventsCommitted, retentionDays: config.trashRetentionDays })
   const assets = new AssetService({
     db,
     logger,
@@ -136,6 +138,7 @@ function createAssetService(
     derivations,
     fetcher,
     signer,
+    presets,
     planLimits: config.planLimits,
     imageFetchTimeoutMs: config.imageFetchTimeoutMs,
     listCacheRecords: config.listCacheRecords,
@@ -157,6 +160,7 @@ export type BuiltApp = App & {
   services: Services & {
     assets: AssetService
     trash: TrashService
+    presets: PresetService
     collections: CollectionService
     search: SearchService
     embeddings: Embeddings
@@ -304,7 +308,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, embeddings, wake)
   const { orgs, keys, catalog } = services
   const members = new CollectionMembers(database.db)
-  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, derivations, files }, wake, app.log)
+  const presets = new PresetService(database.db, { cacheTtlMs: config.presetsCacheTtlMs, maxSide: config.renditions.maxSide })
+  const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, derivations, files, presets }, wake, app.log)
   const { assets, trash, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
@@ -340,6 +345,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   signInRoutes(app, { auth, orgs, guard })
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
+  appPresetRoutes(app, { presets })
   appCollectionRoutes(app, { collections })
   fileRoutes(app, {
     files: assetFiles,
@@ -351,11 +357,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   webhookRoutes(app, { webhooks })
   publicKeyRoutes(app, { keys, orgs, rateLimits: config.rateLimits })
   publicCatalogRoutes(app, { catalog })
+  publicPresetRoutes(app, { presets })
   publicAssetRoutes(app, { assets })
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, derivations } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, derivations } })
 }

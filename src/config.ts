@@ -38,6 +38,8 @@ export interface Config {
   statisticsCheckIntervalMs: number
   /** How long a verified API key is trusted before it is checked again; bounds how late another process sees a revocation. */
   apiKeyCacheTtlMs: number
+  /** How long a process keeps an organization's rendition presets; bounds how late another process's records show a change. */
+  presetsCacheTtlMs: number
   /** Records kept in recently listed pages of assets, reused while the library is unchanged; 0 keeps none. */
   listCacheRecords: number
   /** A full-text list of assets counts its matches up to this many; past it, its total is the planner's estimate. */
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const databasePoolSize = read.integer('DATABASE_POOL_SIZE', 10, 1, 1000)
   const statisticsCheckIntervalMs = read.integer('STATISTICS_CHECK_INTERVAL_MS', 5_000, 0, 3_600_000)
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
+  const presetsCacheTtlMs = read.integer('PRESETS_CACHE_TTL_MS', 5_000, 0, 600_000)
   const listCacheRecords = read.integer('LIST_CACHE_RECORDS', 10_000, 0, 1_000_000)
   const listExactTotalUpTo = read.integer('LIST_EXACT_TOTAL_UP_TO', 10_000, 1, 10_000_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
@@ -268,6 +271,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     databasePoolSize,
     statisticsCheckIntervalMs,
     apiKeyCacheTtlMs,
+    presetsCacheTtlMs,
     listCacheRecords,
     listExactTotalUpTo,
     rateLimits,

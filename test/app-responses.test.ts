@@ -89,6 +89,11 @@ describe('/app/api responses', () => {
       await ok(owner.delete(`${org}/${registry}/round%20trip`))
     }
 
+    await ok(owner.post(`${org}/presets`, { name: 'round-trip', width: 1200, format: 'webp' }))
+    await ok(owner.put(`${org}/presets/round-trip`, { width: 600, format: 'png', background: 'ffffff' }))
+    await ok(owner.get(`${org}/presets`))
+    await ok(owner.delete(`${org}/presets/round-trip`))
+
     const hooks = `${org}/webhooks`
     const subscription = await ok<{ id: string }>(owner.post(hooks, { url: receiver.url, events: ['ping', 'asset.created'], description: 'all' }))
     const one = `${hooks}/${subscription.id}`
@@ -136,4 +141,5 @@ const NO_CONTENT = new Set([
   'POST /app/api/orgs/:org/products',
   'DELETE /app/api/orgs/:org/products/:name',
   'DELETE /app/api/orgs/:org/webhooks/:id',
+  'DELETE /app/api/orgs/:org/presets/:name',
 ])

@@ -28,7 +28,7 @@ const urlOf = (pattern: string, org: string) =>
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 const send = (client: Client, method: string, url: string) =>
-  method === 'GET' ? client.get(url) : method === 'DELETE' ? client.delete(url) : method === 'PATCH' ? client.patch(url) : client.post(url)
+  method === 'GET' ? client.get(url) : method === 'DELETE' ? client.delete(url) : method === 'PATCH' ? client.patch(url) : method === 'PUT' ? client.put(url) : client.post(url)
 
 /** Every route but the HEADs Fastify adds beside GETs, of one kind of declaration. */
 function routesOf<Kind extends DeclaredRoute['auth']['kind']>(kind: Kind) {

@@ -7,7 +7,7 @@ import type { Seeded } from './app.js'
 export const SESSION_COOKIE = 'al_session'
 export const PASSWORD = 'a long enough password'
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 /** `csrf: null` sends no X-CSRF-Token header; a string sends that instead of the session's own. */
 interface CallOptions {
   csrf?: string | null
@@ -22,6 +22,7 @@ export interface Client {
   csrf: string
   get(url: string): Promise<LightMyRequestResponse>
   post(url: string, payload?: unknown, options?: CallOptions): Promise<LightMyRequestResponse>
+  put(url: string, payload?: unknown, options?: CallOptions): Promise<LightMyRequestResponse>
   patch(url: string, payload?: unknown, options?: CallOptions): Promise<LightMyRequestResponse>
   delete(url: string, options?: CallOptions): Promise<LightMyRequestResponse>
 }
@@ -56,6 +57,7 @@ export function clientFrom(app: BuiltApp, res: LightMyRequestResponse): Client {
     csrf: body.csrf_token,
     get: (url) => send('GET', url),
     post: (url, payload, options) => send('POST', url, payload, options),
+    put: (url, payload, options) => send('PUT', url, payload, options),
     patch: (url, payload, options) => send('PATCH', url, payload, options),
     delete: (url, options) => send('DELETE', url, undefined, options),
   }

@@ -124,6 +124,11 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
     assetTypes: catalogue<T.AssetTypePage>('listAssetTypes'),
     clients: catalogue<T.ClientPage>('listClients'),
     products: catalogue<T.ProductPage>('listProducts'),
+
+    /** Rendition presets: the built-ins (`thumbnail`, `original`), then the organization's own, each with its parameters; every asset's `renditions` links them. */
+    presets: {
+      list: (options?: RequestOptions) => call<T.PresetList>('listPresets', { options }),
+    },
   }
 }
 

@@ -68,6 +68,11 @@ export type AssetTypePage = Success<'listAssetTypes'>
 export type ClientPage = Success<'listClients'>
 export type ProductPage = Success<'listProducts'>
 
+/** `{data}`: every rendition preset, the built-ins first. */
+export type PresetList = Success<'listPresets'>
+/** A rendition preset and its parameters (`format` null for the built-in `original`). */
+export type Preset = PresetList['data'][number]
+
 
 /** A page in the API's list envelope. */
 export interface Page<Item> {

@@ -1,4 +1,5 @@
 import type { Page } from '../../platform/http/pagination.js'
+import type { RenditionPreset } from '../renditions/spec.js'
 import type { AssetFilter, CountedTotal } from './store.js'
 
 /** What a page of the list answers, as the service computed it. */
@@ -16,6 +17,8 @@ export interface CachedPage<R> {
   version: string | null
   /** The expiry of the signed URLs in it: a page is only reused while a fresh one would sign the same links. */
   linksExpire: number
+  /** The organization's presets its records link, as their cache answered them (the same array while they are unchanged). */
+  presets: readonly RenditionPreset[]
   page: ListedPage<R>
 }
 

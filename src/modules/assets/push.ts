@@ -14,7 +14,7 @@ import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
 import { assertWithinPlan, filesOf, inspectImage, readImageBytes, type ImageSource, type PlanLimit } from './incoming-file.js'
-import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation } from './record.js'
+import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation, type PresetSource } from './record.js'
 import * as store from './store.js'
 import { belongsToOtherAsset, type AssetVersions } from './versions.js'
 
@@ -41,6 +41,8 @@ export interface AssetPushDeps {
   collections: CollectionMembership
   /** Signs the file links of the record the `asset.created` event carries. */
   signer: UrlSigner
+  /** The organization's presets, which the record links in `renditions`. */
+  presets: PresetSource
   /** The trash module, which builds on assets: a delete moves an asset there, a push of its bytes restores it. */
   trash: AssetTrash
 }
@@ -203,8 +205,9 @@ export class AssetPush {
    * nothing is read back.
    */
   private async insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null) {
-    const record = assetRecord({ ...asset, collections: collection ? [collection] : [], updated_at: asset.created_at }, this.deps.signer)
     const organizationId = asset.organization_id
+    const presets = await this.deps.presets.presetsOf(organizationId)
+    const record = assetRecord({ ...asset, collections: collection ? [collection] : [], updated_at: asset.created_at }, this.deps.signer, presets)
     const change: AssetChange = { kind: 'created', organizationId, record }
     const queued: AssetDerivation[] = []
     const derived = this.deps.derivations.map((derivation) => (inserted: ChangedRows) => {

@@ -2,16 +2,20 @@ import type { Derivation } from '../../platform/background/derivation.js'
 import type { ActorKind } from '../../platform/db/schema.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
+import { renditionPath, type RenditionPreset } from '../renditions/spec.js'
 import type { AssetWithRelations } from './store.js'
 
 /**
  * An asset as the API shows it, with its signed file links: what the list, the push's event and the
  * derivations all read. A leaf of the module, so the push, the service and the derivations share it
- * without importing each other.
+ * without importing each other. `presets` are the organization's own (see `PresetSource`): each is linked
+ * in `renditions` after the built-ins.
  */
-export function assetRecord(row: AssetWithRelations, signer: UrlSigner) {
+export function assetRecord(row: AssetWithRelations, signer: UrlSigner, presets: readonly RenditionPreset[]) {
   const thumbnail = thumbnailLink(signer, row.id, row.version)
   const original = fileLink(signer, row.id, row.version, 'original')
+  const renditions: Record<string, string> = { thumbnail: thumbnail.url, original: original.url }
+  for (const preset of presets) renditions[preset.name] = signer.sign(renditionPath(row.id, row.version, preset.spec)).url
   return {
     id: row.id,
     title: row.title,
@@ -31,6 +35,7 @@ export function assetRecord(row: AssetWithRelations, signer: UrlSigner) {
     thumbnail_status: row.thumbnail_failure === null ? ('available' as const) : ('failed' as const),
     thumbnail_failure: row.thumbnail_failure,
     original_url: original.url,
+    renditions,
     version: row.version,
     external_id: row.external_id,
     collections: row.collections,
@@ -40,6 +45,11 @@ export function assetRecord(row: AssetWithRelations, signer: UrlSigner) {
 }
 
 export type AssetRecord = ReturnType<typeof assetRecord>
+
+/** Where the records find an organization's own presets: the presets module's per-process cache. */
+export interface PresetSource {
+  presetsOf(organizationId: string): Promise<readonly RenditionPreset[]>
+}
 
 /**
  * The path of one version's file: the version is part of it (and so of the signature), so a link always

@@ -45,6 +45,10 @@ export const AssetSchema = Type.Object(
     }),
     thumbnail_failure: Type.Union([Type.Null(), Type.String()], { description: 'Why the thumbnail failed; null unless `thumbnail_status` is `failed`.' }),
     original_url: Type.String({ description: 'Signed URL of the original image, valid as long as thumbnail_url.' }),
+    renditions: Type.Record(Type.String(), Type.String(), {
+      description:
+        'A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization\u2019s own presets, each the current version\u2019s rendition in the preset\u2019s size and format (made when first fetched). In the trash, the built-ins only.',
+    }),
     version: Type.Integer({
       minimum: 1,
       description: '1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version\u2019s.',
@@ -274,6 +278,11 @@ export const ASSET_EXAMPLE = {
   thumbnail_status: 'available' as const,
   thumbnail_failure: null,
   original_url: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',
+  renditions: {
+    thumbnail: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
+    original: 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7',
+    'web-1200': 'https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf',
+  },
   version: 1,
   external_id: 'figma:FILEKEY:1-23',
   collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],

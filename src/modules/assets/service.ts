@@ -6,6 +6,7 @@ import type { Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
 import { countedScopeKey, ListPages, listQueryKey, type CachedPage, type ListedPage } from './list-pages.js'
+import type { RenditionPreset } from '../renditions/spec.js'
 import { assetRecord, thumbnailLink, type AssetChange, type AssetDerivation, type AssetRecord } from './record.js'
 import { AssetPush, normaliseTags, type AssetPushDeps, type PushInput, type PushOutcome } from './push.js'
 import * as store from './store.js'
@@ -97,13 +98,15 @@ export class AssetService {
   /**
    * `inCollection` lists a manual collection's members instead of the whole library. A page listed before
    * is answered again without the list statement while the organization's library version, or the change
-   * log since the version it was kept at, says nothing it shows has changed (see `ListPages`).
+   * log since the version it was kept at, says nothing it shows has changed (see `ListPages`), and while
+   * the organization's presets, which its records link, are the ones it was made with.
    */
   async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string): Promise<ListedPage<AssetRecord>> {
     const query = listQueryKey(filter, page, inCollection)
     const linksExpire = this.deps.signer.currentExpiry()
+    const presets = await this.deps.presets.presetsOf(organizationId)
     const kept = this.pages.get(organizationId, query)
-    if (kept?.linksExpire === linksExpire && (await this.stillCurrent(organizationId, query, kept, { filter, inCollection }))) return kept.page
+    if (kept?.linksExpire === linksExpire && kept.presets === presets && (await this.stillCurrent(organizationId, query, kept, { filter, inCollection }))) return kept.page
     // Only full text counts up to a cap: a word can match most of a library, and its total matters least.
     const countCap = filter.q === undefined ? undefined : this.deps.exactTotalUpTo
     const options = { ...this.totalOptions(organizationId, filter, inCollection), countCap }
@@ -112,15 +115,15 @@ export class AssetService {
     const { rows, total: count, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore })
     const total = countCap === undefined || count <= countCap ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, filter, inCollection, { count, before: countedBefore, version })
     if (counted !== undefined && version !== null) this.pages.keepCountedTotal(organizationId, counted, { version, total: count, ...(!total.total_exact && { estimate: total.total }) })
-    const listed = { data: rows.map((row) => this.record(row)), ...total, ...page }
-    this.pages.keep(organizationId, query, { version, linksExpire, page: listed })
+    const listed = { data: rows.map((row) => assetRecord(row, this.deps.signer, presets)), ...total, ...page }
+    this.pages.keep(organizationId, query, { version, linksExpire, presets, page: listed })
     return listed
   }
 
   /** The list narrowed to the asset with this `external_id` (and the filter): at most one, so one lookup, never kept. */
   async listByExternalId(organizationId: string, externalId: string, filter: AssetFilter, page: Page): Promise<ListedPage<AssetRecord>> {
-    const row = await store.findByExternalId(this.deps.db, organizationId, externalId, filter)
-    return { data: row && page.offset === 0 ? [this.record(row)] : [], total: row ? 1 : 0, total_exact: true, ...page }
+    const [row, record] = await Promise.all([store.findByExternalId(this.deps.db, organizationId, externalId, filter), this.recorder(organizationId)])
+    return { data: row && page.offset === 0 ? [record(row)] : [], total: row ? 1 : 0, total_exact: true, ...page }
   }
 
   /**
@@ -231,14 +234,16 @@ export class AssetService {
     return { asset_id: first.id, thumbnail_url: thumbnailLink(this.deps.signer, first.id, first.version).url, width: first.width, height: first.height }
   }
 
-  record(row: AssetWithRelations): AssetRecord {
-    return assetRecord(row, this.deps.signer)
+  /** Shows the organization's rows as records, its presets read once (from their cache: no statement while fresh). */
+  async recorder(organizationId: string): Promise<(row: AssetWithRelations) => AssetRecord> {
+    const presets: readonly RenditionPreset[] = await this.deps.presets.presetsOf(organizationId)
+    return (row) => assetRecord(row, this.deps.signer, presets)
   }
 
   private async recordIn(db: Db, organizationId: string, id: string): Promise<AssetRecord> {
-    const row = await store.findAsset(db, organizationId, id)
+    const [row, record] = await Promise.all([store.findAsset(db, organizationId, id), this.recorder(organizationId)])
     if (!row) throw problems.notFound('Asset')
-    return this.record(row)
+    return record(row)
   }
 }
 

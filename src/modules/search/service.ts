@@ -47,10 +47,11 @@ export class SearchService {
     const rows = settings
       ? await store.withVectorScan(this.deps.db, settings, (tx) => store.searchAssets(tx, request))
       : await store.searchAssets(this.deps.db, request)
+    const record = await this.deps.assets.recorder(organizationId)
     return {
       mode: vector ? ('hybrid' as const) : ('text' as const),
       data: rows.map((row) => ({
-        ...this.deps.assets.record(row),
+        ...record(row),
         score: row.score,
         text_score: row.text_score,
         semantic_score: row.semantic_score,
@@ -63,7 +64,8 @@ export class SearchService {
     const asset = await store.assetAi(this.deps.db, organizationId, assetId)
     if (!asset) throw problems.notFound('Asset')
     const rows = asset.ai_enabled && (await this.deps.embeddings.vectorAvailable()) ? await this.nearest(organizationId, assetId, limit) : []
-    const data = rows.map((row) => ({ ...this.deps.assets.record(row), semantic_score: row.semantic_score }))
+    const record = await this.deps.assets.recorder(organizationId)
+    const data = rows.map((row) => ({ ...record(row), semantic_score: row.semantic_score }))
     return { data, total: data.length, limit, offset: 0 }
   }
 

@@ -8,7 +8,7 @@ import type { Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetTrash } from '../assets/push.js'
-import { actorOf, assetRecord, type AssetChange, type AssetDerivation, type AssetRecord } from '../assets/record.js'
+import { actorOf, assetRecord, type AssetChange, type AssetDerivation, type AssetRecord, type PresetSource } from '../assets/record.js'
 import { createdBySomeoneElse, onlyCreatedBy } from '../assets/service.js'
 import { existingAssetIds } from '../assets/store.js'
 import { removePurgedFiles } from './purge.js'
@@ -21,6 +21,8 @@ export interface TrashDeps {
   logger: FastifyBaseLogger
   blobs: BlobStore
   signer: UrlSigner
+  /** The organization's presets: a restored asset's record links them again. */
+  presets: PresetSource
   /** The work that follows a new asset: a restored one is queued again, as at its push. */
   derivations: readonly AssetDerivation[]
   afterEventsCommitted: () => void
@@ -65,8 +67,9 @@ export class TrashService implements AssetTrash {
 
   async list(organizationId: string, page: Page) {
     const { rows, total } = await store.listTrash(this.deps.db, organizationId, page)
+    // A trashed asset is rendered to no preset, so its `renditions` are the built-ins' links alone (as its `thumbnail_url` and `original_url`).
     const data: TrashedRecord[] = rows.map((row) => ({
-      ...assetRecord(row, this.deps.signer),
+      ...assetRecord(row, this.deps.signer, []),
       deleted_at: row.deleted_at.toISOString(),
       purge_at: row.purge_at.toISOString(),
       deleted_by: { kind: row.deleted_by_kind, name: row.deleted_by_name },
@@ -82,10 +85,11 @@ export class TrashService implements AssetTrash {
    */
   async restore(organizationId: string, id: string): Promise<AssetRecord> {
     const queued: AssetDerivation[] = []
+    const presets = await this.deps.presets.presetsOf(organizationId)
     const record = await inTransaction(this.deps.db, async (tx) => {
       const taken = await store.takeFromTrash(tx, organizationId, id)
       if (!taken) throw problems.notFound('Trashed asset')
-      const restored = assetRecord(taken.row, this.deps.signer)
+      const restored = assetRecord(taken.row, this.deps.signer, presets)
       const change: AssetChange = { kind: 'created', organizationId, record: restored }
       const derived = this.deps.derivations.map((derivation) => (rows: ChangedRows) => {
         const clause = derivation.queue(rows, change)

@@ -148,6 +148,7 @@ const V1_OPTIONS: SwaggerOptions = {
       { name: 'trash', description: 'Deleted assets: list, restore, or purge before their time.' },
       { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
       { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
+      { name: 'presets', description: 'The organization\'s rendition presets, which every asset record links in `renditions`.' },
     ],
   },
   transform: ({ schema, url, route }) => {
@@ -254,6 +255,7 @@ const APP_OPTIONS: SwaggerOptions = {
       { name: 'app-org', description: 'The organization: its settings, members and invitations.' },
       { name: 'app-keys', description: 'The organization\'s API keys, for owners and admins.' },
       { name: 'app-catalogue', description: 'The asset-type, client and product registries, for owners and admins.' },
+      { name: 'app-presets', description: 'Rendition presets: members read them, owners and admins define them.' },
       { name: 'app-webhooks', description: 'Webhook subscriptions, their deliveries and replays, for owners and admins.' },
       { name: 'app-collections', description: 'What the web app shows of collections beyond their public record: their covers.' },
     ],

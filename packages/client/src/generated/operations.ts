@@ -8,6 +8,7 @@ export const OPERATIONS = {
   listAssetTypes: { method: 'GET', path: '/api/v1/asset-types', bucket: 'cheap' },
   listClients: { method: 'GET', path: '/api/v1/clients', bucket: 'cheap' },
   listProducts: { method: 'GET', path: '/api/v1/products', bucket: 'cheap' },
+  listPresets: { method: 'GET', path: '/api/v1/presets', bucket: 'cheap' },
   listAssetVersions: { method: 'GET', path: '/api/v1/assets/{id}/versions', bucket: 'cheap' },
   uploadAssetVersion: { method: 'POST', path: '/api/v1/assets/{id}/versions', bucket: 'expensive' },
   restoreAssetVersion: { method: 'POST', path: '/api/v1/assets/{id}/versions/{version}/restore', bucket: 'standard' },

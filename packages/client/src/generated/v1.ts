@@ -133,6 +133,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rendition presets
+         * @description The built-in presets (`thumbnail`, `original`) first, then the organization’s own by name, each with its parameters. Every asset record links each of them in `renditions`. Owners and admins define them in Settings.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["listPresets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/{id}/versions": {
         parameters: {
             query?: never;
@@ -717,7 +739,7 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "storage_unavailable";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "svg_script" | "svg_external_reference" | "svg_entity" | "svg_too_complex" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "preset_name_taken" | "preset_name_reserved" | "preset_limit_reached" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "render_busy" | "storage_unavailable";
             errors?: components["schemas"]["FieldProblem"][];
             /**
              * Format: uuid
@@ -858,6 +880,10 @@ export interface components {
             thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
+            /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
+            renditions: {
+                [key: string]: string;
+            };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
             version: number;
             /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
@@ -901,6 +927,10 @@ export interface components {
             thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
+            /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
+            renditions: {
+                [key: string]: string;
+            };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
             version: number;
             /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
@@ -992,6 +1022,10 @@ export interface components {
             thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
+            /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
+            renditions: {
+                [key: string]: string;
+            };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
             version: number;
             /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
@@ -1040,6 +1074,10 @@ export interface components {
             thumbnail_failure: null | string;
             /** @description Signed URL of the original image, valid as long as thumbnail_url. */
             original_url: string;
+            /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
+            renditions: {
+                [key: string]: string;
+            };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
             version: number;
             /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
@@ -1056,6 +1094,21 @@ export interface components {
             updated_at: string;
             /** @description Cosine similarity with the asset asked about, clamped to [0, 1]. */
             semantic_score: number;
+        };
+        /** @description A named rendition: every asset record links it in `renditions`, and `GET /api/v1/assets/{id}/render?preset=NAME` makes it. */
+        Preset: {
+            name: string;
+            /** @description `thumbnail` and `original`, which every organization has and nobody changes. */
+            built_in: boolean;
+            width: null | number;
+            height: null | number;
+            fit: "contain" | "cover" | "inside";
+            /** @description Null for `original`: the file as pushed. */
+            format: null | "png" | "jpeg" | "webp" | "avif";
+            /** @description Null for PNG and for `original`. */
+            quality: null | number;
+            /** @description `rrggbb` or `rrggbbaa`; null: transparent, white for JPEG. */
+            background: null | string;
         };
     };
     responses: never;
@@ -1931,6 +1984,179 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPresets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The presets. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "thumbnail",
+                     *           "built_in": true,
+                     *           "width": 512,
+                     *           "height": 512,
+                     *           "fit": "inside",
+                     *           "format": "webp",
+                     *           "quality": 80,
+                     *           "background": null
+                     *         },
+                     *         {
+                     *           "name": "original",
+                     *           "built_in": true,
+                     *           "width": null,
+                     *           "height": null,
+                     *           "fit": "inside",
+                     *           "format": null,
+                     *           "quality": null,
+                     *           "background": null
+                     *         },
+                     *         {
+                     *           "name": "og-image",
+                     *           "built_in": false,
+                     *           "width": 1200,
+                     *           "height": 630,
+                     *           "fit": "cover",
+                     *           "format": "jpeg",
+                     *           "quality": 82,
+                     *           "background": null
+                     *         },
+                     *         {
+                     *           "name": "web-1200",
+                     *           "built_in": false,
+                     *           "width": 1200,
+                     *           "height": null,
+                     *           "fit": "contain",
+                     *           "format": "webp",
+                     *           "quality": 80,
+                     *           "background": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Preset"][];
                     };
                 };
             };
@@ -2913,6 +3139,11 @@ export interface operations {
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "renditions": {
+                     *             "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *             "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *             "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
@@ -3774,6 +4005,11 @@ export interface operations {
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
                      *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "renditions": {
+                     *         "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *         "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *         "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *       },
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
@@ -4163,6 +4399,11 @@ export interface operations {
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
                      *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "renditions": {
+                     *         "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *         "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *         "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *       },
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
@@ -4446,6 +4687,11 @@ export interface operations {
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "renditions": {
+                     *             "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *             "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *             "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
@@ -4636,6 +4882,11 @@ export interface operations {
                      *       "thumbnail_status": "available",
                      *       "thumbnail_failure": null,
                      *       "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *       "renditions": {
+                     *         "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *         "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *         "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *       },
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
                      *       "collections": [
@@ -7157,6 +7408,11 @@ export interface operations {
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "renditions": {
+                     *             "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *             "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *             "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
@@ -7438,6 +7694,11 @@ export interface operations {
                      *           "thumbnail_status": "available",
                      *           "thumbnail_failure": null,
                      *           "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "renditions": {
+                     *             "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *             "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *             "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
                      *           "collections": [
@@ -7742,6 +8003,10 @@ export interface operations {
                         thumbnail_failure: null | string;
                         /** @description Signed URL of the original image, valid as long as thumbnail_url. */
                         original_url: string;
+                        /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
+                        renditions: {
+                            [key: string]: string;
+                        };
                         /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
                         version: number;
                         /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
