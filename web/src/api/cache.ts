@@ -8,6 +8,8 @@ export const ASSETS_KEY = 'assets'
 export const COLLECTIONS_KEY = 'collections'
 export const CATALOG_KEY = 'catalog'
 export const ORGANIZATION_KEY = 'organization'
+/** The organization's rendition presets; the asset records link each of them, so a change refreshes assets too. */
+export const PRESETS_KEY = 'presets'
 
 /** The one key of a catalogue list (`/api/v1/asset-types`, `/clients`, `/products`, `/tags`), whoever reads it. */
 export function catalogKey(path: string, ...rest: unknown[]): unknown[] {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { appApi, unwrap, v1, type AppData, type V1Data } from '../../api/client'
-import { ASSETS_KEY, catalogKey, ORGANIZATION_KEY } from '../../api/cache'
+import { ASSETS_KEY, catalogKey, ORGANIZATION_KEY, PRESETS_KEY } from '../../api/cache'
 import { useDebounced } from '../../ui/useDebounced'
 
 export type Asset = V1Data<'/api/v1/assets', 'get'>['data'][number]
@@ -13,6 +13,16 @@ export function organizationQuery(org: string) {
   return queryOptions({
     queryKey: [ORGANIZATION_KEY, org],
     queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}', { params: { path: { org } } })),
+  })
+}
+
+export type Preset = AppData<'/app/api/orgs/{org}/presets', 'get'>['data'][number]
+
+/** The rendition presets, the built-ins first: Settings edits them, an asset's downloads offer them. */
+export function presetsQuery(org: string) {
+  return queryOptions({
+    queryKey: [PRESETS_KEY, org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/presets', { params: { path: { org } } })),
   })
 }
 

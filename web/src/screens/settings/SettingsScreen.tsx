@@ -4,6 +4,7 @@ import { AccountSection } from './AccountSection'
 import { KeysSection } from './KeysSection'
 import { MembersSection } from './MembersSection'
 import { OrganizationSection } from './OrganizationSection'
+import { PresetsSection } from './PresetsSection'
 import { ProcessingSection } from './ProcessingSection'
 import { WebhookDetail } from './WebhookDetail'
 import { WebhooksSection } from './WebhooksSection'
@@ -15,6 +16,7 @@ const SECTIONS = [
   { href: '/processing', label: 'Processing', managersOnly: true },
   { href: '/members', label: 'Members', managersOnly: false },
   { href: '/organization', label: 'Organization', managersOnly: false },
+  { href: '/presets', label: 'Rendition presets', managersOnly: false },
   { href: '/account', label: 'Your account', managersOnly: false },
 ]
 
@@ -53,6 +55,7 @@ export function SettingsScreen() {
           {canManage && <Route path="/processing" component={ProcessingSection} />}
           <Route path="/members" component={MembersSection} />
           <Route path="/organization" component={OrganizationSection} />
+          <Route path="/presets" component={PresetsSection} />
           <Route path="/account" component={AccountSection} />
           <Route>
             <p className="page-message">
