@@ -1,9 +1,11 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
-import { bearer, TEST_SECRET, type Seeded } from '../support/app.js'
+import { sweepBlobs } from '../../src/modules/assets/blob-sweep.js'
+import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded } from '../support/app.js'
 import { expectInvalid, expectProblem, pushAndRead, startTwoOrganizations, type AssetRecord } from '../support/fixtures.js'
-import { patternNoise } from '../support/images.js'
+import { noisePng, patternNoise } from '../support/images.js'
+import { waitFor } from '../support/wait.js'
 import type { TestApp } from '../support/app.js'
 
 let t: TestApp
@@ -12,7 +14,7 @@ let globex: Seeded
 let asset: AssetRecord
 
 const BASE_URL = 'http://assets.test'
-const LIMITS = { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '10000', RATE_LIMIT_FILES: '10000' }
+const LIMITS = { RATE_LIMIT_EXPENSIVE: '10000', RATE_LIMIT_CHEAP: '9000', RATE_LIMIT_STANDARD: '10000', RATE_LIMIT_FILES: '10000' }
 
 const render = (query: string, key = acme.readKey, headers: Record<string, string> = {}, id = asset.id) =>
   t.app.inject({ method: 'GET', url: `/api/v1/assets/${id}/render?${query}`, headers: { ...bearer(key), ...headers } })
@@ -153,5 +155,71 @@ describe('GET /files/assets/{id}/versions/{v}/renditions/{segment}', () => {
     expectProblem(await fetchFile(url.replace('w100-contain.png', 'w4000-contain.png')), 403, 'invalid_signature')
     const { url: signed } = new UrlSigner(TEST_SECRET, BASE_URL).sign(`/files/assets/${asset.id}/versions/1/renditions/w0100-contain.png`)
     expectProblem(await fetchFile(signed), 404, 'not_found')
+  })
+})
+
+describe('rate buckets', () => {
+  it('counts a rendition that must be made in the expensive bucket, and one that is stored in the cheap bucket', async () => {
+    const limit = (res: { headers: Record<string, unknown> }) => Number(res.headers['x-ratelimit-limit'])
+    const first = await render('width=77&format=png')
+    expect(first.statusCode).toBe(302)
+    expect(limit(first)).toBe(t.config.rateLimits.expensive)
+    const again = await render('width=77&format=png')
+    expect(again.statusCode).toBe(302)
+    expect(limit(again)).toBe(t.config.rateLimits.cheap)
+    expect(limit(await render('preset=thumbnail'))).toBe(t.config.rateLimits.cheap)
+  })
+})
+
+describe('storage', () => {
+  it('removes an asset\u2019s renditions, rows and files, when it is purged from the trash; the orphan sweep leaves renditions alone', async () => {
+    const { record } = await pushAndRead(t.app, acme, {}, await patternNoise(90, 60).png().toBuffer())
+    const made = await render('width=30&format=png', acme.readKey, {}, record.id)
+    expect((await fetchFile(String(made.headers.location))).statusCode).toBe(200)
+    const key = `renditions/${record.sha256}.w30-contain.png`
+    expect(await t.app.blobs.exists(key)).toBe(true)
+    // The sweep of files no asset refers to walks the originals only.
+    await sweepBlobs(t.database.handle.db, t.app.blobs, 0)
+    expect(await t.app.blobs.exists(key)).toBe(true)
+
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/assets/${record.id}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
+    expect(await t.app.blobs.exists(key)).toBe(true)
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/trash/${record.id}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
+    expect(await renditionRows(record.sha256)).toEqual([])
+    expect(await t.app.blobs.exists(key)).toBe(false)
+  })
+})
+
+describe('eviction past RENDITIONS_MAX_BYTES', () => {
+  let small: TestApp
+  let owner: Seeded
+
+  beforeAll(async () => {
+    small = await startTestApp({ env: { ...LIMITS, RENDITIONS_MAX_BYTES: String(1024 ** 2) } })
+    owner = await seedOrganization(small.app)
+  })
+  afterAll(() => small.close())
+
+  it('removes the least recently used renditions, rows and files, once the prefix holds more', async () => {
+    const { record } = await pushAndRead(small.app, owner, {}, await noisePng(600))
+    const db = small.database.handle.db
+    const make = async (width: number) => {
+      const res = await small.app.inject({ method: 'GET', url: `/api/v1/assets/${record.id}/render?width=${width}&format=png`, headers: bearer(owner.readKey) })
+      expect(res.statusCode).toBe(302)
+      return `renditions/${record.sha256}.w${width}-contain.png`
+    }
+    const [a, b] = [await make(360), await make(361)]
+    const rows = await db.selectFrom('renditions').select(['key', 'byte_size']).execute()
+    expect(rows.reduce((sum, row) => sum + Number(row.byte_size), 0)).toBeLessThan(1024 ** 2)
+    // b was last used long ago, a just now: b goes first.
+    await db.updateTable('renditions').set({ last_used_at: new Date(Date.now() - 86_400_000) }).where('key', '=', b).execute()
+    const c = await make(362)
+    await waitFor('the least recently used rendition evicted', async () => !(await small.app.blobs.exists(b)))
+    expect((await db.selectFrom('renditions').select('key').execute()).map((row) => row.key).sort()).toEqual([a, c].sort())
+    expect(await small.app.blobs.exists(a)).toBe(true)
+    expect(await small.app.blobs.exists(c)).toBe(true)
+    // Its link still works: the file is made again.
+    const again = await small.app.inject({ method: 'GET', url: `/api/v1/assets/${record.id}/render?width=361&format=png`, headers: bearer(owner.readKey) })
+    expect((await small.app.inject({ method: 'GET', url: String(again.headers.location).replace(BASE_URL, '') })).statusCode).toBe(200)
   })
 })
