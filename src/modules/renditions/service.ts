@@ -122,7 +122,10 @@ export class Renditions {
       if (combined.length > 0) throw problems.validation(combined.map((field) => ({ pointer: `/query/${field}`, detail: 'cannot be combined with `preset`, which sets it' })))
       if ((BUILT_IN_PRESETS as readonly string[]).includes(query.preset)) return this.builtIn(query.preset as (typeof BUILT_IN_PRESETS)[number], source)
       const preset = await this.deps.presetNamed(organizationId, query.preset)
-      if (!preset) throw problems.validation([{ pointer: '/query/preset', detail: 'no preset of this name in your organization (GET /api/v1/presets lists them)' }])
+      if (!preset) {
+        const detail = 'no preset of this name in your organization (GET /api/v1/presets lists them)'
+        throw problems.validation([{ pointer: '/query/preset', detail }], `There is no preset ${JSON.stringify(query.preset)}: thumbnail, original, or one of your organization's.`)
+      }
       return this.custom(source, preset, [], false)
     }
     const { spec, clamped } = normalised(query, this.deps.config.maxSide)
