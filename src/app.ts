@@ -56,6 +56,8 @@ import { AuthService } from './modules/auth/service.js'
 import { SessionGuard } from './modules/auth/session-guard.js'
 import { jobRoutes, orgRoutes } from './modules/orgs/routes.js'
 import { mcpRoutes } from './modules/mcp/routes.js'
+import { renditionRoutes } from './modules/renditions/routes.js'
+import { Renditions } from './modules/renditions/service.js'
 import { OrgService } from './modules/orgs/service.js'
 import { scheduleTrashPurge } from './modules/trash/purge.js'
 import { publicTrashRoutes } from './modules/trash/routes.js'
@@ -167,6 +169,7 @@ export type BuiltApp = App & {
     webhooks: WebhookService
     webhookDelivery: WebhookDelivery
     thumbnails: Thumbnails
+    renditions: Renditions
     /** The work that follows a change to an asset, in the order every view of the queues lists it. */
     derivations: readonly AssetDerivation[]
     /** The background purge of the trash, started by a process that runs background work. */
@@ -314,6 +317,18 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', assetPipeline.close)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
+  const renditions = new Renditions({
+    db: database.db,
+    blobs,
+    images: files.images,
+    signer,
+    config: config.renditions,
+    presetNamed: async (organizationId, name) => (await presets.presetNamed(organizationId, name))?.spec,
+    logger: app.log,
+  })
+  renditions.start()
+  // Before the files close: its last pass writes the uses recorded since the one before.
+  app.addHook('onClose', () => renditions.close())
   const collections = new CollectionService(database.db, assets, assetFiles, members, signer, config.publicBaseUrl, wake.eventsCommitted)
   const webhooks = new WebhookService({
     db: database.db,
@@ -349,6 +364,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   appCollectionRoutes(app, { collections })
   fileRoutes(app, {
     files: assetFiles,
+    renditions,
     signer,
     shareServes: (share, assetId) => collections.shareServes(share, assetId),
     ...(config.filesRedirect === 'presigned' && { directLinks: blobs }),
@@ -359,10 +375,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicCatalogRoutes(app, { catalog })
   publicPresetRoutes(app, { presets })
   publicAssetRoutes(app, { assets })
+  renditionRoutes(app, { renditions })
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, derivations } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, derivations } })
 }

@@ -96,6 +96,7 @@ function caller(auth: RouteAuth): string {
 
 function rateLimit(auth: RouteAuth): string {
   if (auth.kind === 'key' && auth.bucket === null) return 'none (the v1 calls it makes are counted)'
+  if (auth.kind === 'key' && typeof auth.bucket === 'object' && auth.bucket !== null) return `${auth.bucket.among.map((bucket) => `\`${bucket}\``).join(' or ')} per key`
   if (auth.kind === 'key') return `\`${auth.bucket}\` per key`
   if ((auth.kind === 'public' || auth.kind === 'signed-url') && auth.bucket) return `\`${auth.bucket}\` per IP`
   return 'none'

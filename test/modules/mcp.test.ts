@@ -14,6 +14,7 @@ const ALL_TOOLS = [
   'search_assets',
   'list_assets',
   'get_asset',
+  'render_asset',
   'similar_assets',
   'list_collections',
   'get_collection',
@@ -159,7 +160,7 @@ describe('the MCP server', () => {
       expect((await ok<{ data: unknown[] }>(client, 'list_products')).data).toEqual([{ name: 'Stapler', registered: false, asset_count: 1 }])
     })
 
-    it('get_asset answers the record, the thumbnail as image content, and a link to the original', async () => {
+    it('get_asset answers the record, the image sized for a model (longest side 1024) as image content, and a link to the original', async () => {
       const { id, image } = await pushImage(t.app, acme.writeKey, { title: 'Wide banner' }, await uniquePng(1200, 300))
       const result = await call(await connect(served.url, acme.readKey), 'get_asset', { id })
       expect(result.isError).toBeFalsy()
@@ -169,13 +170,26 @@ describe('the MCP server', () => {
       const picture = result.content.find((block) => block.type === 'image')!
       expect(picture.mimeType).toBe('image/webp')
       const thumbnail = Buffer.from(picture.data, 'base64')
-      expect(await sharp(thumbnail).metadata()).toMatchObject({ format: 'webp', width: 512, height: 128 })
+      expect(await sharp(thumbnail).metadata()).toMatchObject({ format: 'webp', width: 1024, height: 256 })
 
       const link = result.content.find((block) => block.type === 'resource_link')!
       expect(link.uri).toBe(record.original_url)
       const original = await fetch(link.uri)
       expect(original.status).toBe(200)
       expect(Buffer.from(await original.arrayBuffer()).equals(image)).toBe(true)
+    })
+
+    it('render_asset answers a signed link at the size and format asked, or a preset\u2019s; nonsense is an argument error', async () => {
+      const { id } = await pushImage(t.app, acme.writeKey, { title: 'Square' }, await uniquePng(400, 400))
+      const client = await connect(served.url, acme.readKey)
+      const link = await ok<{ url: string; width: number; height: number; format: string }>(client, 'render_asset', { id, width: 200, format: 'jpeg' })
+      expect(link).toMatchObject({ width: 200, height: 200, format: 'jpeg' })
+      expect(link.url).toContain(`/files/assets/${id}/versions/1/renditions/w200-contain-q80.jpeg?`)
+      const file = await fetch(link.url)
+      expect(file.status).toBe(200)
+      expect(await sharp(Buffer.from(await file.arrayBuffer())).metadata()).toMatchObject({ format: 'jpeg', width: 200, height: 200 })
+      expect(await ok(client, 'render_asset', { id, preset: 'thumbnail' })).toMatchObject({ width: 400, height: 400, format: 'webp' })
+      expect(await toolError(client, 'render_asset', { id, format: 'gif' })).toMatch(/^- format: /m)
     })
 
     it('lists the trash and restores an asset from it, as it was', async () => {

@@ -67,6 +67,13 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       /** Which of these SHA-256 hashes (1 to 1,000, lowercase hex) the library already has. In the cheap bucket. */
       check: (sha256: string[], options?: RequestOptions) =>
         call<T.CheckResult>('checkAssets', { body: json({ sha256 } satisfies T.JsonBodyOf<'checkAssets'>), options }),
+      /**
+       * A signed link to the asset's image at a size and in a format (or a `preset`), with the file's size:
+       * `{url, width, height, format, expires_at}`. Nothing is rendered until the link is fetched; values out
+       * of range are clamped. In the cheap bucket when the rendition is stored, else the expensive one.
+       */
+      render: (id: string, query: T.RenderQuery = {}, options?: RequestOptions) =>
+        call<T.RenditionLink>('renderAsset', { id, query: { ...query, redirect: false }, options }),
       /** Every version of the asset, newest first, each with its file facts, who added it and signed links. */
       versions: (id: string, options?: RequestOptions) => call<T.VersionList>('listAssetVersions', { id, options }),
       /**

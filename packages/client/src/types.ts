@@ -33,6 +33,9 @@ export type PushResult = Success<'pushAsset'>
 export type AssetUpdate = JsonBodyOf<'updateAsset'>
 export type AssetPage = Success<'listAssets'>
 export type SimilarQuery = QueryOf<'similarAssets'>
+/** What `assets.render` asks for: a size and format, or a `preset`; `redirect` is the client's own (always false). */
+export type RenderQuery = Omit<QueryOf<'renderAsset'>, 'redirect'>
+export type RenditionLink = Success<'renderAsset'>
 export type SimilarPage = Success<'similarAssets'>
 /** `{found: [{sha256, asset_id}], missing}`: each hash asked, once. */
 export type CheckResult = Success<'checkAssets'>

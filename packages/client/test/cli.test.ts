@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../../../test/support/app.js'
 import { noisePng, solid, uniquePng } from '../../../test/support/images.js'
@@ -598,6 +599,36 @@ describe('trash', () => {
     const bad = await cli(['trash', 'empty'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/trash list or trash restore <id>/)
+  })
+})
+
+describe('get', () => {
+  it('downloads a rendition at a size and format, a preset, or the original; and the SDK\u2019s render answers its link and size', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.readKey })
+    const original = await solid(300, 200).png().toBuffer()
+    const { asset_id: id } = await createClient({ baseUrl: library.url, apiKey: library.acme.writeKey }).assets.push(original, { title: 'Wide banner' })
+    expect(await client.assets.render(id, { width: 150, format: 'webp' })).toMatchObject({ width: 150, height: 100, format: 'webp' })
+
+    const sized = join(scratch, 'banner-150.webp')
+    const run = await cli(['get', id, '--width', '150', '--format', 'webp', '-o', sized, '--json'], { ASSET_LIBRARY_KEY: library.acme.readKey })
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.events).toEqual([{ id, file: sized, width: 150, height: 100, format: 'webp', bytes: statSync(sized).size }])
+    expect(await sharp(sized).metadata()).toMatchObject({ format: 'webp', width: 150, height: 100 })
+
+    const thumbnail = join(scratch, 'banner-thumb.webp')
+    expect((await cli(['get', id, '--preset', 'thumbnail', '-o', thumbnail])).code).toBe(0)
+    expect(await sharp(thumbnail).metadata()).toMatchObject({ format: 'webp', width: 300, height: 200 })
+    const copy = join(scratch, 'banner.png')
+    const whole = await cli(['get', id, '-o', copy])
+    expect(whole.stderr).toContain(`saved      ${copy} (300x200 png`)
+    expect(sha256(readFileSync(copy))).toBe(sha256(original))
+
+    const both = await cli(['get', id, '--preset', 'thumbnail', '--width', '10', '-o', copy])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/--preset sets the size and format/)
+    const unknown = await cli(['get', id, '--preset', 'no-such', '-o', copy])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/preset/)
   })
 })
 

@@ -42,6 +42,7 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   unshareCollection: (client) => client.collections.unshare(ID),
   searchAssets: (client) => client.search({ q: 'x' }),
   similarAssets: (client) => client.assets.similar(ID),
+  renderAsset: (client) => client.assets.render(ID, { width: 1200, format: 'webp' }),
   listTrash: (client) => client.trash.list(),
   listAssetVersions: (client) => client.assets.versions(ID),
   uploadAssetVersion: (client) => client.assets.pushVersion(ID, new Uint8Array([1, 2, 3])),

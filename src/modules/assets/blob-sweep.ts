@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import { inTransaction, type Db } from '../../platform/db/index.js'
+import { forgetRenditionsOf } from '../renditions/store.js'
 import * as store from './store.js'
 
 /** Contents looked up per statement. */
@@ -57,7 +58,8 @@ async function removeUnreferenced(db: Db, blobs: BlobStore, keys: string[]): Pro
 /**
  * Removes these files of one content unless an asset (of any organization) stores it, under the
  * content's lock, which a push and a delete of the same bytes take too; returns how many it removed.
- * The one place that decides whether a content's files may go: the sweep, a purge and a failed push.
+ * The one place that decides whether a content's files may go: the sweep, a purge and a failed push;
+ * the renditions made from a content that goes are removed with it, rows and files.
  */
 export async function removeIfUnreferenced(db: Db, blobs: BlobStore, sha256: string, keys: string[]): Promise<number> {
   return removeEachIfUnreferenced(db, blobs, new Map([[sha256, keys]]))
@@ -74,8 +76,11 @@ export async function removeEachIfUnreferenced(db: Db, blobs: BlobStore, files: 
   return inTransaction(db, async (tx) => {
     await store.lockContents(tx, contents)
     const used = await store.contentsInUse(tx, contents)
-    const unused = contents.filter((sha256) => !used.has(sha256)).flatMap((sha256) => files.get(sha256)!)
-    await Promise.all(unused.map((key) => blobs.delete(key)))
+    const unusedContents = contents.filter((sha256) => !used.has(sha256))
+    const unused = unusedContents.flatMap((sha256) => files.get(sha256)!)
+    // The renditions made from them go too (not counted: they are no asset's files).
+    const renditions = await forgetRenditionsOf(tx, unusedContents)
+    await Promise.all([...unused, ...renditions].map((key) => blobs.delete(key)))
     return unused.length
   })
 }

@@ -97,6 +97,11 @@ function thumbnailUnavailable(reason: string): AppError {
 const Variant = Type.Union(VARIANT_NAMES.map((name) => Type.Literal(name)))
 const FileParams = Type.Object({ id: Type.String({ format: 'uuid' }), variant: Variant })
 const VersionFileParams = Type.Object({ id: Type.String({ format: 'uuid' }), version: Type.Integer({ minimum: 1 }), variant: Variant })
+const RenditionFileParams = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  version: Type.Integer({ minimum: 1 }),
+  segment: Type.String({ maxLength: 100, description: 'The canonical text of the rendition\u2019s spec, e.g. `w1200-contain-q80.webp`.' }),
+})
 const FileQuery = Type.Object({
   expires: Type.Integer({ minimum: 0 }),
   sig: Type.String({ pattern: '^[0-9a-f]{64}$' }),
@@ -108,6 +113,16 @@ const FileQuery = Type.Object({
 
 /** Whether the public share a file link was issued for still shows that asset; checked on every request. */
 export type ShareServes = (share: string, assetId: string) => Promise<boolean>
+
+/** The renditions behind `/files/assets/{id}/versions/{v}/renditions/{segment}` (the renditions module). */
+export interface RenditionFiles {
+  /** Null when the segment is not a spec's canonical text or the version does not exist. */
+  file(id: string, version: number, segment: string): Promise<AssetFile | null>
+}
+
+/** A rendition's URL names its bytes for good (the spec and the version's content): any cache may keep it. */
+const RENDITION_CACHING = 'public, max-age=31536000, immutable'
+
 
 /**
  * GET (and HEAD) /files/assets/{id}/{thumbnail|original}: signed capability URLs, no API key.
@@ -132,31 +147,40 @@ export type ShareServes = (share: string, assetId: string) => Promise<boolean>
  */
 export function fileRoutes(
   app: App,
-  deps: { files: AssetFiles; signer: UrlSigner; shareServes: ShareServes; directLinks?: Pick<BlobStore, 'directLink'> },
+  deps: { files: AssetFiles; renditions: RenditionFiles; signer: UrlSigner; shareServes: ShareServes; directLinks?: Pick<BlobStore, 'directLink'> },
 ): void {
   const config = { auth: { kind: 'signed-url', bucket: 'files' } } as const
   app.get('/files/assets/:id/versions/:version/:variant', { config, schema: { params: VersionFileParams, querystring: FileQuery } }, async (request, reply) => {
     const { id, version, variant } = request.params
-    return serveFile(request, reply, deps, request.query, { id, version, variant, path: filePath(id, version, variant) })
+    return serveFile(request, reply, deps, request.query, { id, path: filePath(id, version, variant), file: () => deps.files.file(id, variant, version) })
+  })
+  // Made on its first request (see modules/renditions/service.ts); its path holds the spec, so the signature covers it.
+  app.get('/files/assets/:id/versions/:version/renditions/:segment', { config, schema: { params: RenditionFileParams, querystring: FileQuery } }, async (request, reply) => {
+    const { id, version, segment } = request.params
+    const path = `/files/assets/${id}/versions/${version}/renditions/${segment}`
+    return serveFile(request, reply, deps, request.query, { id, path, file: () => deps.renditions.file(id, version, segment), caching: RENDITION_CACHING })
   })
   // Links made before versions (still valid until they expire): the current version's file.
   app.get('/files/assets/:id/:variant', { config, schema: { params: FileParams, querystring: FileQuery } }, async (request, reply) => {
     const { id, variant } = request.params
-    return serveFile(request, reply, deps, request.query, { id, variant, path: `/files/assets/${id}/${variant}` })
+    return serveFile(request, reply, deps, request.query, { id, path: `/files/assets/${id}/${variant}`, file: () => deps.files.file(id, variant) })
   })
 }
 
 type FileRouteDeps = Parameters<typeof fileRoutes>[1]
 
-/** Answers a signed file link: `path` is what its signature covers. */
+/**
+ * Answers a signed file link: `path` is what its signature covers, `file` finds what it names once the
+ * signature holds; `caching` replaces the private caching of the link's lifetime.
+ */
 async function serveFile(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: FileRouteDeps,
   query: Static<typeof FileQuery>,
-  asked: { id: string; version?: number; variant: VariantName; path: string },
+  asked: { id: string; path: string; file: () => Promise<AssetFile | null>; caching?: string },
 ) {
-  const { id, variant } = asked
+  const { id } = asked
   const { share } = query
   const remaining = deps.signer.verify(asked.path, query)
   if (remaining === null) {
@@ -164,12 +188,13 @@ async function serveFile(
     throw new AppError('invalid_signature', `The link is invalid or has expired: ${fresh}.`)
   }
   if (share !== undefined && !(await deps.shareServes(share, id))) throw problems.notFound('File')
-  const file = await deps.files.file(id, variant, asked.version)
+  const file = await asked.file()
   if (!file) throw problems.notFound('File')
+  const caching = asked.caching ?? `private, max-age=${remaining}, immutable`
   const etag = `"${file.key}"`
   const head = request.method === 'HEAD'
   reply.header('accept-ranges', 'bytes')
-  if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, remaining).code(304).send(head ? emptyBody() : undefined)
+  if (matchesEtag(request.headers['if-none-match'], etag)) return fileHeaders(reply, etag, caching).code(304).send(head ? emptyBody() : undefined)
   if (deps.directLinks?.directLink) {
     if (!(await file.stored())) throw missingFile(request, id, file.key)
     const download = query.download
@@ -193,7 +218,7 @@ async function serveFile(
   if (!blob) throw missingFile(request, id, file.key)
   const { start, end } = blob.range ?? { start: 0, end: blob.size - 1 }
   if (query.download !== undefined) reply.header('content-disposition', attachment(query.download))
-  fileHeaders(reply, etag, remaining)
+  fileHeaders(reply, etag, caching)
     .header('content-type', file.mimeType)
     .header('content-length', end - start + 1)
     .header('last-modified', blob.modifiedAt.toUTCString())
@@ -216,10 +241,10 @@ function missingFile(request: FastifyRequest, assetId: string, key: string): App
 const DIRECT_LINK_SECONDS = 300
 
 /** What every answer with the file, or about it (304), carries. */
-function fileHeaders(reply: FastifyReply, etag: string, remaining: number): FastifyReply {
+function fileHeaders(reply: FastifyReply, etag: string, caching: string): FastifyReply {
   return reply
     .header('etag', etag)
-    .header('cache-control', `private, max-age=${remaining}, immutable`)
+    .header('cache-control', caching)
     .header('x-content-type-options', 'nosniff')
     // An SVG opened from its link may show its inline styles and embedded data: images, and nothing else: no script, no fetch.
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")

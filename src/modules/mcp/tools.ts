@@ -5,6 +5,7 @@ import { PaginationQuery } from '../../platform/http/pagination.js'
 import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
 import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
 import { CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
+import { RenderQuery, RenditionLinkSchema } from '../renditions/schemas.js'
 import { SearchBody, SimilarQuery } from '../search/schemas.js'
 import { TrashedAssetSchema, TrashQuery } from '../trash/schemas.js'
 import type { V1Calls, V1Request } from './v1-calls.js'
@@ -35,6 +36,8 @@ export interface ToolDefinition {
   endpoint: `${V1Request['method']} /api/v1/${string}`
   /** The argument that fills the endpoint's `{id}`, if it has one: the endpoint's `/params/…` problems are about it. */
   pathArgument?: string
+  /** Query parameters the tool always sends (render_asset asks for the link as JSON, never a redirect). */
+  fixedQuery?: Record<string, string>
   answer(body: unknown, v1: V1Calls): ToolAnswer | Promise<ToolAnswer>
 }
 
@@ -44,7 +47,7 @@ export function v1Request(tool: ToolDefinition, args: Arguments): V1Request {
   const { pathArgument } = tool
   const rest = pathArgument ? Object.fromEntries(Object.entries(args).filter(([name]) => name !== pathArgument)) : args
   const path = pathArgument ? template.replace(/\{\w+\}/, encodeURIComponent(String(args[pathArgument]))) : template
-  if (method === 'GET') return { method, path, query: rest }
+  if (method === 'GET') return { method, path, query: { ...rest, ...tool.fixedQuery } }
   // A tool whose only argument is the path's (restore_asset) calls an endpoint that takes no body.
   const bodiless = Object.keys(tool.inputSchema.properties).every((name) => name === pathArgument)
   return bodiless ? { method, path } : { method, path, body: rest }
@@ -128,9 +131,18 @@ function catalogueTool(name: string, path: `/api/v1/${string}`, title: string, d
   }
 }
 
-/** The thumbnail to look at, and a link to the original; never the original's bytes. */
+/** The longest side of the image get_asset shows a model: enough to read a layout and its text, far less than most originals. */
+const MODEL_IMAGE_SIDE = 1024
+
+/**
+ * The image to look at, longest side 1024 px (a rendition, made on the first look; smaller originals as
+ * they are), or the 512 px thumbnail when that cannot be had now (too busy); and a link to the original,
+ * never its bytes.
+ */
 async function assetMedia(asset: Asset, v1: V1Calls): Promise<ContentBlock[]> {
-  const thumbnail = await v1.file(asset.thumbnail_url)
+  const side = String(MODEL_IMAGE_SIDE)
+  const rendition = await v1.call({ method: 'GET', path: `/api/v1/assets/${encodeURIComponent(asset.id)}/render`, query: { width: side, height: side, fit: 'inside', format: 'webp', redirect: 'false' } })
+  const picture = (rendition.ok && (await v1.file((rendition.body as { url: string }).url))) || (await v1.file(asset.thumbnail_url))
   const link: ContentBlock = {
     type: 'resource_link',
     uri: asset.original_url,
@@ -138,9 +150,12 @@ async function assetMedia(asset: Asset, v1: V1Calls): Promise<ContentBlock[]> {
     mimeType: asset.mime_type,
     description: 'The original image (a signed link, valid about 24 hours).',
   }
-  if (!thumbnail) return [{ type: 'text', text: 'The thumbnail is not available yet; original_url links to the original.' }, link]
-  return [{ type: 'image', data: thumbnail.bytes.toString('base64'), mimeType: thumbnail.mimeType }, link]
+  if (!picture) return [{ type: 'text', text: 'The image is not available yet; original_url links to the original.' }, link]
+  return [{ type: 'image', data: picture.bytes.toString('base64'), mimeType: picture.mimeType }, link]
 }
+
+/** render_asset's arguments: the render endpoint's, the redirect left out (the tool answers the link). */
+const renderProperties = Type.Omit(RenderQuery, ['redirect']).properties
 
 export const TOOLS: readonly ToolDefinition[] = [
   {
@@ -180,7 +195,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'get_asset',
     title: 'Get an asset',
     description:
-      'One asset by id: its full record (metadata, tags, dimensions, size, collections) and its thumbnail as an image to look at (WebP, longest side 512 px). `original_url` links to the original image (a signed link, valid about 24 hours); the original is never sent inline.',
+      'One asset by id: its full record (metadata, tags, dimensions, size, collections) and the image to look at (WebP, longest side 1024 px, or the original\u2019s size when smaller). `original_url` links to the original image (a signed link, valid about 24 hours); the original is never sent inline. For a file at another size or format, use render_asset.',
     scope: 'assets:read',
     annotations: { title: 'Get an asset', ...READ },
     inputSchema: Type.Object({ id: Id('asset') }, { additionalProperties: false }),
@@ -188,6 +203,20 @@ export const TOOLS: readonly ToolDefinition[] = [
     endpoint: 'GET /api/v1/assets/{id}',
     pathArgument: 'id',
     answer: async (body, v1) => ({ structured: body as Asset, media: await assetMedia(body as Asset, v1) }),
+  },
+  {
+    name: 'render_asset',
+    title: 'Get a link to an asset at a size and format',
+    description:
+      'A signed link (valid about 24 hours) to one asset\u2019s image at a size and in a format, for a web page, a slide or a download: `width` and/or `height` in pixels (one alone keeps the aspect ratio; clamped to 1..4096), `fit` (`contain` pads to the box, `cover` crops to it, `inside` never enlarges), `format` (`png`, `jpeg`, `webp`, `avif`, or `auto`) and `quality` (20..100); or a `preset` instead: `thumbnail`, `original`, or one of the organization\u2019s. Answers the link with the file\u2019s actual width, height and format; the file is made when the link is first fetched.',
+    scope: 'assets:read',
+    annotations: { title: 'Get a link to an asset at a size and format', ...READ },
+    inputSchema: Type.Object({ id: Id('asset'), ...renderProperties }, { additionalProperties: false }),
+    outputSchema: RenditionLinkSchema,
+    endpoint: 'GET /api/v1/assets/{id}/render',
+    pathArgument: 'id',
+    fixedQuery: { redirect: 'false' },
+    answer: asJson,
   },
   {
     name: 'similar_assets',

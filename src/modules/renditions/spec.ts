@@ -193,3 +193,59 @@ export function renditionMimeType(format: RenditionFormat): string {
 export function renditionPath(id: string, version: number, spec: RenditionSpec): string {
   return `/files/assets/${id}/versions/${version}/renditions/${specSegment(spec)}`
 }
+
+/** A width and height in pixels. */
+export interface Size {
+  width: number
+  height: number
+}
+
+/**
+ * The size sharp gives a rendition of an image of `source` size, worked out without rendering: with both
+ * sides `contain` and `cover` give the box and `inside` the image scaled into it (never up); with one
+ * side, that side and the other in proportion (`inside` never scaling up); with neither, the image's own.
+ */
+export function outputSize(spec: Pick<RenditionSpec, 'width' | 'height' | 'fit'>, source: Size): Size {
+  const { width, height, fit } = spec
+  if (width === null && height === null) return source
+  if (width !== null && height !== null) {
+    if (fit !== 'inside') return { width, height }
+    const scale = Math.min(width / source.width, height / source.height)
+    if (scale >= 1) return source
+    return width / source.width <= height / source.height
+      ? { width, height: Math.max(1, Math.round(source.height * scale)) }
+      : { width: Math.max(1, Math.round(source.width * scale)), height }
+  }
+  if (fit === 'inside' && ((width ?? 0) >= source.width || (height ?? 0) >= source.height)) return source
+  return width !== null
+    ? { width, height: Math.max(1, Math.round((source.height * width) / source.width)) }
+    : { width: Math.max(1, Math.round((source.width * height!) / source.height)), height: height! }
+}
+
+/**
+ * The spec with its sizes lowered, aspect kept, when the rendition it makes of an image of `source` size
+ * would have a side over `maxSide` or more than `MAX_OUTPUT_PIXELS` (a side asked for alone gives the
+ * other in proportion, which may be either: `width=4096` of a tall strip). What it lowers is added to
+ * `clamped`, as the sizes asked for out of range are.
+ */
+export function withinOutputLimits<S extends Pick<RenditionSpec, 'width' | 'height' | 'fit'>>(spec: S, source: Size, maxSide: number, clamped: Clamped[]): S {
+  const size = outputSize(spec, source)
+  const scale = Math.min(1, maxSide / size.width, maxSide / size.height, Math.sqrt(MAX_OUTPUT_PIXELS / (size.width * size.height)))
+  if (scale >= 1) return spec
+  const lowered = (name: 'width' | 'height', asked: number | null, whole: number): number => {
+    const used = Math.max(1, Math.floor((asked ?? whole) * scale))
+    clamped.push({ name, asked: asked ?? whole, used })
+    return used
+  }
+  if (spec.width === null && spec.height === null) return { ...spec, width: lowered('width', null, size.width) }
+  return {
+    ...spec,
+    width: spec.width === null ? null : lowered('width', spec.width, size.width),
+    height: spec.height === null ? null : lowered('height', spec.height, size.height),
+  }
+}
+
+/** The `Rendition-Clamped` header's value: each value asked out of range, and the one used (`width=4096 (asked 100000)`). */
+export function clampedHeader(clamped: readonly Clamped[]): string {
+  return clamped.map(({ name, asked, used }) => `${name}=${used} (asked ${asked})`).join(', ')
+}

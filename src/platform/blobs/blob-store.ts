@@ -9,6 +9,9 @@ import type { Readable } from 'node:stream'
  * Where image bytes live. Originals are content-addressed: the key is the SHA-256 of the bytes, so
  * the same bytes pushed twice (or by two organizations) are stored once. Derived files such as
  * thumbnails use `<sha256>.<variant>` keys (see `variantKey`), so they share the original's lifetime.
+ * Renditions live apart, under `renditions/<sha256>.<spec segment>` (see `renditionKey`): they are many,
+ * made on demand and evicted by last use, so `list` (which the sweep of unreferenced files walks) leaves
+ * them out; the renditions module keeps a row per file and removes them with their original.
  *
  * Avoiding orphans and dangling rows (for callers). A file may be shared by several asset rows, so
  * it may only be deleted when no row references its sha256, and that check must not race a push of
@@ -36,7 +39,7 @@ export interface BlobStore {
    * theirs). `created` is false when the same bytes were already there.
    */
   put(bytes: Buffer, sha256?: string): Promise<PutResult>
-  /** Stores a derived blob under a `<sha256>.<variant>` key, unless that key already exists. */
+  /** Stores a derived blob under a `<sha256>.<variant>` or rendition key, unless that key already exists. */
   putAs(key: string, bytes: Buffer): Promise<{ key: string; created: boolean }>
   /** The whole blob in memory; files are served with `stream`. */
   get(key: string): Promise<Buffer | null>
@@ -50,7 +53,10 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>
   /** Succeeds when the blob is already gone. */
   delete(key: string): Promise<void>
-  /** Every stored blob with when it was written, in no particular order (for the sweep of unreferenced ones). */
+  /**
+   * Every stored blob with when it was written, in no particular order (for the sweep of unreferenced
+   * ones); renditions are not listed: their rows say what is stored.
+   */
   list(): AsyncIterable<StoredBlob>
   /**
    * Removes what writes that never finished left behind (a process killed mid-write), when last
@@ -147,6 +153,9 @@ const SHA256 = /^[0-9a-f]{64}$/
 const READ_CHUNK_BYTES = 256 * 1024
 /** No separators and no leading dot: a key can only name a file inside its fan-out directory. */
 const KEY = /^[0-9a-f]{64}(?:\.[a-z0-9]{1,16}){0,3}$/
+/** A rendition: the SHA-256 of the file it was made from, then the canonical text of its spec (`w1200-contain-q80.webp`). */
+const RENDITION_KEY = /^renditions\/([0-9a-f]{64})\.[a-z0-9][a-z0-9-]{0,63}\.[a-z]{3,4}$/
+const RENDITIONS_DIR = 'renditions'
 /** A write's bytes go to `<fan-out directory>/.tmp-<uuid>` first (see `write`). */
 const TEMPORARY_PREFIX = '.tmp-'
 
@@ -160,8 +169,20 @@ export function isContentKey(key: string): boolean {
   return SHA256.test(key)
 }
 
+/** Whether `key` names a rendition (`renditions/<sha256>.<segment>`). */
+export function isRenditionKey(key: string): boolean {
+  return RENDITION_KEY.test(key)
+}
+
 export function assertBlobKey(key: string): void {
-  if (!KEY.test(key)) throw new InvalidBlobKeyError(key)
+  if (!KEY.test(key) && !RENDITION_KEY.test(key)) throw new InvalidBlobKeyError(key)
+}
+
+/** `renditionKey(sha256, 'w1200-contain-q80.webp')` -> `renditions/<sha256>.w1200-contain-q80.webp` */
+export function renditionKey(sha256: string, segment: string): string {
+  const key = `${RENDITIONS_DIR}/${sha256}.${segment}`
+  if (!RENDITION_KEY.test(key)) throw new InvalidBlobKeyError(key)
+  return key
 }
 
 /** `variantKey(sha256, 'thumb.webp')` -> `<sha256>.thumb.webp` */
@@ -232,9 +253,9 @@ export class FileBlobStore implements BlobStore {
     await ifExists(this.fs.unlink(this.path(key)))
   }
 
-  /** Walks `ab/cd/<key>`; anything else (temporary files of writes) is not a blob. */
+  /** Walks `ab/cd/<key>`; anything else (temporary files of writes, the renditions' directory) is not listed. */
   async *list(): AsyncIterable<StoredBlob> {
-    for await (const { fanOut, name, path } of this.fanOutEntries()) {
+    for await (const { fanOut, name, path } of this.fanOutEntries(this.rootDir)) {
       if (!KEY.test(name) || name.slice(0, 4) !== fanOut) continue
       const stat = await ifExists(this.fs.stat(path))
       if (stat) yield { key: name, modifiedAt: stat.mtime }
@@ -247,7 +268,11 @@ export class FileBlobStore implements BlobStore {
    */
   async removeUnfinishedWrites(cutoff: Date): Promise<number> {
     let removed = 0
-    for await (const { name, path } of this.fanOutEntries()) {
+    const everywhere = async function* (store: FileBlobStore) {
+      yield* store.fanOutEntries(store.rootDir)
+      yield* store.fanOutEntries(join(store.rootDir, RENDITIONS_DIR))
+    }
+    for await (const { name, path } of everywhere(this)) {
       if (!name.startsWith(TEMPORARY_PREFIX)) continue
       const stat = await ifExists(this.fs.stat(path))
       if (stat === null || stat.mtimeMs >= cutoff.getTime()) continue
@@ -257,11 +282,12 @@ export class FileBlobStore implements BlobStore {
     return removed
   }
 
-  /** Every name in the fan-out directories `ab/cd`, with `abcd` as `fanOut`. */
-  private async *fanOutEntries(): AsyncIterable<{ fanOut: string; name: string; path: string }> {
-    for (const first of await entries(this.rootDir)) {
-      for (const second of await entries(join(this.rootDir, first))) {
-        const dir = join(this.rootDir, first, second)
+  /** Every name in the fan-out directories `root/ab/cd`, with `abcd` as `fanOut`. */
+  private async *fanOutEntries(root: string): AsyncIterable<{ fanOut: string; name: string; path: string }> {
+    for (const first of await entries(root)) {
+      if (first === RENDITIONS_DIR) continue
+      for (const second of await entries(join(root, first))) {
+        const dir = join(root, first, second)
         for (const name of await entries(dir)) yield { fanOut: `${first}${second}`, name, path: join(dir, name) }
       }
     }
@@ -317,7 +343,13 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
+  /** `ab/cd/<key>`, and `renditions/ab/cd/<sha256>.<segment>` for a rendition, `abcd` from the SHA-256 either way. */
   private path(key: string): string {
+    const rendition = RENDITION_KEY.exec(key)
+    if (rendition) {
+      const sha256 = rendition[1]!
+      return join(this.rootDir, RENDITIONS_DIR, sha256.slice(0, 2), sha256.slice(2, 4), key.slice(RENDITIONS_DIR.length + 1))
+    }
     assertBlobKey(key)
     return join(this.rootDir, key.slice(0, 2), key.slice(2, 4), key)
   }

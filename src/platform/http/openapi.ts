@@ -3,7 +3,7 @@ import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import type { Scope } from '../db/schema.js'
 import { IDEMPOTENCY_KEY_HEADER, isKeptStatus, MAX_KEY_LENGTH, REPLAYED_HEADER, takesIdempotencyKey } from './idempotency.js'
-import { declarePluginRoutes, type Bucket, type RouteAuth } from './route-auth.js'
+import { declarePluginRoutes, type Bucket, type BucketChoice, type RouteAuth } from './route-auth.js'
 import { declaresBody } from './request-rules.js'
 import { appProblemResponses, COMPONENT, mergeProblemResponses, problemResponses, type ProblemCodes } from './schemas.js'
 
@@ -81,7 +81,7 @@ function guardProblems(needs: { scope: Scope; manager: boolean }, write: boolean
   }
 }
 
-type CountedKeyAuth = Extract<RouteAuth, { kind: 'key' }> & { bucket: Bucket }
+type CountedKeyAuth = Extract<RouteAuth, { kind: 'key' }> & { bucket: Bucket | BucketChoice }
 
 /**
  * The declaration of a route the v1 document describes: the key routes counted in a bucket, and only
@@ -160,7 +160,9 @@ const V1_OPTIONS: SwaggerOptions = {
       scope === 'assets:read'
         ? 'Needs an API key with scope `assets:read` or `assets:write`.'
         : 'Needs an API key with scope `assets:write`.'
-    const description = [schema.description, `${needs} Rate-limit bucket: ${BUCKET_TEXT[bucket]}.`].filter(Boolean).join('\n\n')
+    // A bucket chosen per request is listed as the first it may be (the dearer): what a client should pace by.
+    const buckets = typeof bucket === 'string' ? [bucket] : bucket.among
+    const description = [schema.description, `${needs} Rate-limit bucket: ${buckets.map((one) => BUCKET_TEXT[one]).join(', or ')}.`].filter(Boolean).join('\n\n')
     const response = mergeProblemResponses((schema.response ?? {}) as Record<number, unknown>, problemResponses({ ...platformProblems(schema), ...guarded }))
     return {
       schema: {
@@ -168,7 +170,7 @@ const V1_OPTIONS: SwaggerOptions = {
         description,
         security: [{ apiKey: [scope] }],
         'x-required-scope': scope,
-        'x-rate-limit-bucket': bucket,
+        'x-rate-limit-bucket': buckets[0],
         ...(takesIdempotencyKey(route) ? withIdempotencyKey(schema, response) : { response }),
       } as typeof schema,
       url,

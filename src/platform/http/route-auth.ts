@@ -27,15 +27,24 @@ export type SessionRole = 'user' | 'member' | 'manager'
  *   in `bucket` (a session against the session limits, `RATE_LIMIT_SESSION_*`); `role: 'manager'` refuses a session of a plain member (a key's scope is all that counts).
  *   `bucket: null` leaves a valid caller uncounted, for a route whose work is counted where it is done
  *   (/mcp: each tool call counts as the v1 endpoint it stands for); a request without one still counts.
+ *   A `BucketChoice` picks the bucket per request once the caller is known (a rendition: `cheap` when
+ *   stored, `expensive` when it must be made).
  * - `session`: /app/api, the session cookie (with its CSRF token on writes) of a user in `role`.
  * - `signed-url`: /files, anyone holding a link whose signature the handler verifies; counted per IP.
  * - `public`: anyone; `bucket` counts per IP, `sameOrigin` refuses a browser's request from another site.
  */
 export type RouteAuth =
-  | { kind: 'key'; scope: Scope; bucket: Bucket | null; role?: 'manager' }
+  | { kind: 'key'; scope: Scope; bucket: Bucket | BucketChoice | null; role?: 'manager' }
   | { kind: 'session'; role: SessionRole }
   | { kind: 'signed-url'; bucket: 'files' }
   | { kind: 'public'; bucket?: IpBucket; sameOrigin?: true }
+
+/** A bucket picked per request among `among`, by what the request asks for; the caller is known by then. */
+export interface BucketChoice {
+  among: readonly Bucket[]
+  /** Should not throw: a request it cannot judge is counted in a bucket, and its handler answers the problem. */
+  choose(request: FastifyRequest, caller: Caller): Promise<Bucket>
+}
 
 interface CallerBase {
   organizationId: string
@@ -284,8 +293,16 @@ function keyGuard(options: RouteGuardOptions, counterOf: CounterNames, auth: Ext
   const count = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, refused?: Error) => {
     const caller = request.caller
     if (caller && bucket === null) return done(refused ?? refusal(caller, scope, managersOnly))
-    const limit = caller ? (caller.ownLimits?.[bucket!] ?? (caller.via === 'session' ? rateLimits.session : rateLimits)[bucket!]) : rateLimits.anonymous
-    const counted = limiter.hit(caller ? counterOf(caller, bucket!) : `anonymous:${request.ip}`)
+    if (caller && typeof bucket === 'object' && refused === undefined) {
+      bucket!.choose(request, caller).then((chosen) => countIn(request, reply, done, chosen), done)
+      return
+    }
+    countIn(request, reply, done, bucket as Bucket, refused)
+  }
+  const countIn = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, bucket: Bucket, refused?: Error) => {
+    const caller = request.caller
+    const limit = caller ? (caller.ownLimits?.[bucket] ?? (caller.via === 'session' ? rateLimits.session : rateLimits)[bucket]) : rateLimits.anonymous
+    const counted = limiter.hit(caller ? counterOf(caller, bucket) : `anonymous:${request.ip}`)
     if (counted instanceof Promise) counted.then((c) => done(verdict(reply, limit, c, caller, refused)), done)
     else done(verdict(reply, limit, counted, caller, refused))
   }

@@ -49,7 +49,7 @@ export const ProblemSchema = Type.Object(
 export const SHARED_SCHEMAS = [FieldProblemSchema, ProblemSchema]
 
 /** Headers on every /api/v1 response, errors included (the rate limiter runs before authentication). */
-const RESPONSE_HEADERS = {
+export const RESPONSE_HEADERS = {
   'x-ratelimit-limit': { type: 'integer', description: 'Requests allowed in the current window for this bucket.', examples: [120] },
   'x-ratelimit-remaining': { type: 'integer', description: 'Requests left in the current window.', examples: [117] },
   'x-ratelimit-reset': { type: 'integer', description: 'Seconds until the window resets.', examples: [42] },
@@ -91,7 +91,7 @@ function problemsByStatus(codes: ProblemCodes, headers: Record<string, unknown>)
     [...byStatus].map(([status, entries]) => {
       const allHeaders = {
         ...(entries.some(([code]) => code === 'invalid_api_key') && WWW_AUTHENTICATE_HEADER),
-        ...(status === 429 && RETRY_AFTER_HEADER),
+        ...(entries.some(([code]) => code === 'rate_limited' || code === 'render_busy') && RETRY_AFTER_HEADER),
         ...headers,
       }
       return [

@@ -8,6 +8,7 @@ import { ApiError, NetworkError } from '../errors.js'
 import { createClient, type NodeAssetLibraryClient } from '../node.js'
 import type { PushFields } from '../types.js'
 import { HashCache } from './hash-cache.js'
+import { getAsset } from './get.js'
 import { list, search } from './query.js'
 import { transfer, type TransferPlan } from './transfer.js'
 import { listTrash, restoreFromTrash } from './trash.js'
@@ -27,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`)
     return EXIT.ok
   }
-  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash or mcp`)
+  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash, get or mcp`)
 
   if (command === 'mcp') {
     const { values, positionals } = parseCommand('mcp', args)
@@ -56,6 +57,13 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok
   }
   if (command === 'trash') return trash(args)
+  if (command === 'get') {
+    const { values, positionals } = parseCommand('get', args)
+    if (values.help) return help('get')
+    if (positionals.length !== 1) throw new UsageError('get takes one asset id: get <id> -o FILE')
+    await getAsset(await connect(connection(values, process.env)), positionals[0]!, values)
+    return EXIT.ok
+  }
   return command === 'push' ? push(args) : check(args)
 }
 

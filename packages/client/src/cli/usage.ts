@@ -32,6 +32,7 @@ Usage:
   asset-library-client list [--tag T] [--type T] [--client C] [--product P] [-q Q] [--limit N] [--offset N | --all]
   asset-library-client trash list [--limit N] [--offset N | --all]
   asset-library-client trash restore <id>
+  asset-library-client get <id> [--preset NAME | --width N --height N --fit F --format F --quality Q] -o FILE
   asset-library-client mcp      the service's MCP tools over stdio, for a desktop AI client
 
 Every command:
@@ -123,6 +124,23 @@ Options:
 ${CONNECTION}
   --json               NDJSON on stdout: one line per asset
 ${HELP_OPTION}`,
+  get: `Usage: asset-library-client get <id> [--preset NAME | --width N --height N --fit F --format F --quality Q] -o FILE
+
+Downloads the asset's image: at a size and in a format, as one of the organization's presets, or (with
+neither) the original. The server makes a rendition on its first request and keeps it; values out of range
+are clamped (see Rendition-Clamped in the API docs).
+
+Options:
+  --preset NAME        a preset: thumbnail, original, or one of the organization's (web-1200, og-image…)
+  --width N            pixels (alone: the height follows the aspect ratio)
+  --height N           pixels (alone: the width follows the aspect ratio)
+  --fit F              contain (default: padded to the box), cover (cropped to it) or inside (no padding)
+  --format F           png, jpeg, webp, avif or auto (default: picked by the server)
+  --quality Q          20 to 100 (default 80; not for png)
+  -o, --output FILE    where to write it; - for stdout
+${CONNECTION}
+  --json               one JSON line on stdout: the file, its size and format
+${HELP_OPTION}`,
   mcp: `Usage: asset-library-client mcp [--url URL] [--key KEY]
 
 Serves the Asset Library's MCP tools over stdio, for a desktop AI client (Claude Desktop and others that
@@ -172,6 +190,16 @@ export const COMMANDS = {
   search: { ...common, ...filters },
   list: { ...common, ...filters, q: { type: 'string', short: 'q' }, offset: { type: 'string' }, all: { type: 'boolean' } },
   trash: { ...common, limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' } },
+  get: {
+    ...common,
+    preset: { type: 'string' },
+    width: { type: 'string' },
+    height: { type: 'string' },
+    fit: { type: 'string' },
+    format: { type: 'string' },
+    quality: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+  },
   mcp: { url: common.url, key: common.key, help: common.help },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>
 

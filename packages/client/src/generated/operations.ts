@@ -18,6 +18,7 @@ export const OPERATIONS = {
   getAsset: { method: 'GET', path: '/api/v1/assets/{id}', bucket: 'cheap' },
   updateAsset: { method: 'PATCH', path: '/api/v1/assets/{id}', bucket: 'standard' },
   deleteAsset: { method: 'DELETE', path: '/api/v1/assets/{id}', bucket: 'standard' },
+  renderAsset: { method: 'GET', path: '/api/v1/assets/{id}/render', bucket: 'expensive' },
   listTrash: { method: 'GET', path: '/api/v1/trash', bucket: 'cheap' },
   restoreTrashedAsset: { method: 'POST', path: '/api/v1/trash/{id}/restore', bucket: 'standard' },
   purgeTrashedAsset: { method: 'DELETE', path: '/api/v1/trash/{id}', bucket: 'standard' },

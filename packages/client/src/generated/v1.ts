@@ -295,6 +295,32 @@ export interface paths {
         patch: operations["updateAsset"];
         trace?: never;
     };
+    "/api/v1/assets/{id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Render an asset at a size and in a format
+         * @description Redirects (302) to a signed file URL of the asset’s image at this size and in this format, valid as long as `original_url`: the rendition is made first when it is not stored yet, then served from storage with `Cache-Control: public, max-age=31536000, immutable`. With `redirect=false`, answers the link as JSON without making anything.
+         *
+         *     Out-of-range values are clamped, never refused, and reported in `Rendition-Clamped`; output is capped at 40 megapixels. Only nonsense (`width=abc`, an unknown `fit` or `format`, an unknown `preset`) is 400.
+         *
+         *     The bucket is `cheap` when the rendition is stored and `expensive` when it must be made.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls), or `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["renderAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trash": {
         parameters: {
             query?: never;
@@ -4618,6 +4644,226 @@ export interface operations {
             /** @description - `internal_error`: our bug; the details go to the log with the request id. */
             500: {
                 headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renderAsset: {
+        parameters: {
+            query?: {
+                /** @description Pixels; clamped to 1..`RENDER_MAX_SIDE` (4096 by default). Alone, the height follows the aspect ratio. */
+                width?: number;
+                /** @description Pixels; clamped to 1..`RENDER_MAX_SIDE`. Alone, the width follows the aspect ratio. */
+                height?: number;
+                /** @description With both sides: `contain` (default) pads the image to the box (transparent, white for JPEG, or `background`), `cover` fills the box and crops from the centre, `inside` fits the image in the box without padding and never enlarges it. */
+                fit?: "contain" | "cover" | "inside";
+                /** @description `auto` (default) picks AVIF or WebP when `Accept` names it, else JPEG for a JPEG original and PNG otherwise; the answer then carries `Vary: Accept`. */
+                format?: "png" | "jpeg" | "webp" | "avif" | "auto";
+                /** @description JPEG, WebP and AVIF quality, clamped to 20..100 (default 80); ignored for PNG. */
+                quality?: number;
+                /** @description The padding colour of `contain`, `rrggbb` or `rrggbbaa` (a leading `#` is allowed). */
+                background?: string;
+                /** @description A preset instead of the parameters above (which cannot be combined with it): `thumbnail` and `original` answer those files’ links, any other name one of the organization’s presets (`GET /api/v1/presets`). An unknown name is 400. */
+                preset?: string;
+                /** @description A version of the asset (see `GET /assets/{id}/versions`); the current one by default. */
+                version?: number;
+                /** @description `false` answers the link as JSON instead of redirecting to it. */
+                redirect?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description With `redirect=false`: the link, the file’s size and format. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present when a value was out of range: each one as `name=used (asked value)`, comma-separated, e.g. `width=4096 (asked 1000000000)`. */
+                    "rendition-clamped"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1767225600&sig=3f5a…",
+                     *       "width": 1200,
+                     *       "height": 800,
+                     *       "format": "webp",
+                     *       "expires_at": "2026-01-01T00:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The signed file URL (`?expires=…&sig=…`), valid as long as `original_url`. Its file is made on its first request if need be.
+                         */
+                        url: string;
+                        /** @description The file’s width in pixels. */
+                        width: number;
+                        /** @description The file’s height in pixels. */
+                        height: number;
+                        /** @description `png`, `jpeg`, `webp` or `avif`; for `preset=original`, the original’s own (`gif`, `svg+xml`…). */
+                        format: string;
+                        /**
+                         * Format: date-time
+                         * @description When `url` stops working.
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description To the signed file URL of the rendition (made by now). */
+            302: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present when a value was out of range: each one as `name=used (asked value)`, comma-separated, e.g. `width=4096 (asked 1000000000)`. */
+                    "rendition-clamped"?: string;
+                    /** @description The signed file URL. */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `validation_failed`: a value that is not a number, an unknown `fit` or `format`, a `background` that is not a hex colour, an unknown `preset`, or `preset` with other parameters.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no asset with this id in your organization, or no such version.
+             *     - `thumbnail_unavailable`: the image could not be decoded, so it has no renditions (`thumbnail_status: failed`).
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `render_busy`: too many renditions are being made here for this one to wait its turn; ask again after `Retry-After` seconds.
+             *     - `storage_unavailable`: the file storage (the S3 bucket) cannot be reached.
+             */
+            503: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
                     /** @description Requests allowed in the current window for this bucket. */
                     "x-ratelimit-limit"?: number;
                     /** @description Requests left in the current window. */
