@@ -154,6 +154,8 @@ export interface paths {
          *
          *     The asset keeps its id, metadata, tags and collections; its `version` goes up by one and its file facts, thumbnail and derived data follow the new file. Emits `asset.updated` with `changes: ["file"]`. Its current bytes again answer 200 with `duplicate: true` and change nothing; an earlier version’s bytes become the new version; another asset’s are 409.
          *
+         *     The format is read from the bytes: JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG, up to 25 MiB and 50 megapixels. An SVG is accepted when its sanitizer finds no script, event attribute, `foreignObject`, DOCTYPE or reference outside the file (only `#id` and base64 `data:image/…`, whose images are checked like a pushed one); otherwise it is refused with 422 and an `svg_*` code, never changed. Its `width` and `height` come from its `width`/`height` attributes or viewBox, its `mime_type` is `image/svg+xml`, and its `<title>` and `<desc>` are searched as full text. Its thumbnail is rendered in a process with time and memory limits; past either, `thumbnail_status` is `failed` with the reason.
+         *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
         post: operations["uploadAssetVersion"];
@@ -207,6 +209,8 @@ export interface paths {
          *     - `multipart/form-data`: the image’s bytes as a part named `file` (or an `image_url` field instead), the other fields as form fields; `tag_names` repeated once per name or as one JSON array, `created_by_ai` as `true` or `false`. No base64 overhead: the fastest way to push a file. For example `curl -F file=@logo.png -F title=Logo -F tag_names=brand`.
          *
          *     The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset). Bytes of an asset in the trash restore that asset (emitting `asset.restored`) and answer the same, with its id.
+         *
+         *     The format is read from the bytes: JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG, up to 25 MiB and 50 megapixels. An SVG is accepted when its sanitizer finds no script, event attribute, `foreignObject`, DOCTYPE or reference outside the file (only `#id` and base64 `data:image/…`, whose images are checked like a pushed one); otherwise it is refused with 422 and an `svg_*` code, never changed. Its `width` and `height` come from its `width`/`height` attributes or viewBox, its `mime_type` is `image/svg+xml`, and its `<title>` and `<desc>` are searched as full text. Its thumbnail is rendered in a process with time and memory limits; past either, `thumbnail_status` is `failed` with the reason.
          *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
@@ -717,7 +721,7 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "storage_unavailable";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "svg_script" | "svg_external_reference" | "svg_entity" | "svg_too_complex" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "render_busy" | "storage_unavailable";
             errors?: components["schemas"]["FieldProblem"][];
             /**
              * Format: uuid
@@ -2495,9 +2499,13 @@ export interface operations {
                 };
             };
             /**
-             * @description - `not_an_image`: the bytes are not an image.
-             *     - `unsupported_image_format`: an image format we do not accept (SVG included).
+             * @description - `not_an_image`: the bytes are not an image, or an SVG that is not well-formed XML.
+             *     - `unsupported_image_format`: an image format we do not accept (HEIC), or an SVG in UTF-16, in another declared encoding than UTF-8, or gzip-compressed (`.svgz`).
              *     - `image_too_many_pixels`: an image with more pixels than we decode.
+             *     - `svg_script`: an SVG with a `<script>`, an event attribute (`on…`), a `<foreignObject>` or an HTML element; refused, never stripped.
+             *     - `svg_external_reference`: an SVG with an `href` or CSS `url()` to anything but `#id` or a base64 `data:image/…`, an `@import`, an `<?xml-stylesheet?>` or XInclude.
+             *     - `svg_entity`: an SVG with a DOCTYPE (entities are refused, not expanded).
+             *     - `svg_too_complex`: an SVG with over 100,000 elements, nesting over 256, over 1,000 `data:` images, or an embedded `data:` image that fails a pushed image’s checks (the message names it); an embedded SVG.
              *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
              */
             422: {
@@ -3353,9 +3361,13 @@ export interface operations {
             };
             /**
              * @description - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
-             *     - `not_an_image`: the bytes are not an image.
-             *     - `unsupported_image_format`: an image format we do not accept (SVG included).
+             *     - `not_an_image`: the bytes are not an image, or an SVG that is not well-formed XML.
+             *     - `unsupported_image_format`: an image format we do not accept (HEIC), or an SVG in UTF-16, in another declared encoding than UTF-8, or gzip-compressed (`.svgz`).
              *     - `image_too_many_pixels`: an image with more pixels than we decode.
+             *     - `svg_script`: an SVG with a `<script>`, an event attribute (`on…`), a `<foreignObject>` or an HTML element; refused, never stripped.
+             *     - `svg_external_reference`: an SVG with an `href` or CSS `url()` to anything but `#id` or a base64 `data:image/…`, an `@import`, an `<?xml-stylesheet?>` or XInclude.
+             *     - `svg_entity`: an SVG with a DOCTYPE (entities are refused, not expanded).
+             *     - `svg_too_complex`: an SVG with over 100,000 elements, nesting over 256, over 1,000 `data:` images, or an embedded `data:` image that fails a pushed image’s checks (the message names it); an embedded SVG.
              *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
              */
             422: {
