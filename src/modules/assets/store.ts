@@ -775,6 +775,17 @@ export interface VersionRow extends Omit<VersionFile, 'file_text'> {
   created_by_name: string | null
 }
 
+/** A version's file, as its history lists it and as a restore copies it. */
+const VERSION_FILE_COLUMNS = [
+  'asset_versions.sha256',
+  'asset_versions.blob_key',
+  'asset_versions.thumbnail_key',
+  'asset_versions.mime_type',
+  'asset_versions.width',
+  'asset_versions.height',
+  'asset_versions.byte_size',
+] as const
+
 /** Every version of a live asset of the organization, newest first; undefined when there is no such asset. */
 export async function listVersions(db: Db, organizationId: string, assetId: string): Promise<VersionRow[] | undefined> {
   const rows = await db
@@ -783,13 +794,7 @@ export async function listVersions(db: Db, organizationId: string, assetId: stri
     .select([
       'assets.id',
       'asset_versions.version',
-      'asset_versions.sha256',
-      'asset_versions.blob_key',
-      'asset_versions.thumbnail_key',
-      'asset_versions.mime_type',
-      'asset_versions.width',
-      'asset_versions.height',
-      'asset_versions.byte_size',
+      ...VERSION_FILE_COLUMNS,
       'asset_versions.created_at',
       'asset_versions.created_by_kind',
       'asset_versions.created_by_name',
@@ -807,16 +812,7 @@ export async function findVersion(db: Db, organizationId: string, assetId: strin
   const row = await db
     .selectFrom('asset_versions')
     .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
-    .select([
-      'asset_versions.sha256',
-      'asset_versions.blob_key',
-      'asset_versions.thumbnail_key',
-      'asset_versions.mime_type',
-      'asset_versions.width',
-      'asset_versions.height',
-      'asset_versions.byte_size',
-      'asset_versions.file_text',
-    ])
+    .select([...VERSION_FILE_COLUMNS, 'asset_versions.file_text'])
     .where('assets.organization_id', '=', organizationId)
     .where('asset_versions.asset_id', '=', assetId)
     .where('asset_versions.version', '=', version)
