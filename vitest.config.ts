@@ -27,6 +27,7 @@ const UNIT_TESTS = [
   'test/platform/images.test.ts',
   'test/platform/safe-fetch.test.ts',
   'test/platform/signed-urls.test.ts',
+  'test/platform/svg.test.ts',
   'packages/client/test/cli-pacer.test.ts',
   'packages/client/test/cli-usage.test.ts',
   'packages/client/test/operations.test.ts',

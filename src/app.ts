@@ -203,7 +203,7 @@ export interface ProcessFiles {
 }
 
 export function createProcessFiles(config: Config): ProcessFiles {
-  return { blobs: createBlobStore(config), images: new ImageProcessor({ maxConcurrent: config.imageConcurrency }) }
+  return { blobs: createBlobStore(config), images: new ImageProcessor({ maxConcurrent: config.imageConcurrency, svgRender: config.svgRender }) }
 }
 
 /**
@@ -306,6 +306,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     await background.close()
     await blobs.close?.()
+    files.images.close()
   })
   const wake: BackgroundWake = { textChanged: () => embeddings.afterCommit(), eventsCommitted: () => webhookDelivery.eventsCommitted() }
   const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, embeddings, wake)

@@ -166,7 +166,17 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('names every code the push answers of its own', () => {
     const push = served.paths['/api/v1/assets'].post
-    expect(documentedCodes(push, 422).sort()).toEqual(['idempotency_key_reused', 'image_too_many_pixels', 'not_an_image', 'unknown_asset_type', 'unsupported_image_format'])
+    expect(documentedCodes(push, 422).sort()).toEqual([
+      'idempotency_key_reused',
+      'image_too_many_pixels',
+      'not_an_image',
+      'svg_entity',
+      'svg_external_reference',
+      'svg_script',
+      'svg_too_complex',
+      'unknown_asset_type',
+      'unsupported_image_format',
+    ])
     expect(documentedCodes(push, 413).sort()).toEqual(['body_too_large', 'image_too_large'])
     expect(documentedCodes(push, 502).sort()).toEqual(['image_fetch_blocked', 'image_fetch_failed'])
     expect(documentedCodes(push, 409).sort()).toEqual(['concurrent_change', 'content_belongs_to_other_asset', 'idempotency_key_in_use', 'push_conflict', 'restore_conflict', 'smart_collection_immutable'])

@@ -56,6 +56,7 @@ async function onDatabase(config: Config, call: { values: Options; subject: stri
     } finally {
       await embeddings.close()
       await files.blobs.close?.()
+      files.images.close()
     }
   } finally {
     await database.close()

@@ -16,6 +16,7 @@ export async function worker(config: Config): Promise<void> {
   const close = async () => {
     await background.close()
     await files.blobs.close?.()
+    files.images.close()
     await database.close()
   }
   try {

@@ -186,7 +186,7 @@ describe('uploading', () => {
     const results = page.getByRole('region', { name: 'Uploads' })
     await expect.poll(() => results.getByRole('status').textContent()).toBe('1 item: 0 new, 0 duplicate, 1 failed')
     const row = results.getByRole('listitem').filter({ hasText: 'notes' })
-    expect(await row.textContent()).toContain('Accepted formats: JPEG, PNG, WebP, GIF, AVIF or TIFF.')
+    expect(await row.textContent()).toContain('Accepted formats: JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG.')
     await expect.poll(() => row.locator('img').count()).toBe(0)
     await toggle.click()
     await expect.poll(() => page.getByLabel('Tags').isVisible()).toBe(true)

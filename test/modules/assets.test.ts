@@ -198,13 +198,13 @@ describe('POST /api/v1/assets', () => {
     expect((await push({ image_base64: image.bytes.toString('base64') })).json()).toMatchObject({ duplicate: false })
   })
 
-  it('refuses decompression bombs and SVG with 422, without decoding them', async () => {
+  it('refuses decompression bombs, also inside an SVG, with 422, without decoding them', async () => {
     const bomb = pngDeclaring(50_000, 50_000)
     expect(bomb.length).toBeLessThan(2_000)
     expectProblem(await push({ image_base64: bomb.toString('base64') }), 422, 'image_too_many_pixels')
     expectProblem(await push({ image_base64: (await animatedGif(60, 1000)).toString('base64') }), 422, 'image_too_many_pixels')
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
-    expectProblem(await push({ image_base64: Buffer.from(svg).toString('base64') }), 422, 'unsupported_image_format')
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="data:image/png;base64,${bomb.toString('base64')}"/></svg>`
+    expectProblem(await push({ image_base64: Buffer.from(svg).toString('base64') }), 422, 'svg_too_complex')
   })
 
   it('accepts exactly 25 MiB and refuses one byte more with 413', async () => {

@@ -97,7 +97,7 @@ describe('inspectImage', () => {
   })
 })
 
-describe('SVG is refused, never parsed', () => {
+describe('SVG with references or entities is refused by the sanitizer, before anything renders it', () => {
   let hits: string[]
   let origin: string
   const server = createServer((req, res) => {
@@ -112,17 +112,20 @@ describe('SVG is refused, never parsed', () => {
 
   it('refuses SVG with external references and entities without fetching anything', async () => {
     hits = []
-    const svgs = [
-      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><image href="${origin}/image.png" width="100" height="100"/></svg>`,
-      `<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY xxe SYSTEM "${origin}/entity"><!ENTITY file SYSTEM "file:///etc/passwd">]>\n` +
-        `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">&xxe;<text>&file;</text></svg>`,
-      `\ufeff<!DOCTYPE svg SYSTEM "${origin}/dtd"><svg xmlns="http://www.w3.org/2000/svg"><style>@import url("${origin}/css");</style></svg>`,
+    const svgs: Array<[ImageErrorKind, string]> = [
+      ['svg_external_reference', `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><image href="${origin}/image.png" width="100" height="100"/></svg>`],
+      ['svg_entity', `<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY xxe SYSTEM "${origin}/entity"><!ENTITY file SYSTEM "file:///etc/passwd">]>\n` +
+        `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">&xxe;<text>&file;</text></svg>`],
+      ['svg_entity', `\ufeff<!DOCTYPE svg SYSTEM "${origin}/dtd"><svg xmlns="http://www.w3.org/2000/svg"><style>@import url("${origin}/css");</style></svg>`],
+      ['svg_external_reference', `<svg xmlns="http://www.w3.org/2000/svg"><style>@import url("${origin}/css");</style></svg>`],
     ]
-    for (const svg of svgs) {
+    const processor = new ImageProcessor()
+    for (const [kind, svg] of svgs) {
       const bytes = Buffer.from(svg)
-      expect(await refusal(inspectImage(bytes))).toBe('unsupported_format')
-      expect(await refusal(new ImageProcessor().process(bytes))).toBe('unsupported_format')
+      expect(await refusal(inspectImage(bytes))).toBe(kind)
+      expect(await refusal(processor.process(bytes))).toBe(kind)
     }
+    processor.close()
     // A fetch the decoder made would be made while decoding, before its refusal: once the server has
     // answered a request sent after the refusals, it has taken in any such fetch.
     expect((await fetch(`${origin}/after-the-refusals`)).status).toBe(200)

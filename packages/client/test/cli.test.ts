@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -123,6 +124,22 @@ const summaryOf = (run: Run) => run.events.find((event) => event.event === 'summ
 const asRoot = process.getuid?.() === 0
 
 describe('push', () => {
+  it('pushes .svg files: a logo is pushed as image/svg+xml, an .svgz is skipped, and one with a script fails with the server\u2019s reason', async () => {
+    const root = folder('vectors')
+    const logo = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- exported -->\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 32"><title>Vector mark</title><rect width="64" height="32"/></svg>'
+    writeFileSync(join(root, 'logo.svg'), logo)
+    writeFileSync(join(root, 'icon.svgz'), gzipSync(logo))
+    writeFileSync(join(root, 'hostile.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+
+    const run = await cli(['push', root, '--json'])
+    const events = byPath(run, root)
+    expect(events['logo.svg']).toMatchObject({ event: 'pushed' })
+    expect(events['icon.svgz']).toMatchObject({ event: 'skipped', reason: 'gzip-compressed (an .svgz is not accepted: send the SVG uncompressed)' })
+    expect(events['hostile.svg']).toMatchObject({ event: 'failed', reason: expect.stringContaining('<script>') })
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.readKey })
+    expect(await client.assets.get(String(events['logo.svg']!.asset_id))).toMatchObject({ mime_type: 'image/svg+xml', width: 64, height: 32 })
+  })
+
   it('pushes the images of a folder by their bytes, skips the rest with a reason, survives a symlink loop, and a re-run reads nothing and pushes nothing', async () => {
     const root = folder('shoot')
     const png = await uniquePng()

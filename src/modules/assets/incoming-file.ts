@@ -30,6 +30,10 @@ const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
   not_an_image: 'not_an_image',
   unsupported_format: 'unsupported_image_format',
   too_many_pixels: 'image_too_many_pixels',
+  svg_script: 'svg_script',
+  svg_external_reference: 'svg_external_reference',
+  svg_entity: 'svg_entity',
+  svg_too_complex: 'svg_too_complex',
 }
 
 /** The bytes of the source: decoded, received, or fetched through the SSRF guard. */
@@ -52,7 +56,7 @@ export async function readImageBytes(source: ImageSource, deps: { fetcher: SafeF
   }
 }
 
-/** The image's header (type and size); a refusal of the bytes (not an image, unsupported, too many pixels) is the client's 422. */
+/** The image's header (type, size, and an SVG's text, once the SVG sanitizer accepted it); a refusal of the bytes (not an image, unsupported, too many pixels, an SVG's `svg_*` reasons) is the client's 422. */
 export async function inspectImage(images: ImageProcessor, bytes: Buffer): Promise<ImageInfo> {
   try {
     return await images.inspect(bytes)

@@ -280,7 +280,7 @@ function newAsset(
     tags: string[]
     bytes: Buffer
     sha256: string
-    image: { mimeType: string; width: number; height: number }
+    image: { mimeType: string; width: number; height: number; text?: string }
     files: { original: string; thumbnail: string }
     caller: Caller
   },
@@ -305,6 +305,7 @@ function newAsset(
     thumbnail_failure: null,
     version: 1,
     external_id: input.external_id ?? null,
+    file_text: facts.image.text ?? null,
     created_by: creatorOf(facts.caller),
     pushed_by: actorOf(facts.caller),
     created_at: new Date(),

@@ -41,15 +41,23 @@ const UNKNOWN_ASSET_TYPE = "`asset_type` is not in the organization's asset-type
 
 const PUSH_TYPES = 'Send the push as application/json or multipart/form-data.'
 
+/** What the push and a new version say of the formats they take. */
+const IMAGE_FORMATS =
+  'The format is read from the bytes: JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG, up to 25 MiB and 50 megapixels. An SVG is accepted when its sanitizer finds no script, event attribute, `foreignObject`, DOCTYPE or reference outside the file (only `#id` and base64 `data:image/…`, whose images are checked like a pushed one); otherwise it is refused with 422 and an `svg_*` code, never changed. Its `width` and `height` come from its `width`/`height` attributes or viewBox, its `mime_type` is `image/svg+xml`, and its `<title>` and `<desc>` are searched as full text. Its thumbnail is rendered in a process with time and memory limits; past either, `thumbnail_status` is `failed` with the reason.'
+
 /** The answers about the image itself, the same for a push and a new version. */
 const IMAGE_PROBLEMS = {
   bad_request: 'a multipart/form-data body that is cut short or malformed',
   image_too_large: 'the image is over 25 MiB, inline, uploaded or fetched; an upload is refused as soon as it passes the cap',
   body_too_large: 'a form with more parts than a push has',
   unsupported_media_type: 'a body that is neither `application/json` nor `multipart/form-data`',
-  not_an_image: true,
-  unsupported_image_format: 'an image format we do not accept (SVG included)',
+  not_an_image: 'the bytes are not an image, or an SVG that is not well-formed XML',
+  unsupported_image_format: 'an image format we do not accept (HEIC), or an SVG in UTF-16, in another declared encoding than UTF-8, or gzip-compressed (`.svgz`)',
   image_too_many_pixels: true,
+  svg_script: 'an SVG with a `<script>`, an event attribute (`on…`), a `<foreignObject>` or an HTML element; refused, never stripped',
+  svg_external_reference: 'an SVG with an `href` or CSS `url()` to anything but `#id` or a base64 `data:image/…`, an `@import`, an `<?xml-stylesheet?>` or XInclude',
+  svg_entity: 'an SVG with a DOCTYPE (entities are refused, not expanded)',
+  svg_too_complex: 'an SVG with over 100,000 elements, nesting over 256, over 1,000 `data:` images, or an embedded `data:` image that fails a pushed image\u2019s checks (the message names it); an embedded SVG',
   image_fetch_blocked: '`image_url` refused by the outbound guard: not a valid http or https URL, with a user name or password, or to a private address',
   image_fetch_failed: '`image_url` could not be fetched: the host was unreachable, answered an error status, redirected too often or was too slow',
   storage_unavailable: 'the file storage (the S3 bucket) cannot be reached; nothing is stored, push again later',
@@ -246,6 +254,8 @@ function pushRoute(app: App, assets: AssetService, images: ImageBodies): void {
           '- `multipart/form-data`: the image\u2019s bytes as a part named `file` (or an `image_url` field instead), the other fields as form fields; `tag_names` repeated once per name or as one JSON array, `created_by_ai` as `true` or `false`. No base64 overhead: the fastest way to push a file. For example `curl -F file=@logo.png -F title=Logo -F tag_names=brand`.',
           '',
           'The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset). Bytes of an asset in the trash restore that asset (emitting `asset.restored`) and answer the same, with its id.',
+          '',
+          IMAGE_FORMATS,
         ].join('\n'),
         body: {
           content: {
@@ -298,6 +308,8 @@ function versionUploadRoute(app: App, assets: AssetService, images: ImageBodies)
           'A new file for the asset, sent as the push sends one: `application/json` with exactly one of `image_url` or `image_base64`, or `multipart/form-data` with a `file` part (or an `image_url` field).',
           '',
           'The asset keeps its id, metadata, tags and collections; its `version` goes up by one and its file facts, thumbnail and derived data follow the new file. Emits `asset.updated` with `changes: ["file"]`. Its current bytes again answer 200 with `duplicate: true` and change nothing; an earlier version\u2019s bytes become the new version; another asset\u2019s are 409.',
+          '',
+          IMAGE_FORMATS,
         ].join('\n'),
         params: AssetParams,
         body: {

@@ -403,6 +403,8 @@ export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at'> {
   created_by: string | null
   /** Who pushed it, as its first version records. */
   pushed_by: Actor
+  /** The text the file carries (an SVG's title and description): searched as full text, never shown. */
+  file_text: string | null
 }
 
 export interface PushContext<T> {
@@ -497,20 +499,20 @@ export async function insertAsset(db: Db, insert: AssetInsert): Promise<InsertOu
     ),
     inserted as (
       insert into assets (id, organization_id, title, asset_type, client, product, tags, tag_keys, tag_text, source_url, created_by_ai,
-        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, external_id, created_by, created_at, updated_at)
+        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, external_id, file_text, created_by, created_at, updated_at)
       select ${asset.id}::uuid, ${asset.organization_id}::uuid, ${asset.title}, ${asset.asset_type}, ${asset.client}, ${asset.product},
         ${asset.tags}::text[], ${asset.tags.map((tag) => tag.toLowerCase())}::text[], ${tagText(asset.tags)}, ${asset.source_url},
         ${asset.created_by_ai}, ${asset.mime_type}, ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.sha256},
-        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.external_id}, ${asset.created_by}::uuid, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
+        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.external_id}, ${asset.file_text}, ${asset.created_by}::uuid, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
       from allowed
       on conflict (organization_id, sha256) do nothing
       returning id
     ),
     first_version as (
       insert into asset_versions (asset_id, version, organization_id, sha256, blob_key, thumbnail_key, mime_type, width, height, byte_size,
-        created_at, created_by_kind, created_by_name)
+        file_text, created_at, created_by_kind, created_by_name)
       select id, 1, ${asset.organization_id}::uuid, ${asset.sha256}, ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.mime_type},
-        ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.created_at}::timestamptz, ${asset.pushed_by.kind}, ${asset.pushed_by.name}
+        ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.file_text}, ${asset.created_at}::timestamptz, ${asset.pushed_by.kind}, ${asset.pushed_by.name}
       from inserted
     )${sql.join(clauses, sql``)}
     select exists (select 1 from allowed) as allowed, exists (select 1 from inserted) as inserted
@@ -616,6 +618,8 @@ export interface VersionFile {
   width: number
   height: number
   byte_size: number
+  /** The text the file carries (an SVG's title and description), which full text searches while the version is the asset's. */
+  file_text: string | null
 }
 
 export interface VersionContext {
@@ -717,15 +721,15 @@ export async function addVersion(db: Db, insert: VersionInsert): Promise<Version
       updated as (
         update assets set version = version + 1, sha256 = ${file.sha256}, blob_key = ${file.blob_key}, thumbnail_key = ${file.thumbnail_key},
           mime_type = ${file.mime_type}, width = ${file.width}::int, height = ${file.height}::int, byte_size = ${file.byte_size}::bigint,
-          thumbnail_failure = null, updated_at = ${version.created_at}::timestamptz${sql.join(metadata, sql``)}
+          file_text = ${file.file_text}, thumbnail_failure = null, updated_at = ${version.created_at}::timestamptz${sql.join(metadata, sql``)}
         from allowed where assets.id = ${assetId} and not exists (select 1 from taken)
         returning assets.id
       ),
       new_version as (
         insert into asset_versions (asset_id, version, organization_id, sha256, blob_key, thumbnail_key, mime_type, width, height, byte_size,
-          created_at, created_by_kind, created_by_name)
+          file_text, created_at, created_by_kind, created_by_name)
         select id, ${version.current_version + 1}::int, ${organizationId}::uuid, ${file.sha256}, ${file.blob_key}, ${file.thumbnail_key}, ${file.mime_type},
-          ${file.width}::int, ${file.height}::int, ${file.byte_size}::bigint, ${version.created_at}::timestamptz, ${version.created_by.kind}, ${version.created_by.name}
+          ${file.width}::int, ${file.height}::int, ${file.byte_size}::bigint, ${file.file_text}, ${version.created_at}::timestamptz, ${version.created_by.kind}, ${version.created_by.name}
         from updated
       )${sql.join(clauses, sql``)}
       select exists (select 1 from target) as found, exists (select 1 from allowed) as allowed, exists (select 1 from taken) as taken, exists (select 1 from updated) as updated
@@ -764,12 +768,23 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
 }
 
 /** A version of an asset as its history lists it. */
-export interface VersionRow extends VersionFile {
+export interface VersionRow extends Omit<VersionFile, 'file_text'> {
   version: number
   created_at: Date
   created_by_kind: 'key' | 'user' | null
   created_by_name: string | null
 }
+
+/** A version's file, as its history lists it and as a restore copies it. */
+const VERSION_FILE_COLUMNS = [
+  'asset_versions.sha256',
+  'asset_versions.blob_key',
+  'asset_versions.thumbnail_key',
+  'asset_versions.mime_type',
+  'asset_versions.width',
+  'asset_versions.height',
+  'asset_versions.byte_size',
+] as const
 
 /** Every version of a live asset of the organization, newest first; undefined when there is no such asset. */
 export async function listVersions(db: Db, organizationId: string, assetId: string): Promise<VersionRow[] | undefined> {
@@ -779,13 +794,7 @@ export async function listVersions(db: Db, organizationId: string, assetId: stri
     .select([
       'assets.id',
       'asset_versions.version',
-      'asset_versions.sha256',
-      'asset_versions.blob_key',
-      'asset_versions.thumbnail_key',
-      'asset_versions.mime_type',
-      'asset_versions.width',
-      'asset_versions.height',
-      'asset_versions.byte_size',
+      ...VERSION_FILE_COLUMNS,
       'asset_versions.created_at',
       'asset_versions.created_by_kind',
       'asset_versions.created_by_name',
@@ -803,7 +812,7 @@ export async function findVersion(db: Db, organizationId: string, assetId: strin
   const row = await db
     .selectFrom('asset_versions')
     .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
-    .select(['asset_versions.sha256', 'asset_versions.blob_key', 'asset_versions.thumbnail_key', 'asset_versions.mime_type', 'asset_versions.width', 'asset_versions.height', 'asset_versions.byte_size'])
+    .select([...VERSION_FILE_COLUMNS, 'asset_versions.file_text'])
     .where('assets.organization_id', '=', organizationId)
     .where('asset_versions.asset_id', '=', assetId)
     .where('asset_versions.version', '=', version)

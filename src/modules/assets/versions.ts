@@ -50,7 +50,7 @@ export class AssetVersions {
     this.assertRoom(context, bytes.length)
     const info = await inspectImage(this.deps.images, bytes)
     const files = filesOf(sha256)
-    const file = { sha256, blob_key: files.original, thumbnail_key: files.thumbnail, mime_type: info.mimeType, width: info.width, height: info.height, byte_size: bytes.length }
+    const file = { sha256, blob_key: files.original, thumbnail_key: files.thumbnail, mime_type: info.mimeType, width: info.width, height: info.height, byte_size: bytes.length, file_text: info.text ?? null }
     let outcome: VersionOutcome
     try {
       await this.deps.blobs.put(bytes, sha256)

@@ -81,10 +81,10 @@ async function describeArgument(arg: string): Promise<Argument> {
   return { folder: base, glob: scanned.glob }
 }
 
-export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'tiff'
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'tiff' | 'svg'
 
-/** The first bytes of a file are enough to name its format. */
-const SNIFF_BYTES = 64
+/** The first bytes of a file are enough to name its format: an SVG's `<svg` may follow an XML declaration and a comment. */
+const SNIFF_BYTES = 1024
 
 /**
  * The server's accepted formats, named from their magic bytes as the server names them
@@ -102,7 +102,10 @@ export function sniff(head: Buffer): ImageFormat | { refused: string } {
     const brands = text.slice(8, 12) + text.slice(16, boxEnd)
     return /^(?:.{4})*?avi[fs]/s.test(brands) ? 'avif' : { refused: 'HEIF/HEIC images are not accepted' }
   }
-  return { refused: 'not an image the library accepts (JPEG, PNG, WebP, GIF, AVIF or TIFF)' }
+  // Markup with an <svg> near its start; the server's sanitizer then accepts it or says why not.
+  if (/^(\xef\xbb\xbf)?\s*</.test(text) && /<svg[\s>]/i.test(text)) return 'svg'
+  if (text.startsWith('\x1f\x8b')) return { refused: 'gzip-compressed (an .svgz is not accepted: send the SVG uncompressed)' }
+  return { refused: 'not an image the library accepts (JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG)' }
 }
 
 export type Fingerprint = { sha256: string; format: ImageFormat } | { skipped: string }

@@ -176,6 +176,8 @@ export interface paths {
          *
          *     The asset keeps its id, metadata, tags and collections; its `version` goes up by one and its file facts, thumbnail and derived data follow the new file. Emits `asset.updated` with `changes: ["file"]`. Its current bytes again answer 200 with `duplicate: true` and change nothing; an earlier version’s bytes become the new version; another asset’s are 409.
          *
+         *     The format is read from the bytes: JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG, up to 25 MiB and 50 megapixels. An SVG is accepted when its sanitizer finds no script, event attribute, `foreignObject`, DOCTYPE or reference outside the file (only `#id` and base64 `data:image/…`, whose images are checked like a pushed one); otherwise it is refused with 422 and an `svg_*` code, never changed. Its `width` and `height` come from its `width`/`height` attributes or viewBox, its `mime_type` is `image/svg+xml`, and its `<title>` and `<desc>` are searched as full text. Its thumbnail is rendered in a process with time and memory limits; past either, `thumbnail_status` is `failed` with the reason.
+         *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
         post: operations["uploadAssetVersion"];
@@ -229,6 +231,8 @@ export interface paths {
          *     - `multipart/form-data`: the image’s bytes as a part named `file` (or an `image_url` field instead), the other fields as form fields; `tag_names` repeated once per name or as one JSON array, `created_by_ai` as `true` or `false`. No base64 overhead: the fastest way to push a file. For example `curl -F file=@logo.png -F title=Logo -F tag_names=brand`.
          *
          *     The same bytes pushed again answer 200 with `duplicate: true` and change nothing (but a named manual collection still receives the asset). Bytes of an asset in the trash restore that asset (emitting `asset.restored`) and answer the same, with its id.
+         *
+         *     The format is read from the bytes: JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG, up to 25 MiB and 50 megapixels. An SVG is accepted when its sanitizer finds no script, event attribute, `foreignObject`, DOCTYPE or reference outside the file (only `#id` and base64 `data:image/…`, whose images are checked like a pushed one); otherwise it is refused with 422 and an `svg_*` code, never changed. Its `width` and `height` come from its `width`/`height` attributes or viewBox, its `mime_type` is `image/svg+xml`, and its `<title>` and `<desc>` are searched as full text. Its thumbnail is rendered in a process with time and memory limits; past either, `thumbnail_status` is `failed` with the reason.
          *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
@@ -2747,9 +2751,13 @@ export interface operations {
                 };
             };
             /**
-             * @description - `not_an_image`: the bytes are not an image.
-             *     - `unsupported_image_format`: an image format we do not accept (SVG included).
+             * @description - `not_an_image`: the bytes are not an image, or an SVG that is not well-formed XML.
+             *     - `unsupported_image_format`: an image format we do not accept (HEIC), or an SVG in UTF-16, in another declared encoding than UTF-8, or gzip-compressed (`.svgz`).
              *     - `image_too_many_pixels`: an image with more pixels than we decode.
+             *     - `svg_script`: an SVG with a `<script>`, an event attribute (`on…`), a `<foreignObject>` or an HTML element; refused, never stripped.
+             *     - `svg_external_reference`: an SVG with an `href` or CSS `url()` to anything but `#id` or a base64 `data:image/…`, an `@import`, an `<?xml-stylesheet?>` or XInclude.
+             *     - `svg_entity`: an SVG with a DOCTYPE (entities are refused, not expanded).
+             *     - `svg_too_complex`: an SVG with over 100,000 elements, nesting over 256, over 1,000 `data:` images, or an embedded `data:` image that fails a pushed image’s checks (the message names it); an embedded SVG.
              *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
              */
             422: {
@@ -3610,9 +3618,13 @@ export interface operations {
             };
             /**
              * @description - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
-             *     - `not_an_image`: the bytes are not an image.
-             *     - `unsupported_image_format`: an image format we do not accept (SVG included).
+             *     - `not_an_image`: the bytes are not an image, or an SVG that is not well-formed XML.
+             *     - `unsupported_image_format`: an image format we do not accept (HEIC), or an SVG in UTF-16, in another declared encoding than UTF-8, or gzip-compressed (`.svgz`).
              *     - `image_too_many_pixels`: an image with more pixels than we decode.
+             *     - `svg_script`: an SVG with a `<script>`, an event attribute (`on…`), a `<foreignObject>` or an HTML element; refused, never stripped.
+             *     - `svg_external_reference`: an SVG with an `href` or CSS `url()` to anything but `#id` or a base64 `data:image/…`, an `@import`, an `<?xml-stylesheet?>` or XInclude.
+             *     - `svg_entity`: an SVG with a DOCTYPE (entities are refused, not expanded).
+             *     - `svg_too_complex`: an SVG with over 100,000 elements, nesting over 256, over 1,000 `data:` images, or an embedded `data:` image that fails a pushed image’s checks (the message names it); an embedded SVG.
              *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
              */
             422: {

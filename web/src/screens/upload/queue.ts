@@ -25,7 +25,7 @@ const failure = (answer: PushAnswer): unknown =>
   answer.status === 0 ? new TypeError('Network request failed') : apiErrorOf({ method: 'POST', path: PUSH_PATH, ...answer })
 
 /** Every format the server decodes (src/platform/images); the picker and a refused file's message say them. */
-export const ACCEPTED_FORMATS = 'JPEG, PNG, WebP, GIF, AVIF or TIFF'
+export const ACCEPTED_FORMATS = 'JPEG, PNG, WebP, GIF, AVIF, TIFF or SVG'
 
 /** A refused file's message names what would have been accepted, unless the server's already does. */
 function failedDetail(answer: PushAnswer): string {
