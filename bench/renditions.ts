@@ -6,7 +6,7 @@
  *    rendition (`w512-contain-q80.webp`) against the asset's signed thumbnail link (a 512 px WebP too, so
  *    the bytes are alike), each under a forked autocannon load (BENCH_CONNECTIONS at once for
  *    BENCH_SECONDS), alternating BENCH_ROUNDS rounds of each. Target: the rendition at >= 90% of the
- *    thumbnail's rate.
+ *    thumbnail's rate, as the median of the rounds' ratios (each round's two runs are neighbours in time).
  * 2. A first rendition against sharp alone: `GET /api/v1/assets/{id}/render?width=1200&format=webp`
  *    (302 once made: the original read from the store, the render, the row, the file written) of a
  *    ~1 MiB PNG (2400x1600, flat blocks and a square of noise) no call rendered before, against
@@ -18,7 +18,7 @@
  *
  *   npx tsx bench/renditions.ts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/renditions.ts
- *   BENCH_ROUNDS=3 BENCH_SECONDS=5 BENCH_CONNECTIONS=10 BENCH_FIRST=20 BENCH_BURST=500 npx tsx bench/renditions.ts
+ *   BENCH_ROUNDS=6 BENCH_SECONDS=3 BENCH_CONNECTIONS=10 BENCH_FIRST=20 BENCH_BURST=500 npx tsx bench/renditions.ts
  */
 import { randomBytes } from 'node:crypto'
 import { cpus, loadavg } from 'node:os'
@@ -32,8 +32,8 @@ import { envNumber } from './support/env.js'
 import { startLoadGenerator, type LoadGenerator, type LoadResult } from './support/load-generator.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL || undefined
-const ROUNDS = envNumber('BENCH_ROUNDS', 3)
-const SECONDS = envNumber('BENCH_SECONDS', 5)
+const ROUNDS = envNumber('BENCH_ROUNDS', 6)
+const SECONDS = envNumber('BENCH_SECONDS', 3)
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 10)
 const FIRST = envNumber('BENCH_FIRST', 20)
 const BURST = envNumber('BENCH_BURST', 500)
@@ -131,14 +131,16 @@ async function cachedAgainstThumbnail(api: Api, load: LoadGenerator): Promise<vo
   })
   const thumbnail = summary(runs.thumbnail)
   const rendition = summary(runs.rendition)
-  const ratio = rendition.rate / thumbnail.rate
+  // Each round's two runs are neighbours in time: the median of their ratios shrugs off a round the
+  // shared machine slowed down, which the ratio of the means would carry.
+  const ratio = percentile(runs.rendition.map((run, round) => run.reqPerSec / runs.thumbnail[round]!.reqPerSec), 50)
   console.log(`1. A stored rendition's signed link against the thumbnail's: ${ROUNDS} rounds of ${SECONDS} s each, alternating, ${CONNECTIONS} connections (median of the rounds' percentiles)\n`)
   console.log('| file | req/s | p50 ms | p95 ms |')
   console.log('|---|---|---|---|')
   console.log(`| thumbnail (512 px WebP) | ${thumbnail.rate.toFixed(0)} | ${thumbnail.p50.toFixed(1)} | ${thumbnail.p95.toFixed(1)} |`)
   console.log(`| rendition w512-contain-q80.webp | ${rendition.rate.toFixed(0)} | ${rendition.p50.toFixed(1)} | ${rendition.p95.toFixed(1)} |`)
-  console.log(`| rendition / thumbnail | ${ratio.toFixed(2)} | | |`)
-  console.log(`\n${ratio >= CACHED_TARGET ? 'PASS' : 'MISS'}: a stored rendition is served at >= ${CACHED_TARGET * 100}% of the thumbnail's rate\n`)
+  console.log(`| rendition / thumbnail | ${(rendition.rate / thumbnail.rate).toFixed(2)} (median of the rounds' ratios ${ratio.toFixed(2)}) | ${(rendition.p50 / thumbnail.p50).toFixed(2)} | ${(rendition.p95 / thumbnail.p95).toFixed(2)} |`)
+  console.log(`\n${ratio >= CACHED_TARGET ? 'PASS' : 'MISS'}: a stored rendition is served at >= ${CACHED_TARGET * 100}% of the thumbnail's rate (median of the rounds' ratios)\n`)
 }
 
 /** 2: a first rendition through the app against sharp alone, alternating, one at a time. */
