@@ -127,6 +127,24 @@ describe('GET /api/v1/assets/{id}/render', () => {
     expectInvalid(await render('preset=thumbnail&width=10'), '/query/width')
   })
 
+  it('renders the current version by default, an earlier one with version=N, and 404 for a version the asset lacks', async () => {
+    const { record } = await pushAndRead(t.app, acme, {}, await patternNoise(80, 40).png().toBuffer())
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/assets/${record.id}/versions`,
+      headers: { ...bearer(acme.writeKey), 'content-type': 'application/json' },
+      payload: { image_base64: (await patternNoise(40, 80).png().toBuffer()).toString('base64') },
+    })
+    expect(upload.statusCode).toBe(201)
+    const current = (await render('width=20&format=png&redirect=false', acme.readKey, {}, record.id)).json()
+    expect(current).toMatchObject({ width: 20, height: 40 })
+    expect(current.url).toContain(`/versions/2/renditions/`)
+    const first = (await render('width=20&format=png&redirect=false&version=1', acme.readKey, {}, record.id)).json()
+    expect(first).toMatchObject({ width: 20, height: 10 })
+    expect(await sharp((await fetchFile(first.url)).rawPayload).metadata()).toMatchObject({ width: 20, height: 10 })
+    expectProblem(await render('width=20&version=3', acme.readKey, {}, record.id), 404, 'not_found')
+  })
+
   it('preset=thumbnail and preset=original redirect to those files\u2019 links', async () => {
     const thumbnail = await render('preset=thumbnail')
     expect(thumbnail.statusCode).toBe(302)
