@@ -7,6 +7,7 @@ import { ImageError, type ImageProcessor } from '../../platform/images/images.js
 import type { SignedLink, UrlSigner } from '../../platform/signed-urls.js'
 import type { RenditionConfig } from '../../config.js'
 import { fileLink } from '../assets/record.js'
+import { findAssetFiles } from '../assets/store.js'
 import { RenderQueue } from './render-queue.js'
 import {
   BUILT_IN_PRESETS,
@@ -154,7 +155,8 @@ export class Renditions {
   async file(id: string, version: number, segment: string): Promise<RenditionFile | null> {
     const spec = parseSpecSegment(segment)
     if (!spec) return null
-    const source = await store.findVersionFile(this.deps.db, id, version)
+    // The signature is the capability: the version's file whether its asset is live or in the trash.
+    const source = await findAssetFiles(this.deps.db, id, version)
     if (!source) return null
     if (source.thumbnail_failure !== null) throw unrenderable(source.thumbnail_failure)
     const key = renditionKey(source.sha256, segment)
