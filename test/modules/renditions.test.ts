@@ -208,6 +208,26 @@ describe('storage', () => {
   })
 })
 
+describe('last use', () => {
+  it('is recorded at most once an hour per rendition, and written by the maintenance pass, not by the request', async () => {
+    const made = await render('width=33&format=png')
+    const key = `renditions/${asset.sha256}.w33-contain.png`
+    const lastUsed = async () => (await t.database.handle.db.selectFrom('renditions').select('last_used_at').where('key', '=', key).executeTakeFirstOrThrow()).last_used_at
+    const longAgo = new Date(Date.now() - 2 * 86_400_000)
+    await t.database.handle.db.updateTable('renditions').set({ last_used_at: longAgo }).where('key', '=', key).execute()
+    expect((await fetchFile(String(made.headers.location))).statusCode).toBe(200)
+    expect(await lastUsed()).toEqual(longAgo)
+    await t.app.services.renditions.maintain()
+    expect((await lastUsed()).getTime()).toBeGreaterThan(Date.now() - 60_000)
+
+    // Used again within the hour: nothing more to write.
+    await t.database.handle.db.updateTable('renditions').set({ last_used_at: longAgo }).where('key', '=', key).execute()
+    expect((await fetchFile(String(made.headers.location))).statusCode).toBe(200)
+    await t.app.services.renditions.maintain()
+    expect(await lastUsed()).toEqual(longAgo)
+  })
+})
+
 describe('eviction past RENDITIONS_MAX_BYTES', () => {
   let small: TestApp
   let owner: Seeded
