@@ -176,6 +176,24 @@ describe('GET /files/assets/{id}/versions/{v}/renditions/{segment}', () => {
   })
 })
 
+describe('rendition links of a public share', () => {
+  it('serve while the share shows the asset, with the private caching of the link\u2019s lifetime, and 404 once unshared', async () => {
+    const call = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: bearer(acme.writeKey), ...(payload && { payload }) })
+    const collection = (await call('POST', '/api/v1/collections', { name: 'Renditions kit' })).json().id as string
+    expect((await call('POST', `/api/v1/collections/${collection}/assets`, { asset_id: asset.id })).statusCode).toBe(200)
+    const page = String((await call('POST', `/api/v1/collections/${collection}/share`)).json().share_url).replace(BASE_URL, '')
+    const shared = (await fetchFile(`${page}.json`)).json().assets.data[0] as { thumbnail_url: string }
+    const ref = decodeURIComponent(/[?&]share=([^&]+)/.exec(shared.thumbnail_url)![1]!)
+    const link = new UrlSigner(TEST_SECRET, BASE_URL).signForShare(`/files/assets/${asset.id}/versions/1/renditions/w48-contain.png`, ref).url
+    const served = await fetchFile(link)
+    expect(served.statusCode).toBe(200)
+    expect(served.headers['cache-control']).toMatch(/^private, max-age=\d+, immutable$/)
+    expect((await call('DELETE', `/api/v1/collections/${collection}/share`)).statusCode).toBe(204)
+    expectProblem(await fetchFile(link), 404, 'not_found')
+  })
+})
+
 describe('rate buckets', () => {
   it('counts a rendition that must be made in the expensive bucket, and one that is stored in the cheap bucket', async () => {
     const limit = (res: { headers: Record<string, unknown> }) => Number(res.headers['x-ratelimit-limit'])
