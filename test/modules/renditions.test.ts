@@ -127,6 +127,24 @@ describe('GET /api/v1/assets/{id}/render', () => {
     expectInvalid(await render('preset=thumbnail&width=10'), '/query/width')
   })
 
+  it('renders the current version by default, an earlier one with version=N, and 404 for a version the asset lacks', async () => {
+    const { record } = await pushAndRead(t.app, acme, {}, await patternNoise(80, 40).png().toBuffer())
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/assets/${record.id}/versions`,
+      headers: { ...bearer(acme.writeKey), 'content-type': 'application/json' },
+      payload: { image_base64: (await patternNoise(40, 80).png().toBuffer()).toString('base64') },
+    })
+    expect(upload.statusCode).toBe(201)
+    const current = (await render('width=20&format=png&redirect=false', acme.readKey, {}, record.id)).json()
+    expect(current).toMatchObject({ width: 20, height: 40 })
+    expect(current.url).toContain(`/versions/2/renditions/`)
+    const first = (await render('width=20&format=png&redirect=false&version=1', acme.readKey, {}, record.id)).json()
+    expect(first).toMatchObject({ width: 20, height: 10 })
+    expect(await sharp((await fetchFile(first.url)).rawPayload).metadata()).toMatchObject({ width: 20, height: 10 })
+    expectProblem(await render('width=20&version=3', acme.readKey, {}, record.id), 404, 'not_found')
+  })
+
   it('preset=thumbnail and preset=original redirect to those files\u2019 links', async () => {
     const thumbnail = await render('preset=thumbnail')
     expect(thumbnail.statusCode).toBe(302)
@@ -152,6 +170,24 @@ describe('GET /files/assets/{id}/versions/{v}/renditions/{segment}', () => {
     expectProblem(await fetchFile(url.replace('w100-contain.png', 'w4000-contain.png')), 403, 'invalid_signature')
     const { url: signed } = new UrlSigner(TEST_SECRET, BASE_URL).sign(`/files/assets/${asset.id}/versions/1/renditions/w0100-contain.png`)
     expectProblem(await fetchFile(signed), 404, 'not_found')
+  })
+})
+
+describe('rendition links of a public share', () => {
+  it('serve while the share shows the asset, with the private caching of the link\u2019s lifetime, and 404 once unshared', async () => {
+    const call = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: bearer(acme.writeKey), ...(payload && { payload }) })
+    const collection = (await call('POST', '/api/v1/collections', { name: 'Renditions kit' })).json().id as string
+    expect((await call('POST', `/api/v1/collections/${collection}/assets`, { asset_id: asset.id })).statusCode).toBe(200)
+    const page = String((await call('POST', `/api/v1/collections/${collection}/share`)).json().share_url).replace(BASE_URL, '')
+    const shared = (await fetchFile(`${page}.json`)).json().assets.data[0] as { thumbnail_url: string }
+    const ref = decodeURIComponent(/[?&]share=([^&]+)/.exec(shared.thumbnail_url)![1]!)
+    const link = new UrlSigner(TEST_SECRET, BASE_URL).signForShare(`/files/assets/${asset.id}/versions/1/renditions/w48-contain.png`, ref).url
+    const served = await fetchFile(link)
+    expect(served.statusCode).toBe(200)
+    expect(served.headers['cache-control']).toMatch(/^private, max-age=\d+, immutable$/)
+    expect((await call('DELETE', `/api/v1/collections/${collection}/share`)).statusCode).toBe(204)
+    expectProblem(await fetchFile(link), 404, 'not_found')
   })
 })
 
@@ -184,6 +220,26 @@ describe('storage', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/trash/${record.id}`, headers: bearer(acme.writeKey) })).statusCode).toBe(204)
     expect(await renditionRows(record.sha256)).toEqual([])
     expect(await t.app.blobs.exists(key)).toBe(false)
+  })
+})
+
+describe('last use', () => {
+  it('is recorded at most once an hour per rendition, and written by the maintenance pass, not by the request', async () => {
+    const made = await render('width=33&format=png')
+    const key = `renditions/${asset.sha256}.w33-contain.png`
+    const lastUsed = async () => (await t.database.handle.db.selectFrom('renditions').select('last_used_at').where('key', '=', key).executeTakeFirstOrThrow()).last_used_at
+    const longAgo = new Date(Date.now() - 2 * 86_400_000)
+    await t.database.handle.db.updateTable('renditions').set({ last_used_at: longAgo }).where('key', '=', key).execute()
+    expect((await fetchFile(String(made.headers.location))).statusCode).toBe(200)
+    expect(await lastUsed()).toEqual(longAgo)
+    await t.app.services.renditions.maintain()
+    expect((await lastUsed()).getTime()).toBeGreaterThan(Date.now() - 60_000)
+
+    // Used again within the hour: nothing more to write.
+    await t.database.handle.db.updateTable('renditions').set({ last_used_at: longAgo }).where('key', '=', key).execute()
+    expect((await fetchFile(String(made.headers.location))).statusCode).toBe(200)
+    await t.app.services.renditions.maintain()
+    expect(await lastUsed()).toEqual(longAgo)
   })
 })
 

@@ -10,6 +10,7 @@ import {
   FileBlobStore,
   InvalidBlobKeyError,
   RangeNotSatisfiableError,
+  renditionKey,
   variantKey,
   type BlobFs,
   type BlobStore,
@@ -55,6 +56,17 @@ describe('FileBlobStore', () => {
     await expect(store.putAs(sha256(Buffer.from('other')), Buffer.from('not those bytes'))).rejects.toThrow(InvalidBlobKeyError)
     expect(() => variantKey(hash, '../x')).toThrow(InvalidBlobKeyError)
     expect(() => variantKey('abc', 'thumb')).toThrow(InvalidBlobKeyError)
+  })
+
+  it('keeps renditions under renditions/ab/cd/, and removes the temporary files of their interrupted writes too', async () => {
+    const hash = sha256(Buffer.from('original'))
+    const key = renditionKey(hash, 'w64-contain.png')
+    await store.putAs(key, Buffer.from('rendition'))
+    const dir = join(root, 'blobs', 'renditions', hash.slice(0, 2), hash.slice(2, 4))
+    expect(readdirSync(dir)).toEqual([`${hash}.w64-contain.png`])
+    writeFileSync(join(dir, '.tmp-interrupted'), 'half a rendition')
+    expect(await store.removeUnfinishedWrites(new Date(Date.now() + 60_000))).toBe(1)
+    expect(readdirSync(dir)).toEqual([`${hash}.w64-contain.png`])
   })
 
   it('refuses keys that could name anything outside the store', async () => {
@@ -206,6 +218,25 @@ describe.each(STORES)('the blob store contract, on %s', (_name, open) => {
     for (const bad of ['../x', `${hash}/x`, hash.toUpperCase(), `library/${hash}`, '']) {
       await expect(blobs.get(bad), bad).rejects.toThrow(InvalidBlobKeyError)
       await expect(blobs.delete(bad), bad).rejects.toThrow(InvalidBlobKeyError)
+    }
+  })
+
+  it('stores renditions under renditions/, leaves them out of the listing, and refuses rendition keys that name anything else', async () => {
+    const { sha256: hash } = await blobs.put(Buffer.from('original'))
+    const key = renditionKey(hash, 'w1200-contain-q80.webp')
+    expect(key).toBe(`renditions/${hash}.w1200-contain-q80.webp`)
+    expect(await blobs.putAs(key, Buffer.from('rendition'))).toEqual({ key, created: true })
+    expect(await blobs.putAs(key, Buffer.from('rendition'))).toEqual({ key, created: false })
+    expect(await blobs.exists(key)).toBe(true)
+    expect((await readAll(await blobs.stream(key, { start: 0, end: 3 }))).toString()).toBe('rend')
+    // The sweep of unreferenced files walks the listing: renditions are the renditions module's to remove.
+    expect(await keysOf(blobs)).toEqual([hash])
+    await blobs.delete(key)
+    expect(await blobs.exists(key)).toBe(false)
+    expect(() => renditionKey(hash, '../x.webp')).toThrow(InvalidBlobKeyError)
+    expect(() => renditionKey(hash, 'w1/x.webp')).toThrow(InvalidBlobKeyError)
+    for (const bad of [`renditions/${hash}`, `renditions/../${hash}.w1-contain.png`, `renditions/${hash}.w1-contain.png/x`]) {
+      await expect(blobs.get(bad), bad).rejects.toThrow(InvalidBlobKeyError)
     }
   })
 

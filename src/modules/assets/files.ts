@@ -123,9 +123,9 @@ export interface RenditionFiles {
 /** A rendition's URL names its bytes for good (the spec and the version's content): any cache may keep it. */
 const RENDITION_CACHING = 'public, max-age=31536000, immutable'
 
-
 /**
- * GET (and HEAD) /files/assets/{id}/{thumbnail|original}: signed capability URLs, no API key.
+ * GET (and HEAD) /files/assets/{id}/{thumbnail|original}, and a version's renditions
+ * (/files/assets/{id}/versions/{v}/renditions/{segment}): signed capability URLs, no API key.
  *
  * The file is streamed from the blob store, never held in memory. Its ETag is its blob key (the SHA-256
  * of the bytes, with the variant for a thumbnail): strong, and the same from every server. A matching
@@ -190,7 +190,8 @@ async function serveFile(
   if (share !== undefined && !(await deps.shareServes(share, id))) throw problems.notFound('File')
   const file = await asked.file()
   if (!file) throw problems.notFound('File')
-  const caching = asked.caching ?? `private, max-age=${remaining}, immutable`
+  // A share's link stays private to its lifetime whatever the file: the share may end before a year is out.
+  const caching = (share === undefined && asked.caching) || `private, max-age=${remaining}, immutable`
   const etag = `"${file.key}"`
   const head = request.method === 'HEAD'
   reply.header('accept-ranges', 'bytes')

@@ -353,6 +353,9 @@ export interface ThumbnailSource {
 /** An asset's files, as a signed file URL reads them. */
 export interface AssetFileRow extends ThumbnailSource {
   mime_type: string
+  /** The image's size, which a rendition's is worked out from. */
+  width: number
+  height: number
   thumbnail_failure: string | null
 }
 
@@ -363,12 +366,20 @@ export interface AssetFileRow extends ThumbnailSource {
  */
 export async function findAssetFiles(db: Db, id: string, version?: number): Promise<AssetFileRow | undefined> {
   if (version === undefined) {
-    return db.selectFrom('assets').select(['mime_type', 'sha256', 'blob_key', 'thumbnail_key', 'thumbnail_failure']).where('id', '=', id).executeTakeFirst()
+    return db.selectFrom('assets').select(['mime_type', 'sha256', 'blob_key', 'thumbnail_key', 'width', 'height', 'thumbnail_failure']).where('id', '=', id).executeTakeFirst()
   }
   return db
     .selectFrom('asset_versions')
     .leftJoin('assets', (join) => join.onRef('assets.id', '=', 'asset_versions.asset_id').onRef('assets.sha256', '=', 'asset_versions.sha256'))
-    .select(['asset_versions.mime_type', 'asset_versions.sha256', 'asset_versions.blob_key', 'asset_versions.thumbnail_key', 'assets.thumbnail_failure'])
+    .select([
+      'asset_versions.mime_type',
+      'asset_versions.sha256',
+      'asset_versions.blob_key',
+      'asset_versions.thumbnail_key',
+      'asset_versions.width',
+      'asset_versions.height',
+      'assets.thumbnail_failure',
+    ])
     .where('asset_versions.asset_id', '=', id)
     .where('asset_versions.version', '=', version)
     .executeTakeFirst()

@@ -7,6 +7,7 @@ import { ImageError, type ImageProcessor } from '../../platform/images/images.js
 import type { SignedLink, UrlSigner } from '../../platform/signed-urls.js'
 import type { RenditionConfig } from '../../config.js'
 import { fileLink } from '../assets/record.js'
+import { findAssetFiles } from '../assets/store.js'
 import { RenderQueue } from './render-queue.js'
 import {
   BUILT_IN_PRESETS,
@@ -99,7 +100,9 @@ export class Renditions {
   private readonly pendingUses = new Map<string, Date>()
   private readonly touched = new Map<string, number>()
   private stopMaintenance: (() => Promise<void>) | undefined
-  private maintaining: Promise<void> | undefined
+  private evicting: Promise<void> | undefined
+  /** The prefix's bytes at the last look, plus what this process stored since: a new file checks the limit only when this passes it. */
+  private knownBytes = 0
 
   constructor(private readonly deps: RenditionsDeps) {
     this.queue = new RenderQueue(deps.config)
@@ -152,7 +155,8 @@ export class Renditions {
   async file(id: string, version: number, segment: string): Promise<RenditionFile | null> {
     const spec = parseSpecSegment(segment)
     if (!spec) return null
-    const source = await store.findVersionFile(this.deps.db, id, version)
+    // The signature is the capability: the version's file whether its asset is live or in the trash.
+    const source = await findAssetFiles(this.deps.db, id, version)
     if (!source) return null
     if (source.thumbnail_failure !== null) throw unrenderable(source.thumbnail_failure)
     const key = renditionKey(source.sha256, segment)
@@ -178,7 +182,7 @@ export class Renditions {
   /** Stops the maintenance, waiting for one under way, and writes the uses recorded since. */
   async close(): Promise<void> {
     await this.stopMaintenance?.()
-    await this.maintaining
+    await this.evicting
     await this.flushUses().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'the last uses of renditions could not be recorded'))
   }
 
@@ -190,24 +194,43 @@ export class Renditions {
     await this.flushUses()
     const orphanContents = await store.orphanedRenditionContents(this.deps.db, ORPHANS_PER_PASS)
     const orphans = await this.remove(await store.forgetRenditionsOf(this.deps.db, orphanContents))
+    return { evicted: await this.evict(), orphans }
+  }
+
+  /** Removes the least recently used renditions, down to 90% of `RENDITIONS_MAX_BYTES`, when the prefix holds more. */
+  private async evict(): Promise<number> {
+    await this.flushUses()
     const bytes = await store.storedBytes(this.deps.db)
-    const excess = bytes - Math.floor(this.deps.config.maxBytes * EVICT_TO)
-    const evicted = bytes > this.deps.config.maxBytes ? await this.remove(await store.forgetLeastRecentlyUsed(this.deps.db, excess)) : 0
-    return { evicted, orphans }
+    this.knownBytes = bytes
+    if (bytes <= this.deps.config.maxBytes) return 0
+    const keys = await store.forgetLeastRecentlyUsed(this.deps.db, bytes - Math.floor(this.deps.config.maxBytes * EVICT_TO))
+    this.knownBytes = await store.storedBytes(this.deps.db)
+    return this.remove(keys)
   }
 
   private async maintainLogged(): Promise<void> {
-    try {
+    await this.logged(async () => {
       const { evicted, orphans } = await this.maintain()
       if (evicted + orphans > 0) this.deps.logger.info({ evicted, orphans }, 'removed rendition files')
+    })
+  }
+
+  /** After a new file: an eviction, one at a time, once the prefix may hold more than its limit (not only every minute). */
+  private stored(bytes: number): void {
+    this.knownBytes += bytes
+    if (this.knownBytes <= this.deps.config.maxBytes) return
+    this.evicting ??= this.logged(async () => {
+      const evicted = await this.evict()
+      if (evicted > 0) this.deps.logger.info({ evicted }, 'removed the least recently used rendition files')
+    }).finally(() => (this.evicting = undefined))
+  }
+
+  private async logged(pass: () => Promise<void>): Promise<void> {
+    try {
+      await pass()
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'the maintenance of renditions failed; it runs again later')
     }
-  }
-
-  /** A pass soon after a new file, one at a time: the prefix is checked when it grows, not only every minute. */
-  private maintainSoon(): void {
-    this.maintaining ??= this.maintainLogged().finally(() => (this.maintaining = undefined))
   }
 
   private async remove(keys: string[]): Promise<number> {
@@ -253,7 +276,7 @@ export class Renditions {
     // asked for, never a file that nothing records (and so nothing would ever remove).
     await store.recordRendition(this.deps.db, key, source.sha256, created.length)
     await this.deps.blobs.putAs(key, created)
-    this.maintainSoon()
+    this.stored(created.length)
   }
 
   /** Records a use of `key`, at most once an hour; written by the next maintenance pass. */

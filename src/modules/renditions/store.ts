@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
+import { findVersion } from '../assets/store.js'
 
 /** What a rendition of an asset's version is made from, and what the API needs to answer about it. */
 export interface RenditionSource {
@@ -25,28 +26,8 @@ export async function findRenditionSource(db: Db, organizationId: string, id: st
       .where('organization_id', '=', organizationId)
       .executeTakeFirst()
   }
-  return db
-    .selectFrom('asset_versions')
-    .innerJoin('assets', 'assets.id', 'asset_versions.asset_id')
-    .select(['asset_versions.asset_id as id', 'asset_versions.version', 'asset_versions.sha256', 'asset_versions.blob_key', 'asset_versions.mime_type', 'asset_versions.width', 'asset_versions.height'])
-    .where('asset_versions.asset_id', '=', id)
-    .where('asset_versions.version', '=', version)
-    .where('assets.organization_id', '=', organizationId)
-    .executeTakeFirst()
-}
-
-/**
- * For a signed rendition link, which carries no organization (the signature is the capability): the
- * version's file, live or in the trash, with the decode failure recorded on the live asset for its bytes.
- */
-export async function findVersionFile(db: Db, id: string, version: number) {
-  return db
-    .selectFrom('asset_versions')
-    .leftJoin('assets', (join) => join.onRef('assets.id', '=', 'asset_versions.asset_id').onRef('assets.sha256', '=', 'asset_versions.sha256'))
-    .select(['asset_versions.sha256', 'asset_versions.blob_key', 'asset_versions.width', 'asset_versions.height', 'assets.thumbnail_failure'])
-    .where('asset_versions.asset_id', '=', id)
-    .where('asset_versions.version', '=', version)
-    .executeTakeFirst()
+  const row = await findVersion(db, organizationId, id, version)
+  return row && { id, version, sha256: row.sha256, blob_key: row.blob_key, mime_type: row.mime_type, width: row.width, height: row.height }
 }
 
 /** Whether the rendition file `key` is recorded as stored. */

@@ -321,7 +321,10 @@ export class FileBlobStore implements BlobStore {
       // Best effort: a failed cleanup must not hide the write's own error or undo a stored blob.
       await this.fs.unlink(temp).catch(() => undefined)
     }
-    if (created) {
+    // A rendition's entry may be lost in a crash: its row then makes it again when asked for, so it spares
+    // the directory syncs (a third of a first render's cost beyond sharp's). Its bytes are flushed like
+    // any blob's, so a name that survives never holds a partial file.
+    if (created && !RENDITION_KEY.test(key)) {
       // The new entry, and any directory mkdir just made, must survive a crash: a committed row
       // must never point at nothing. Each is durable once its parent directory is synced.
       const last = firstNewDir === undefined ? dir : dirname(firstNewDir)
