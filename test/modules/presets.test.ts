@@ -1,4 +1,3 @@
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renditionPath, type RenditionSpec } from '../../src/modules/renditions/spec.js'
 import { MAX_PRESETS } from '../../src/modules/presets/service.js'
@@ -7,6 +6,7 @@ import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type 
 import { expectInvalid, expectProblem, organizationApi, outboxEvents, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
 import { uniquePng } from '../support/images.js'
 import { loginOwner, signedInMember, type Client } from '../support/sessions.js'
+import { statementsDuring } from '../support/statements.js'
 import { waitFor } from '../support/wait.js'
 
 let t: TestApp
@@ -36,7 +36,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-/** Checks that `url` is the signed link of the rendition `spec` of the asset's version, and answers its spec segment. */
+/** Checks that `url` is the signed link of the rendition `spec` of the asset's version, as renditionPath names it. */
 function expectRenditionLink(url: string, asset: { id: string; version: number }, spec: RenditionSpec): void {
   const parsed = new URL(url)
   expect(parsed.origin).toBe(BASE_URL)
@@ -212,14 +212,14 @@ describe('the asset record\u2019s renditions', () => {
 
   it('cost the list no statement while the presets are cached', async () => {
     const list = () => t.app.inject({ method: 'GET', url: '/api/v1/assets?limit=5&tag=none-such', headers: bearer(acme.readKey) })
-    const get = async () => statementsDuring(list)
+    const listStatements = () => statementsDuring(list)
     await list()
-    const before = await get()
+    const before = await listStatements()
     // A write drops the cache: the next read loads the presets once, the one after costs nothing again.
     expect((await owner.put(`${presetsUrl(acme)}/web-1200`, { width: 1200, format: 'webp' })).statusCode).toBe(200)
-    const afterWrite = await get()
+    const afterWrite = await listStatements()
     expect(afterWrite).toBeGreaterThan(before)
-    expect(await get()).toBe(before)
+    expect(await listStatements()).toBe(before)
   })
 })
 
@@ -238,19 +238,3 @@ describe('the preset cache of another process', () => {
     }
   })
 })
-
-/** SQL statements sent through pg while `run` runs (this test file's app is the only user of its pool). */
-async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
-  const original = pg.Client.prototype.query
-  let count = 0
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    count += 1
-    return (original as (...a: unknown[]) => unknown).apply(this, args)
-  } as typeof original
-  try {
-    await run()
-  } finally {
-    pg.Client.prototype.query = original
-  }
-  return count
-}
