@@ -223,15 +223,18 @@ describe('the asset record\u2019s renditions', () => {
   })
 })
 
-describe('the preset cache of another process', () => {
-  it('shows another process\u2019s write within PRESETS_CACHE_TTL_MS', async () => {
-    const other = await startTestApp({ database: t.database, env: { PRESETS_CACHE_TTL_MS: '200' } })
+describe('the presets of another process', () => {
+  it('are listed at once, and linked in its records within PRESETS_CACHE_TTL_MS', async () => {
+    const other = await startTestApp({ database: t.database, env: { PRESETS_CACHE_TTL_MS: '300' } })
     try {
-      const presetNames = async () => (await other.app.inject({ method: 'GET', url: '/api/v1/presets', headers: bearer(acme.readKey) })).json().data.map((preset: Preset) => preset.name)
-      expect(await presetNames()).toEqual(['thumbnail', 'original', 'web-1200'])
+      const id = await api.push()
+      const read = (url: string) => other.app.inject({ method: 'GET', url, headers: bearer(acme.readKey) })
+      const renditionNames = async () => Object.keys((await read(`/api/v1/assets/${id}`)).json().renditions)
+      expect(await renditionNames()).toEqual(['thumbnail', 'original', 'web-1200'])
       expect((await owner.post(presetsUrl(acme), { name: 'late', format: 'png' })).statusCode).toBe(201)
-      await waitFor('the other process to see the new preset', async () => (await presetNames()).includes('late'))
-      expect(await presetNames()).toEqual(['thumbnail', 'original', 'late', 'web-1200'])
+      expect((await read('/api/v1/presets')).json().data.map((preset: Preset) => preset.name)).toEqual(['thumbnail', 'original', 'late', 'web-1200'])
+      await waitFor('the other process to link the new preset', async () => (await renditionNames()).includes('late'))
+      expect(await renditionNames()).toEqual(['thumbnail', 'original', 'late', 'web-1200'])
       expect((await owner.delete(`${presetsUrl(acme)}/late`)).statusCode).toBe(204)
     } finally {
       await other.close()
