@@ -198,6 +198,17 @@ describe('the asset record\u2019s renditions', () => {
     expect(Object.keys(await renditionsNow())).toEqual(['thumbnail', 'original', 'web-1200'])
   })
 
+  it('are in an edit\u2019s answer and its event right after a preset changed (the cache refilled outside the edit\u2019s transaction)', async () => {
+    const id = await api.push()
+    expect((await owner.post(presetsUrl(acme), { name: 'edit-time', width: 300, format: 'avif' })).statusCode).toBe(201)
+    const edited = await api.call('PATCH', `/api/v1/assets/${id}`, { title: 'Edited after a preset' })
+    expect(edited.statusCode, edited.body).toBe(200)
+    expect(Object.keys(edited.json().renditions)).toEqual(['thumbnail', 'original', 'edit-time', 'web-1200'])
+    const [event] = (await outboxEvents(t.database.handle.db, acme.org.id, 'asset.updated')).filter((payload) => payload.id === id)
+    expect(event!.renditions).toEqual(edited.json().renditions)
+    expect((await owner.delete(`${presetsUrl(acme)}/edit-time`)).statusCode).toBe(204)
+  })
+
   it('are the built-ins alone in the trash, and every preset again once restored', async () => {
     const id = await api.push()
     expect((await api.call('DELETE', `/api/v1/assets/${id}`)).statusCode).toBe(204)
