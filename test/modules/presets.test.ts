@@ -140,6 +140,19 @@ describe('presets in the app API', () => {
   })
 })
 
+describe('presetNamed, for render?preset=', () => {
+  it('answers the organization\u2019s own preset as its normalised spec, and null for a built-in or another organization\u2019s', async () => {
+    const { presets } = t.app.services
+    expect(await presets.presetNamed(acme.org.id, 'web-1200')).toEqual({
+      name: 'web-1200',
+      spec: { width: 1200, height: null, fit: 'contain', format: 'webp', quality: 80, background: null },
+    })
+    expect(await presets.presetNamed(globex.org.id, 'web-1200')).toMatchObject({ spec: { width: 600, format: 'avif' } })
+    expect(await presets.presetNamed(acme.org.id, 'thumbnail')).toBeNull()
+    expect(await presets.presetNamed(acme.org.id, 'og-image')).toBeNull()
+  })
+})
+
 describe('GET /api/v1/presets', () => {
   it('lists the built-ins then the organization\u2019s presets to a read key', async () => {
     const res = await api.get('/api/v1/presets')
