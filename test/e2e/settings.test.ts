@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver, WEBHOOK_TEST_ENV, webhooksAtRest, type WebhookReceiver } from '../support/webhook-receiver.js'
 import { expectNoSidewaysScroll, expectShownWhole, expectStackedCards } from './narrow.js'
+import { PASSWORD } from '../support/sessions.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
 let e2e: E2E
@@ -50,7 +51,7 @@ describe('settings', () => {
 
     // Every section of the settings is in view at 375 px: the tabs wrap rather than run off the screen.
     const tabs = page.getByRole('navigation', { name: 'Settings' }).getByRole('link')
-    expect(await tabs.allTextContents()).toEqual(['API keys', 'Webhooks', 'Processing', 'Members', 'Organization', 'Your account'])
+    expect(await tabs.allTextContents()).toEqual(['API keys', 'Webhooks', 'Processing', 'Members', 'Organization', 'Rendition presets', 'Your account'])
     await expectShownWhole(page, await tabs.all())
     const keys = page.getByRole('table', { name: 'API keys' })
     const row = keys.getByRole('row').filter({ hasText: 'CI read' })
@@ -246,6 +247,54 @@ describe('settings', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Remove client Initech' }).isVisible()).toBe(true)
     await page.getByRole('button', { name: 'Remove client Initech' }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Remove client Initech' }).count()).toBe(0)
+    await context.close()
+  })
+
+  it('defines a rendition preset, which asset records link, changes it and deletes it; a member only reads them', async () => {
+    const { context, page } = await ownerPage()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Rendition presets' }).click()
+    const table = page.getByRole('table', { name: 'Rendition presets' })
+    await expect.poll(() => table.getByRole('row').filter({ hasText: 'thumbnail' }).isVisible()).toBe(true)
+
+    await page.getByRole('button', { name: 'New preset' }).click()
+    const create = page.getByRole('dialog', { name: 'New preset' })
+    await create.getByLabel('Name').fill('og-image')
+    await create.getByLabel('Width').fill('1200')
+    await create.getByLabel('Height').fill('630')
+    await create.getByLabel('Fit').selectOption('cover')
+    await create.getByLabel('Format').selectOption('jpeg')
+    await create.getByLabel('Quality').fill('82')
+    await checkScreen(page, 'dialog-new-preset')
+    await create.getByRole('button', { name: 'Add preset' }).click()
+    const row = table.getByRole('row').filter({ hasText: 'og-image' })
+    await expect.poll(() => row.getByRole('cell', { name: '1200 × 630' }).isVisible()).toBe(true)
+    const listed = await e2e.t.app.inject({ method: 'GET', url: '/api/v1/presets', headers: { authorization: `Bearer ${e2e.acme.readKey}` } })
+    expect(listed.json().data.at(-1)).toEqual({ name: 'og-image', built_in: false, width: 1200, height: 630, fit: 'cover', format: 'jpeg', quality: 82, background: null })
+    await expectStackedCards(page, table, row, row.getByRole('button', { name: 'Delete og-image' }))
+    await checkScreen(page, 'settings-presets')
+
+    await row.getByRole('button', { name: 'Edit og-image' }).click()
+    const change = page.getByRole('dialog', { name: 'Edit og-image' })
+    await change.getByLabel('Format').selectOption('webp')
+    await change.getByRole('button', { name: 'Save preset' }).click()
+    await expect.poll(() => row.getByRole('cell', { name: 'WebP' }).isVisible()).toBe(true)
+
+    // A plain member sees the presets, and nothing to change them with.
+    const email = 'preset.reader@example.com'
+    await e2e.t.app.services.orgs.addMember(e2e.acme.org.id, { email, password: PASSWORD, role: 'member' })
+    const reader = await (await e2e.context()).newPage()
+    await signIn(reader, email, PASSWORD)
+    await reader.goto('/settings/presets')
+    await expect.poll(() => reader.getByRole('table', { name: 'Rendition presets' }).getByRole('row').filter({ hasText: 'og-image' }).isVisible()).toBe(true)
+    expect(await reader.getByRole('button', { name: 'New preset' }).count()).toBe(0)
+    expect(await reader.getByRole('button', { name: 'Edit og-image' }).count()).toBe(0)
+    await checkScreen(reader, 'settings-presets-as-member')
+    await reader.context().close()
+
+    await row.getByRole('button', { name: 'Delete og-image' }).click()
+    await page.getByRole('dialog', { name: 'Delete this preset?' }).getByRole('button', { name: 'Delete preset' }).click()
+    await expect.poll(() => table.getByRole('row').filter({ hasText: 'og-image' }).count()).toBe(0)
     await context.close()
   })
 })

@@ -1,8 +1,8 @@
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bearer, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { expectInvalid, expectProblem, organizationApi, outboxEvents, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
 import { loginOwner, signedInMember } from '../support/sessions.js'
+import { statementsDuring } from '../support/statements.js'
 
 let t: TestApp
 let acme: Seeded
@@ -164,21 +164,6 @@ describe('PATCH, DELETE and listing', () => {
   })
 })
 
-/** SQL statements sent through pg while `run` runs (this test file's app is the only user of its pool). */
-async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
-  const original = pg.Client.prototype.query
-  let count = 0
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    count += 1
-    return (original as (...a: unknown[]) => unknown).apply(this, args)
-  } as typeof original
-  try {
-    await run()
-  } finally {
-    pg.Client.prototype.query = original
-  }
-  return count
-}
 
 describe('listing cost', () => {
   it('counts every listed collection\'s assets in one statement, however many there are', async () => {

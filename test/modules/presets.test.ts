@@ -1,4 +1,3 @@
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renditionPath, type RenditionSpec } from '../../src/modules/renditions/spec.js'
 import { MAX_PRESETS } from '../../src/modules/presets/service.js'
@@ -7,6 +6,7 @@ import { bearer, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type 
 import { expectInvalid, expectProblem, organizationApi, outboxEvents, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
 import { uniquePng } from '../support/images.js'
 import { loginOwner, signedInMember, type Client } from '../support/sessions.js'
+import { statementsDuring } from '../support/statements.js'
 import { waitFor } from '../support/wait.js'
 
 let t: TestApp
@@ -36,7 +36,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-/** Checks that `url` is the signed link of the rendition `spec` of the asset's version, and answers its spec segment. */
+/** Checks that `url` is the signed link of the rendition `spec` of the asset's version, as renditionPath names it. */
 function expectRenditionLink(url: string, asset: { id: string; version: number }, spec: RenditionSpec): void {
   const parsed = new URL(url)
   expect(parsed.origin).toBe(BASE_URL)
@@ -140,6 +140,19 @@ describe('presets in the app API', () => {
   })
 })
 
+describe('presetNamed, for render?preset=', () => {
+  it('answers the organization\u2019s own preset as its normalised spec, and null for a built-in or another organization\u2019s', async () => {
+    const { presets } = t.app.services
+    expect(await presets.presetNamed(acme.org.id, 'web-1200')).toEqual({
+      name: 'web-1200',
+      spec: { width: 1200, height: null, fit: 'contain', format: 'webp', quality: 80, background: null },
+    })
+    expect(await presets.presetNamed(globex.org.id, 'web-1200')).toMatchObject({ spec: { width: 600, format: 'avif' } })
+    expect(await presets.presetNamed(acme.org.id, 'thumbnail')).toBeNull()
+    expect(await presets.presetNamed(acme.org.id, 'og-image')).toBeNull()
+  })
+})
+
 describe('GET /api/v1/presets', () => {
   it('lists the built-ins then the organization\u2019s presets to a read key', async () => {
     const res = await api.get('/api/v1/presets')
@@ -198,6 +211,17 @@ describe('the asset record\u2019s renditions', () => {
     expect(Object.keys(await renditionsNow())).toEqual(['thumbnail', 'original', 'web-1200'])
   })
 
+  it('are in an edit\u2019s answer and its event right after a preset changed (the cache refilled outside the edit\u2019s transaction)', async () => {
+    const id = await api.push()
+    expect((await owner.post(presetsUrl(acme), { name: 'edit-time', width: 300, format: 'avif' })).statusCode).toBe(201)
+    const edited = await api.call('PATCH', `/api/v1/assets/${id}`, { title: 'Edited after a preset' })
+    expect(edited.statusCode, edited.body).toBe(200)
+    expect(Object.keys(edited.json().renditions)).toEqual(['thumbnail', 'original', 'edit-time', 'web-1200'])
+    const [event] = (await outboxEvents(t.database.handle.db, acme.org.id, 'asset.updated')).filter((payload) => payload.id === id)
+    expect(event!.renditions).toEqual(edited.json().renditions)
+    expect((await owner.delete(`${presetsUrl(acme)}/edit-time`)).statusCode).toBe(204)
+  })
+
   it('are the built-ins alone in the trash, and every preset again once restored', async () => {
     const id = await api.push()
     expect((await api.call('DELETE', `/api/v1/assets/${id}`)).statusCode).toBe(204)
@@ -212,45 +236,32 @@ describe('the asset record\u2019s renditions', () => {
 
   it('cost the list no statement while the presets are cached', async () => {
     const list = () => t.app.inject({ method: 'GET', url: '/api/v1/assets?limit=5&tag=none-such', headers: bearer(acme.readKey) })
-    const get = async () => statementsDuring(list)
+    const listStatements = () => statementsDuring(list)
     await list()
-    const before = await get()
+    const before = await listStatements()
     // A write drops the cache: the next read loads the presets once, the one after costs nothing again.
     expect((await owner.put(`${presetsUrl(acme)}/web-1200`, { width: 1200, format: 'webp' })).statusCode).toBe(200)
-    const afterWrite = await get()
+    const afterWrite = await listStatements()
     expect(afterWrite).toBeGreaterThan(before)
-    expect(await get()).toBe(before)
+    expect(await listStatements()).toBe(before)
   })
 })
 
-describe('the preset cache of another process', () => {
-  it('shows another process\u2019s write within PRESETS_CACHE_TTL_MS', async () => {
-    const other = await startTestApp({ database: t.database, env: { PRESETS_CACHE_TTL_MS: '200' } })
+describe('the presets of another process', () => {
+  it('are listed at once, and linked in its records within PRESETS_CACHE_TTL_MS', async () => {
+    const other = await startTestApp({ database: t.database, env: { PRESETS_CACHE_TTL_MS: '300' } })
     try {
-      const presetNames = async () => (await other.app.inject({ method: 'GET', url: '/api/v1/presets', headers: bearer(acme.readKey) })).json().data.map((preset: Preset) => preset.name)
-      expect(await presetNames()).toEqual(['thumbnail', 'original', 'web-1200'])
+      const id = await api.push()
+      const read = (url: string) => other.app.inject({ method: 'GET', url, headers: bearer(acme.readKey) })
+      const renditionNames = async () => Object.keys((await read(`/api/v1/assets/${id}`)).json().renditions)
+      expect(await renditionNames()).toEqual(['thumbnail', 'original', 'web-1200'])
       expect((await owner.post(presetsUrl(acme), { name: 'late', format: 'png' })).statusCode).toBe(201)
-      await waitFor('the other process to see the new preset', async () => (await presetNames()).includes('late'))
-      expect(await presetNames()).toEqual(['thumbnail', 'original', 'late', 'web-1200'])
+      expect((await read('/api/v1/presets')).json().data.map((preset: Preset) => preset.name)).toEqual(['thumbnail', 'original', 'late', 'web-1200'])
+      await waitFor('the other process to link the new preset', async () => (await renditionNames()).includes('late'))
+      expect(await renditionNames()).toEqual(['thumbnail', 'original', 'late', 'web-1200'])
       expect((await owner.delete(`${presetsUrl(acme)}/late`)).statusCode).toBe(204)
     } finally {
       await other.close()
     }
   })
 })
-
-/** SQL statements sent through pg while `run` runs (this test file's app is the only user of its pool). */
-async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
-  const original = pg.Client.prototype.query
-  let count = 0
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    count += 1
-    return (original as (...a: unknown[]) => unknown).apply(this, args)
-  } as typeof original
-  try {
-    await run()
-  } finally {
-    pg.Client.prototype.query = original
-  }
-  return count
-}

@@ -14,7 +14,7 @@ import type { AssetWithRelations } from './store.js'
 export function assetRecord(row: AssetWithRelations, signer: UrlSigner, presets: readonly RenditionPreset[]) {
   const thumbnail = thumbnailLink(signer, row.id, row.version)
   const original = fileLink(signer, row.id, row.version, 'original')
-  const renditions: Record<string, string> = { thumbnail: thumbnail.url, original: original.url }
+  const renditions: { thumbnail: string; original: string; [preset: string]: string } = { thumbnail: thumbnail.url, original: original.url }
   for (const preset of presets) renditions[preset.name] = signer.sign(renditionPath(row.id, row.version, preset.spec)).url
   return {
     id: row.id,

@@ -45,7 +45,8 @@ export const AssetSchema = Type.Object(
     }),
     thumbnail_failure: Type.Union([Type.Null(), Type.String()], { description: 'Why the thumbnail failed; null unless `thumbnail_status` is `failed`.' }),
     original_url: Type.String({ description: 'Signed URL of the original image, valid as long as thumbnail_url.' }),
-    renditions: Type.Record(Type.String(), Type.String(), {
+    renditions: Type.Object({ thumbnail: Type.String(), original: Type.String() }, {
+      additionalProperties: Type.String(),
       description:
         'A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization\u2019s own presets, each the current version\u2019s rendition in the preset\u2019s size and format (made when first fetched). In the trash, the built-ins only.',
     }),

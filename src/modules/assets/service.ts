@@ -92,7 +92,7 @@ export class AssetService {
   }
 
   async get(organizationId: string, id: string): Promise<AssetRecord> {
-    return this.recordIn(this.deps.db, organizationId, id)
+    return this.recordIn(this.deps.db, organizationId, id, await this.recorder(organizationId))
   }
 
   /**
@@ -193,10 +193,13 @@ export class AssetService {
     const { tag_names: tagNames, ...fields } = changes
     if (fields.asset_type) fields.asset_type = await this.deps.catalog.assetType(organizationId, fields.asset_type)
     const queued: AssetDerivation[] = []
+    // Before the transaction: a miss of the presets' cache reads them on another connection, which the
+    // embedded database's one connection would only give once the transaction ends.
+    const recorder = await this.recorder(organizationId)
     const record = await inTransaction(this.deps.db, async (tx) => {
       const tags = tagNames && (await this.deps.catalog.spellTags(tx, organizationId, normaliseTags(tagNames)))
       if (!(await updateOrRefuse(tx, organizationId, id, { ...fields, ...trimNames(fields), ...(tags && { tags }) }))) throw problems.notFound('Asset')
-      const updated = await this.recordIn(tx, organizationId, id)
+      const updated = await this.recordIn(tx, organizationId, id, recorder)
       const change: AssetChange = { kind: 'updated', organizationId, record: updated }
       for (const derivation of this.deps.derivations) {
         const clause = derivation.queue(sql<{ id: string }>`select ${id}::uuid as id`, change)
@@ -240,8 +243,8 @@ export class AssetService {
     return (row) => assetRecord(row, this.deps.signer, presets)
   }
 
-  private async recordIn(db: Db, organizationId: string, id: string): Promise<AssetRecord> {
-    const [row, record] = await Promise.all([store.findAsset(db, organizationId, id), this.recorder(organizationId)])
+  private async recordIn(db: Db, organizationId: string, id: string, record: (row: AssetWithRelations) => AssetRecord): Promise<AssetRecord> {
+    const row = await store.findAsset(db, organizationId, id)
     if (!row) throw problems.notFound('Asset')
     return record(row)
   }

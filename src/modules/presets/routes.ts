@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { appNoContent, appProblemResponses, appResponse, COMPONENT, DataListSchema, okResponse } from '../../platform/http/schemas.js'
 import { MAX_QUALITY, MIN_QUALITY } from '../renditions/spec.js'
@@ -8,7 +8,7 @@ const PRESET_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,39}$'
 
 const PresetName = Type.String({
   pattern: PRESET_NAME_PATTERN,
-  description: 'Lower-case letters, digits and hyphens, 1 to 40 of them, not starting with a hyphen: `web-1200`, `og-image`. `thumbnail` and `original` are the built-ins\u2019.',
+  description: 'Lower-case letters, digits and hyphens, 1 to 40 of them, not starting with a hyphen: `web-1200`, `og-image`. `thumbnail` and `original` are reserved for the built-ins.',
 })
 
 const FIT = Type.Union([Type.Literal('contain'), Type.Literal('cover'), Type.Literal('inside')])
@@ -150,7 +150,7 @@ export function appPresetRoutes(app: App, deps: { presets: PresetService }): voi
         },
       },
     },
-    async (request) => presets.replace(request.membership!.organization.id, request.params.name, request.body as Static<typeof ReplacePresetBody>),
+    async (request) => presets.replace(request.membership!.organization.id, request.params.name, request.body),
   )
 
   app.delete(

@@ -67,10 +67,13 @@ export class PresetService {
     private readonly options: { cacheTtlMs: number; maxSide: number },
   ) {}
 
-  /** The built-ins first, then the organization's presets by name. */
+  /**
+   * The built-ins first, then the organization's presets by name, read from the database: the list is
+   * where a write is checked, from whichever process serves it, and is not on the hot path.
+   */
   async list(organizationId: string): Promise<PresetView[]> {
-    const presets = await this.presetsOf(organizationId)
-    return [...BUILT_IN_VIEWS, ...presets.map(presetView)]
+    const rows = await store.listPresets(this.db, organizationId)
+    return [...BUILT_IN_VIEWS, ...rows.map((row) => presetView(presetOf(row)))]
   }
 
   async create(organizationId: string, name: string, params: PresetParams): Promise<PresetView> {

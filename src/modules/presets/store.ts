@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
 import type { RenditionPresetsTable } from '../../platform/db/schema.js'
 import type { RenditionSpec } from '../renditions/spec.js'
@@ -7,9 +7,9 @@ export type PresetRow = Selectable<RenditionPresetsTable>
 
 const PRIMARY_KEY = 'rendition_presets_pkey'
 
-/** The organization's presets, by name. */
+/** The organization's presets, by name in code-unit order: the same on every database, whatever its collation. */
 export function listPresets(db: Db, organizationId: string): Promise<PresetRow[]> {
-  return db.selectFrom('rendition_presets').selectAll().where('organization_id', '=', organizationId).orderBy('name').execute()
+  return db.selectFrom('rendition_presets').selectAll().where('organization_id', '=', organizationId).orderBy(sql`name collate "C"`).execute()
 }
 
 /**

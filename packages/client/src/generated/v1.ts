@@ -912,6 +912,9 @@ export interface components {
             original_url: string;
             /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
             renditions: {
+                thumbnail: string;
+                original: string;
+            } & {
                 [key: string]: string;
             };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
@@ -959,6 +962,9 @@ export interface components {
             original_url: string;
             /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
             renditions: {
+                thumbnail: string;
+                original: string;
+            } & {
                 [key: string]: string;
             };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
@@ -1054,6 +1060,9 @@ export interface components {
             original_url: string;
             /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
             renditions: {
+                thumbnail: string;
+                original: string;
+            } & {
                 [key: string]: string;
             };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
@@ -1106,6 +1115,9 @@ export interface components {
             original_url: string;
             /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
             renditions: {
+                thumbnail: string;
+                original: string;
+            } & {
                 [key: string]: string;
             };
             /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
@@ -8263,6 +8275,9 @@ export interface operations {
                         original_url: string;
                         /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
                         renditions: {
+                            thumbnail: string;
+                            original: string;
+                        } & {
                             [key: string]: string;
                         };
                         /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */

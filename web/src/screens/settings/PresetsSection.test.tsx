@@ -61,7 +61,7 @@ describe('Settings › Rendition presets', () => {
     renderSection()
     await screen.findByRole('row', { name: /^web-1200/ })
     expect(cells('thumbnail').slice(0, 6)).toEqual(['thumbnail Built in', '512 × 512', 'inside', 'WebP', '80', 'Transparent'])
-    expect(cells('original').slice(1, 4)).toEqual(['Original size', '—', 'As uploaded'])
+    expect(cells('original').slice(1, 6)).toEqual(['Original size', '—', 'As uploaded', '—', '—'])
     expect(cells('web-1200').slice(0, 6)).toEqual(['web-1200 ', '1200 wide', 'contain', 'WebP', '80', 'Transparent'])
     expect(screen.queryByRole('button', { name: 'Edit thumbnail' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Delete original' })).toBeNull()

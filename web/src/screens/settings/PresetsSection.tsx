@@ -74,6 +74,13 @@ export function presetSize(preset: Pick<Preset, 'width' | 'height'>): string {
   return 'Original size'
 }
 
+/** The padding's colour: the preset's own, else the format's default; the original has none. */
+function backgroundOf(preset: Preset) {
+  if (preset.background !== null) return <code>#{preset.background}</code>
+  if (preset.format === null) return '—'
+  return preset.format === 'jpeg' ? 'White' : 'Transparent'
+}
+
 /**
  * Settings › Rendition presets: every member sees them (the asset records link each one); owners and
  * admins add, change and delete the organization's own. The built-ins are listed, never editable.
@@ -141,7 +148,7 @@ function PresetTable(props: { presets: Preset[]; canManage: boolean; onEdit(pres
           <td>{preset.width === null && preset.height === null ? '—' : preset.fit}</td>
           <td>{preset.format === null ? 'As uploaded' : FORMATS[preset.format]}</td>
           <td>{preset.quality ?? '—'}</td>
-          <td>{preset.background === null ? 'Transparent' : <code>#{preset.background}</code>}</td>
+          <td>{backgroundOf(preset)}</td>
           <td className="actions-cell">
             {canManage && !preset.built_in && (
               <>
@@ -208,7 +215,7 @@ function PresetDialog({ preset, onSaved, onClose }: { preset: Preset | null; onS
           />
           <small id="preset-name-hint">{preset ? 'To rename a preset, add one under the new name and delete this one.' : 'Lower-case letters, digits and hyphens; it goes into URLs as it is.'}</small>
         </label>
-        <div className="form-grid">
+        <div className="form-grid preset-fields">
           <label className="field">
             <span>Width</span>
             <input type="number" min={1} max={MAX_SIDE} step={1} inputMode="numeric" placeholder="Auto" value={draft.width} onChange={(e) => set({ width: e.target.value })} data-autofocus={preset ? true : undefined} />
@@ -229,7 +236,7 @@ function PresetDialog({ preset, onSaved, onClose }: { preset: Preset | null; onS
           </select>
           <small id="preset-fit-hint">With one side given, the other follows the image’s proportions; with neither, the image keeps its size.</small>
         </label>
-        <div className="form-grid">
+        <div className="form-grid preset-fields">
           <label className="field">
             <span>Format</span>
             <select value={draft.format} onChange={(e) => set({ format: e.target.value as Format })}>
