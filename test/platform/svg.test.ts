@@ -161,6 +161,16 @@ describe('SVG rendering, out of process and bounded', () => {
     expect(await sharp(next.thumbnail).metadata()).toMatchObject({ width: 512, height: 256 })
   })
 
+  it('checks an SVG in the render process too, within its limits: a 20 MB one past a 100 ms limit is refused', async () => {
+    const slow = new ImageProcessor({ svgRender: { timeoutMs: 100, maxMemoryMb: 300 } })
+    const large = Buffer.from(svg('viewBox="0 0 1 1"', `<title>${'a'.repeat(20_000_000)}</title>`))
+    // Warm: the time limit counts from a started process, which the first call waits for.
+    await slow.inspect(Buffer.from(svg('viewBox="0 0 1 1"', '')))
+    expect(await refusal(slow.inspect(large))).toEqual({ kind: 'svg_too_complex', message: 'The SVG took longer than 100 ms to check.' })
+    expect(await slow.inspect(Buffer.from(svg('viewBox="0 0 3 1"', '')))).toMatchObject({ format: 'svg', width: 3, height: 1 })
+    slow.close()
+  })
+
   it('never renders an SVG in this process', async () => {
     const { processImage, renderImage } = await import('../../src/platform/images/images.js')
     const logo = Buffer.from(svg('viewBox="0 0 1 1"', ''))

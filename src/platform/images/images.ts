@@ -285,21 +285,24 @@ export class ImageProcessor {
     return this.queue.length
   }
 
-  /** Header only: cheap, so it does not wait for a slot. */
+  /**
+   * A raster image's header: cheap, so it does not wait for a slot. An SVG is sanitized whole, in a
+   * render process (a large one takes seconds of CPU), in one of the slots.
+   */
   inspect(bytes: Buffer): Promise<ImageInfo> {
-    return inspectImage(bytes, this.limits)
+    if (sniff(bytes) !== 'svg') return inspectImage(bytes, this.limits)
+    return this.withSlot(() => this.svg.inspect(bytes, this.limits.maxPixels))
   }
 
   /**
-   * `inspected`: what `inspect` found in these bytes, so the header is not read twice. An SVG is
-   * sanitized again (the original may predate a rule) and rendered in a render process.
+   * `inspected`: what `inspect` found in these bytes, so a raster header is not read twice. An SVG is
+   * sanitized again (the original may predate a rule) and rendered, both in a render process.
    */
   process(bytes: Buffer, inspected?: ImageInfo): Promise<ProcessedImage> {
     return this.withSlot(async () => {
-      const info = inspected ?? (await inspectImage(bytes, this.limits))
-      if (info.format !== 'svg') return processImage(bytes, this.limits, info)
-      const thumbnail = await this.svg.render(bytes, { kind: 'thumbnail', size: this.limits.thumbnailSize }, this.limits.maxPixels)
-      return { info, thumbnail: thumbnail.data }
+      if (sniff(bytes) !== 'svg') return processImage(bytes, this.limits, inspected)
+      const { info, image } = await this.svg.render(bytes, { kind: 'thumbnail', size: this.limits.thumbnailSize }, this.limits.maxPixels)
+      return { info, thumbnail: image.data }
     })
   }
 
@@ -314,8 +317,7 @@ export class ImageProcessor {
   render(bytes: Buffer, options: RenderOptions): Promise<RenderedImage> {
     return this.withSlot(async () => {
       if (sniff(bytes) !== 'svg') return renderImage(bytes, options, this.limits)
-      await inspectImage(bytes, this.limits)
-      return this.svg.render(bytes, { kind: 'render', options }, this.limits.maxPixels)
+      return (await this.svg.render(bytes, { kind: 'render', options }, this.limits.maxPixels)).image
     })
   }
 
