@@ -150,6 +150,10 @@ describe('SVG rendering, out of process and bounded', () => {
     expect(await sharp(wide.data).metadata()).toMatchObject({ format: 'png', width: 1200, height: 630 })
     const inside = await processor.render(icon, { width: 100, height: null, fit: 'inside', format: 'webp', quality: 80, background: null })
     expect(inside).toMatchObject({ width: 100, height: 100 })
+    const ownSize = { width: null, height: null, fit: 'contain', format: 'png', quality: null, background: null } as const
+    expect(await processor.render(icon, ownSize)).toMatchObject({ width: 24, height: 24 })
+    const poster = Buffer.from(svg('width="20000" height="10000"', '<rect width="20000" height="10000"/>'))
+    expect(await processor.render(poster, ownSize)).toMatchObject({ width: 4096, height: 2048 })
   })
 
   it('fails a render past its memory limit, and one past its time limit, and renders the next SVG', async () => {

@@ -36,11 +36,14 @@ export interface ImageProcessorOptions extends ImageLimits {
   maxConcurrent?: number
   /** The time and memory an SVG's render process may take (`SVG_RENDER_*`). */
   svgRender?: SvgRenderLimits
+  /** The longest side an SVG is drawn at when a rendition asks for no size (`RENDER_MAX_SIDE`). */
+  renderMaxSide?: number
 }
 
 export const DEFAULT_MAX_PIXELS = 50_000_000
 export const DEFAULT_THUMBNAIL_SIZE = 512
 export const DEFAULT_SVG_RENDER: SvgRenderLimits = { timeoutMs: 10_000, maxMemoryMb: 512 }
+export const DEFAULT_RENDER_MAX_SIDE = 4096
 
 const MIME_TYPES: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
@@ -215,7 +218,8 @@ export async function rasterizeSvg(bytes: Buffer, target: SvgTarget, maxPixels: 
   const size = { width: own.width || 1, height: own.height || 1 }
   const box = target.kind === 'thumbnail' ? { width: target.size, height: target.size, fit: 'inside' as const } : { ...target.options }
   const scales = [box.width === null ? null : box.width / size.width, box.height === null ? null : box.height / size.height].filter((scale) => scale !== null)
-  const fitting = scales.length === 0 ? 1 : box.fit === 'cover' ? Math.max(...scales) : Math.min(...scales)
+  const ownSize = target.kind === 'render' ? Math.min(1, target.maxSide / Math.max(size.width, size.height)) : 1
+  const fitting = scales.length === 0 ? ownSize : box.fit === 'cover' ? Math.max(...scales) : Math.min(...scales)
   const scale = Math.min(fitting, Math.sqrt(maxPixels / (size.width * size.height)))
   const density = Math.min(100_000, Math.max(1, 72 * scale))
   if (target.kind === 'render') return renderPipeline(bytes, target.options, maxPixels, density)
@@ -262,12 +266,14 @@ export class ImageProcessor {
   private running = 0
   private readonly queue: (() => void)[] = []
   private readonly svg: SvgRenderer
+  private readonly renderMaxSide: number
 
   constructor(options: ImageProcessorOptions = {}) {
     this.maxConcurrent = options.maxConcurrent ?? 2
     if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1) throw new RangeError('maxConcurrent must be a positive integer')
     this.limits = { maxPixels: options.maxPixels ?? DEFAULT_MAX_PIXELS, thumbnailSize: options.thumbnailSize ?? DEFAULT_THUMBNAIL_SIZE }
     this.svg = new SvgRenderer(options.svgRender ?? DEFAULT_SVG_RENDER)
+    this.renderMaxSide = options.renderMaxSide ?? DEFAULT_RENDER_MAX_SIDE
   }
 
   /** Ends the SVG render processes (they also end by themselves when this process does). */
@@ -317,7 +323,7 @@ export class ImageProcessor {
   render(bytes: Buffer, options: RenderOptions): Promise<RenderedImage> {
     return this.withSlot(async () => {
       if (sniff(bytes) !== 'svg') return renderImage(bytes, options, this.limits)
-      return (await this.svg.render(bytes, { kind: 'render', options }, this.limits.maxPixels)).image
+      return (await this.svg.render(bytes, { kind: 'render', options, maxSide: this.renderMaxSide }, this.limits.maxPixels)).image
     })
   }
 

@@ -26,8 +26,11 @@ export interface SvgRenderLimits {
   maxMemoryMb: number
 }
 
-/** What to render: the thumbnail (longest side `size`, WebP), or a rendition as `ImageProcessor.render` asks. */
-export type SvgTarget = { kind: 'thumbnail'; size: number } | { kind: 'render'; options: RenderOptions }
+/**
+ * What to render: the thumbnail (longest side `size`, WebP), or a rendition as `ImageProcessor.render`
+ * asks; one that asks for no size is drawn at the SVG's own, its longest side at most `maxSide`.
+ */
+export type SvgTarget = { kind: 'thumbnail'; size: number } | { kind: 'render'; options: RenderOptions; maxSide: number }
 
 /** A job as the render process receives it: the SVG is always sanitized first, then rendered if `target` says so. */
 export interface SvgJob {
