@@ -99,6 +99,27 @@ describe('a good SVG logo', () => {
   })
 })
 
+describe('the share page', () => {
+  it('shows an SVG only through <img> (its WebP thumbnail, the original in the lightbox\u2019s <img>), never inlined, nor in an <object>, <iframe> or <embed>', async () => {
+    const marker = 'Ultramarine'
+    const bytes = logo(marker)
+    const id = (await pushJson(bytes, { title: 'Shared logo', tag_names: ['shared-svg'] })).json<{ asset_id: string }>().asset_id
+    const collection = await callApi(t.app, acme.writeKey, 'POST', '/api/v1/collections', { name: 'Shared SVG', query: { tag: 'shared-svg' } })
+    const share = await callApi(t.app, acme.writeKey, 'POST', `/api/v1/collections/${collection.json<{ id: string }>().id}/share`)
+    const page = await t.app.inject({ method: 'GET', url: new URL(share.json<{ share_url: string }>().share_url).pathname })
+    expect(page.statusCode).toBe(200)
+    const html = page.body
+    expect(html).not.toMatch(/<(object|iframe|embed)\b/i)
+    // The SVG's own markup is nowhere in the page: its title text only as the asset's alt and data-title.
+    expect(html).not.toContain('<linearGradient')
+    expect(html).not.toContain(marker)
+    const item = /<a class="open" href="([^"]+)"[^>]*><img src="([^"]+)"/.exec(html)!
+    expect(item[1]).toContain(`/files/assets/${id}/`)
+    expect((await fetchFile(item[2]!.replaceAll('&#38;', '&'))).headers['content-type']).toBe('image/webp')
+    expect(html).toMatch(/image\.src = link\.href/)
+  })
+})
+
 describe('a hostile SVG is refused with 422 and its code, and nothing is stored', () => {
   const dataPng = async () => `data:image/png;base64,${(await solidPng(4, 4)).toString('base64')}`
   it.each([
