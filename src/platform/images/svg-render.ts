@@ -120,9 +120,10 @@ class RenderProcess {
   /** Set when a kill is sent: the process is gone for every use from then, before its exit is seen. */
   private killed = false
 
+  /** `onEnd`: it ended by itself, or has been idle too long; the pool lets it go. */
   private constructor(
     private readonly child: ChildProcess,
-    private readonly onIdleEnd: () => void,
+    private readonly onEnd: () => void,
   ) {
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-2000)
@@ -130,7 +131,7 @@ class RenderProcess {
   }
 
   /** Spawns it and waits for it to say it is ready (sharp loaded), so a render's time limit counts rendering only. */
-  static async start(limits: SvgRenderLimits, onIdleEnd: () => void): Promise<RenderProcess> {
+  static async start(limits: SvgRenderLimits, onEnd: () => void): Promise<RenderProcess> {
     const entry = fileURLToPath(new URL(`./svg-render-child${extname(import.meta.url)}`, import.meta.url))
     // From the TypeScript sources (tests, benchmarks), the child needs the same loader.
     const child = spawn(process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry], {
@@ -139,7 +140,7 @@ class RenderProcess {
       // Fewer malloc arenas: less address space reserved, and less memory kept after a large render.
       env: { ...process.env, MALLOC_ARENA_MAX: '2' },
     })
-    const started = new RenderProcess(child, onIdleEnd)
+    const started = new RenderProcess(child, onEnd)
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number | null, signal: string | null) => reject(new Error(`The SVG render process did not start (${signal ?? `exit code ${code}`}): ${started.stderr.trim()}`))
       child.once('error', reject)
@@ -151,6 +152,9 @@ class RenderProcess {
       })
     })
     if (PRLIMIT) await capAddressSpace(child.pid!, limits.maxMemoryMb)
+    // From here (not before: one that ends while starting fails its start instead), an end by itself
+    // takes it out of the pool; an exit is never seen before the caller has the process.
+    child.once('exit', onEnd)
     return started
   }
 
@@ -201,7 +205,7 @@ class RenderProcess {
   /** Unused: it no longer keeps this process running, and ends after `ms`. */
   idle(ms: number): void {
     this.handles('unref')
-    this.idleTimer = setTimeout(this.onIdleEnd, ms).unref()
+    this.idleTimer = setTimeout(this.onEnd, ms).unref()
   }
 
   kill(): void {
