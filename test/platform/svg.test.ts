@@ -124,7 +124,7 @@ describe('the SVG sanitizer refuses, never strips', () => {
   })
 
   it('what is not a well-formed SVG (not_an_image)', async () => {
-    for (const bad of ['<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>', '<html><body/></html>', Buffer.concat([Buffer.from('<svg>'), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('</svg>')])]) {
+    for (const bad of ['<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>', '<html><body/></html>', '<!DOCTYPE html><html><body>hi</body></html>', Buffer.concat([Buffer.from('<svg>'), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('</svg>')])]) {
       expect(await kindOf(bad)).toBe('not_an_image')
     }
   })

@@ -131,6 +131,8 @@ function scan(source: string): Scanned {
     throw new ImageError('not_an_image', `The SVG is not well-formed XML: ${error.message}`, { cause: error })
   })
   parser.on('doctype', () => {
+    // An HTML page or another XML document is no image at all, whatever its DOCTYPE holds.
+    if (!/<svg[\s>]/i.test(source)) throw new ImageError('not_an_image', 'The data is not an image.')
     throw new ImageError('svg_entity', 'An SVG with a DOCTYPE is not accepted (its entities could expand without bound); remove the <!DOCTYPE …> declaration.')
   })
   parser.on('xmldecl', (declaration) => {
