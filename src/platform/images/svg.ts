@@ -186,7 +186,10 @@ class ScanState {
   }
 
   addText(text: string): void {
-    for (const reading of this.reading) reading.text += text
+    for (const reading of this.reading) {
+      // A title or description is kept to `MAX_SVG_TEXT` characters: reading far more is waste, even with runs of whitespace to collapse.
+      if (reading.kind === 'style' || reading.text.length < MAX_SVG_TEXT * 16) reading.text += text
+    }
   }
 
   /** The title and the description, the way full text reads them. */
