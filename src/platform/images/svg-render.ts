@@ -235,7 +235,8 @@ async function capAddressSpace(pid: number, maxMemoryMb: number): Promise<void> 
   const reserved = await statusMb(pid, 'VmSize')
   if (reserved === 0) return
   const cap = Math.ceil((reserved + maxMemoryMb + ADDRESS_SPACE_HEADROOM_MB) * MB)
-  await run(PRLIMIT!, [`--pid=${pid}`, `--as=${cap}`])
+  // Where prlimit may not act (a locked-down container), the resident-memory poll still holds the limit.
+  await run(PRLIMIT!, [`--pid=${pid}`, `--as=${cap}`]).catch(() => undefined)
 }
 
 function residentMb(pid: number): Promise<number> {
