@@ -203,7 +203,7 @@ export interface ProcessFiles {
 }
 
 export function createProcessFiles(config: Config): ProcessFiles {
-  return { blobs: createBlobStore(config), images: new ImageProcessor({ maxConcurrent: config.imageConcurrency, svgRender: config.svgRender }) }
+  return { blobs: createBlobStore(config), images: new ImageProcessor({ maxConcurrent: config.imageConcurrency, svgRender: config.svgRender, renderMaxSide: config.renditions.maxSide }) }
 }
 
 /**

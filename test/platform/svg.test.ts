@@ -124,14 +124,14 @@ describe('the SVG sanitizer refuses, never strips', () => {
   })
 
   it('what is not a well-formed SVG (not_an_image)', async () => {
-    for (const bad of ['<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>', '<html><body/></html>', Buffer.concat([Buffer.from('<svg>'), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('</svg>')])]) {
+    for (const bad of ['<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>', '<html><body/></html>', '<!DOCTYPE html><html><body>hi</body></html>', Buffer.concat([Buffer.from('<svg>'), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('</svg>')])]) {
       expect(await kindOf(bad)).toBe('not_an_image')
     }
   })
 })
 
 describe('SVG rendering, out of process and bounded', () => {
-  const processor = new ImageProcessor({ svgRender: { timeoutMs: 4000, maxMemoryMb: 300 } })
+  const processor = new ImageProcessor({ svgRender: { timeoutMs: 8000, maxMemoryMb: 192 } })
   afterAll(() => processor.close())
 
   it('renders a 24 px icon to a crisp 512 px WebP thumbnail, and a rendition at the size asked', async () => {
@@ -150,15 +150,29 @@ describe('SVG rendering, out of process and bounded', () => {
     expect(await sharp(wide.data).metadata()).toMatchObject({ format: 'png', width: 1200, height: 630 })
     const inside = await processor.render(icon, { width: 100, height: null, fit: 'inside', format: 'webp', quality: 80, background: null })
     expect(inside).toMatchObject({ width: 100, height: 100 })
+    const ownSize = { width: null, height: null, fit: 'contain', format: 'png', quality: null, background: null } as const
+    expect(await processor.render(icon, ownSize)).toMatchObject({ width: 24, height: 24 })
+    const poster = Buffer.from(svg('width="20000" height="10000"', '<rect width="20000" height="10000"/>'))
+    expect(await processor.render(poster, ownSize)).toMatchObject({ width: 4096, height: 2048 })
   })
 
   it('fails a render past its memory limit, and one past its time limit, and renders the next SVG', async () => {
     const memory = await refusal(processor.process(Buffer.from(filterMemoryBomb(2000))))
-    expect(memory).toEqual({ kind: 'svg_too_complex', message: 'The SVG needed more than 300 MB of memory to render.' })
+    expect(memory).toEqual({ kind: 'svg_too_complex', message: 'The SVG needed more than 192 MB of memory to render.' })
     const time = await refusal(processor.process(Buffer.from(referenceTimeBomb())))
-    expect(time).toEqual({ kind: 'svg_too_complex', message: 'The SVG took longer than 4000 ms to render.' })
+    expect(time).toEqual({ kind: 'svg_too_complex', message: 'The SVG took longer than 8000 ms to render.' })
     const next = await processor.process(Buffer.from(svg('viewBox="0 0 2 1"', '<rect width="2" height="1"/>')))
     expect(await sharp(next.thumbnail).metadata()).toMatchObject({ width: 512, height: 256 })
+  }, 90_000)
+
+  it('checks an SVG in the render process too, within its limits: a 20 MB one past a 100 ms limit is refused', async () => {
+    const slow = new ImageProcessor({ svgRender: { timeoutMs: 100, maxMemoryMb: 300 } })
+    const large = Buffer.from(svg('viewBox="0 0 1 1"', `<title>${'a'.repeat(20_000_000)}</title>`))
+    // Warm: the time limit counts from a started process, which the first call waits for.
+    await slow.inspect(Buffer.from(svg('viewBox="0 0 1 1"', '')))
+    expect(await refusal(slow.inspect(large))).toEqual({ kind: 'svg_too_complex', message: 'The SVG took longer than 100 ms to check.' })
+    expect(await slow.inspect(Buffer.from(svg('viewBox="0 0 3 1"', '')))).toMatchObject({ format: 'svg', width: 3, height: 1 })
+    slow.close()
   })
 
   it('never renders an SVG in this process', async () => {

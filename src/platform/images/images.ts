@@ -36,11 +36,14 @@ export interface ImageProcessorOptions extends ImageLimits {
   maxConcurrent?: number
   /** The time and memory an SVG's render process may take (`SVG_RENDER_*`). */
   svgRender?: SvgRenderLimits
+  /** The longest side an SVG is drawn at when a rendition asks for no size (`RENDER_MAX_SIDE`). */
+  renderMaxSide?: number
 }
 
 export const DEFAULT_MAX_PIXELS = 50_000_000
 export const DEFAULT_THUMBNAIL_SIZE = 512
 export const DEFAULT_SVG_RENDER: SvgRenderLimits = { timeoutMs: 10_000, maxMemoryMb: 512 }
+export const DEFAULT_RENDER_MAX_SIDE = 4096
 
 const MIME_TYPES: Record<ImageFormat, string> = {
   jpeg: 'image/jpeg',
@@ -215,7 +218,8 @@ export async function rasterizeSvg(bytes: Buffer, target: SvgTarget, maxPixels: 
   const size = { width: own.width || 1, height: own.height || 1 }
   const box = target.kind === 'thumbnail' ? { width: target.size, height: target.size, fit: 'inside' as const } : { ...target.options }
   const scales = [box.width === null ? null : box.width / size.width, box.height === null ? null : box.height / size.height].filter((scale) => scale !== null)
-  const fitting = scales.length === 0 ? 1 : box.fit === 'cover' ? Math.max(...scales) : Math.min(...scales)
+  const ownSize = target.kind === 'render' ? Math.min(1, target.maxSide / Math.max(size.width, size.height)) : 1
+  const fitting = scales.length === 0 ? ownSize : box.fit === 'cover' ? Math.max(...scales) : Math.min(...scales)
   const scale = Math.min(fitting, Math.sqrt(maxPixels / (size.width * size.height)))
   const density = Math.min(100_000, Math.max(1, 72 * scale))
   if (target.kind === 'render') return renderPipeline(bytes, target.options, maxPixels, density)
@@ -262,12 +266,14 @@ export class ImageProcessor {
   private running = 0
   private readonly queue: (() => void)[] = []
   private readonly svg: SvgRenderer
+  private readonly renderMaxSide: number
 
   constructor(options: ImageProcessorOptions = {}) {
     this.maxConcurrent = options.maxConcurrent ?? 2
     if (!Number.isInteger(this.maxConcurrent) || this.maxConcurrent < 1) throw new RangeError('maxConcurrent must be a positive integer')
     this.limits = { maxPixels: options.maxPixels ?? DEFAULT_MAX_PIXELS, thumbnailSize: options.thumbnailSize ?? DEFAULT_THUMBNAIL_SIZE }
     this.svg = new SvgRenderer(options.svgRender ?? DEFAULT_SVG_RENDER)
+    this.renderMaxSide = options.renderMaxSide ?? DEFAULT_RENDER_MAX_SIDE
   }
 
   /** Ends the SVG render processes (they also end by themselves when this process does). */
@@ -285,21 +291,24 @@ export class ImageProcessor {
     return this.queue.length
   }
 
-  /** Header only: cheap, so it does not wait for a slot. */
+  /**
+   * A raster image's header: cheap, so it does not wait for a slot. An SVG is sanitized whole, in a
+   * render process (a large one takes seconds of CPU), in one of the slots.
+   */
   inspect(bytes: Buffer): Promise<ImageInfo> {
-    return inspectImage(bytes, this.limits)
+    if (sniff(bytes) !== 'svg') return inspectImage(bytes, this.limits)
+    return this.withSlot(() => this.svg.inspect(bytes, this.limits.maxPixels))
   }
 
   /**
-   * `inspected`: what `inspect` found in these bytes, so the header is not read twice. An SVG is
-   * sanitized again (the original may predate a rule) and rendered in a render process.
+   * `inspected`: what `inspect` found in these bytes, so a raster header is not read twice. An SVG is
+   * sanitized again (the original may predate a rule) and rendered, both in a render process.
    */
   process(bytes: Buffer, inspected?: ImageInfo): Promise<ProcessedImage> {
     return this.withSlot(async () => {
-      const info = inspected ?? (await inspectImage(bytes, this.limits))
-      if (info.format !== 'svg') return processImage(bytes, this.limits, info)
-      const thumbnail = await this.svg.render(bytes, { kind: 'thumbnail', size: this.limits.thumbnailSize }, this.limits.maxPixels)
-      return { info, thumbnail: thumbnail.data }
+      if (sniff(bytes) !== 'svg') return processImage(bytes, this.limits, inspected)
+      const { info, image } = await this.svg.render(bytes, { kind: 'thumbnail', size: this.limits.thumbnailSize }, this.limits.maxPixels)
+      return { info, thumbnail: image.data }
     })
   }
 
@@ -314,8 +323,7 @@ export class ImageProcessor {
   render(bytes: Buffer, options: RenderOptions): Promise<RenderedImage> {
     return this.withSlot(async () => {
       if (sniff(bytes) !== 'svg') return renderImage(bytes, options, this.limits)
-      await inspectImage(bytes, this.limits)
-      return this.svg.render(bytes, { kind: 'render', options }, this.limits.maxPixels)
+      return (await this.svg.render(bytes, { kind: 'render', options, maxSide: this.renderMaxSide }, this.limits.maxPixels)).image
     })
   }
 

@@ -6,12 +6,13 @@ import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { ImageError, type ImageErrorKind } from './image-error.js'
-import type { RenderedImage, RenderOptions } from './images.js'
+import type { ImageInfo, RenderedImage, RenderOptions } from './images.js'
 
 /**
- * SVG is rendered in child processes, never in the server's: librsvg's work grows with what the file
- * asks for (filters, patterns, references) and not with its size, and a 133 KB SVG of flood filters
- * took 3 GB here. A render process is killed when it runs past its time, or when its resident memory
+ * SVG is checked and rendered in child processes, never in the server's: librsvg's work grows with what
+ * the file asks for (filters, patterns, references) and not with its size, and a 133 KB SVG of flood
+ * filters took 3 GB here; the sanitizer's strict parse of a 25 MiB SVG takes ~2.5 s of CPU, which would
+ * stall every request of the server's event loop. A render process is killed when it runs past its time, or when its resident memory
  * passes its limit (read from /proc every `MEMORY_POLL_MS`); where `prlimit` exists, its address space
  * is capped too once it has started (at what it reserved then plus the limit), so an allocation far past
  * the limit fails inside librsvg before the poll sees it.
@@ -25,18 +26,21 @@ export interface SvgRenderLimits {
   maxMemoryMb: number
 }
 
-/** What to render: the thumbnail (longest side `size`, WebP), or a rendition as `ImageProcessor.render` asks. */
-export type SvgTarget = { kind: 'thumbnail'; size: number } | { kind: 'render'; options: RenderOptions }
+/**
+ * What to render: the thumbnail (longest side `size`, WebP), or a rendition as `ImageProcessor.render`
+ * asks; one that asks for no size is drawn at the SVG's own, its longest side at most `maxSide`.
+ */
+export type SvgTarget = { kind: 'thumbnail'; size: number } | { kind: 'render'; options: RenderOptions; maxSide: number }
 
-/** A job as the render process receives it. */
+/** A job as the render process receives it: the SVG is always sanitized first, then rendered if `target` says so. */
 export interface SvgJob {
   bytes: Uint8Array
-  target: SvgTarget
+  target: SvgTarget | { kind: 'inspect' }
   maxPixels: number
 }
 
-/** What the render process answers: the image, or why the SVG could not be rendered. */
-export type SvgReply = { ok: true; data: Uint8Array; width: number; height: number } | { ok: false; kind: ImageErrorKind; message: string }
+/** What the render process answers: what the sanitizer found and the image asked for, or why the SVG is refused. */
+export type SvgReply = { ok: true; info: ImageInfo; image: RenderedImage | null } | { ok: false; kind: ImageErrorKind; message: string }
 
 const MEMORY_POLL_MS = 25
 const IDLE_MS = 30_000
@@ -56,12 +60,24 @@ export class SvgRenderer {
 
   constructor(private readonly limits: SvgRenderLimits) {}
 
-  /** Throws `ImageError` when the SVG cannot be rendered within the limits; `Error` when no render process could start. */
-  async render(bytes: Buffer, target: SvgTarget, maxPixels: number): Promise<RenderedImage> {
+  /** The sanitizer's findings (see `svg.ts`); throws `ImageError` to refuse the SVG. */
+  async inspect(bytes: Buffer, maxPixels: number): Promise<ImageInfo> {
+    return (await this.run({ bytes, target: { kind: 'inspect' }, maxPixels })).info
+  }
+
+  /** Sanitizes and renders; throws `ImageError` when the SVG is refused or cannot be rendered within the limits. */
+  async render(bytes: Buffer, target: SvgTarget, maxPixels: number): Promise<{ info: ImageInfo; image: RenderedImage }> {
+    const { info, image } = await this.run({ bytes, target, maxPixels })
+    if (!image) throw new Error('The SVG render process answered without the image asked for.')
+    return { info, image }
+  }
+
+  /** `Error` when no render process could start. */
+  private async run(job: SvgJob): Promise<{ info: ImageInfo; image: RenderedImage | null }> {
     const child = this.idle.pop() ?? (await this.start())
     let kept = false
     try {
-      const reply = await child.run({ bytes, target, maxPixels }, this.limits)
+      const reply = await child.run(job, this.limits)
       kept = true
       return reply
     } catch (error) {
@@ -104,9 +120,10 @@ class RenderProcess {
   /** Set when a kill is sent: the process is gone for every use from then, before its exit is seen. */
   private killed = false
 
+  /** `onEnd`: it ended by itself, or has been idle too long; the pool lets it go. */
   private constructor(
     private readonly child: ChildProcess,
-    private readonly onIdleEnd: () => void,
+    private readonly onEnd: () => void,
   ) {
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-2000)
@@ -114,7 +131,7 @@ class RenderProcess {
   }
 
   /** Spawns it and waits for it to say it is ready (sharp loaded), so a render's time limit counts rendering only. */
-  static async start(limits: SvgRenderLimits, onIdleEnd: () => void): Promise<RenderProcess> {
+  static async start(limits: SvgRenderLimits, onEnd: () => void): Promise<RenderProcess> {
     const entry = fileURLToPath(new URL(`./svg-render-child${extname(import.meta.url)}`, import.meta.url))
     // From the TypeScript sources (tests, benchmarks), the child needs the same loader.
     const child = spawn(process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry], {
@@ -123,7 +140,7 @@ class RenderProcess {
       // Fewer malloc arenas: less address space reserved, and less memory kept after a large render.
       env: { ...process.env, MALLOC_ARENA_MAX: '2' },
     })
-    const started = new RenderProcess(child, onIdleEnd)
+    const started = new RenderProcess(child, onEnd)
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number | null, signal: string | null) => reject(new Error(`The SVG render process did not start (${signal ?? `exit code ${code}`}): ${started.stderr.trim()}`))
       child.once('error', reject)
@@ -135,6 +152,9 @@ class RenderProcess {
       })
     })
     if (PRLIMIT) await capAddressSpace(child.pid!, limits.maxMemoryMb)
+    // From here (not before: one that ends while starting fails its start instead), an end by itself
+    // takes it out of the pool; an exit is never seen before the caller has the process.
+    child.once('exit', onEnd)
     return started
   }
 
@@ -142,11 +162,12 @@ class RenderProcess {
     return !this.killed && this.child.exitCode === null && this.child.signalCode === null
   }
 
-  /** The render, bounded: past `timeoutMs`, or past `maxMemoryMb` resident, the process is killed and the render fails. */
-  run(job: SvgJob, limits: SvgRenderLimits): Promise<RenderedImage> {
+  /** The job, bounded: past `timeoutMs`, or past `maxMemoryMb` resident, the process is killed and the job fails. */
+  run(job: SvgJob, limits: SvgRenderLimits): Promise<{ info: ImageInfo; image: RenderedImage | null }> {
     this.busy()
     const { child } = this
-    return new Promise<RenderedImage>((resolve, reject) => {
+    const work = job.target.kind === 'inspect' ? 'check' : 'render'
+    return new Promise((resolve, reject) => {
       const finish = (outcome: () => void) => {
         clearTimeout(timer)
         clearInterval(poll)
@@ -159,17 +180,18 @@ class RenderProcess {
         finish(() => reject(new ImageError('svg_too_complex', message)))
       }
       const onMessage = (reply: SvgReply) => {
-        if (reply.ok) finish(() => resolve({ data: Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength), width: reply.width, height: reply.height }))
-        else finish(() => reject(new ImageError(reply.kind, reply.message)))
+        if (!reply.ok) return finish(() => reject(new ImageError(reply.kind, reply.message)))
+        const image = reply.image && { ...reply.image, data: Buffer.from(reply.image.data.buffer, reply.image.data.byteOffset, reply.image.data.byteLength) }
+        finish(() => resolve({ info: reply.info, image }))
       }
       const onExit = (code: number | null, signal: string | null) => {
         // librsvg aborts the process when an allocation fails under the address-space cap.
-        finish(() => reject(new ImageError('svg_too_complex', `The SVG could not be rendered: its render process ended (${signal ?? `exit code ${code}`}), most likely out of memory.`)))
+        finish(() => reject(new ImageError('svg_too_complex', `The SVG could not be ${work === 'check' ? 'checked' : 'rendered'}: its process ended (${signal ?? `exit code ${code}`}), most likely out of memory.`)))
       }
-      const timer = setTimeout(() => killedFor(`The SVG took longer than ${limits.timeoutMs} ms to render.`), limits.timeoutMs)
+      const timer = setTimeout(() => killedFor(`The SVG took longer than ${limits.timeoutMs} ms to ${work}.`), limits.timeoutMs)
       const poll = setInterval(() => {
         void residentMb(child.pid!).then((mb) => {
-          if (mb > limits.maxMemoryMb && this.alive) killedFor(`The SVG needed more than ${limits.maxMemoryMb} MB of memory to render.`)
+          if (mb > limits.maxMemoryMb && this.alive) killedFor(`The SVG needed more than ${limits.maxMemoryMb} MB of memory to ${work}.`)
         })
       }, MEMORY_POLL_MS)
       child.on('message', onMessage)
@@ -183,7 +205,7 @@ class RenderProcess {
   /** Unused: it no longer keeps this process running, and ends after `ms`. */
   idle(ms: number): void {
     this.handles('unref')
-    this.idleTimer = setTimeout(this.onIdleEnd, ms).unref()
+    this.idleTimer = setTimeout(this.onEnd, ms).unref()
   }
 
   kill(): void {
@@ -213,7 +235,8 @@ async function capAddressSpace(pid: number, maxMemoryMb: number): Promise<void> 
   const reserved = await statusMb(pid, 'VmSize')
   if (reserved === 0) return
   const cap = Math.ceil((reserved + maxMemoryMb + ADDRESS_SPACE_HEADROOM_MB) * MB)
-  await run(PRLIMIT!, [`--pid=${pid}`, `--as=${cap}`])
+  // Where prlimit may not act (a locked-down container), the resident-memory poll still holds the limit.
+  await run(PRLIMIT!, [`--pid=${pid}`, `--as=${cap}`]).catch(() => undefined)
 }
 
 function residentMb(pid: number): Promise<number> {

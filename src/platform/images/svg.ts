@@ -131,6 +131,8 @@ function scan(source: string): Scanned {
     throw new ImageError('not_an_image', `The SVG is not well-formed XML: ${error.message}`, { cause: error })
   })
   parser.on('doctype', () => {
+    // An HTML page or another XML document is no image at all, whatever its DOCTYPE holds.
+    if (!/<svg[\s>]/i.test(source)) throw new ImageError('not_an_image', 'The data is not an image.')
     throw new ImageError('svg_entity', 'An SVG with a DOCTYPE is not accepted (its entities could expand without bound); remove the <!DOCTYPE …> declaration.')
   })
   parser.on('xmldecl', (declaration) => {
@@ -184,7 +186,10 @@ class ScanState {
   }
 
   addText(text: string): void {
-    for (const reading of this.reading) reading.text += text
+    for (const reading of this.reading) {
+      // A title or description is kept to `MAX_SVG_TEXT` characters: reading far more is waste, even with runs of whitespace to collapse.
+      if (reading.kind === 'style' || reading.text.length < MAX_SVG_TEXT * 16) reading.text += text
+    }
   }
 
   /** The title and the description, the way full text reads them. */
