@@ -164,26 +164,8 @@ function CustomSizeForm({ busy, onSubmit }: { busy: boolean; onSubmit(size: Cust
         </label>
       </div>
       <div className="row download-fields">
-        <label className="field">
-          <span>Fit</span>
-          <select value={size.fit} onChange={(e) => set({ fit: e.target.value as Fit })}>
-            {Object.entries(FITS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Format</span>
-          <select value={size.format} onChange={(e) => set({ format: e.target.value as Format })}>
-            {Object.entries(FORMATS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Fit" options={FITS} value={size.fit} onChange={(fit) => set({ fit })} />
+        <Choice label="Format" options={FORMATS} value={size.format} onChange={(format) => set({ format })} />
         <label className="field">
           <span>Quality</span>
           <input
@@ -206,6 +188,22 @@ function CustomSizeForm({ busy, onSubmit }: { busy: boolean; onSubmit(size: Cust
         </button>
       </div>
     </form>
+  )
+}
+
+/** A labelled select of `options` (value: label). */
+function Choice<T extends string>(props: { label: string; options: Record<T, string>; value: T; onChange(value: T): void }) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value as T)}>
+        {(Object.entries(props.options) as Array<[T, string]>).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
   )
 }
 
