@@ -77,10 +77,10 @@ describe('a share\u2019s presets', () => {
   it('are listed by its JSON, the built-ins first, with a link per asset and preset bound to the share', async () => {
     const view = (await get(`${shared.page}.json`)).json()
     expect(view.presets).toEqual([
-      { name: 'thumbnail', format: 'webp', width: 512, height: 512 },
-      { name: 'original', format: null, width: null, height: null },
-      { name: 'og-image', format: 'jpeg', width: 120, height: 63 },
-      { name: 'web-300', format: 'webp', width: 300, height: null },
+      { name: 'thumbnail', format: 'webp', width: 512, height: 512, fit: 'inside' },
+      { name: 'original', format: null, width: null, height: null, fit: 'inside' },
+      { name: 'og-image', format: 'jpeg', width: 120, height: 63, fit: 'cover' },
+      { name: 'web-300', format: 'webp', width: 300, height: null, fit: 'contain' },
     ])
     for (const asset of view.assets.data as Array<SharedAsset & { thumbnail_url: string; original_url: string }>) {
       expect(Object.keys(asset.renditions)).toEqual(['thumbnail', 'original', 'og-image', 'web-300'])
@@ -110,6 +110,7 @@ describe('a share\u2019s presets', () => {
     expect(html).toContain(`<summary>More sizes<span class="visually-hidden"> of Wide</span></summary>`)
     expect(html).toContain(`<a href="${link.replaceAll('&', '&#38;')}" download="Wide (web-300).webp">web-300</a> <span class="muted">WebP, 300 px wide</span>`)
     expect(html).toContain('<span class="muted">JPEG, 120\u00d763</span>')
+    expect(html).toContain('<span class="muted">WebP, up to 512\u00d7512</span>')
     const token = shared.page.slice('/s/'.length)
     expect(html).toContain(`<a href="${token}.zip?preset=web-300" download title="WebP, 300 px wide">web-300</a>`)
     const saved = await get(link)

@@ -83,6 +83,8 @@ export interface GalleryPreset {
   format: string | null
   width: number | null
   height: number | null
+  /** `inside` with both sides: the image fits in the box, so the box is only its largest size. */
+  fit: string
 }
 
 export interface GalleryView {
@@ -192,10 +194,11 @@ const downloadUrl = (url: string, fileName: string) => `${url}&download=${encode
 /** The presets other than the original, which the page's own download gives. */
 const otherPresets = (presets: GalleryPreset[]) => presets.filter((preset) => preset.name !== 'original')
 
-/** What a preset makes, for a person: `WebP, 1200 px wide`, `JPEG, 1200\u00d7630`. */
+/** What a preset makes, for a person: `WebP, 1200 px wide`, `JPEG, 1200\u00d7630`, `WebP, up to 512\u00d7512`. */
 export function describePreset(preset: GalleryPreset): string {
   const { width, height } = preset
-  const size = width !== null && height !== null ? `${width}\u00d7${height}` : width !== null ? `${width} px wide` : height !== null ? `${height} px high` : 'full size'
+  const box = width !== null && height !== null ? `${preset.fit === 'inside' ? 'up to ' : ''}${width}\u00d7${height}` : null
+  const size = box ?? (width !== null ? `${width} px wide` : height !== null ? `${height} px high` : 'full size')
   return `${FORMAT_NAMES[preset.format ?? ''] ?? preset.format ?? 'Original'}, ${size}`
 }
 

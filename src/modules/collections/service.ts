@@ -197,7 +197,7 @@ export class CollectionService {
       name: row.name,
       description: row.description,
       organization: { name: row.organization_name },
-      presets: presets.map(({ name, format, width, height }) => ({ name, format, width, height })),
+      presets: presets.map(({ name, format, width, height, fit }) => ({ name, format, width, height, fit })),
       assets: {
         ...assets,
         data: assets.data.map((asset) => ({

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/http/errors.js'
 import { DEFAULT_THUMBNAIL_SIZE } from '../../platform/images/images.js'
 import type { AssetFile, AssetFiles, RenditionFiles } from '../assets/files.js'
 import { filePath } from '../assets/record.js'
-import { renditionMimeType, renditionPath, specSegment, type RenditionFormat, type RenditionPreset } from '../renditions/spec.js'
+import { renditionMimeType, renditionPath, specSegment, type RenditionFit, type RenditionFormat, type RenditionPreset } from '../renditions/spec.js'
 
 /** An asset version whose files a share offers. */
 interface SharedAsset {
@@ -19,6 +19,7 @@ export interface SharePreset {
   format: RenditionFormat | null
   width: number | null
   height: number | null
+  fit: RenditionFit
   /** The files' type, for their names; null for `original`: the asset's own. */
   mimeType: string | null
   path(asset: SharedAsset): string
@@ -40,16 +41,18 @@ export function sharePresets(own: readonly RenditionPreset[], deps: { files: Ass
       format: 'webp',
       width: DEFAULT_THUMBNAIL_SIZE,
       height: DEFAULT_THUMBNAIL_SIZE,
+      fit: 'inside',
       mimeType: renditionMimeType('webp'),
       path: (asset) => filePath(asset.id, asset.version, 'thumbnail'),
       open: variant('thumbnail'),
     },
-    { name: 'original', format: null, width: null, height: null, mimeType: null, path: (asset) => filePath(asset.id, asset.version, 'original'), open: variant('original') },
+    { name: 'original', format: null, width: null, height: null, fit: 'inside', mimeType: null, path: (asset) => filePath(asset.id, asset.version, 'original'), open: variant('original') },
     ...own.map(({ name, spec }): SharePreset => ({
       name,
       format: spec.format,
       width: spec.width,
       height: spec.height,
+      fit: spec.fit,
       mimeType: renditionMimeType(spec.format),
       path: (asset) => renditionPath(asset.id, asset.version, spec),
       open: (asset, signal) => inItsTurn(() => opened(deps.renditions.file(asset.id, asset.version, specSegment(spec)), asset), signal),
