@@ -330,7 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   renditions.start()
   // Before the files close: its last pass writes the uses recorded since the one before.
   app.addHook('onClose', () => renditions.close())
-  const collections = new CollectionService(database.db, assets, assetFiles, members, signer, config.publicBaseUrl, wake.eventsCommitted)
+  const collections = new CollectionService(database.db, assets, assetFiles, renditions, presets, members, signer, config.publicBaseUrl, wake.eventsCommitted)
   const webhooks = new WebhookService({
     db: database.db,
     appSecret: config.appSecret,

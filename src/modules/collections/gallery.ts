@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { DEFAULT_LIMIT } from '../../platform/http/pagination.js'
+import { fileNameOf } from './share-zip.js'
 
 export const GALLERY_PAGE_SIZE = DEFAULT_LIMIT
 
@@ -75,12 +76,24 @@ export const GALLERY_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
+/** A preset a share offers, as its JSON lists it. */
+export interface GalleryPreset {
+  name: string
+  /** Null for `original`: the asset's own. */
+  format: string | null
+  width: number | null
+  height: number | null
+  /** `inside` with both sides: the image fits in the box, so the box is only its largest size. */
+  fit: string
+}
+
 export interface GalleryView {
   name: string
   description: string
   organization: { name: string }
+  presets: GalleryPreset[]
   assets: {
-    data: Array<{ title: string; width: number; height: number; file_name: string; thumbnail_url: string; original_url: string }>
+    data: Array<{ title: string; width: number; height: number; file_name: string; thumbnail_url: string; original_url: string; renditions: Record<string, string> }>
     total: number
   }
   /** The share's token, for its zip link. */
@@ -92,7 +105,9 @@ export interface GalleryView {
 
 /**
  * The HTML page of a shared collection, one page of its assets: thumbnails linking to the large
- * images, a download of each original and of all as a zip, and links to the pages before and after.
+ * images, a download of each original and of each preset's file (under "More sizes", a disclosure
+ * that needs no script), the whole as a zip of the originals or of a preset, and links to the pages
+ * before and after.
  */
 export function renderGallery(view: GalleryView): string {
   const { total } = view.assets
@@ -105,8 +120,8 @@ export function renderGallery(view: GalleryView): string {
       return `    <li>
       <a class="open" href="${escape(asset.original_url)}" data-title="${escape(title)}" data-file="${escape(asset.file_name)}"><img src="${escape(asset.thumbnail_url)}" alt="${escape(title)}" width="${asset.width}" height="${asset.height}" loading="lazy"></a>
       <p class="caption">${escape(title)} <span class="muted">${asset.width}\u00d7${asset.height}</span></p>
-      <a class="download" href="${escape(downloadUrl(asset))}" download="${escape(asset.file_name)}">Download<span class="visually-hidden"> ${escape(title)}</span></a>
-    </li>`
+      <a class="download" href="${escape(downloadUrl(asset.original_url, asset.file_name))}" download="${escape(asset.file_name)}">Download<span class="visually-hidden"> ${escape(title)}</span></a>
+${moreSizes(asset, title, view.presets)}    </li>`
     })
     .join('\n')
   const title = `${escape(view.name)}${view.pages > 1 ? ` (page ${view.page} of ${view.pages})` : ''} \u2014 ${escape(view.organization.name)}`
@@ -115,7 +130,7 @@ export function renderGallery(view: GalleryView): string {
   <header>
     <p class="muted">Shared by ${escape(view.organization.name)}</p>
     <h1>${escape(view.name)}</h1>
-${view.description ? `    <p>${escape(view.description)}</p>\n` : ''}    <p>${total} asset${total === 1 ? '' : 's'}${total > 0 ? ` \u00b7 <a href="${escape(view.token)}.zip" download>Download all as a zip</a>` : ''}</p>
+${view.description ? `    <p>${escape(view.description)}</p>\n` : ''}    <p>${total} asset${total === 1 ? '' : 's'}${total > 0 ? ` \u00b7 <a href="${escape(view.token)}.zip" download>Download all as a zip</a>${zipsOfPresets(view.token, view.presets)}` : ''}</p>
   </header>
   <main>
     <ul class="grid" aria-label="Assets">
@@ -170,11 +185,57 @@ ${links}  <style>${STYLE}</style>
 }
 
 /**
- * The original's link asking for `Content-Disposition: attachment` under its file name (the files
- * route's unsigned `download` parameter); the `download` attribute names it as well, the page and the
- * files being on one origin.
+ * A file's link asking for `Content-Disposition: attachment` under its file name (the files route's
+ * unsigned `download` parameter); the `download` attribute names it as well, the page and the files
+ * being on one origin.
  */
-const downloadUrl = (asset: { original_url: string; file_name: string }) => `${asset.original_url}&download=${encodeURIComponent(asset.file_name)}`
+const downloadUrl = (url: string, fileName: string) => `${url}&download=${encodeURIComponent(fileName)}`
+
+/** The presets other than the original, which the page's own download gives. */
+const otherPresets = (presets: GalleryPreset[]) => presets.filter((preset) => preset.name !== 'original')
+
+/** What a preset makes, for a person: `WebP, 1200 px wide`, `JPEG, 1200\u00d7630`, `WebP, up to 512\u00d7512`. */
+export function describePreset(preset: GalleryPreset): string {
+  const { width, height } = preset
+  const box = width !== null && height !== null ? `${preset.fit === 'inside' ? 'up to ' : ''}${width}\u00d7${height}` : null
+  const size = box ?? (width !== null ? `${width} px wide` : height !== null ? `${height} px high` : 'full size')
+  return `${FORMAT_NAMES[preset.format ?? ''] ?? preset.format ?? 'Original'}, ${size}`
+}
+
+const FORMAT_NAMES: Record<string, string> = { webp: 'WebP', png: 'PNG', jpeg: 'JPEG', avif: 'AVIF' }
+
+/**
+ * The file name of an asset's file of a preset: its title, the preset's name, the format's extension
+ * (`Logo (web-1200).webp`), so the files of one asset saved side by side do not overwrite each other.
+ */
+export function presetFileName(title: string, preset: GalleryPreset): string {
+  return fileNameOf(`${title || 'untitled'} (${preset.name})`, `image/${preset.format ?? ''}`)
+}
+
+/** An asset's files of the presets, under a disclosure; none for an image that has no renditions. */
+function moreSizes(asset: { renditions: Record<string, string> }, title: string, presets: GalleryPreset[]): string {
+  const offered = otherPresets(presets).filter((preset) => asset.renditions[preset.name] !== undefined)
+  if (offered.length === 0) return ''
+  const links = offered.map((preset) => {
+    const fileName = presetFileName(title, preset)
+    return `          <li><a href="${escape(downloadUrl(asset.renditions[preset.name]!, fileName))}" download="${escape(fileName)}">${escape(preset.name)}</a> <span class="muted">${escape(describePreset(preset))}</span></li>`
+  })
+  return `      <details class="sizes">
+        <summary>More sizes<span class="visually-hidden"> of ${escape(title)}</span></summary>
+        <ul>
+${links.join('\n')}
+        </ul>
+      </details>
+`
+}
+
+/** The zip of each preset besides the originals'. */
+function zipsOfPresets(token: string, presets: GalleryPreset[]): string {
+  const links = otherPresets(presets).map(
+    (preset) => `<a href="${escape(token)}.zip?preset=${encodeURIComponent(preset.name)}" download title="${escape(describePreset(preset))}">${escape(preset.name)}</a>`,
+  )
+  return links.length > 0 ? ` \u00b7 a zip in another size: ${links.join(', ')}` : ''
+}
 
 function pageNav(page: number, pages: number, prev: string | undefined, next: string | undefined): string {
   return `    <nav aria-label="Pages">
@@ -195,6 +256,10 @@ const STYLE = `
     .grid img { display: block; width: 100%; height: 180px; object-fit: contain; background: #f0f0f0; }
     .grid .caption { margin: .3rem 0 .2rem; font-size: .9rem; overflow-wrap: anywhere; }
     .download { font-size: .9rem; }
+    .sizes { font-size: .9rem; margin-top: .2rem; }
+    .sizes summary { cursor: pointer; color: #0b57d0; }
+    .sizes ul { list-style: none; padding: 0; margin: .3rem 0 0; }
+    .sizes li { margin: .15rem 0; }
     nav { display: flex; gap: 1.5rem; align-items: center; justify-content: center; margin: 1.5rem 0; }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
     dialog { max-width: 95vw; max-height: 95vh; padding: 1rem; border: 0; border-radius: .5rem; background: #1f2328; color: #fff; }

@@ -8,7 +8,7 @@ import { appResponse, DataListSchema, noContentResponse, okResponse, problemResp
 import { OrgParams } from '../orgs/schemas.js'
 import { creatorOf } from '../assets/record.js'
 import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery, renderGone } from './gallery.js'
-import { zipNameOf, zipOf } from './share-zip.js'
+import { zipNameOf, zipOf, ZipTooLargeError } from './share-zip.js'
 import {
   COLLECTION_EXAMPLE,
   CollectionParams,
@@ -246,6 +246,14 @@ export function appCollectionRoutes(app: App, deps: { collections: CollectionSer
 
 const SHARE_HEADERS = { 'cache-control': 'private, no-store', 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' }
 const LinkParams = Type.Object({ link: Type.String({ maxLength: 200 }) })
+const ZipQuery = Type.Object(
+  {
+    preset: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'The files of this preset (`thumbnail`, `original` or one of the organization\u2019s) instead of the originals.' }),
+    ),
+  },
+  { additionalProperties: false },
+)
 const ShareQuery = Type.Object(
   { ...PaginationQuery, page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'The HTML gallery\u2019s page, from 1.' })) },
   { additionalProperties: false },
@@ -253,7 +261,8 @@ const ShareQuery = Type.Object(
 
 /**
  * GET /s/{token} (HTML gallery, `?page=`), /s/{token}.json (`limit`, `offset`) and /s/{token}.zip (every
- * original): a shared collection, no key needed. An unknown or revoked token is 404 on each.
+ * original, or with `?preset=` every asset's file of that preset): a shared collection, no key needed.
+ * An unknown or revoked token is 404 on each.
  */
 export function shareRoutes(app: App, deps: { collections: CollectionService; zipMaxBytes: number }): void {
   app.get(
@@ -281,17 +290,23 @@ export function shareRoutes(app: App, deps: { collections: CollectionService; zi
 
   app.get(
     '/s/:token.zip',
-    { config: { auth: { kind: 'public', bucket: 'files' } }, schema: { params: Type.Object({ token: Type.String({ maxLength: 200 }) }) } },
+    { config: { auth: { kind: 'public', bucket: 'files' } }, schema: { params: Type.Object({ token: Type.String({ maxLength: 200 }) }), querystring: ZipQuery } },
     async (request, reply) => {
-      const originals = await deps.collections.sharedOriginals(request.params.token)
-      if (originals.byteSize > deps.zipMaxBytes) {
+      const shared = await deps.collections.sharedZip(request.params.token, request.query.preset)
+      if (shared.byteSize !== null && shared.byteSize > deps.zipMaxBytes) {
         throw new AppError(
           'share_zip_too_large',
-          `The originals of this collection come to ${mebibytes(originals.byteSize)}, more than the ${mebibytes(deps.zipMaxBytes)} a zip may hold here: download them one by one from the gallery.`,
+          `The originals of this collection come to ${mebibytes(shared.byteSize)}, more than the ${mebibytes(deps.zipMaxBytes)} a zip may hold here: download them one by one from the gallery.`,
         )
       }
-      const zip = zipOf(originals.entries)
-      reply.headers(SHARE_HEADERS).header('content-type', 'application/zip').header('content-disposition', attachment(zipNameOf(originals.name))).header('content-length', zip.size)
+      const zip = zipOf(shared.entries, deps.zipMaxBytes)
+      zip.stream.on('error', (error) => {
+        // Past the headers, a zip that fails can only be cut short: the log says why.
+        if (error instanceof ZipTooLargeError) request.log.warn({ max_bytes: error.maxBytes }, 'a share\u2019s zip of renditions passed SHARE_ZIP_MAX_BYTES and was cut short')
+      })
+      reply.headers(SHARE_HEADERS).header('content-type', 'application/zip').header('content-disposition', attachment(zipNameOf(shared.name)))
+      // The renditions' sizes are known only once made: their zip is sent in chunks.
+      if (zip.size !== null) reply.header('content-length', zip.size)
       if (request.method === 'HEAD') {
         zip.stream.destroy()
         return reply.send(Readable.from([]))

@@ -6,14 +6,15 @@ import { MAX_LIMIT, type Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { randomToken } from '../../platform/ids.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
-import type { AssetFiles } from '../assets/files.js'
-import { filePath, type AssetRecord } from '../assets/record.js'
+import type { AssetFiles, RenditionFiles } from '../assets/files.js'
+import { filePath, type AssetRecord, type PresetSource } from '../assets/record.js'
 import { createdBySomeoneElse, onlyCreatedBy, type AssetService, type Cover } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
 import type { CollectionMembers } from './membership.js'
 import type { CollectionRow } from './store.js'
 import { fileNameOf, uniqueNames, type ZipEntry } from './share-zip.js'
+import { sharePresets, type SharePreset } from './share-presets.js'
 
 export interface NewCollection {
   name: string
@@ -53,8 +54,12 @@ export class CollectionService {
   constructor(
     private readonly db: Db,
     private readonly assets: AssetService,
-    /** The assets' files: a share's zip streams their originals. */
+    /** The assets' files: a share's zip streams their originals or thumbnails. */
     private readonly files: AssetFiles,
+    /** The renditions' files: a share's zip of a preset streams them, made in the render queue's turn. */
+    private readonly renditions: RenditionFiles,
+    /** The organizations' own presets, which a share offers besides the built-ins. */
+    private readonly presets: PresetSource,
     private readonly members: CollectionMembers,
     /** Signs the file links a share hands out, bound to that share. */
     private readonly signer: UrlSigner,
@@ -178,19 +183,21 @@ export class CollectionService {
   }
 
   /**
-   * What a public link shows: the collection's name and description, its organization's name, and its
-   * assets' pictures. The picture URLs are bound to this share (see `shareServes`): unsharing or
+   * What a public link shows: the collection's name and description, its organization's name, the
+   * presets it offers (the built-ins and the organization's own), and its assets' pictures with a link
+   * to each preset's file. The file URLs are bound to this share (see `shareServes`): unsharing or
    * sharing again ends them.
    */
   async sharedView(token: string, page: Page) {
     const { row, tokenHash } = await this.findShared(token)
-    const assets = await this.assetsOf(row.organization_id, row, page)
+    const [assets, presets] = await Promise.all([this.assetsOf(row.organization_id, row, page), this.presetsOf(row.organization_id)])
     const share = shareRef(row.id, tokenHash)
     const fileUrl = (asset: { id: string; version: number }, variant: 'thumbnail' | 'original') => this.signer.signForShare(filePath(asset.id, asset.version, variant), share).url
     return {
       name: row.name,
       description: row.description,
       organization: { name: row.organization_name },
+      presets: presets.map(({ name, format, width, height, fit }) => ({ name, format, width, height, fit })),
       assets: {
         ...assets,
         data: assets.data.map((asset) => ({
@@ -202,34 +209,59 @@ export class CollectionService {
           file_name: fileNameOf(asset.title, asset.mime_type),
           thumbnail_url: fileUrl(asset, 'thumbnail'),
           original_url: fileUrl(asset, 'original'),
+          // An image that cannot be decoded has no renditions: only its original.
+          renditions: Object.fromEntries(
+            presets.filter((preset) => preset.name === 'original' || asset.thumbnail_status === 'available').map((preset) => [preset.name, this.signer.signForShare(preset.path(asset), share).url]),
+          ),
         })),
       },
     }
   }
 
   /**
-   * Every original a public link shows, for its zip: read page by page before any byte is sent, so
-   * the total size is known up front; each file is opened only when the zip reaches it.
+   * A public link's assets as zip entries: the originals (no preset, or `original`), read page by page
+   * before any byte is sent so the total size is known up front; or the files of a preset, whose sizes
+   * are known only once made (`byteSize` null), each made, or read from storage, when the zip reaches
+   * it. An unknown preset is 400 `validation_failed`, as `render?preset=` answers it; the assets whose
+   * image cannot be decoded have no renditions and are left out of a preset's zip.
    */
-  async sharedOriginals(token: string): Promise<{ name: string; byteSize: number; entries: ZipEntry[] }> {
+  async sharedZip(token: string, presetName = 'original'): Promise<{ name: string; byteSize: number | null; entries: ZipEntry[] }> {
     const { row } = await this.findShared(token)
+    const preset = (await this.presetsOf(row.organization_id)).find((candidate) => candidate.name === presetName)
+    if (!preset) {
+      const detail = 'no preset of this name in the organization that shared the collection (the share\u2019s JSON lists them)'
+      throw problems.validation([{ pointer: '/query/preset', detail }], `There is no preset ${JSON.stringify(presetName)}: thumbnail, original, or one of the organization\u2019s.`)
+    }
+    const listed = await this.everyAssetOf(row.organization_id, row)
+    const assets = preset.name === 'original' ? listed : listed.filter((asset) => asset.thumbnail_status === 'available')
+    const names = uniqueNames(assets.map((asset) => fileNameOf(asset.title, preset.mimeType ?? asset.mime_type)))
+    const entries = assets.map((asset, i) => ({
+      name: names[i]!,
+      byteSize: preset.name === 'original' ? asset.byte_size : null,
+      modifiedAt: new Date(asset.created_at),
+      open: (signal: AbortSignal) => preset.open(asset, signal),
+    }))
+    const byteSize = preset.name === 'original' ? entries.reduce((sum, entry) => sum + entry.byteSize!, 0) : null
+    return { name: preset.name === 'original' ? row.name : `${row.name} (${preset.name})`, byteSize, entries }
+  }
+
+  /** Every asset a share shows, read page by page; an asset repeated by a page shifting under the reads is kept once. */
+  private async everyAssetOf(organizationId: string, row: CollectionRow): Promise<AssetRecord[]> {
     const assets: AssetRecord[] = []
     const seen = new Set<string>()
     for (let offset = 0, total = 1; offset < total; offset += MAX_LIMIT) {
-      const page = await this.assetsOf(row.organization_id, row, { limit: MAX_LIMIT, offset })
+      const page = await this.assetsOf(organizationId, row, { limit: MAX_LIMIT, offset })
       total = page.total
       // A page can repeat an asset when another is added meanwhile (newest first).
       assets.push(...page.data.filter((asset) => !seen.has(asset.id) && seen.add(asset.id)))
       if (page.data.length === 0) break
     }
-    const names = uniqueNames(assets.map((asset) => fileNameOf(asset.title, asset.mime_type)))
-    const entries = assets.map((asset, i) => ({
-      name: names[i]!,
-      byteSize: asset.byte_size,
-      modifiedAt: new Date(asset.created_at),
-      open: () => this.openOriginal(asset.id),
-    }))
-    return { name: row.name, byteSize: entries.reduce((sum, entry) => sum + entry.byteSize, 0), entries }
+    return assets
+  }
+
+  /** The presets a share of the organization offers: the built-ins, then its own. */
+  private async presetsOf(organizationId: string): Promise<SharePreset[]> {
+    return sharePresets(await this.presets.presetsOf(organizationId), { files: this.files, renditions: this.renditions })
   }
 
   private async findShared(token: string) {
@@ -237,13 +269,6 @@ export class CollectionService {
     const row = await store.findShared(this.db, tokenHash)
     if (!row) throw new AppError('not_found', 'This link is unknown or has been revoked.')
     return { row, tokenHash }
-  }
-
-  /** An original's bytes; an asset deleted since the zip was listed fails the zip rather than leave a hole. */
-  private async openOriginal(assetId: string) {
-    const blob = await (await this.files.file(assetId, 'original'))?.open()
-    if (!blob) throw new Error(`the original of asset ${assetId} is gone`)
-    return blob.body
   }
 
   /**

@@ -1,12 +1,24 @@
-import { PassThrough, type Readable } from 'node:stream'
+import { PassThrough, Transform, type Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
 
-/** One original in a share's zip: its entry name, its size as recorded, and how to open its bytes. */
+/**
+ * One file in a share's zip: its entry name, its size when known before it is read (an original's, as
+ * recorded; a rendition's is not), and how to open its bytes. `open` may wait (its turn to render):
+ * `signal` is aborted when the reader goes away.
+ */
 export interface ZipEntry {
   name: string
-  byteSize: number
+  byteSize: number | null
   modifiedAt: Date
-  open: () => Promise<Readable>
+  open: (signal: AbortSignal) => Promise<Readable>
+}
+
+/** A zip past `maxBytes` while it streams: only a zip whose size is not known up front can meet this. */
+export class ZipTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the zip passed ${maxBytes} bytes while it was streamed`)
+    this.name = 'ZipTooLargeError'
+  }
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -52,22 +64,46 @@ export function uniqueNames(names: string[]): string[] {
 /**
  * The zip of `entries`, produced as it is read: stored, not deflated (images are compressed already),
  * each file opened only when its turn comes and piped through with backpressure, so memory stays
- * bounded and nothing is written to disk. `size` is the zip's exact length, known before any byte.
+ * bounded and nothing is written to disk. `size` is the zip's exact length, known before any byte when
+ * every entry's size is; null otherwise (the entries then carry their sizes after their bytes, and the
+ * files' bytes are counted as they pass: past `maxBytes` the stream ends with `ZipTooLargeError`).
  * A file that cannot be opened, or whose length differs from its record, ends the stream with an error;
- * a reader that goes away closes the file being read.
+ * a reader that goes away closes the file being read and aborts an `open` that waits.
  */
-export function zipOf(entries: ZipEntry[]): { size: number; stream: Readable } {
+export function zipOf(entries: ZipEntry[], maxBytes = Infinity): { size: number | null; stream: Readable } {
   const zip = new ZipFile()
   const stream = new PassThrough()
+  const gone = new AbortController()
   let reading: Readable | undefined
+  let counted = 0
   zip.on('error', (error: Error) => stream.destroy(error))
-  stream.on('close', () => reading?.destroy())
+  stream.on('close', () => {
+    gone.abort()
+    reading?.destroy()
+  })
+  const withinCap = (body: Readable): Readable => {
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, next) {
+        counted += chunk.length
+        next(counted > maxBytes ? new ZipTooLargeError(maxBytes) : null, chunk)
+      },
+    })
+    body.on('error', (error) => counter.destroy(error))
+    counter.on('close', () => body.destroy())
+    return body.pipe(counter)
+  }
   for (const entry of entries) {
-    zip.addReadStreamLazy(entry.name, { size: entry.byteSize, compress: false, mtime: entry.modifiedAt }, (done) => {
-      entry.open().then(
+    const options = { compress: false, mtime: entry.modifiedAt, ...(entry.byteSize !== null && { size: entry.byteSize }) }
+    zip.addReadStreamLazy(entry.name, options, (done) => {
+      entry.open(gone.signal).then(
         (body) => {
           if (stream.destroyed) body.destroy()
-          else done(null, (reading = body))
+          else {
+            reading = entry.byteSize === null ? withinCap(body) : body
+            // yazl does not listen for a lazy entry's errors: a file that fails mid-way ends the zip.
+            reading.on('error', (error) => stream.destroy(error))
+            done(null, reading)
+          }
         },
         (error: unknown) => done(error, undefined as never),
       )
@@ -78,5 +114,5 @@ export function zipOf(entries: ZipEntry[]): { size: number; stream: Readable } {
     size = total
   }) as () => void)
   zip.outputStream.pipe(stream)
-  return { size, stream }
+  return { size: size === -1 ? null : size, stream }
 }

@@ -10,6 +10,7 @@ import { assetHref, type CardAsset } from './AssetGrid'
 import { AssetRecord } from './AssetRecord'
 import { UploadStatus, UploadVersionButton, VersionDropTarget, VersionHistory } from './AssetVersions'
 import { DeleteAsset } from './DeleteAsset'
+import { DownloadAs } from './DownloadAs'
 import { downloadHref, downloadName } from './download'
 import { parseLibrarySearch } from './filters'
 import { useAsset, type Asset } from './queries'
@@ -103,6 +104,7 @@ export function AssetDetailScreen() {
           <a className="button primary" href={downloadHref(data)} download={downloadName(data)}>
             Download
           </a>
+          <DownloadAs asset={data} />
           <UploadVersionButton onFile={upload.upload} busy={upload.state.kind === 'sending'} />
           <button type="button" onClick={() => setCollecting(true)}>
             Add to collection
