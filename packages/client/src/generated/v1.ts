@@ -4732,7 +4732,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1767225600&sig=3f5a…",
+                     *       "url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1767225600&sig=3f5a9c0e2b7d4f61a8c35e9d0b1f7a2c4e6d8b0a1c3e5f7092b4d6f8a0c2e4f6",
                      *       "width": 1200,
                      *       "height": 800,
                      *       "format": "webp",
