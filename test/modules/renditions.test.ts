@@ -192,8 +192,11 @@ describe('rendition links of a public share', () => {
 })
 
 describe('rate buckets', () => {
-  it('counts a rendition that must be made in the expensive bucket, and one that is stored in the cheap bucket', async () => {
+  it('counts a rendition that must be made in the expensive bucket, and one that is stored, or only asked for its link, in the cheap bucket', async () => {
     const limit = (res: { headers: Record<string, unknown> }) => Number(res.headers['x-ratelimit-limit'])
+    const linkOnly = await render('width=77&format=png&redirect=false')
+    expect(linkOnly.statusCode).toBe(200)
+    expect(limit(linkOnly)).toBe(t.config.rateLimits.cheap)
     const first = await render('width=77&format=png')
     expect(first.statusCode).toBe(302)
     expect(limit(first)).toBe(t.config.rateLimits.expensive)

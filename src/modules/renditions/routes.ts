@@ -30,10 +30,26 @@ export function renditionRoutes(app: App, deps: { renditions: Renditions }): voi
     }
     return plan
   }
+  // Whether a redirect must make the file first: looked up once, by the guard, and reused by the handler.
+  const mustMake = new WeakMap<FastifyRequest, Promise<boolean>>()
+  const mustMakeFor = (request: FastifyRequest, plan: RenditionPlan): Promise<boolean> => {
+    let answer = mustMake.get(request)
+    if (!answer) {
+      answer = renditions.isStored(plan).then((stored) => !stored)
+      mustMake.set(request, answer)
+    }
+    return answer
+  }
   const bucket: BucketChoice = {
     among: ['expensive', 'cheap'],
-    // A request the plan refuses is counted as cheap: its handler answers the problem without rendering.
-    choose: (request) => planOf(request).then((plan) => (plan.stored ? 'cheap' : 'expensive'), () => 'cheap'),
+    // Only a redirect makes the file, and only when it is not stored yet. A request the plan refuses is
+    // counted as cheap too: its handler answers the problem without rendering.
+    choose: async (request) => {
+      // The guard runs before validation: the query's `redirect` may still be the text `false`.
+      if (String((request.query as { redirect?: unknown }).redirect) === 'false') return 'cheap'
+      const plan = await planOf(request).catch(() => null)
+      return plan && (await mustMakeFor(request, plan)) ? 'expensive' : 'cheap'
+    },
   }
 
   app.get(
@@ -47,7 +63,7 @@ export function renditionRoutes(app: App, deps: { renditions: Renditions }): voi
         description: [
           'Redirects (302) to a signed file URL of the asset\u2019s image at this size and in this format, valid as long as `original_url`: the rendition is made first when it is not stored yet, then served from storage with `Cache-Control: public, max-age=31536000, immutable`. With `redirect=false`, answers the link as JSON without making anything.',
           'Out-of-range values are clamped, never refused, and reported in `Rendition-Clamped`; output is capped at 40 megapixels. Only nonsense (`width=abc`, an unknown `fit` or `format`, an unknown `preset`) is 400.',
-          'The bucket is `cheap` when the rendition is stored and `expensive` when it must be made.',
+          'The bucket is `expensive` when a redirect must make the rendition first, and `cheap` when it is stored or with `redirect=false` (which makes nothing).',
         ].join('\n\n'),
         params: RenderParams,
         querystring: RenderQuery,
@@ -75,7 +91,7 @@ export function renditionRoutes(app: App, deps: { renditions: Renditions }): voi
       if (request.query.redirect === false) {
         return { url: plan.link.url, width: plan.width, height: plan.height, format: plan.format, expires_at: plan.link.expiresAt.toISOString() }
       }
-      if (plan.rendition && !plan.stored) await renditions.ensure(plan.rendition)
+      if (plan.rendition && (await mustMakeFor(request, plan))) await renditions.ensure(plan.rendition)
       // The link is the same for an hour of requests: a client may keep the redirect that long.
       return reply.code(302).header('location', plan.link.url).header('cache-control', 'private, max-age=3600').send()
     },

@@ -61,8 +61,6 @@ export interface RenditionPlan {
   negotiated: boolean
   /** The rendition to make before a redirect, unless stored; null for the built-in presets, whose files exist. */
   rendition: { key: string; spec: RenditionSpec; source: SourceFile } | null
-  /** Whether the rendition is recorded as stored (always for the built-ins): its request is then cheap. */
-  stored: boolean
 }
 
 /** The file a rendition is made from. */
@@ -134,6 +132,11 @@ export class Renditions {
     const { spec, clamped } = normalised(query, this.deps.config.maxSide)
     const format = spec.format === 'auto' ? negotiateFormat(accept, source.mime_type) : spec.format
     return this.custom(source, resolveFormat(spec, format), clamped, spec.format === 'auto')
+  }
+
+  /** Whether the plan's file is recorded as stored (the built-ins' always are): a redirect to it then makes nothing. */
+  async isStored(plan: RenditionPlan): Promise<boolean> {
+    return plan.rendition === null || (await store.isRecorded(this.deps.db, plan.rendition.key))
   }
 
   /**
@@ -240,12 +243,12 @@ export class Renditions {
 
   private builtIn(name: (typeof BUILT_IN_PRESETS)[number], source: store.RenditionSource): RenditionPlan {
     const link = fileLink(this.deps.signer, source.id, source.version, name)
-    const answer = { link, clamped: [], negotiated: false, rendition: null, stored: true }
+    const answer = { link, clamped: [], negotiated: false, rendition: null }
     if (name === 'original') return { ...answer, width: source.width, height: source.height, format: source.mime_type.replace(/^image\//, '') }
     return { ...answer, ...outputSize({ width: THUMBNAIL_SIDE, height: THUMBNAIL_SIDE, fit: 'inside' }, source), format: 'webp' }
   }
 
-  private async custom(source: store.RenditionSource, asked: RenditionSpec, clamped: Clamped[], negotiated: boolean): Promise<RenditionPlan> {
+  private custom(source: store.RenditionSource, asked: RenditionSpec, clamped: Clamped[], negotiated: boolean): RenditionPlan {
     const spec = withinOutputLimits(asked, source, this.deps.config.maxSide, clamped)
     const key = renditionKey(source.sha256, specSegment(spec))
     return {
@@ -255,7 +258,6 @@ export class Renditions {
       clamped,
       negotiated,
       rendition: { key, spec, source },
-      stored: await store.isRecorded(this.deps.db, key),
     }
   }
 

@@ -312,7 +312,7 @@ export interface paths {
          *
          *     Out-of-range values are clamped, never refused, and reported in `Rendition-Clamped`; output is capped at 40 megapixels. Only nonsense (`width=abc`, an unknown `fit` or `format`, an unknown `preset`) is 400.
          *
-         *     The bucket is `cheap` when the rendition is stored and `expensive` when it must be made.
+         *     The bucket is `expensive` when a redirect must make the rendition first, and `cheap` when it is stored or with `redirect=false` (which makes nothing).
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls), or `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
