@@ -116,17 +116,8 @@ export function normaliseRendition(params: RenditionParams, maxSide: number): No
     else problems.push({ field: 'background', detail: 'is not a hex colour (rrggbb or rrggbbaa)' })
   }
   if (problems.length > 0) throw new RenditionParamsError(problems)
-  const box = withinPixelCap(width, height, clamped)
-  return { spec: { ...box, fit, format, quality: format === 'png' ? null : (quality ?? DEFAULT_QUALITY), background }, clamped }
-}
-
-/** Scales a box over `MAX_OUTPUT_PIXELS` down, aspect kept, reporting what changed. */
-function withinPixelCap(width: number | null, height: number | null, clamped: Clamped[]): { width: number | null; height: number | null } {
-  if (width === null || height === null || width * height <= MAX_OUTPUT_PIXELS) return { width, height }
-  const scale = Math.sqrt(MAX_OUTPUT_PIXELS / (width * height))
-  const scaled = { width: Math.floor(width * scale), height: Math.floor(height * scale) }
-  clamped.push({ name: 'width', asked: width, used: scaled.width }, { name: 'height', asked: height, used: scaled.height })
-  return scaled
+  // The 40 MP cap is `withinOutputLimits`'s, once the image's size is known: a side asked alone may give either.
+  return { spec: { width, height, fit, format, quality: format === 'png' ? null : (quality ?? DEFAULT_QUALITY), background }, clamped }
 }
 
 function oneOf<T extends string>(raw: string | undefined, allowed: readonly T[], fallback: T, field: keyof RenditionParams, problems: RenditionParamsError['problems']): T {
