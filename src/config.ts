@@ -10,6 +10,19 @@ import type { HttpTimeouts } from './platform/http/slow-clients.js'
 import type { LogFormat, LogLevel } from './platform/logger.js'
 import { createAddressPolicy } from './platform/net/address-policy.js'
 
+export interface FigmaConfig {
+  /** Figma's REST API (`FIGMA_API_URL`); the tests point it at a loopback fake, reached through `OUTBOUND_ALLOWLIST`. */
+  apiUrl: string
+  /** One request to Figma, or one download of a rendered image, gives up after this. */
+  requestTimeoutMs: number
+  /** A 429 or 5xx is retried after `Retry-After` or a backoff; past this much waiting in all, the import fails `figma_unavailable`. */
+  maxRetryWaitMs: number
+  /** Imports a process runs at once. */
+  importConcurrency: number
+  /** Figma's webhook events for a file re-run its imports this long after the last one (many saves, one sync). */
+  webhookDebounceMs: number
+}
+
 export interface Config {
   production: boolean
   host: string
@@ -76,6 +89,8 @@ export interface Config {
   renditions: RenditionConfig
   /** SVG is rendered in a child process that is killed past either limit. */
   svgRender: SvgRenderConfig
+  /** The design-tool import: where Figma's REST API is, and how hard to try it. */
+  figma: FigmaConfig
   /** The largest zip of a shared collection's originals (`/s/{token}.zip`), summed before streaming starts. */
   shareZipMaxBytes: number
   /** Per plan name; a plan not listed is unlimited. */
@@ -198,6 +213,13 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     timeoutMs: read.integer('SVG_RENDER_TIMEOUT_MS', 10_000, 100, 600_000),
     maxMemoryMb: read.integer('SVG_RENDER_MAX_MEMORY_MB', 512, 64, 16_384),
   }
+  const figma: FigmaConfig = {
+    apiUrl: (read.url('FIGMA_API_URL', ['http:', 'https:']) ?? 'https://api.figma.com').replace(/\/+$/, ''),
+    requestTimeoutMs: read.integer('FIGMA_REQUEST_TIMEOUT_MS', 60_000, 100, 600_000),
+    maxRetryWaitMs: read.integer('FIGMA_MAX_RETRY_WAIT_MS', 120_000, 0, 3_600_000),
+    importConcurrency: read.integer('IMPORT_CONCURRENCY', 2, 1, 16),
+    webhookDebounceMs: read.integer('FIGMA_WEBHOOK_DEBOUNCE_MS', 30_000, 0, 3_600_000),
+  }
   const shareZipMaxBytes = read.integer('SHARE_ZIP_MAX_BYTES', 2 * 1024 ** 3, 1, 1024 ** 4)
   const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
   const embeddings = readEmbeddingConfig(read, problems)
@@ -291,6 +313,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     imageConcurrency,
     renditions,
     svgRender,
+    figma,
     shareZipMaxBytes,
     planLimits,
     embeddings,

@@ -19,6 +19,7 @@ import * as libraryChanges from './migrations/0016_library_changes.js'
 import * as thumbnailWake from './migrations/0017_thumbnail_wake.js'
 import * as versionsAndTrash from './migrations/0018_versions_and_trash.js'
 import * as svgAndRenditions from './migrations/0019_svg_and_renditions.js'
+import * as figmaImports from './migrations/0020_figma_imports.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_thumbnail_wake': thumbnailWake,
   '0018_versions_and_trash': versionsAndTrash,
   '0019_svg_and_renditions': svgAndRenditions,
+  '0020_figma_imports': figmaImports,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -363,6 +363,108 @@ export interface IdempotencyKeysTable {
   created_at: CreatedAt
 }
 
+/** An organization's stored Figma personal access token (migration 0020), sealed under the app secret. */
+export interface FigmaConnectionsTable {
+  organization_id: string
+  token_sealed: string
+  figma_user_id: string
+  figma_handle: string
+  figma_email: string | null
+  connected_by_kind: ActorKind
+  connected_by_name: string
+  created_at: CreatedAt
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export type ImportStatus = 'queued' | 'running' | 'done' | 'failed'
+export type ImportSelection = 'frames' | 'components' | 'nodes'
+export type ImportFormat = 'png' | 'svg' | 'jpg'
+export type ImportNodeOutcome = 'created' | 'updated' | 'unchanged' | 'failed' | 'missing'
+
+/** The metadata an import gives every asset it creates (the push's fields). */
+export interface ImportMetadata {
+  asset_type?: string
+  client?: string
+  product?: string
+  tag_names?: string[]
+  collection_name?: string
+  created_by_ai?: boolean
+}
+
+/** One import of a Figma file (migration 0020); a queue of the background runner (claims.ts columns). */
+export interface ImportsTable {
+  id: string
+  organization_id: string
+  source: 'figma'
+  file_key: string
+  file_url: string
+  /** The `node-id` of the link: the import covers that node's subtree only. */
+  root_node_id: string | null
+  selection: ImportSelection
+  node_ids: ColumnType<string[], string[] | undefined, string[]>
+  format: ImportFormat
+  scale: number
+  metadata: ColumnType<ImportMetadata, string | undefined, string>
+  /** The import's own `figma_token`, sealed; null once it has ended, and when the organization's is used. */
+  token_sealed: string | null
+  status: Generated<ImportStatus>
+  error_code: string | null
+  error_detail: string | null
+  file_name: string | null
+  file_version: string | null
+  /** 1 for the first run; a rerun adds one. */
+  run: Generated<number>
+  created_by_kind: ActorKind
+  /** The key's or the user's id: a rerun by Figma's webhook pushes as them. */
+  created_by_id: string
+  created_by_name: string
+  created_at: CreatedAt
+  /** When the current run was asked for. */
+  queued_at: ColumnType<Date, Date | string | undefined, Date | string>
+  started_at: NullableTimestamp
+  finished_at: NullableTimestamp
+  next_attempt_at: NullableTimestamp
+  attempts: Generated<number>
+  locked_by: string | null
+  locked_until: NullableTimestamp
+  last_error: string | null
+}
+
+/** A node of an import (migration 0020): its outcome in the current run, and what it was when last rendered. */
+export interface ImportNodesTable {
+  import_id: string
+  node_id: string
+  name: string
+  page_name: string | null
+  /** The component set of a variant. */
+  component_set_name: string | null
+  /** The run that last saw the node in the file. */
+  run: number
+  /** Null while the current run has not done it. */
+  outcome: ImportNodeOutcome | null
+  /** A failure's code (`render_failed`…), or the push's problem code. */
+  reason: string | null
+  detail: string | null
+  /** SHA-256 of the node's subtree as Figma's file gave it, when last rendered: unchanged, it is not rendered again. */
+  content_hash: string | null
+  /** SHA-256 of the rendered file last pushed. */
+  rendered_hash: string | null
+  asset_id: string | null
+}
+
+/** A Figma webhook an organization registered (migration 0020). */
+export interface FigmaWebhooksTable {
+  id: string
+  organization_id: string
+  figma_webhook_id: string
+  event_type: 'FILE_UPDATE' | 'LIBRARY_PUBLISH'
+  context: 'file' | 'project' | 'team'
+  context_id: string
+  /** SHA-256 hex of the passcode Figma sends back with each event. */
+  passcode_hash: string
+  created_at: CreatedAt
+}
+
 export interface Database {
   organizations: OrganizationsTable
   users: UsersTable
@@ -391,6 +493,10 @@ export interface Database {
   collections: CollectionsTable
   collection_assets: CollectionAssetsTable
   idempotency_keys: IdempotencyKeysTable
+  figma_connections: FigmaConnectionsTable
+  imports: ImportsTable
+  import_nodes: ImportNodesTable
+  figma_webhooks: FigmaWebhooksTable
 }
 
 export type CatalogName = 'asset_types' | 'clients' | 'products' | 'tags'
