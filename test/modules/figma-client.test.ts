@@ -27,8 +27,6 @@ afterAll(async () => {
 afterEach(async () => {
   await Promise.all(apis.splice(0).map((api) => api.close()))
   fake.reset()
-  fake.latencyMs = 0
-  fake.imageUrlTtlMs = null
   fake.addToken(TOKEN, { id: '42', handle: 'Ada', email: 'ada@example.com' })
 })
 

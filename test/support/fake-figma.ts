@@ -100,7 +100,11 @@ export interface FakeFigma {
   sendEvent(target: string | { fileKey: string; eventType: 'FILE_UPDATE' | 'LIBRARY_PUBLISH' }, options?: EventOptions): Promise<number>
   /** Every event sent, with its answer. */
   sent: SentEvent[]
-  /** Zeroes the counters and forgets the requests and the pending faults. */
+  /**
+   * Zeroes the counters, forgets the requests, the events sent and every fault (null renders and
+   * `onRequest` included), and puts `latencyMs` and `imageUrlTtlMs` back as started. Tokens, files
+   * and webhooks stay.
+   */
   reset(): void
   close(): Promise<void>
 }
@@ -202,8 +206,13 @@ export async function startFakeFigma(options: FakeFigmaOptions = {}): Promise<Fa
     reset() {
       fake.calls = zeroCalls()
       fake.requests.length = 0
+      fake.sent.length = 0
       faults.api.length = 0
       faults.download.length = 0
+      failedRenders.clear()
+      fake.onRequest = null
+      fake.latencyMs = options.latencyMs ?? 0
+      fake.imageUrlTtlMs = options.imageUrlTtlMs ?? null
     },
     close: () => server.close(),
   }

@@ -190,7 +190,7 @@ function retrier(maxWaitMs: number, stats: FigmaSessionStats, signal: AbortSigna
       const waitMs = reason.waitMs ?? Math.min(left, backoffMs(failures, RETRY_BACKOFF))
       if (left <= 0 || waitMs > left) {
         const asked = reason.waitMs === undefined ? '' : ` (it asked to wait ${Math.ceil(reason.waitMs / 1000)} s)`
-        throw new FigmaError('figma_unavailable', `${reason.message}${asked}, past the ${Math.round(maxWaitMs / 1000)} s this import may wait for Figma.`)
+        throw new FigmaError('figma_unavailable', `${reason.message}${asked}, past the ${Math.round(maxWaitMs / 1000)} s allowed for waiting on Figma.`)
       }
       stats.retries++
       stats.waitedMs += waitMs
