@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { figmaNodeLink } from '../../src/modules/imports/figma-url.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { startFakeFigma, type FakeFigma } from '../support/fake-figma.js'
-import { expectProblem, outboxEvents } from '../support/fixtures.js'
+import { expectProblem, outboxEvents, pushImage } from '../support/fixtures.js'
+import { uniquePng } from '../support/images.js'
 import { assetByExternalId, createImport, FIGMA_TOKEN, figmaLink, getImport, IMPORT_TEST_ENV, importEnded, renderedIds } from '../support/imports.js'
 import { loginOwner } from '../support/sessions.js'
 import { startReceiver, WEBHOOK_TEST_ENV, type WebhookReceiver } from '../support/webhook-receiver.js'
@@ -152,6 +153,33 @@ describe('a first import', () => {
     expect(record.failures).toEqual([{ node_id: banner, name: 'Banner', reason: 'render_failed', detail: expect.any(String) }])
     expect(await assetByExternalId(t.app, acme.readKey, externalId(fileKey, hero))).toBeDefined()
     expect(await assetByExternalId(t.app, acme.readKey, externalId(fileKey, banner))).toBeUndefined()
+  })
+})
+
+describe('who imports, and how', () => {
+  it('imports as the web app\u2019s user, with no body needed for a rerun, and renders SVG when asked', async () => {
+    const { fileKey, hero } = brandFile()
+    const owner = await loginOwner(t.app, acme)
+    const res = await owner.post('/api/v1/imports', { source: 'figma', file_url: figmaLink(fileKey, hero), format: 'svg', figma_token: FIGMA_TOKEN })
+    expect(res.statusCode, res.body).toBe(202)
+    const id = res.json<{ import_id: string }>().import_id
+    expect(await importEnded(t.app, acme.readKey, id)).toMatchObject({ status: 'done', format: 'svg', created: 1, created_by: { kind: 'user', name: acme.owner.email } })
+    expect(await assetByExternalId(t.app, acme.readKey, externalId(fileKey, hero))).toMatchObject({ mime_type: 'image/svg+xml', title: 'Hero' })
+    const [created] = await outboxEvents(db(), acme.org.id, 'asset.created')
+    expect(created!.source).toEqual({ kind: 'figma', file_key: fileKey, node_id: hero, import_id: id })
+
+    // No body at all: the organization has no stored token, so the token is asked for.
+    expectProblem(await t.app.inject({ method: 'POST', url: `/api/v1/imports/${id}/rerun`, headers: bearer(acme.writeKey) }), 422, 'figma_not_connected')
+  })
+
+  it('says in asset.created where a pushed asset came from: a key\u2019s push is the API\u2019s, a session\u2019s the web app\u2019s upload', async () => {
+    const viaKey = await pushImage(t.app, acme.writeKey, { title: 'By key' })
+    const owner = await loginOwner(t.app, acme)
+    const viaSession = await owner.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64'), title: 'By session' })
+    expect(viaSession.statusCode, viaSession.body).toBe(201)
+    const created = await outboxEvents(db(), acme.org.id, 'asset.created')
+    expect(created.find((data) => data.id === viaKey.id)!.source).toEqual({ kind: 'api' })
+    expect(created.find((data) => data.id === viaSession.json<{ asset_id: string }>().asset_id)!.source).toEqual({ kind: 'upload' })
   })
 })
 

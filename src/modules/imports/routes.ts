@@ -91,12 +91,16 @@ export function publicImportRoutes(app: App, deps: { imports: ImportService }): 
     '/api/v1/imports/:id/rerun',
     {
       config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'expensive' } },
+      // The body is optional (a rerun with the organization's stored token): none is an empty object.
+      preValidation: async (request) => {
+        request.body ??= {}
+      },
       schema: {
         operationId: 'rerunImport',
         tags: TAGS,
         summary: 'Run an import again (a sync)',
         description:
-          'Runs the import again with its stored selection and metadata: a node whose rendering changed gets a new version (`asset.updated` with `changes: ["file"]`, and `title`/`tags` when it was renamed or moved), an unchanged node is not rendered again, a new node becomes a new asset, and a node gone from the file is reported in `missing_nodes` (its asset is kept). Send `figma_token` again unless the organization has a stored token. The record then reports the new run\u2019s counts.',
+          'Runs the import again with its stored selection and metadata: a node whose rendering changed gets a new version (`asset.updated` with `changes: ["file"]`, and `title`/`tags` when it was renamed or moved), an unchanged node is not rendered again, a new node becomes a new asset, and a node gone from the file is reported in `missing_nodes` (its asset is kept). Send `figma_token` again unless the organization has a stored token (then `{}`, or no body at all). The record then reports the new run\u2019s counts.',
         params: ImportParams,
         body: RerunImportBody,
         response: {
@@ -106,7 +110,7 @@ export function publicImportRoutes(app: App, deps: { imports: ImportService }): 
       },
     },
     async (request, reply) => {
-      const queued = await imports.rerun(request.caller!.organizationId, request.params.id, request.body?.figma_token)
+      const queued = await imports.rerun(request.caller!.organizationId, request.params.id, request.body.figma_token)
       return reply.code(202).header('location', location(queued.import_id)).send(queued)
     },
   )

@@ -614,7 +614,7 @@ export interface paths {
         put?: never;
         /**
          * Run an import again (a sync)
-         * @description Runs the import again with its stored selection and metadata: a node whose rendering changed gets a new version (`asset.updated` with `changes: ["file"]`, and `title`/`tags` when it was renamed or moved), an unchanged node is not rendered again, a new node becomes a new asset, and a node gone from the file is reported in `missing_nodes` (its asset is kept). Send `figma_token` again unless the organization has a stored token. The record then reports the new run’s counts.
+         * @description Runs the import again with its stored selection and metadata: a node whose rendering changed gets a new version (`asset.updated` with `changes: ["file"]`, and `title`/`tags` when it was renamed or moved), an unchanged node is not rendered again, a new node becomes a new asset, and a node gone from the file is reported in `missing_nodes` (its asset is kept). Send `figma_token` again unless the organization has a stored token (then `{}`, or no body at all). The record then reports the new run’s counts.
          *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
