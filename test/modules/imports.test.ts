@@ -145,6 +145,20 @@ describe('a first import', () => {
     expect(picked).toMatchObject({ status: 'done', total: 2, created: 1, failed: 1, failures: [{ node_id: '999:1', name: '999:1', reason: 'node_not_found' }] })
   })
 
+  it('renders again an image whose URL expired before its download, once', async () => {
+    const { fileKey } = brandFile()
+    fake.failNext(1, 403, { on: 'download' })
+    const record = await importEnded(t.app, acme.writeKey, await createImport(t.app, acme.writeKey, { file_url: figmaLink(fileKey) }))
+    expect(record).toMatchObject({ status: 'done', created: 3, failed: 0 })
+    expect(fake.calls.images).toBe(2)
+
+    // One node (the link's), whose download fails again after its second render.
+    const other = brandFile()
+    fake.failNext(2, 410, { on: 'download' })
+    const expired = await importEnded(t.app, acme.writeKey, await createImport(t.app, acme.writeKey, { file_url: figmaLink(other.fileKey, other.hero) }))
+    expect(expired).toMatchObject({ status: 'done', total: 1, created: 0, failed: 1, failures: [{ node_id: other.hero, reason: 'render_expired' }] })
+  })
+
   it('fails only the node Figma could not render', async () => {
     const { fileKey, hero, banner } = brandFile()
     fake.nullRenders([banner])

@@ -67,13 +67,6 @@ export class ImportJob implements ImportWake {
     this.timers.add(timer)
   }
 
-  /** Runs every due import in this process now (tests, a backfill). */
-  async drain(): Promise<void> {
-    const runner = this.createRunner()
-    await runner.drain()
-    await runner.stop(0)
-  }
-
   private createRunner(): Runner<store.ClaimedImport> {
     const owner = `${hostname()}:${process.pid}:imports:${randomBytes(4).toString('hex')}`
     return new Runner(new ImportQueue(this.deps, owner, this), {
