@@ -16,6 +16,8 @@ import * as store from './store.js'
 const RENDER_CHUNK = 50
 /** Rendered images downloaded and pushed at once. */
 const DOWNLOADS_AT_ONCE = 4
+/** Characters of `ids=` a file call sends at most (Figma refuses URLs much past 2,000). */
+const MAX_IDS_IN_FILE_CALL = 1_500
 const MAX_TITLE = 500
 const MAX_TAG = 100
 
@@ -72,8 +74,7 @@ export function importFailureOf(error: unknown): { code: string; detail: string 
  */
 export async function runImport(deps: ImportRunDeps, row: store.ImportRow, owner: string, signal: AbortSignal): Promise<void> {
   const session = deps.figma.session(await tokenOf(deps, row), signal)
-  const ids = row.root_node_id !== null ? [row.root_node_id] : row.selection === 'nodes' ? row.node_ids : undefined
-  const file = await session.file(row.file_key, ids ? { ids } : undefined)
+  const file = await session.file(row.file_key, narrowedTo(row))
   held(await store.recordFile(deps.db, row.id, owner, { name: file.name, version: file.version }))
   const selected = selectedIn(file.document, row)
   const seen: store.SeenNode[] = [
@@ -95,6 +96,16 @@ export async function runImport(deps: ImportRunDeps, row: store.ImportRow, owner
     signal.throwIfAborted()
     await importer.importChunk(toRender.slice(i, i + RENDER_CHUNK), signal)
   }
+}
+
+/**
+ * The subtrees the file is read as: the link's node, or `node_ids` while they fit in a URL Figma takes
+ * (the file call is one request); otherwise the whole document.
+ */
+function narrowedTo(row: store.ImportRow): { ids: string[] } | undefined {
+  if (row.root_node_id !== null) return { ids: [row.root_node_id] }
+  if (row.selection === 'nodes' && row.node_ids.join(',').length <= MAX_IDS_IN_FILE_CALL) return { ids: row.node_ids }
+  return undefined
 }
 
 function held(stillHeld: boolean): void {
