@@ -19,6 +19,7 @@ const UNIT_TESTS = [
   'test/cli-commands.test.ts',
   'test/config.test.ts',
   'test/modules/figma-url.test.ts',
+  'test/modules/imports-select.test.ts',
   'test/modules/imports-worker.test.ts',
   'test/modules/rendition-spec.test.ts',
   'test/modules/webhook-signature.test.ts',
