@@ -20,7 +20,7 @@ beforeAll(async () => {
   fake = await startFakeFigma()
   fake.addToken(FIGMA_TOKEN)
   receiver = await startReceiver()
-  t = await startTestApp({ env: { ...IMPORT_TEST_ENV, ...WEBHOOK_TEST_ENV, FIGMA_API_URL: fake.url } })
+  t = await startTestApp({ env: { ...IMPORT_TEST_ENV, ...WEBHOOK_TEST_ENV, FIGMA_API_URL: fake.url, PLAN_LIMITS: '{"tiny":{"max_assets":2}}' } })
   globex = await seedOrganization(t.app, 'Globex')
   await t.app.services.importJob.start()
 })
@@ -167,6 +167,15 @@ describe('a first import', () => {
     expect(record.failures).toEqual([{ node_id: banner, name: 'Banner', reason: 'render_failed', detail: expect.any(String) }])
     expect(await assetByExternalId(t.app, acme.readKey, externalId(fileKey, hero))).toBeDefined()
     expect(await assetByExternalId(t.app, acme.readKey, externalId(fileKey, banner))).toBeUndefined()
+  })
+})
+
+describe('a push refused', () => {
+  it('fails that node with the push\u2019s problem code, the others imported', async () => {
+    await db().updateTable('organizations').set({ plan: 'tiny' }).where('id', '=', acme.org.id).execute()
+    const { fileKey } = brandFile()
+    const record = await importEnded(t.app, acme.writeKey, await createImport(t.app, acme.writeKey, { file_url: figmaLink(fileKey) }))
+    expect(record).toMatchObject({ status: 'done', total: 3, created: 2, failed: 1, failures: [{ reason: 'plan_limit_reached', detail: expect.stringContaining('at most 2 assets') }] })
   })
 })
 
