@@ -41,6 +41,12 @@ import { createBlobStore } from './platform/blobs/create.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
 import { UrlSigner } from './platform/signed-urls.js'
+import { createFigmaApi } from './modules/imports/figma-client.js'
+import { ImportJob } from './modules/imports/job.js'
+import { publicImportRoutes } from './modules/imports/routes.js'
+import type { ImportPushes } from './modules/imports/run.js'
+import { ImportSchema } from './modules/imports/schemas.js'
+import { ImportService } from './modules/imports/service.js'
 import { Embeddings } from './modules/search/embeddings.js'
 import { publicSearchRoutes } from './modules/search/routes.js'
 import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
@@ -170,6 +176,9 @@ export type BuiltApp = App & {
     webhookDelivery: WebhookDelivery
     thumbnails: Thumbnails
     renditions: Renditions
+    imports: ImportService
+    /** Runs queued imports, started by a process that runs background work. */
+    importJob: ImportJob
     /** The work that follows a change to an asset, in the order every view of the queues lists it. */
     derivations: readonly AssetDerivation[]
     /** The background purge of the trash, started by a process that runs background work. */
@@ -253,6 +262,60 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
   }
 }
 
+/** The organization's stored Figma token, unsealed, or null. */
+export type StoredFigmaToken = (organizationId: string) => Promise<string | null>
+
+/** No organization has a stored token until the integrations module keeps them. */
+const NO_STORED_TOKEN: StoredFigmaToken = async () => null
+
+/**
+ * The import job over a push pipeline (the HTTP app's, or a worker's own), with its own guarded client
+ * for Figma. `close` stops the job within half the shutdown budget, then closes the client.
+ */
+function createImportWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, assets: ImportPushes, storedToken: StoredFigmaToken) {
+  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa, userAgent: `AssetLibrary-Import/${SERVICE_VERSION}` })
+  const figma = createFigmaApi({ fetcher, apiUrl: config.figma.apiUrl, requestTimeoutMs: config.figma.requestTimeoutMs, maxRetryWaitMs: config.figma.maxRetryWaitMs })
+  const job = new ImportJob({
+    db: database.db,
+    appSecret: config.appSecret,
+    figma,
+    assets,
+    storedToken,
+    logger,
+    concurrency: config.figma.importConcurrency,
+    databaseUrl: config.databaseUrl,
+  })
+  return {
+    figma,
+    job,
+    close: async () => {
+      await job.stop(Math.floor(config.shutdownTimeoutMs / 2))
+      await figma.close()
+      await fetcher.close()
+    },
+  }
+}
+
+/**
+ * A worker's import job: a push pipeline of its own (the HTTP app's is built in buildApp), over the
+ * worker's derivations and webhook sending. `close` before the background work's.
+ */
+export function createWorkerImports(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, background: ReturnType<typeof createBackgroundWork>) {
+  const { db } = database
+  const wake: BackgroundWake = { textChanged: () => background.embeddings.afterCommit(), eventsCommitted: () => background.webhooks.delivery.eventsCommitted() }
+  const presets = new PresetService(db, { cacheTtlMs: config.presetsCacheTtlMs, maxSide: config.renditions.maxSide })
+  const modules = { catalog: new CatalogService(db), collections: new CollectionMembers(db), derivations: background.derivations, files, presets }
+  const pipeline = createAssetService(config, db, modules, wake, logger)
+  const work = createImportWork(config, database, logger, pipeline.assets, NO_STORED_TOKEN)
+  return {
+    job: work.job,
+    close: async () => {
+      await work.close()
+      await pipeline.close()
+    },
+  }
+}
+
 /** Platform plugins and module routes, wired from the dependencies given; nothing global. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { config, database } = deps
@@ -267,7 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...serverTimeoutOptions(config.httpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema]) {
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, ImportSchema]) {
     app.addSchema(schema)
   }
   registerValidation(app)
@@ -302,8 +365,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const background = createBackgroundWork(config, database, app.log, files)
   const { embeddings, derivations } = background
   const webhookDelivery = background.webhooks.delivery
+  let closeImports = async (): Promise<void> => undefined
   // Background work a caller started stops before the database it uses is closed, and before the files it uses.
   app.addHook('onClose', async () => {
+    await closeImports()
     await background.close()
     await blobs.close?.()
     files.images.close()
@@ -316,6 +381,9 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, derivations, files, presets }, wake, app.log)
   const { assets, trash, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
+  const importWork = createImportWork(config, database, app.log, assets, NO_STORED_TOKEN)
+  closeImports = importWork.close
+  const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken: NO_STORED_TOKEN, job: importWork.job })
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
   const renditions = new Renditions({
@@ -380,7 +448,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
+  publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, derivations } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations } })
 }
