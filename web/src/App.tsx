@@ -14,6 +14,8 @@ function lazyScreen<P>(load: () => Promise<Record<string, ComponentType<P>>>, na
 const AcceptInvitationScreen = lazyScreen(() => import('./screens/invite/AcceptInvitationScreen'), 'AcceptInvitationScreen')
 const AssetDetailScreen = lazyScreen(() => import('./screens/library/AssetDetailScreen'), 'AssetDetailScreen')
 const CollectionScreen = lazyScreen(() => import('./screens/collections/CollectionScreen'), 'CollectionScreen')
+const ImportScreen = lazyScreen(() => import('./screens/import/ImportScreen'), 'ImportScreen')
+const ImportDetailScreen = lazyScreen(() => import('./screens/import/ImportDetailScreen'), 'ImportDetailScreen')
 const CollectionsScreen = lazyScreen(() => import('./screens/collections/CollectionsScreen'), 'CollectionsScreen')
 const TrashScreen = lazyScreen(() => import('./screens/trash/TrashScreen'), 'TrashScreen')
 const SettingsScreen = lazyScreen(() => import('./screens/settings/SettingsScreen'), 'SettingsScreen')
@@ -44,6 +46,7 @@ export function App() {
 const NAV = [
   { href: '/', label: 'Library', match: (path: string) => path === '/' || path.startsWith('/assets') },
   { href: '/upload', label: 'Upload', match: (path: string) => path.startsWith('/upload') },
+  { href: '/import', label: 'Import', match: (path: string) => path === '/import' || path.startsWith('/import/') },
   { href: '/collections', label: 'Collections', match: (path: string) => path.startsWith('/collections') },
   { href: '/trash', label: 'Trash', match: (path: string) => path.startsWith('/trash') },
   { href: '/settings', label: 'Settings', match: (path: string) => path.startsWith('/settings') },
@@ -115,6 +118,8 @@ function Shell() {
               <Route path="/" component={LibraryScreen} />
               <Route path="/assets/:id" component={AssetDetailScreen} />
               <Route path="/upload" component={UploadScreen} />
+              <Route path="/import" component={ImportScreen} />
+              <Route path="/import/:id">{(params) => <ImportDetailScreen id={params.id} />}</Route>
               <Route path="/collections" component={CollectionsScreen} />
               <Route path="/collections/:id" component={CollectionScreen} />
               <Route path="/trash" component={TrashScreen} />
