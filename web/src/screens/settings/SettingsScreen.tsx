@@ -1,6 +1,7 @@
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
 import { useSession } from '../../session'
 import { AccountSection } from './AccountSection'
+import { IntegrationsSection } from './IntegrationsSection'
 import { KeysSection } from './KeysSection'
 import { MembersSection } from './MembersSection'
 import { OrganizationSection } from './OrganizationSection'
@@ -16,6 +17,7 @@ const SECTIONS = [
   { href: '/processing', label: 'Processing', managersOnly: true },
   { href: '/members', label: 'Members', managersOnly: false },
   { href: '/organization', label: 'Organization', managersOnly: false },
+  { href: '/integrations', label: 'Integrations', managersOnly: false },
   { href: '/presets', label: 'Rendition presets', managersOnly: false },
   { href: '/account', label: 'Your account', managersOnly: false },
 ]
@@ -53,6 +55,7 @@ export function SettingsScreen() {
           {canManage && <Route path="/webhooks" component={WebhooksSection} />}
           {canManage && <Route path="/webhooks/:id">{(params) => <WebhookDetail id={params.id} />}</Route>}
           {canManage && <Route path="/processing" component={ProcessingSection} />}
+          <Route path="/integrations" component={IntegrationsSection} />
           <Route path="/members" component={MembersSection} />
           <Route path="/organization" component={OrganizationSection} />
           <Route path="/presets" component={PresetsSection} />
