@@ -57,11 +57,11 @@ function NotConnected({ token, onToken }: { token: string; onToken(next: string)
           'Ask an owner or admin to connect it in Settings, or give a personal access token for this import only.'
         )}
       </p>
-      <label className="field">
-        <span>Figma token for this import</span>
-        <input type="password" value={token} onChange={(e) => onToken(e.target.value)} autoComplete="off" spellCheck={false} placeholder="figd_…" aria-describedby={hint} />
+      <div className="field">
+        <label htmlFor={`${hint}-token`}>Figma token for this import</label>
+        <input id={`${hint}-token`} type="password" value={token} onChange={(e) => onToken(e.target.value)} autoComplete="off" spellCheck={false} placeholder="figd_…" aria-describedby={hint} />
         <small id={hint}>Made in Figma under Settings › Security › Personal access tokens. It is not kept in this browser, and the server erases it when the import ends.</small>
-      </label>
+      </div>
     </section>
   )
 }

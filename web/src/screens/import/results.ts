@@ -35,14 +35,10 @@ export function nodeResult(record: ImportRecord, nodeId: string, asset: Imported
  * the ids it was given; then any failed or missing node not among them.
  */
 export function resultNodes(record: ImportRecord, picked: readonly ResultNode[] | undefined): ResultNode[] {
-  const nodes: ResultNode[] = picked ? [...picked] : record.node_ids.map((id) => ({ id }))
-  const known = new Set(nodes.map((node) => node.id))
-  for (const { node_id: id, name } of [...record.failures, ...record.missing_nodes]) {
-    if (!known.has(id)) {
-      known.add(id)
-      nodes.push({ id, name })
-    }
-  }
+  const reported = new Map([...record.failures, ...record.missing_nodes].map((node) => [node.node_id, node.name]))
+  const nodes: ResultNode[] = (picked ?? record.node_ids.map((id): ResultNode => ({ id }))).map((node) => ({ ...node, name: node.name ?? reported.get(node.id) }))
+  const listed = new Set(nodes.map((node) => node.id))
+  for (const [id, name] of reported) if (!listed.has(id)) nodes.push({ id, name })
   return nodes
 }
 
