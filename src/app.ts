@@ -65,6 +65,11 @@ import { TrashedAssetSchema } from './modules/trash/schemas.js'
 import { TrashService } from './modules/trash/service.js'
 import { appPresetRoutes, publicPresetRoutes } from './modules/presets/routes.js'
 import { PresetService } from './modules/presets/service.js'
+import { createFigmaApi } from './modules/imports/figma-client.js'
+import { FigmaWebhooks, type FileSyncs } from './modules/integrations/figma-hooks.js'
+import { figmaImageOrigins, FigmaOutlines } from './modules/integrations/outline.js'
+import { figmaEventRoutes, figmaIntegrationRoutes } from './modules/integrations/routes.js'
+import { FigmaConnections } from './modules/integrations/service.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -152,6 +157,45 @@ function createAssetService(
   return { assets, trash, signer, close: () => fetcher.close() }
 }
 
+/**
+ * The organization's Figma integration: its stored token, its Figma webhooks, and file outlines, over
+ * one Figma client on its own guarded outbound client (closed by `close`).
+ */
+function createFigmaIntegration(config: Config, db: Db, logger: FastifyBaseLogger, syncs: FileSyncs) {
+  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa, userAgent: `AssetLibrary-Figma/${SERVICE_VERSION}` })
+  const api = createFigmaApi({ fetcher, apiUrl: config.figma.apiUrl, requestTimeoutMs: config.figma.requestTimeoutMs, maxRetryWaitMs: config.figma.maxRetryWaitMs })
+  const webhooks: FigmaWebhooks = new FigmaWebhooks({
+    db,
+    figma: api,
+    storedToken: (organizationId) => connections.token(organizationId),
+    syncs,
+    publicBaseUrl: config.publicBaseUrl,
+    outboundAllowlist: config.outboundAllowlist,
+    debounceMs: config.figma.webhookDebounceMs,
+    logger,
+  })
+  const connections = new FigmaConnections({
+    db,
+    figma: api,
+    appSecret: config.appSecret,
+    logger,
+    beforeDisconnect: (organizationId, token) => webhooks.deleteAllAtFigma(organizationId, token),
+  })
+  const outlines = new FigmaOutlines({ figma: api, logger })
+  return {
+    connections,
+    webhooks,
+    outlines,
+    close: async () => {
+      await api.close()
+      await fetcher.close()
+    },
+  }
+}
+
+/** Figma's events queue nothing until the import engine (wt-engine's ImportService.requestSync) is wired here. */
+const UNTIL_IMPORTS_ARE_WIRED: FileSyncs = { requestSync: async () => 0 }
+
 export type BuiltApp = App & {
   /** Every route as registered, with who may call it; HEAD routes Fastify adds for GETs included. */
   routes: readonly DeclaredRoute[]
@@ -170,6 +214,8 @@ export type BuiltApp = App & {
     webhookDelivery: WebhookDelivery
     thumbnails: Thumbnails
     renditions: Renditions
+    /** The organizations' stored Figma tokens (the import engine reads them with `token`). */
+    figmaConnections: FigmaConnections
     /** The work that follows a change to an asset, in the order every view of the queues lists it. */
     derivations: readonly AssetDerivation[]
     /** The background purge of the trash, started by a process that runs background work. */
@@ -275,7 +321,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // First of the onRequest hooks: a request refused by a later one still has its body's deadline.
   answerStalledBodies(app, config.httpTimeouts.bodyIdleMs)
   registerRequestRules(app)
-  const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log)
+  const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log, figmaImageOrigins(config.figma.apiUrl))
   registerErrorHandling(app, webApp.page)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open;
   // during the drain before it too, so a client connected to this process directly reconnects elsewhere.
@@ -337,6 +383,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     fetcher: background.webhooks.fetcher,
     deliveriesDue: () => webhookDelivery.deliveriesDue(),
   })
+  const figma = createFigmaIntegration(config, database.db, app.log, UNTIL_IMPORTS_ARE_WIRED)
+  app.addHook('onClose', figma.close)
   const auth = new AuthService(database.db, orgs, wake.eventsCommitted, accountLimit, config.invitationTtlDays)
   const guard = new SessionGuard(auth, orgs, config.appSecret, config.publicBaseUrl)
 
@@ -372,6 +420,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   shareRoutes(app, { collections, zipMaxBytes: config.shareZipMaxBytes })
   webhookRoutes(app, { webhooks })
+  figmaIntegrationRoutes(app, figma)
+  figmaEventRoutes(app, figma)
   publicKeyRoutes(app, { keys, orgs, rateLimits: config.rateLimits })
   publicCatalogRoutes(app, { catalog })
   publicPresetRoutes(app, { presets })
@@ -382,5 +432,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicSearchRoutes(app, { search })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, derivations } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, derivations, figmaConnections: figma.connections } })
 }
