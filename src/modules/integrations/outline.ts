@@ -4,25 +4,15 @@ import { AppError, problems } from '../../platform/http/errors.js'
 import { FigmaError, type FigmaApi, type FigmaSession } from '../imports/figma-api.js'
 import { parseFigmaUrl, type FigmaFileRef } from '../imports/figma-url.js'
 import { askFigma } from './figma-errors.js'
+import { linkedFrames, topFrames, unreadSections, type OutlineNode } from './outline-tree.js'
 import type { FigmaOutline } from './schemas.js'
 
 /** Figma's rendering of a node, at a quarter of its size: a 1440 px frame is a 360 px thumbnail. */
 const THUMBNAIL_RENDER = { format: 'png', scale: 0.25 } as const
 /** The nodes rendered as thumbnails, frames first: a file of thousands would keep Figma rendering for minutes. */
 export const MAX_THUMBNAILS = 200
-/** The nodes a page lists as its frames: what Figma's canvas shows as top-level containers. */
-const FRAME_TYPES = new Set(['FRAME', 'COMPONENT', 'COMPONENT_SET', 'INSTANCE', 'SECTION', 'GROUP'])
-
-/** A linked node that holds frames rather than being one: a page, a section. */
-const CONTAINER_TYPES = new Set(['CANVAS', 'SECTION'])
-
-/** A node as far as the outline reads it; the file is read two levels deep, so deeper children are absent. */
-interface OutlineNode {
-  id: string
-  name: string
-  type: string
-  children?: readonly OutlineNode[]
-}
+/** Rounds of reading the children of sections (sections in sections in…) before listing what is known. */
+const MAX_SECTION_DEPTH = 4
 
 /** What one read of the file gave: its pages (or the linked node as one) and its own components. */
 interface FileShape {
@@ -83,23 +73,45 @@ export class FigmaOutlines {
   }
 }
 
-/** The whole file two levels deep (pages and their top-level nodes), or the linked node and its children. */
+/**
+ * The whole file two levels deep (pages and their top-level nodes), or the linked node two levels deep;
+ * then the children of the sections among them, which hold frames too.
+ */
 async function readShape(session: FigmaSession, file: FigmaFileRef): Promise<FileShape> {
   if (file.nodeId === null) {
     const read = await session.file(file.fileKey, { depth: 2 })
-    const pages = (read.document.children as readonly OutlineNode[]).map((page) => ({ id: page.id, name: page.name, frames: framesOf(page) }))
-    return { name: read.name, version: read.version, pages, components: read.components, componentSets: read.componentSets }
+    const pages = read.document.children as unknown as OutlineNode[]
+    await readSections(session, file.fileKey, pages)
+    return {
+      name: read.name,
+      version: read.version,
+      pages: pages.map((page) => ({ id: page.id, name: page.name, frames: topFrames(page) })),
+      components: read.components,
+      componentSets: read.componentSets,
+    }
   }
-  const read = await session.fileNodes(file.fileKey, [file.nodeId], { depth: 1 })
+  const read = await session.fileNodes(file.fileKey, [file.nodeId], { depth: 2 })
   const found = read.nodes[file.nodeId]
   if (!found) throw problems.unprocessable('figma_file_not_found', `The file has no node ${file.nodeId}: the link\u2019s node-id names none.`)
-  const node = found.document as OutlineNode
-  const frames = CONTAINER_TYPES.has(node.type) ? framesOf(node) : [{ id: node.id, name: node.name, type: node.type }]
-  return { name: read.name, version: read.version, pages: [{ id: node.id, name: node.name, frames }], components: found.components, componentSets: found.componentSets }
+  const node = found.document as unknown as OutlineNode
+  await readSections(session, file.fileKey, [node])
+  return {
+    name: read.name,
+    version: read.version,
+    pages: [{ id: node.id, name: node.name, frames: linkedFrames(node) }],
+    components: found.components,
+    componentSets: found.componentSets,
+  }
 }
 
-function framesOf(node: OutlineNode): OutlineNode[] {
-  return (node.children ?? []).filter((child) => FRAME_TYPES.has(child.type)).map(({ id, name, type }) => ({ id, name, type }))
+/** Reads the children of the sections under `containers` that the depth left out, into the tree. */
+async function readSections(session: FigmaSession, fileKey: string, containers: readonly OutlineNode[]): Promise<void> {
+  for (let round = 0; round < MAX_SECTION_DEPTH; round++) {
+    const sections = unreadSections(containers)
+    if (sections.length === 0) return
+    const read = await session.fileNodes(fileKey, sections.map((section) => section.id), { depth: 1 })
+    for (const section of sections) section.children = (read.nodes[section.id]?.document as unknown as OutlineNode | undefined)?.children ?? []
+  }
 }
 
 /** Where Figma serves rendered images: its own hosts, and the S3 bucket its API links to. */

@@ -71,7 +71,7 @@ export const FigmaOutlineSchema = Type.Object(
         {
           id: Type.String(),
           name: Type.String(),
-          frames: Type.Array(OutlineFrame, { description: 'The page\u2019s top-level frames, sections and components. Of a linked page or section, its own; of another linked node, the node itself.' }),
+          frames: Type.Array(OutlineFrame, { description: 'The page\u2019s top-level frames, components, component sets and instances, those in its sections included: what an import of `frames` takes. Of a linked frame (or component, or instance), the node itself; of another linked node, its own top-level ones.' }),
         },
         { additionalProperties: false },
       ),
