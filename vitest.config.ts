@@ -18,6 +18,7 @@ const UNIT_TESTS = [
   'test/cli.test.ts',
   'test/cli-commands.test.ts',
   'test/config.test.ts',
+  'test/modules/figma-client.test.ts',
   'test/modules/figma-integration-unit.test.ts',
   'test/modules/figma-url.test.ts',
   'test/modules/rendition-spec.test.ts',

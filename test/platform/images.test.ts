@@ -152,6 +152,7 @@ describe('thumbnails', () => {
       .withMetadata({ orientation: 6 })
       .toBuffer()
     expect((await sharp(pixels).metadata()).orientation).toBe(6)
+    expect(await inspectImage(pixels)).toMatchObject({ width: 100, height: 200 })
 
     const thumbnail = await makeThumbnail(pixels)
     const meta = await sharp(thumbnail).metadata()

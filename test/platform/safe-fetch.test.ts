@@ -200,6 +200,24 @@ describe('safe fetch of allowlisted servers', () => {
     expect(Date.now() - started).toBeLessThan(1_000)
   })
 
+  it('refuses a whole small body whose Content-Length is above maxBytes, and nothing throws later', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '2000' })
+      res.end(Buffer.alloc(2000))
+    })
+    const uncaught: unknown[] = []
+    const record = (error: unknown) => uncaught.push(error)
+    process.on('uncaughtException', record)
+    try {
+      await expectFailure(loopbackAllowed().fetch(server.origin, { maxBytes: 1000 }), 'too_large')
+      await server.responseClosed
+      await new Promise((resolve) => setImmediate(resolve))
+    } finally {
+      process.off('uncaughtException', record)
+    }
+    expect(uncaught).toEqual([])
+  })
+
   it('accepts a body of exactly maxBytes', async () => {
     const server = await startServer((_req, res) => res.end(Buffer.alloc(1000)))
 

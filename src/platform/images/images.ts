@@ -118,11 +118,13 @@ async function inspectRaster(bytes: Buffer, maxPixels: number): Promise<ImageInf
   // Without `animated`, height is one frame's: every frame counts against the limit.
   const frames = meta.pages ?? 1
   if (meta.width * meta.height * frames > maxPixels) throw tooManyPixels(maxPixels)
+  // The size as shown: a JPEG stored landscape with EXIF orientation 6 is a portrait, and its thumbnail and renditions are.
+  const shown = meta.autoOrient ?? meta
   return {
     format,
     mimeType: MIME_TYPES[format],
-    width: meta.width,
-    height: meta.height,
+    width: shown.width,
+    height: shown.height,
     ...(frames > 1 && { frames }),
   }
 }

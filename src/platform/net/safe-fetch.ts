@@ -27,7 +27,7 @@ export interface SafeFetcherOptions {
 }
 
 export interface SafeFetchRequest {
-  method?: 'GET' | 'POST'
+  method?: 'GET' | 'POST' | 'DELETE'
   headers?: Record<string, string>
   /** Buffered, never a stream, so a 307/308 redirect can send it again. */
   body?: string | Buffer
@@ -163,6 +163,8 @@ async function readAnswer(response: Dispatcher.ResponseData, url: URL, redirects
     throw fetchErrors.badStatus(status)
   }
   if (Number(headers['content-length']) > limits.maxBytes && !limits.truncateBody) {
+    // Destroying an unread body emits undici's abort error; with no listener it would be an uncaught exception.
+    body.on('error', () => undefined)
     body.destroy()
     throw fetchErrors.tooLarge(limits.maxBytes)
   }
