@@ -65,8 +65,9 @@ export class FigmaWebhooks {
   }
 
   /**
-   * Registers a webhook at Figma; one watching the same thing already is answered as it is. Its row is written before Figma is asked, so the PING Figma sends at once finds
-   * its passcode; it goes again if Figma refuses.
+   * Registers a webhook at Figma; one watching the same thing already is answered as it is. Its row
+   * is written before Figma is asked, so an event Figma sends at once finds its passcode; it goes
+   * again if Figma refuses.
    */
   async register(organization: { id: string; slug: string }, input: CreateFigmaWebhookInput): Promise<FigmaWebhookView> {
     const { db, figma } = this.deps
@@ -116,7 +117,7 @@ export class FigmaWebhooks {
    * webhooks', compared in constant time with every one of them; an unknown organization is refused
    * the same way, so slugs cannot be probed. A file's event queues its imports again, debounced.
    */
-  async receive(slug: string, event: FigmaEvent): Promise<{ organizationId: string; synced: number | null }> {
+  async receive(slug: string, event: FigmaEvent): Promise<void> {
     const rows = await store.passcodeHashes(this.deps.db, slug)
     const presented = sha256Hex(event.passcode)
     let organizationId: string | undefined
@@ -125,10 +126,9 @@ export class FigmaWebhooks {
     }
     if (rows.length === 0) safeEqual(presented, NO_HASH)
     if (organizationId === undefined) throw problems.forbidden('figma_passcode_invalid', 'The passcode is not one of a Figma webhook this organization registered.')
-    if (!SYNCING_EVENTS.has(event.event_type) || !event.file_key) return { organizationId, synced: null }
+    if (!SYNCING_EVENTS.has(event.event_type) || !event.file_key) return
     const synced = await this.deps.syncs.requestSync(organizationId, event.file_key, this.deps.debounceMs)
     this.deps.logger.info({ organizationId, fileKey: event.file_key, event: event.event_type, imports: synced }, 'a Figma event queued the file\u2019s imports again')
-    return { organizationId, synced }
   }
 
   private async deleteAtFigma(token: string, rows: readonly store.FigmaWebhookRow[]): Promise<void> {
