@@ -76,17 +76,25 @@ export class FigmaConnections {
     await inTransaction(this.deps.db, (tx) => store.deleteConnection(tx, organizationId))
   }
 
-  /**
-   * The organization's token, unsealed; null when it stored none. One sealed under another APP_SECRET
-   * cannot be read: it counts as none (and says so in the log), so the organization stores it again.
-   */
-  async token(organizationId: string): Promise<string | null> {
-    const row = await store.findConnection(this.deps.db, organizationId)
+  /** The organization's token, unsealed (see storedFigmaTokens); null when it stored none. */
+  token(organizationId: string): Promise<string | null> {
+    return storedFigmaTokens(this.deps)(organizationId)
+  }
+}
+
+/**
+ * Reads organizations' stored tokens, unsealed; null for one that stored none. A process without the
+ * HTTP app (a worker running imports) needs only this. A token sealed under another APP_SECRET cannot
+ * be read: it counts as none (and says so in the log), so the organization stores it again.
+ */
+export function storedFigmaTokens(deps: { db: Db; appSecret: string; logger: FastifyBaseLogger }): (organizationId: string) => Promise<string | null> {
+  return async (organizationId) => {
+    const row = await store.findConnection(deps.db, organizationId)
     if (!row) return null
     try {
-      return unseal(this.deps.appSecret, SEAL_PURPOSE, row.token_sealed)
+      return unseal(deps.appSecret, SEAL_PURPOSE, row.token_sealed)
     } catch {
-      this.deps.logger.warn({ organizationId }, 'the stored Figma token cannot be unsealed (APP_SECRET changed?): it counts as none until stored again')
+      deps.logger.warn({ organizationId }, 'the stored Figma token cannot be unsealed (APP_SECRET changed?): it counts as none until stored again')
       return null
     }
   }
