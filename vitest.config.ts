@@ -21,6 +21,8 @@ const UNIT_TESTS = [
   'test/modules/figma-client.test.ts',
   'test/modules/figma-integration-unit.test.ts',
   'test/modules/figma-url.test.ts',
+  'test/modules/imports-select.test.ts',
+  'test/modules/imports-worker.test.ts',
   'test/modules/rendition-spec.test.ts',
   'test/modules/webhook-signature.test.ts',
   'test/platform/address-policy.test.ts',

@@ -41,6 +41,12 @@ import { createBlobStore } from './platform/blobs/create.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
 import { UrlSigner } from './platform/signed-urls.js'
+import { createFigmaApi } from './modules/imports/figma-client.js'
+import { ImportJob } from './modules/imports/job.js'
+import { publicImportRoutes } from './modules/imports/routes.js'
+import type { ImportPushes } from './modules/imports/run.js'
+import { ImportSchema } from './modules/imports/schemas.js'
+import { ImportService } from './modules/imports/service.js'
 import { Embeddings } from './modules/search/embeddings.js'
 import { publicSearchRoutes } from './modules/search/routes.js'
 import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
@@ -65,11 +71,11 @@ import { TrashedAssetSchema } from './modules/trash/schemas.js'
 import { TrashService } from './modules/trash/service.js'
 import { appPresetRoutes, publicPresetRoutes } from './modules/presets/routes.js'
 import { PresetService } from './modules/presets/service.js'
-import { createFigmaApi } from './modules/imports/figma-client.js'
+import type { FigmaApi } from './modules/imports/figma-api.js'
 import { FigmaWebhooks, type FileSyncs } from './modules/integrations/figma-hooks.js'
 import { figmaImageOrigins, FigmaOutlines } from './modules/integrations/outline.js'
 import { figmaEventRoutes, figmaIntegrationRoutes } from './modules/integrations/routes.js'
-import { FigmaConnections } from './modules/integrations/service.js'
+import { FigmaConnections, storedFigmaTokens } from './modules/integrations/service.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -158,12 +164,10 @@ function createAssetService(
 }
 
 /**
- * The organization's Figma integration: its stored token, its Figma webhooks, and file outlines, over
- * one Figma client on its own guarded outbound client (closed by `close`).
+ * The organization's Figma integration: its stored token, its Figma webhooks (whose events re-run the
+ * file's imports through `syncs`), and file outlines, over the process's Figma client `api`.
  */
-function createFigmaIntegration(config: Config, db: Db, logger: FastifyBaseLogger, syncs: FileSyncs) {
-  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa, userAgent: `AssetLibrary-Figma/${SERVICE_VERSION}` })
-  const api = createFigmaApi({ fetcher, apiUrl: config.figma.apiUrl, requestTimeoutMs: config.figma.requestTimeoutMs, maxRetryWaitMs: config.figma.maxRetryWaitMs })
+function createFigmaIntegration(config: Config, db: Db, logger: FastifyBaseLogger, api: FigmaApi, syncs: FileSyncs) {
   const webhooks: FigmaWebhooks = new FigmaWebhooks({
     db,
     figma: api,
@@ -181,20 +185,8 @@ function createFigmaIntegration(config: Config, db: Db, logger: FastifyBaseLogge
     logger,
     beforeDisconnect: (organizationId, token) => webhooks.deleteAllAtFigma(organizationId, token),
   })
-  const outlines = new FigmaOutlines({ figma: api, logger })
-  return {
-    connections,
-    webhooks,
-    outlines,
-    close: async () => {
-      await api.close()
-      await fetcher.close()
-    },
-  }
+  return { connections, webhooks, outlines: new FigmaOutlines({ figma: api, logger }) }
 }
-
-/** Figma's events queue nothing until the import engine (wt-engine's ImportService.requestSync) is wired here. */
-const UNTIL_IMPORTS_ARE_WIRED: FileSyncs = { requestSync: async () => 0 }
 
 export type BuiltApp = App & {
   /** Every route as registered, with who may call it; HEAD routes Fastify adds for GETs included. */
@@ -214,6 +206,9 @@ export type BuiltApp = App & {
     webhookDelivery: WebhookDelivery
     thumbnails: Thumbnails
     renditions: Renditions
+    imports: ImportService
+    /** Runs queued imports, started by a process that runs background work. */
+    importJob: ImportJob
     /** The organizations' stored Figma tokens (the import engine reads them with `token`). */
     figmaConnections: FigmaConnections
     /** The work that follows a change to an asset, in the order every view of the queues lists it. */
@@ -299,6 +294,58 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
   }
 }
 
+/** The organization's stored Figma token, unsealed, or null. */
+export type StoredFigmaToken = (organizationId: string) => Promise<string | null>
+
+/**
+ * The import job over a push pipeline (the HTTP app's, or a worker's own), with its own guarded client
+ * for Figma. `close` stops the job within half the shutdown budget, then closes the client.
+ */
+function createImportWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, assets: ImportPushes, storedToken: StoredFigmaToken) {
+  const fetcher = createSafeFetcher({ allowlist: config.outboundAllowlist, ca: config.outboundCa, userAgent: `AssetLibrary-Import/${SERVICE_VERSION}` })
+  const figma = createFigmaApi({ fetcher, apiUrl: config.figma.apiUrl, requestTimeoutMs: config.figma.requestTimeoutMs, maxRetryWaitMs: config.figma.maxRetryWaitMs })
+  const job = new ImportJob({
+    db: database.db,
+    appSecret: config.appSecret,
+    figma,
+    assets,
+    storedToken,
+    logger,
+    concurrency: config.figma.importConcurrency,
+    databaseUrl: config.databaseUrl,
+  })
+  return {
+    figma,
+    job,
+    close: async () => {
+      await job.stop(Math.floor(config.shutdownTimeoutMs / 2))
+      await figma.close()
+      await fetcher.close()
+    },
+  }
+}
+
+/**
+ * A worker's import job: a push pipeline of its own (the HTTP app's is built in buildApp), over the
+ * worker's derivations and webhook sending. `close` before the background work's.
+ */
+export function createWorkerImports(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, background: ReturnType<typeof createBackgroundWork>) {
+  const { db } = database
+  const wake: BackgroundWake = { textChanged: () => background.embeddings.afterCommit(), eventsCommitted: () => background.webhooks.delivery.eventsCommitted() }
+  const presets = new PresetService(db, { cacheTtlMs: config.presetsCacheTtlMs, maxSide: config.renditions.maxSide })
+  const modules = { catalog: new CatalogService(db), collections: new CollectionMembers(db), derivations: background.derivations, files, presets }
+  const pipeline = createAssetService(config, db, modules, wake, logger)
+  const storedToken = storedFigmaTokens({ db, appSecret: config.appSecret, logger })
+  const work = createImportWork(config, database, logger, pipeline.assets, storedToken)
+  return {
+    job: work.job,
+    close: async () => {
+      await work.close()
+      await pipeline.close()
+    },
+  }
+}
+
 /** Platform plugins and module routes, wired from the dependencies given; nothing global. */
 export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { config, database } = deps
@@ -313,7 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...serverTimeoutOptions(config.httpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema]) {
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, ImportSchema]) {
     app.addSchema(schema)
   }
   registerValidation(app)
@@ -348,8 +395,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const background = createBackgroundWork(config, database, app.log, files)
   const { embeddings, derivations } = background
   const webhookDelivery = background.webhooks.delivery
+  let closeImports = async (): Promise<void> => undefined
   // Background work a caller started stops before the database it uses is closed, and before the files it uses.
   app.addHook('onClose', async () => {
+    await closeImports()
     await background.close()
     await blobs.close?.()
     files.images.close()
@@ -362,6 +411,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, derivations, files, presets }, wake, app.log)
   const { assets, trash, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
+  const storedToken = storedFigmaTokens({ db: database.db, appSecret: config.appSecret, logger: app.log })
+  const importWork = createImportWork(config, database, app.log, assets, storedToken)
+  closeImports = importWork.close
+  const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken, job: importWork.job })
+  const figma = createFigmaIntegration(config, database.db, app.log, importWork.figma, imports)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
   const renditions = new Renditions({
@@ -383,8 +437,6 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     fetcher: background.webhooks.fetcher,
     deliveriesDue: () => webhookDelivery.deliveriesDue(),
   })
-  const figma = createFigmaIntegration(config, database.db, app.log, UNTIL_IMPORTS_ARE_WIRED)
-  app.addHook('onClose', figma.close)
   const auth = new AuthService(database.db, orgs, wake.eventsCommitted, accountLimit, config.invitationTtlDays)
   const guard = new SessionGuard(auth, orgs, config.appSecret, config.publicBaseUrl)
 
@@ -430,7 +482,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
+  publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, derivations, figmaConnections: figma.connections } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections } })
 }

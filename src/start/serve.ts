@@ -38,7 +38,7 @@ export async function serve(config: Config): Promise<void> {
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })
     if (config.serveBackgroundWork) {
-      await Promise.all([...app.services.derivations.map((derivation) => derivation.start()), app.services.webhookDelivery.start()])
+      await Promise.all([...app.services.derivations.map((derivation) => derivation.start()), app.services.webhookDelivery.start(), app.services.importJob.start()])
       app.services.trashPurge.start()
     }
     stopPruning = scheduleIdempotencyPruning(database.db, { intervalMs: IDEMPOTENCY_PRUNE_INTERVAL_MS, logger: app.log })

@@ -1,4 +1,4 @@
-import { createBackgroundWork, createProcessFiles } from '../app.js'
+import { createBackgroundWork, createProcessFiles, createWorkerImports } from '../app.js'
 import type { Config } from '../config.js'
 import { migrate } from '../platform/db/migrate.js'
 import { createLogger } from '../platform/logger.js'
@@ -13,7 +13,9 @@ export async function worker(config: Config): Promise<void> {
   const database = await openServingDatabase(config, logger, shutdown)
   const files = createProcessFiles(config)
   const background = createBackgroundWork(config, database, logger, files)
+  const imports = createWorkerImports(config, database, logger, files, background)
   const close = async () => {
+    await imports.close()
     await background.close()
     await files.blobs.close?.()
     files.images.close()
@@ -23,11 +25,12 @@ export async function worker(config: Config): Promise<void> {
     await migrate(database.db)
     await prepareEmbeddings(background.embeddings, logger)
     await background.start()
+    await imports.job.start()
   } catch (error) {
     await close()
     throw error
   }
-  if (!(await background.embeddings.enabled())) logger.info('embeddings are off (they need EMBEDDING_BASE_URL and pgvector); delivering webhooks and making thumbnails only')
+  if (!(await background.embeddings.enabled())) logger.info('embeddings are off (they need EMBEDDING_BASE_URL and pgvector); delivering webhooks, making thumbnails and running imports only')
   logger.info('worker started')
   // The runners' timers are unref'd (they must not hold a CLI or a test open): this is what keeps the worker up.
   const keepAlive = setInterval(() => undefined, 1 << 30)

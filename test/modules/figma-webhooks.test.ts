@@ -5,6 +5,7 @@ import { startTestApp, type Seeded } from '../support/app.js'
 import { startFakeFigma, type FakeFigma } from '../support/fake-figma.js'
 import { expectInvalid, expectProblem } from '../support/fixtures.js'
 import { captureLogs, type CapturedLogs } from '../support/logs.js'
+import { createImport, figmaLink, getImport, IMPORT_TEST_ENV, importEnded } from '../support/imports.js'
 import { startServed } from '../support/served.js'
 import { loginOwner, signedInMember, type Client } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
@@ -16,6 +17,7 @@ let served: Awaited<ReturnType<typeof startServed>>
 let acme: Seeded
 let globex: Seeded
 let owner: Client
+let heroId: string
 
 const TOKEN = 'figd_acme-designer-0123456789'
 const FILE_KEY = 'HookedFile0123456789'
@@ -35,11 +37,13 @@ interface FigmaWebhook {
 beforeAll(async () => {
   figma = await startFakeFigma()
   figma.addToken(TOKEN, { id: '1001', handle: 'Dana Designer', email: 'dana@acme.example' })
-  figma.file(FILE_KEY, 'Brand kit').addPage('Cover')
+  const file = figma.file(FILE_KEY, 'Brand kit')
+  heroId = file.addFrame(file.addPage('Cover'), 'Hero')
   logs = captureLogs()
-  served = await startServed({ env: { ...figma.env, FIGMA_MAX_RETRY_WAIT_MS: '0' }, logger: logs.logger })
+  served = await startServed({ env: { ...IMPORT_TEST_ENV, ...figma.env, FIGMA_MAX_RETRY_WAIT_MS: '0', FIGMA_WEBHOOK_DEBOUNCE_MS: '1000' }, logger: logs.logger })
   ;({ acme, globex } = served)
   owner = await loginOwner(served.t.app, acme)
+  await served.t.app.services.importJob.start()
 })
 afterAll(async () => {
   await served.close()
@@ -140,13 +144,25 @@ describe('Figma\u2019s events', () => {
     ;[webhook] = (await owner.get(webhooksUrl(acme))).json<{ data: FigmaWebhook[] }>().data as [FigmaWebhook]
   })
 
-  it('are answered 200 when the passcode is the organization\u2019s: a PING, and a file\u2019s update, which queues its imports again', async () => {
+  it('are answered 200 when the passcode is the organization\u2019s: a PING does nothing, saves of the file sync its imports once', async () => {
+    // An import with the organization's stored token (no figma_token of its own).
+    const importId = await createImport(served.t.app, acme.writeKey, { file_url: figmaLink(FILE_KEY), figma_token: undefined })
+    expect(await importEnded(served.t.app, acme.writeKey, importId)).toMatchObject({ status: 'done', run: 1, created: 1 })
+
     expect(await figma.sendEvent(webhook.figma_webhook_id, { eventType: 'PING' })).toBe(200)
-    expect(await figma.sendEvent(webhook.figma_webhook_id)).toBe(200)
-    await waitFor('the event\u2019s log line', () => logs.text().includes('a Figma event queued the file'))
+    expect((await getImport(served.t.app, acme.writeKey, importId)).run).toBe(1)
+
+    figma.file(FILE_KEY).edit(heroId)
+    for (let save = 0; save < 3; save++) expect(await figma.sendEvent(webhook.figma_webhook_id)).toBe(200)
+    const synced = await waitFor('the sync to end', async () => {
+      const record = await getImport(served.t.app, acme.writeKey, importId)
+      return record.run === 2 && record.status === 'done' ? record : undefined
+    })
+    expect(synced).toMatchObject({ created: 0, updated: 1, unchanged: 0 })
     const line = logs.text().split('\n').find((one) => one.includes('a Figma event queued the file'))!
-    expect(JSON.parse(line)).toMatchObject({ organizationId: acme.org.id, fileKey: FILE_KEY, event: 'FILE_UPDATE' })
-    expect(figma.sent.map((sent) => sent.status)).toEqual([200, 200])
+    expect(JSON.parse(line)).toMatchObject({ organizationId: acme.org.id, fileKey: FILE_KEY, event: 'FILE_UPDATE', imports: 1 })
+    // Three saves, one sync.
+    expect((await getImport(served.t.app, acme.writeKey, importId)).run).toBe(2)
   })
 
   it('are refused the same way for a wrong passcode, another organization and an unknown one', async () => {

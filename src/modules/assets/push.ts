@@ -5,7 +5,7 @@ import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { Db } from '../../platform/db/index.js'
 import { emitting } from '../../platform/events/outbox.js'
-import { problems } from '../../platform/http/errors.js'
+import { AppError, problems } from '../../platform/http/errors.js'
 import { uuidv7 } from '../../platform/ids.js'
 import type { ImageProcessor } from '../../platform/images/images.js'
 import type { SafeFetcher } from '../../platform/net/safe-fetch.js'
@@ -13,7 +13,7 @@ import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
-import { assertWithinPlan, filesOf, inspectImage, readImageBytes, type ImageSource, type PlanLimit } from './incoming-file.js'
+import { assertWithinPlan, filesOf, inspectImage, MAX_IMAGE_BYTES, readImageBytes, type ImageSource, type PlanLimit } from './incoming-file.js'
 import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation, type PresetSource } from './record.js'
 import * as store from './store.js'
 import { belongsToOtherAsset, type AssetVersions } from './versions.js'
@@ -97,6 +97,22 @@ export interface PushInput extends ImageSource {
   external_id?: string
 }
 
+/**
+ * Where a new asset came from, as `asset.created` tells it (the record itself does not keep it): a push
+ * with a key (`api`), the web app's push or upload (`upload`), or a design-tool import (`figma`).
+ */
+export type AssetSource = { kind: 'api' } | { kind: 'upload' } | { kind: 'figma'; file_key: string; node_id: string; import_id: string }
+
+/** The metadata fields a push sets, which a new version of the asset its `external_id` names takes as a PATCH would. */
+export type PushMetadata = Pick<PushInput, 'title' | 'asset_type' | 'client' | 'product' | 'tag_names' | 'source_url' | 'created_by_ai'>
+
+/** Pushing bytes that did not come with a request (an import): where they came from, and what a new version changes. */
+export interface FilePush {
+  source: AssetSource
+  /** The fields a new version of the asset `external_id` names changes; the push's own fields make a new asset only. */
+  versionChanges: PushMetadata
+}
+
 /** Pushing an image: fetching or decoding its bytes, checking them and the plan, storing the original, and one insert with all that goes with it. */
 export class AssetPush {
   constructor(
@@ -112,7 +128,28 @@ export class AssetPush {
    * between the first and the last: the derived data (thumbnail, embedding) is made after the commit.
    */
   async push(organizationId: string, input: PushInput, caller: Caller): Promise<PushOutcome> {
-    return this.pushBytes(organizationId, input, await readImageBytes(input, this.deps), caller)
+    return this.pushBytes(organizationId, input, await readImageBytes(input, this.deps), caller, { source: sourceOf(caller), versionChanges: input })
+  }
+
+  /**
+   * A push of `bytes` read by other means (an import's rendered node): the rules of `push`, but a new
+   * version of the asset `external_id` names changes only `file.versionChanges` (the bytes alone when it
+   * is empty), and `asset.created` says where a new asset came from.
+   */
+  async pushFile(organizationId: string, input: Omit<PushInput, keyof ImageSource>, bytes: Buffer, caller: Caller, file: FilePush): Promise<PushOutcome> {
+    if (bytes.length > MAX_IMAGE_BYTES) throw new AppError('image_too_large', `The image is larger than ${MAX_IMAGE_BYTES} bytes (25 MiB).`)
+    return this.pushBytes(organizationId, input, bytes, caller, file)
+  }
+
+  /**
+   * Checks what a push names before anything is pushed (an import, at its creation): the asset type in
+   * the catalogue (422 `unknown_asset_type`), the collection a manual one (404, 409) — as the push answers.
+   */
+  async checkNames(organizationId: string, input: Pick<PushInput, 'asset_type' | 'collection_name'>): Promise<void> {
+    if (input.asset_type !== undefined) await this.deps.catalog.assetType(organizationId, input.asset_type)
+    if (input.collection_name === undefined) return
+    const { collection } = await store.selectLookups(this.deps.db, { collection: this.deps.collections.collectionNamed(organizationId, input.collection_name) })
+    this.deps.collections.manualForPush(collection, input.collection_name)
   }
 
   /**
@@ -120,17 +157,18 @@ export class AssetPush {
    * `updateByExternalId`); a new one is the new asset's. `retried`: a concurrent push gave the same new
    * `external_id` to its asset first, so this one is pushed again to become that asset's version.
    */
-  private async pushBytes(organizationId: string, input: PushInput, bytes: Buffer, caller: Caller, retried = false): Promise<PushOutcome> {
+  private async pushBytes(organizationId: string, input: PushInput, bytes: Buffer, caller: Caller, file: FilePush, retried = false): Promise<PushOutcome> {
     const sha256 = sha256Hex(bytes)
     const tags = normaliseTags(input.tag_names ?? [])
     const context = await store.pushContext(this.deps.db, organizationId, sha256, this.pushLookups(organizationId, input, tags))
     const { lookups } = context
     const assetType = input.asset_type === undefined ? null : (lookups.asset_type ?? (await this.deps.catalog.unknownAssetType(organizationId, input.asset_type)))
     const collection = input.collection_name === undefined ? null : this.deps.collections.manualForPush(lookups.collection ?? null, input.collection_name)
-    if (lookups.external_asset) return this.updateByExternalId(organizationId, lookups.external_asset, input, { bytes, assetType, tags, knownTags: lookups.known_tags, collection, caller })
+    const version = { bytes, assetType, tags, knownTags: lookups.known_tags, collection, caller }
+    if (lookups.external_asset) return this.updateByExternalId(organizationId, lookups.external_asset, file.versionChanges, version)
     const trashedNamed = lookups.trashed_external_asset
     if (trashedNamed && (await this.restoreNamed(organizationId, trashedNamed, context))) {
-      return this.updateByExternalId(organizationId, trashedNamed, input, { bytes, assetType, tags, knownTags: lookups.known_tags, collection, caller })
+      return this.updateByExternalId(organizationId, trashedNamed, file.versionChanges, version)
     }
     // A new `external_id` with bytes the library has: a duplicate like any other, the id is not recorded.
     if (context.duplicateOf) return this.duplicate(context.duplicateOf, collection)
@@ -147,12 +185,12 @@ export class AssetPush {
       await this.deps.blobs.put(bytes, sha256)
       const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
       const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files, caller })
-      inserted = { ...(await this.insertPushed(asset, collection)), id: asset.id }
+      inserted = { ...(await this.insertPushed(asset, collection, file.source)), id: asset.id }
       if (inserted.outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
     } catch (error) {
       // The push's own error is what the client must hear, even if the clean-up fails too.
       await removeIfUnreferenced(this.deps.db, this.deps.blobs, sha256, [files.original, files.thumbnail]).catch((cleanup: unknown) => this.deps.logger.error({ err: cleanup }, 'could not remove the files of a failed push'))
-      if (!retried && store.isUniqueViolation(error, store.EXTERNAL_ID_INDEX)) return this.pushBytes(organizationId, input, bytes, caller, true)
+      if (!retried && store.isUniqueViolation(error, store.EXTERNAL_ID_INDEX)) return this.pushBytes(organizationId, input, bytes, caller, file, true)
       throw error
     }
     if (inserted.outcome !== 'inserted') return this.duplicateOfWinner(organizationId, sha256, collection)
@@ -176,15 +214,18 @@ export class AssetPush {
 
   /**
    * A push naming a live asset by `external_id`: its bytes are the asset's new version, and the metadata
-   * fields sent replace the old ones as a PATCH would (applied only with a new version: its current bytes
-   * change nothing). A named manual collection receives the asset either way, as with a duplicate.
+   * fields `input` sets replace the old ones as a PATCH would (applied only with a new version: its current
+   * bytes change nothing). A named manual collection receives the asset either way, as with a duplicate.
+   * `sent` is what the push resolved from its own fields: its tags are `input`'s when `input` is the push.
    */
   private async updateByExternalId(
     organizationId: string,
     assetId: string,
-    input: PushInput,
+    input: PushMetadata,
     sent: { bytes: Buffer; assetType: string | null; tags: string[]; knownTags: string[] | undefined; collection: { id: string } | null; caller: Caller },
   ): Promise<PushOutcome> {
+    const tags = input.tag_names === undefined ? [] : normaliseTags(input.tag_names)
+    const sameTags = tags.length === sent.tags.length && tags.every((tag, i) => tag === sent.tags[i])
     const metadata = async (): Promise<store.AssetChanges> => ({
       ...(input.title !== undefined && { title: input.title.trim() }),
       ...(input.asset_type !== undefined && { asset_type: sent.assetType }),
@@ -192,7 +233,7 @@ export class AssetPush {
       ...(input.product !== undefined && { product: input.product.trim() || null }),
       ...(input.source_url !== undefined && { source_url: input.source_url }),
       ...(input.created_by_ai !== undefined && { created_by_ai: input.created_by_ai }),
-      ...(input.tag_names !== undefined && { tags: await this.deps.catalog.spellTags(this.deps.db, organizationId, sent.tags, sent.knownTags) }),
+      ...(input.tag_names !== undefined && { tags: await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, sameTags ? sent.knownTags : undefined) }),
     })
     const outcome = await this.versions.addBytes(organizationId, assetId, sent.bytes, sent.caller, metadata)
     if (sent.collection) await this.deps.collections.add(sent.collection.id, [assetId])
@@ -204,7 +245,7 @@ export class AssetPush {
    * asset (returned, to wake after the commit), and the event. The event's record is built here, so
    * nothing is read back.
    */
-  private async insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null) {
+  private async insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null, source: AssetSource) {
     const organizationId = asset.organization_id
     const presets = await this.deps.presets.presetsOf(organizationId)
     const record = assetRecord({ ...asset, collections: collection ? [collection] : [], updated_at: asset.created_at }, this.deps.signer, presets)
@@ -221,7 +262,7 @@ export class AssetPush {
       alongside: [
         ...(collection ? [(inserted: ChangedRows) => this.deps.collections.memberInsert(collection.id, inserted)] : []),
         ...derived,
-        (inserted) => emitting(inserted, organizationId, 'asset.created', record),
+        (inserted) => emitting(inserted, organizationId, 'asset.created', { ...record, source }),
       ],
     })
     return { outcome, queued }
@@ -310,6 +351,11 @@ function newAsset(
     pushed_by: actorOf(facts.caller),
     created_at: new Date(),
   }
+}
+
+/** Where a request's push comes from: a key's is the API's, a session's the web app's upload. */
+function sourceOf(caller: Caller): AssetSource {
+  return caller.via === 'key' ? { kind: 'api' } : { kind: 'upload' }
 }
 
 /** Trimmed, without empties, one of each case-insensitively (the first spelling wins). */

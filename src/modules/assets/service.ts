@@ -8,7 +8,8 @@ import { FreshReads } from '../../platform/fresh-reads.js'
 import { countedScopeKey, ListPages, listQueryKey, type CachedPage, type ListedPage } from './list-pages.js'
 import type { RenditionPreset } from '../renditions/spec.js'
 import { assetRecord, thumbnailLink, type AssetChange, type AssetDerivation, type AssetRecord } from './record.js'
-import { AssetPush, normaliseTags, type AssetPushDeps, type PushInput, type PushOutcome } from './push.js'
+import type { ImageSource } from './incoming-file.js'
+import { AssetPush, normaliseTags, type AssetPushDeps, type FilePush, type PushInput, type PushOutcome } from './push.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
 import { AssetVersions } from './versions.js'
@@ -76,6 +77,16 @@ export class AssetService {
   /** See `AssetPush.push`. */
   push(organizationId: string, input: PushInput, caller: Caller): Promise<PushOutcome> {
     return this.pushes.push(organizationId, input, caller)
+  }
+
+  /** See `AssetPush.pushFile`. */
+  pushFile(organizationId: string, input: Omit<PushInput, keyof ImageSource>, bytes: Buffer, caller: Caller, file: FilePush): Promise<PushOutcome> {
+    return this.pushes.pushFile(organizationId, input, bytes, caller, file)
+  }
+
+  /** See `AssetPush.checkNames`. */
+  checkNames(organizationId: string, input: Pick<PushInput, 'asset_type' | 'collection_name'>): Promise<void> {
+    return this.pushes.checkNames(organizationId, input)
   }
 
   /** Which of these contents the organization already has, each hash answered once, in the order first asked. */

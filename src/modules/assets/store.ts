@@ -430,6 +430,13 @@ export interface PushContext<T> {
   lookups: T
 }
 
+/** Scalar subqueries (a push's lookups) answered in one statement. */
+export async function selectLookups<T extends Record<string, unknown>>(db: Db, lookups: { [K in keyof T]: RawBuilder<T[K]> }): Promise<T> {
+  const names = Object.keys(lookups)
+  const row = await db.selectNoFrom(names.map((name) => lookups[name]!.as(name))).executeTakeFirstOrThrow()
+  return row as unknown as T
+}
+
 /** What a push must know before it decodes anything, in one statement: the plan and usage, a duplicate, and the caller's lookups. */
 export async function pushContext<T extends Record<string, unknown>>(
   db: Db,

@@ -37,16 +37,38 @@ function assetWithChanges(asset: JsonSchema): JsonSchema {
   return { ...asset, properties: { ...asset.properties, changes }, required: [...asset.required, 'changes'], description: 'The asset record after the change, with `changes`.' }
 }
 
-/** Each event kind's `data`, given the document's component schemas (the asset record is copied once, for `asset.updated`). */
+/**
+ * `asset.created`'s data: the asset record with where the asset came from (the event's only: the record
+ * of `GET /api/v1/assets/{id}` does not keep it).
+ */
+function assetWithSource(asset: JsonSchema): JsonSchema {
+  const source = {
+    description:
+      'Where the asset came from: `api` (a push with an API key), `upload` (the web app’s push or upload), or `figma` (an import: `POST /api/v1/imports`), with the Figma file, the node and the import.',
+    oneOf: [
+      fields({ kind: { type: 'string', const: 'api' } }),
+      fields({ kind: { type: 'string', const: 'upload' } }),
+      fields({
+        kind: { type: 'string', const: 'figma' },
+        file_key: { type: 'string', description: 'The Figma file.' },
+        node_id: { type: 'string', description: 'The node, as Figma’s API writes it (`1:2`).' },
+        import_id: uuid('The import that made the asset.'),
+      }),
+    ],
+  }
+  return { ...asset, properties: { ...asset.properties, source }, required: [...asset.required, 'source'], description: 'The asset record, with `source`.' }
+}
+
+/** Each event kind's `data`, given the document's component schemas (the asset record is copied for `asset.created` and `asset.updated`). */
 function eventPayloads(schemas: Record<string, JsonSchema>): Record<EventName, EventPayload> {
   const asset = schemas.Asset
   if (!asset) throw new Error('The webhooks section needs the Asset schema among the components')
   return {
     ping: { summary: 'A test delivery an owner or admin asked for.', data: fields({ subscription_id: uuid('The subscription pinged.') }) },
-    'asset.created': { summary: 'An asset is pushed or uploaded (a duplicate push fires nothing).', data: component('Asset') },
+    'asset.created': { summary: 'An asset is pushed, uploaded or imported (a duplicate push fires nothing).', data: assetWithSource(asset) },
     'asset.updated': { summary: 'An asset\u2019s metadata is edited, or it gets a new version.', data: assetWithChanges(asset) },
     'asset.deleted': { summary: 'An asset is deleted (moved to the trash).', data: fields({ id: uuid('The deleted asset.') }) },
-    'asset.restored': { summary: 'An asset comes back from the trash: the same data as `asset.created`.', data: component('Asset') },
+    'asset.restored': { summary: 'An asset comes back from the trash: its record, as `asset.created`\u2019s without `source`.', data: component('Asset') },
     'collection.created': { summary: 'A collection is created.', data: component('Collection') },
     'collection.shared': {
       summary: 'A collection gets a public link (a new link replaces the old one).',

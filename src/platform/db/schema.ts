@@ -414,6 +414,8 @@ export interface ImportsTable {
   file_version: string | null
   /** 1 for the first run; a rerun adds one. */
   run: Generated<number>
+  /** A sync was asked for while it ran: it is queued again when the run ends. */
+  rerun_pending: Generated<boolean>
   created_by_kind: ActorKind
   /** The key's or the user's id: a rerun by Figma's webhook pushes as them. */
   created_by_id: string

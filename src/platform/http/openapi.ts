@@ -149,6 +149,7 @@ const V1_OPTIONS: SwaggerOptions = {
       { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
       { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
       { name: 'presets', description: 'The organization\'s rendition presets, which every asset record links in `renditions`.' },
+      { name: 'imports', description: 'Design-tool imports (Figma): frames and components become assets, and running an import again syncs them.' },
     ],
   },
   transform: ({ schema, url, route }) => {

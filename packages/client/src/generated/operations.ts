@@ -33,6 +33,10 @@ export const OPERATIONS = {
   unshareCollection: { method: 'DELETE', path: '/api/v1/collections/{id}/share', bucket: 'standard' },
   searchAssets: { method: 'POST', path: '/api/v1/search', bucket: 'expensive' },
   similarAssets: { method: 'GET', path: '/api/v1/assets/{id}/similar', bucket: 'cheap' },
+  listImports: { method: 'GET', path: '/api/v1/imports', bucket: 'cheap' },
+  createImport: { method: 'POST', path: '/api/v1/imports', bucket: 'expensive' },
+  getImport: { method: 'GET', path: '/api/v1/imports/{id}', bucket: 'cheap' },
+  rerunImport: { method: 'POST', path: '/api/v1/imports/{id}/rerun', bucket: 'expensive' },
 } as const
 
 export type OperationId = keyof typeof OPERATIONS

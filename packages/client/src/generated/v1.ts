@@ -553,6 +553,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description Your organization’s imports, newest first, each with its current run’s counts; `file_key` narrows them to one Figma file.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import frames or components from Figma
+         * @description Queues an import of a Figma file and answers 202 at once; follow it with `GET /api/v1/imports/{id}`. The background job reads the file, renders the selected nodes in batches, downloads each image and pushes it with `external_id` `figma:FILEKEY:NODEID`, the node’s name as title, its page (and a variant’s component set) as tags, and a `source_url` that opens the node in Figma; `asset.created` fires for each new asset with `data.source` `{kind: "figma", file_key, node_id, import_id}`. The token (`figma_token`, or the organization’s stored one) is not tried here: an invalid one ends the import `failed` with `figma_token_invalid`. An import’s own token is kept encrypted until its run ends, then erased. Another import of the same file waits for this one to end: one file never gets two sets of assets.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow an import
+         * @description Its status (`queued`, `running`, `done`, `failed`), the counts of its current run (`total`, `created`, `updated`, `unchanged`, `failed`, `missing`) with each failed node’s reason and each missing node, the Figma file’s name and `version`, and when the run started and finished. The counts grow while it runs.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an import again (a sync)
+         * @description Runs the import again with its stored selection and metadata: a node whose rendering changed gets a new version (`asset.updated` with `changes: ["file"]`, and `title`/`tags` when it was renamed or moved), an unchanged node is not rendered again, a new node becomes a new asset, and a node gone from the file is reported in `missing_nodes` (its asset is kept). Send `figma_token` again unless the organization has a stored token (then `{}`, or no body at all). The record then reports the new run’s counts.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
+         */
+        post: operations["rerunImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     ping: {
@@ -585,7 +657,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * asset.created: An asset is pushed or uploaded (a duplicate push fires nothing).
+         * asset.created: An asset is pushed, uploaded or imported (a duplicate push fires nothing).
          * @description Sent to every enabled subscription to `asset.created`, signed with its secret. A receiver ignores event kinds it does not know.
          */
         post: operations["assetCreatedEvent"];
@@ -645,7 +717,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * asset.restored: An asset comes back from the trash: the same data as `asset.created`.
+         * asset.restored: An asset comes back from the trash: its record, as `asset.created`’s without `source`.
          * @description Sent to every enabled subscription to `asset.restored`, signed with its secret. A receiver ignores event kinds it does not know.
          */
         post: operations["assetRestoredEvent"];
@@ -1136,6 +1208,76 @@ export interface components {
             updated_at: string;
             /** @description Cosine similarity with the asset asked about, clamped to [0, 1]. */
             semantic_score: number;
+        };
+        Import: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            source: "figma";
+            status: "queued" | "running" | "done" | "failed";
+            file_url: string;
+            file_key: string;
+            /** @description The linked node whose subtree is imported; null for the whole file. */
+            node_id: string | null;
+            /** @description `frames`: the top-level frames of each page (of the linked node’s subtree when the link has a `node-id`); `components`: the file’s components, and the variants of its component sets; `nodes`: the nodes of `node_ids`. */
+            select: "frames" | "components" | "nodes";
+            node_ids: string[];
+            format: "png" | "svg" | "jpg";
+            scale: number;
+            /** @description What every asset the import creates gets, besides its title, tags and link. */
+            metadata: {
+                asset_type: string | null;
+                client: string | null;
+                product: string | null;
+                tag_names: string[];
+                collection_name: string | null;
+                created_by_ai: boolean;
+            };
+            /** @description The Figma file’s name, once read. */
+            file_name: string | null;
+            /** @description The Figma file’s `version` this run read. */
+            file_version: string | null;
+            /** @description Which run the counts are of: 1, then one more for each rerun. */
+            run: number;
+            /** @description Nodes this run covers (known once the file is read). */
+            total: number;
+            created: number;
+            /** @description Nodes whose rendering changed: a new version of their asset. */
+            updated: number;
+            unchanged: number;
+            failed: number;
+            /** @description Nodes an earlier run imported that the file no longer has; their assets are kept. */
+            missing: number;
+            failures: {
+                node_id: string;
+                /** @description The node’s name in Figma. */
+                name: string;
+                /** @description A code: `render_failed`, `render_expired`, `image_too_large`, `node_not_found`, or the push’s problem code (`svg_script`…). */
+                reason: string;
+                detail: string;
+            }[];
+            missing_nodes: {
+                node_id: string;
+                /** @description The node’s name in Figma. */
+                name: string;
+                asset_id: string | null;
+            }[];
+            /** @description Why a `failed` import failed as a whole; null otherwise. */
+            error: {
+                /** @description `figma_token_invalid`, `figma_file_not_found`, `figma_unavailable`, `figma_not_connected`, or `figma_bad_response`. */
+                code: string;
+                detail: string;
+            } | null;
+            created_by: {
+                kind: "key" | "user";
+                name: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @description When the current run started. */
+            started_at: string | null;
+            /** @description When the current run ended. */
+            finished_at: string | null;
         };
         /** @description A named rendition: every asset record links it in `renditions`, and `GET /api/v1/assets/{id}/render?preset=NAME` makes it. */
         Preset: {
@@ -8098,6 +8240,960 @@ export interface operations {
             };
         };
     };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+                /** @description Only the imports of this Figma file. */
+                file_key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e1f",
+                     *           "source": "figma",
+                     *           "status": "done",
+                     *           "file_url": "https://www.figma.com/design/AbCdEf1234567890/Brand-kit",
+                     *           "file_key": "AbCdEf1234567890",
+                     *           "node_id": null,
+                     *           "select": "frames",
+                     *           "node_ids": [],
+                     *           "format": "png",
+                     *           "scale": 2,
+                     *           "metadata": {
+                     *             "asset_type": "Logo",
+                     *             "client": null,
+                     *             "product": null,
+                     *             "tag_names": [
+                     *               "brand"
+                     *             ],
+                     *             "collection_name": null,
+                     *             "created_by_ai": false
+                     *           },
+                     *           "file_name": "Brand kit",
+                     *           "file_version": "4455667788",
+                     *           "run": 2,
+                     *           "total": 3,
+                     *           "created": 1,
+                     *           "updated": 1,
+                     *           "unchanged": 0,
+                     *           "failed": 1,
+                     *           "missing": 1,
+                     *           "failures": [
+                     *             {
+                     *               "node_id": "12:7",
+                     *               "name": "Hero (draft)",
+                     *               "reason": "render_failed",
+                     *               "detail": "Figma could not render this node."
+                     *             }
+                     *           ],
+                     *           "missing_nodes": [
+                     *             {
+                     *               "node_id": "12:9",
+                     *               "name": "Old banner",
+                     *               "asset_id": "0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e20"
+                     *             }
+                     *           ],
+                     *           "error": null,
+                     *           "created_by": {
+                     *             "kind": "key",
+                     *             "name": "CI"
+                     *           },
+                     *           "created_at": "2026-11-28T09:00:00.000Z",
+                     *           "started_at": "2026-11-28T10:00:01.000Z",
+                     *           "finished_at": "2026-11-28T10:00:09.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Import"][];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    source: "figma";
+                    /** @description Any Figma file or design link; a `node-id` in it narrows the import to that node’s subtree. */
+                    file_url: string;
+                    /** @description `frames`: the top-level frames of each page (of the linked node’s subtree when the link has a `node-id`); `components`: the file’s components, and the variants of its component sets; `nodes`: the nodes of `node_ids`. */
+                    select?: "frames" | "components" | "nodes";
+                    /** @description With `select: "nodes"` only, and required there. */
+                    node_ids?: string[];
+                    /** @description Default `png`. */
+                    format?: "png" | "svg" | "jpg";
+                    /** @description Default 1. Ignored by Figma for `svg`. */
+                    scale?: number;
+                    /** @description A Figma personal access token. Never returned or logged. */
+                    figma_token?: string;
+                    /** @description One of the organization’s asset types (GET /api/v1/asset-types). */
+                    asset_type?: string;
+                    /** @description Client name; free text. */
+                    client?: string;
+                    /** @description Product name; free text. */
+                    product?: string;
+                    /** @description Tag names. Tags are created on first use and matched case-insensitively. */
+                    tag_names?: string[];
+                    /** @description An existing manual collection to add the asset to; never created. */
+                    collection_name?: string;
+                    /** @description Default false: a design made in Figma is made by people. */
+                    created_by_ai?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The import is queued. */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description The import: `/api/v1/imports/{id}`. */
+                    location?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "import_id": "0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e1f",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        import_id: string;
+                        /** @enum {string} */
+                        status: "queued";
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_figma_url`: an import `file_url` that is not a Figma file or design link, or has no file key.
+             *     - `validation_failed`: `select: "nodes"` without `node_ids`, `node_ids` with another selection, or a field out of range.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: `collection_name` names no collection of your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `smart_collection_immutable`: `collection_name` names a smart collection.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unknown_asset_type`: an `asset_type` outside the organization's catalogue.
+             *     - `figma_not_connected`: no `figma_token` was sent and the organization has stored no Figma token.
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e1f",
+                     *       "source": "figma",
+                     *       "status": "done",
+                     *       "file_url": "https://www.figma.com/design/AbCdEf1234567890/Brand-kit",
+                     *       "file_key": "AbCdEf1234567890",
+                     *       "node_id": null,
+                     *       "select": "frames",
+                     *       "node_ids": [],
+                     *       "format": "png",
+                     *       "scale": 2,
+                     *       "metadata": {
+                     *         "asset_type": "Logo",
+                     *         "client": null,
+                     *         "product": null,
+                     *         "tag_names": [
+                     *           "brand"
+                     *         ],
+                     *         "collection_name": null,
+                     *         "created_by_ai": false
+                     *       },
+                     *       "file_name": "Brand kit",
+                     *       "file_version": "4455667788",
+                     *       "run": 2,
+                     *       "total": 3,
+                     *       "created": 1,
+                     *       "updated": 1,
+                     *       "unchanged": 0,
+                     *       "failed": 1,
+                     *       "missing": 1,
+                     *       "failures": [
+                     *         {
+                     *           "node_id": "12:7",
+                     *           "name": "Hero (draft)",
+                     *           "reason": "render_failed",
+                     *           "detail": "Figma could not render this node."
+                     *         }
+                     *       ],
+                     *       "missing_nodes": [
+                     *         {
+                     *           "node_id": "12:9",
+                     *           "name": "Old banner",
+                     *           "asset_id": "0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e20"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "created_by": {
+                     *         "kind": "key",
+                     *         "name": "CI"
+                     *       },
+                     *       "created_at": "2026-11-28T09:00:00.000Z",
+                     *       "started_at": "2026-11-28T10:00:01.000Z",
+                     *       "finished_at": "2026-11-28T10:00:09.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no import with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rerunImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Figma personal access token. Never returned or logged. */
+                    figma_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The sync is queued. */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description The import: `/api/v1/imports/{id}`. */
+                    location?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "import_id": "0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e1f",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        import_id: string;
+                        /** @enum {string} */
+                        status: "queued";
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no import with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `import_in_progress`: a rerun of an import that is queued or running.
+             *     - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered.
+             */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `figma_not_connected`: no `figma_token` was sent and the organization has stored no Figma token.
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
+             */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     pingEvent: {
         parameters: {
             query?: never;
@@ -8191,7 +9287,76 @@ export interface operations {
                      * @description When the change was made; deliveries may arrive out of order.
                      */
                     emitted_at: string;
-                    data: components["schemas"]["Asset"];
+                    /** @description The asset record, with `source`. */
+                    data: {
+                        /** Format: uuid */
+                        id: string;
+                        title: string;
+                        asset_type: null | string;
+                        client: null | string;
+                        product: null | string;
+                        tags: string[];
+                        source_url: null | string;
+                        created_by_ai: boolean;
+                        /** @description Read from the bytes, never from a header or file name. */
+                        mime_type: string;
+                        width: number;
+                        height: number;
+                        byte_size: number;
+                        /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
+                        sha256: string;
+                        /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. Valid from the push’s answer on: a thumbnail not made yet is made when first asked for. 404 `thumbnail_unavailable` when `thumbnail_status` is `failed`. */
+                        thumbnail_url: string;
+                        /** Format: date-time */
+                        thumbnail_expires_at: string;
+                        /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+                        thumbnail_status: "available" | "failed";
+                        /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
+                        thumbnail_failure: null | string;
+                        /** @description Signed URL of the original image, valid as long as thumbnail_url. */
+                        original_url: string;
+                        /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
+                        renditions: {
+                            thumbnail: string;
+                            original: string;
+                        } & {
+                            [key: string]: string;
+                        };
+                        /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
+                        version: number;
+                        /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
+                        external_id: null | string;
+                        /** @description Manual collections holding the asset. */
+                        collections: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                        /** @description Where the asset came from: `api` (a push with an API key), `upload` (the web app’s push or upload), or `figma` (an import: `POST /api/v1/imports`), with the Figma file, the node and the import. */
+                        source: {
+                            /** @constant */
+                            kind: "api";
+                        } | {
+                            /** @constant */
+                            kind: "upload";
+                        } | {
+                            /** @constant */
+                            kind: "figma";
+                            /** @description The Figma file. */
+                            file_key: string;
+                            /** @description The node, as Figma’s API writes it (`1:2`). */
+                            node_id: string;
+                            /**
+                             * Format: uuid
+                             * @description The import that made the asset.
+                             */
+                            import_id: string;
+                        };
+                    };
                 };
             };
         };

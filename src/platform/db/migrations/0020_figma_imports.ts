@@ -7,7 +7,8 @@ import { sql, type Kysely } from 'kysely'
  * - `imports`: one import of a Figma file and its stored selection; re-running it is a sync. It is a
  *   queue of the background runner (the claim columns of platform/background/claims.ts): a killed
  *   worker's lease runs out and another takes it over. `token_sealed` is the import's own
- *   `figma_token`, kept only while it is queued or running.
+ *   `figma_token`, kept only while it is queued or running. `rerun_pending`: a sync was asked for
+ *   while it ran (a Figma webhook); it runs again when it ends. Only one import of a file runs at once.
  * - `import_nodes`: the import's nodes, each with the outcome of the current run (null: not yet done,
  *   so a resumed run skips what is done) and the hash of the node as last rendered (a sync renders only
  *   what changed).
@@ -47,6 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       file_name text,
       file_version text,
       run integer not null default 1,
+      rerun_pending boolean not null default false,
       created_by_kind text not null check (created_by_kind in ('key', 'user')),
       created_by_id text not null,
       created_by_name text not null,
@@ -63,6 +65,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index imports_due_idx on imports (next_attempt_at) where next_attempt_at is not null;
     create index imports_organization_idx on imports (organization_id, id desc);
     create index imports_file_idx on imports (organization_id, file_key);
+    -- One run of a file at a time, whichever process claims it: a second import of the file waits.
+    create unique index imports_running_file_idx on imports (organization_id, file_key) where status = 'running';
 
     create table import_nodes (
       import_id uuid not null references imports(id) on delete cascade,
