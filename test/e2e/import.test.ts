@@ -19,9 +19,9 @@ afterAll(async () => {
   await fake.close()
 })
 
-/** Whether every image in `scope` has loaded, and there are `count` of them. */
-const imagesLoaded = (page: Page, selector: string, count: number) =>
-  page.locator(selector).evaluateAll(
+/** Whether every image of the page's region `name` has loaded, and there are `count` of them. */
+const imagesLoaded = (page: Page, name: string, count: number) =>
+  page.getByRole('region', { name, exact: true }).locator('img').evaluateAll(
     (images, expected) => images.length === expected && images.every((image) => (image as unknown as { complete: boolean; naturalWidth: number }).complete && (image as unknown as { naturalWidth: number }).naturalWidth > 0),
     count,
   )
@@ -52,10 +52,10 @@ describe('importing from Figma', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import' }).click()
     await page.getByLabel('Figma link').fill(figmaLink(fileKey))
     await page.getByRole('button', { name: 'Load file' }).click()
-    const brandPage = page.getByRole('region', { name: 'Brand' })
+    const brandPage = page.getByRole('region', { name: 'Brand', exact: true })
     await expect.poll(() => brandPage.getByRole('checkbox', { name: 'Hero' }).isChecked()).toBe(true)
     // Figma's own thumbnails, served by (the fake) Figma's image host and let through by the page's CSP.
-    await expect.poll(() => imagesLoaded(page, '.import-node-thumb img', 4)).toBe(true)
+    await expect.poll(() => imagesLoaded(page, 'Brand', 3)).toBe(true)
     await checkScreen(page, 'import-outline')
 
     await page.getByRole('button', { name: 'Select none' }).click()
