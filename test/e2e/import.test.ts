@@ -47,7 +47,18 @@ describe('importing from Figma', () => {
     await page.getByRole('button', { name: 'Connect Figma' }).click()
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Connected' }).textContent()).toContain('Dana Designer (dana@acme.test)')
     expect(await page.content()).not.toContain(FIGMA_TOKEN)
+
+    // A Figma webhook on the file (PUBLIC_BASE_URL is loopback, named by OUTBOUND_ALLOWLIST here), then removed.
+    await page.getByLabel('Figma file link').fill(figmaLink(fileKey))
+    await page.getByRole('button', { name: 'Add webhook' }).click()
+    const hooks = page.getByRole('table', { name: 'Figma webhooks' })
+    await expect.poll(() => hooks.getByRole('row', { name: new RegExp(fileKey) }).isVisible()).toBe(true)
+    expect(fake.webhooks().map((hook) => [hook.event_type, hook.context_id])).toEqual([['FILE_UPDATE', fileKey]])
     await checkScreen(page, 'settings-integrations')
+    await hooks.getByRole('button', { name: `Remove the FILE_UPDATE webhook of file ${fileKey}` }).click()
+    await page.getByRole('dialog', { name: 'Remove this Figma webhook?' }).getByRole('button', { name: 'Remove webhook' }).click()
+    await expect.poll(() => page.getByText('No Figma webhooks yet.').isVisible()).toBe(true)
+    expect(fake.webhooks()).toEqual([])
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import' }).click()
     await page.getByLabel('Figma link').fill(figmaLink(fileKey))

@@ -12,6 +12,7 @@ import { Table } from '../../ui/Table'
 import { useToast } from '../../ui/toast'
 import { SectionHeader } from './parts'
 import { useConfirmedMutation } from './useConfirmedMutation'
+import './integrations.css'
 
 type Connection = AppData<'/app/api/orgs/{org}/integrations/figma', 'get'>
 type FigmaWebhook = AppData<'/app/api/orgs/{org}/integrations/figma/webhooks', 'get'>['data'][number]
@@ -36,7 +37,7 @@ export function IntegrationsSection() {
       <p className="muted section-intro">
         Connect Figma to import frames and components from the Import screen, the CLI or MCP without giving a token each time, and to sync them when a file changes.
       </p>
-      <section className="panel stack" aria-labelledby="figma-token-title">
+      <section className="panel stack integration-panel" aria-labelledby="figma-token-title">
         <h3 id="figma-token-title">Figma token</h3>
         {connection.isPending && <p className="muted">Loading…</p>}
         {connection.isError && <QueryError error={connection.error} onRetry={() => void connection.refetch()} what="the Figma connection" />}
@@ -94,8 +95,8 @@ function TokenForm({ connected }: { connected: boolean }) {
   return (
     <>
       <form className="stack" onSubmit={submit}>
-        <div className="form-grid">
-          <label className="field">
+        <div className="integration-form">
+          <label className="field grow">
             <span>{connected ? 'Replace with another token' : 'Personal access token'}</span>
             <input type="password" value={token} onChange={(e) => setToken(e.target.value)} minLength={8} maxLength={400} autoComplete="off" spellCheck={false} placeholder="figd_…" aria-describedby={hint} />
           </label>
@@ -145,7 +146,7 @@ function FigmaWebhooks() {
   })
   const list = webhooks.data?.data ?? []
   return (
-    <section className="panel stack" aria-labelledby="figma-webhooks-title">
+    <section className="panel stack integration-panel" aria-labelledby="figma-webhooks-title">
       <h3 id="figma-webhooks-title">Figma webhooks</h3>
       <p className="muted">When Figma reports a change, the imports of that file sync on their own (a burst of saves makes one sync). Figma must be able to reach this server.</p>
       <NewFigmaWebhook onCreated={refresh} />
@@ -219,7 +220,7 @@ function NewFigmaWebhook({ onCreated }: { onCreated(): void }) {
       <h4 id={`${ids}-title`} className="visually-hidden">
         New Figma webhook
       </h4>
-      <div className="form-grid">
+      <div className="integration-form">
         <label className="field">
           <span>Event</span>
           <select value={eventType} onChange={(e) => setEventType(e.target.value as EventType)}>
@@ -243,7 +244,7 @@ function NewFigmaWebhook({ onCreated }: { onCreated(): void }) {
             <option value="team">A team</option>
           </select>
         </label>
-        <label className="field">
+        <label className="field grow">
           <span>{target === 'file' ? 'Figma file link' : 'Figma team id'}</span>
           {target === 'file' ? (
             <input type="url" value={value} onChange={(e) => setValue(e.target.value)} placeholder="https://www.figma.com/design/…" autoComplete="off" />
