@@ -1,6 +1,9 @@
+import { useMutation } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { Link } from 'wouter'
+import { appApi, unwrap } from '../../api/client'
 import { useOrg, useSession } from '../../session'
+import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { Table } from '../../ui/Table'
@@ -8,6 +11,7 @@ import { isActive, useFigmaConnection, useImport, useNodeAssets, type ImportReco
 import { fileLabel, selectLabel } from './ImportHistory'
 import { countsText, StatusBadge } from './ImportStatus'
 import { doneCount, nodeResult, pickedNodes, resultNodes, type NodeResult, type ResultNode } from './results'
+import { nodesOfKind } from './selection'
 import { useSync } from './sync'
 import './import.css'
 
@@ -16,7 +20,7 @@ export function ImportDetailScreen({ id }: { id: string }) {
   const record = useImport(id)
   return (
     <div className="import-page stack">
-      <p>
+      <p className="import-back">
         <Link href="/import">← All imports</Link>
       </p>
       {record.isPending && <p className="muted">Loading the import…</p>}
@@ -95,23 +99,45 @@ const RESULT_LABELS: Record<NodeResult['kind'], { label: string; tone: string }>
 }
 
 function NodeResults({ record }: { record: ImportRecord }) {
-  const nodes = resultNodes(record, pickedNodes.of(record.id))
+  const org = useOrg()
+  const connection = useFigmaConnection(org)
+  // An import of all frames (or components) started elsewhere names no nodes: the file's outline does, on demand.
+  const outline = useMutation({
+    mutationFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/integrations/figma/outline', { params: { path: { org }, query: { file_url: record.file_url } } })),
+    gcTime: 0,
+    meta: { quiet: true },
+  })
+  const picked = pickedNodes.of(record.id) ?? (outline.data && record.select !== 'nodes' ? nodesOfKind(outline.data, record.select) : undefined)
+  const nodes = resultNodes(record, picked)
   const assets = useNodeAssets(
     record,
     nodes.map((node) => node.id),
   )
   if (nodes.length === 0) {
-    return <p className="muted">Each node’s result is listed for imports of picked nodes, and for those started in this tab. The imported assets are in the library.</p>
+    return (
+      <div className="stack">
+        <p className="muted">This import took {record.select === 'components' ? 'all the components' : 'all the frames'} of the file; its assets are in the library.</p>
+        {connection.data?.connected && !isActive(record) && (
+          <div className="row">
+            <button type="button" onClick={() => outline.mutate()} disabled={outline.isPending}>
+              {outline.isPending ? 'Reading the file…' : 'List each node'}
+            </button>
+            <FormError error={outline.error} />
+          </div>
+        )}
+      </div>
+    )
   }
   return (
     <section className="stack" aria-labelledby="results-title">
       <h2 id="results-title">Results</h2>
       <Table columns={['Node', 'Result', 'Asset']} caption="Result per node" stacked>
         {nodes.map((node) => (
-          <NodeRow key={node.id} node={node} result={nodeResult(record, node.id, assets.data?.get(node.id))} />
+          <NodeRow key={node.id} node={node} result={nodeResult(record, node.id, assets.data)} />
         ))}
       </Table>
       {assets.isPending && !isActive(record) && <p className="muted">Finding the assets…</p>}
+      {assets.isError && <QueryError error={assets.error} onRetry={() => void assets.refetch()} what="the imported assets" />}
     </section>
   )
 }

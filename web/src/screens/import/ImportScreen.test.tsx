@@ -204,4 +204,13 @@ describe('an import\u2019s page', () => {
     expect(within(banner).getByText('render_failed')).toBeTruthy()
     expect(screen.getByRole('region', { name: 'Progress' }).querySelector('[role=status]')?.textContent).toBe('1 created, 1 failed')
   })
+
+  it('lists the nodes of an import of all the frames started elsewhere, from the file\u2019s outline on demand', async () => {
+    serve({ connection: CONNECTED, imports: [record({ id: 'imp-3', select: 'frames', node_ids: [], created: 1, unchanged: 2, finished_at: '2026-11-28T10:00:05.000Z' })] })
+    renderWith(<ImportDetailScreen id="imp-3" />)
+    expect(await screen.findByText(/This import took all the frames of the file/)).toBeTruthy()
+    fireEvent.click(await screen.findByRole('button', { name: 'List each node' }))
+    const table = await screen.findByRole('table', { name: 'Result per node' })
+    await waitFor(() => expect(within(table).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['HeroCreatedHero', 'BannerNot imported', 'FooterNot imported']))
+  })
 })

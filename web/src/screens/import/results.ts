@@ -15,15 +15,17 @@ const atOrAfter = (iso: string, since: string) => new Date(iso).getTime() >= new
 
 /**
  * What the import's current run did with one node. The record lists failures and missing nodes; the
- * others are read off the node's asset: made during the run (created), given a new file during it
+ * others are read off the node's asset (`assets`, by node id, once looked up): made during the run (created), given a new file during it
  * (updated), or neither (unchanged).
  */
-export function nodeResult(record: ImportRecord, nodeId: string, asset: ImportedAsset | undefined): NodeResult {
+export function nodeResult(record: ImportRecord, nodeId: string, assets: ReadonlyMap<string, ImportedAsset> | undefined): NodeResult {
   const failure = record.failures.find((f) => f.node_id === nodeId)
   if (failure) return { kind: 'failed', reason: failure.reason, detail: failure.detail }
   const missing = record.missing_nodes.find((m) => m.node_id === nodeId)
   if (missing) return { kind: 'missing', assetId: missing.asset_id }
-  if (record.status === 'queued' || record.status === 'running') return { kind: 'pending' }
+  // Still running, or its assets not looked up yet.
+  if (record.status === 'queued' || record.status === 'running' || !assets) return { kind: 'pending' }
+  const asset = assets.get(nodeId)
   if (!asset || !record.started_at) return { kind: 'not_imported' }
   if (atOrAfter(asset.created_at, record.started_at)) return { kind: 'created', asset }
   if (atOrAfter(asset.updated_at, record.started_at)) return { kind: 'updated', asset }
