@@ -286,7 +286,6 @@ function createImportWork(config: Config, database: DatabaseHandle, logger: Fast
     databaseUrl: config.databaseUrl,
   })
   return {
-    figma,
     job,
     close: async () => {
       await job.stop(Math.floor(config.shutdownTimeoutMs / 2))
