@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeFigma, type FakeFigma } from '../support/fake-figma.js'
+import { seedOrganization } from '../support/app.js'
 import { FIGMA_TOKEN, figmaLink, IMPORT_TEST_ENV } from '../support/imports.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
@@ -100,6 +101,34 @@ describe('importing from Figma', () => {
     await row.getByRole('button', { name: 'Sync Brand kit now' }).click()
     await expect.poll(() => row.textContent()).toContain('2 unchanged')
     await checkScreen(page, 'import-history')
+    await context.close()
+  })
+
+  it('imports with a token given for this import only, which the browser does not keep', async () => {
+    const globex = await seedOrganization(e2e.t.app, 'Globex')
+    const fileKey = 'E2eOneTimeKey123'
+    const file = fake.file(fileKey, 'Campaign')
+    const page1 = file.addPage('Launch')
+    file.addFrame(page1, 'Poster')
+    file.addFrame(page1, 'Flyer')
+
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await signIn(page, globex.owner.email, globex.owner.password)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Import' }).click()
+    await expect.poll(() => page.getByRole('link', { name: 'Connect Figma in Settings' }).getAttribute('href')).toBe('/settings/integrations')
+    await page.getByLabel('Figma token for this import').fill(FIGMA_TOKEN)
+    await page.getByLabel('Figma link').fill(figmaLink(fileKey))
+    await page.getByRole('button', { name: 'Load file' }).click()
+    await expect.poll(() => imagesLoaded(page, 'Launch', 2)).toBe(true)
+    await checkScreen(page, 'import-token')
+    await page.getByRole('region', { name: 'Launch', exact: true }).getByRole('checkbox', { name: 'Flyer' }).uncheck()
+    await page.getByRole('button', { name: 'Import 1 node' }).click()
+
+    const results = page.getByRole('table', { name: 'Result per node' })
+    await expect.poll(() => results.getByRole('row', { name: /^Poster/ }).getByText('Created').isVisible()).toBe(true)
+    const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]))
+    expect(stored).not.toContain(FIGMA_TOKEN)
     await context.close()
   })
 })

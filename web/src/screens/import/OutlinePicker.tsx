@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react'
 import { plural } from '../../ui/format'
-import { componentIds, coverage, frameIds, pageIds, toggleAll, type Outline, type OutlineComponent } from './selection'
+import { componentIds, coverage, frameIds, isExactly, pageIds, toggleAll, type Outline, type OutlineComponent } from './selection'
 
 /**
  * The file's pages with their top-level frames, then its components, each with Figma's own thumbnail
@@ -19,10 +19,10 @@ export function OutlinePicker({ outline, picked, onChange }: { outline: Outline;
         <button type="button" className="small" onClick={() => onChange(toggleAll(new Set(), all, true))} disabled={coverage(picked, all) === 'all'}>
           Select all
         </button>
-        <button type="button" className="small" onClick={() => onChange(toggleAll(new Set(), frames, true))} disabled={frames.length === 0}>
+        <button type="button" className="small" onClick={() => onChange(toggleAll(new Set(), frames, true))} disabled={frames.length === 0 || isExactly(picked, frames)}>
           All frames
         </button>
-        <button type="button" className="small" onClick={() => onChange(toggleAll(new Set(), components, true))} disabled={components.length === 0}>
+        <button type="button" className="small" onClick={() => onChange(toggleAll(new Set(), components, true))} disabled={components.length === 0 || isExactly(picked, components)}>
           All components
         </button>
         <button type="button" className="small" onClick={() => onChange(new Set())} disabled={picked.size === 0}>

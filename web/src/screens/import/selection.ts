@@ -56,6 +56,11 @@ export function toggleAll(picked: ReadonlySet<string>, ids: readonly string[], o
   return next
 }
 
+/** Whether `picked` holds exactly `ids`, and they are some. */
+export function isExactly(picked: ReadonlySet<string>, ids: readonly string[]): boolean {
+  return ids.length > 0 && new Set(ids).size === picked.size && ids.every((id) => picked.has(id))
+}
+
 export const NODE_IDS_MAX = 1000
 
 export type Selection = { select: 'frames' } | { select: 'components' } | { select: 'nodes'; node_ids: string[] }
@@ -67,8 +72,7 @@ export type Selection = { select: 'frames' } | { select: 'components' } | { sele
  */
 export function selectionOf(outline: Outline, picked: ReadonlySet<string>): Selection | null {
   if (picked.size === 0) return null
-  const sameAs = (ids: string[]) => ids.length > 0 && new Set(ids).size === picked.size && ids.every((id) => picked.has(id))
-  if (sameAs(frameIds(outline))) return { select: 'frames' }
-  if (sameAs(componentIds(outline))) return { select: 'components' }
+  if (isExactly(picked, frameIds(outline))) return { select: 'frames' }
+  if (isExactly(picked, componentIds(outline))) return { select: 'components' }
   return { select: 'nodes', node_ids: [...pickableNodes(outline).keys()].filter((id) => picked.has(id)) }
 }
