@@ -127,7 +127,7 @@ describe('importing from Figma', () => {
 
     const results = page.getByRole('table', { name: 'Result per node' })
     await expect.poll(() => results.getByRole('row', { name: /^Poster/ }).getByText('Created').isVisible()).toBe(true)
-    const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]))
+    const stored = await page.evaluate<string>('JSON.stringify([{ ...localStorage }, { ...sessionStorage }])')
     expect(stored).not.toContain(FIGMA_TOKEN)
     await context.close()
   })
