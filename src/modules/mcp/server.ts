@@ -63,7 +63,7 @@ async function callTool(tool: ToolDefinition, args: Arguments, v1: V1Calls): Pro
   if (refused) return toolError(refused)
   const answer = await v1.call(v1Request(tool, args))
   if (!answer.ok) return toolError(problemText(answer.problem, tool))
-  const { structured, media = [] } = await tool.answer(answer.body, v1)
+  const { structured, media = [] } = await tool.answer(answer.body, v1, args)
   return { content: [{ type: 'text', text: JSON.stringify(structured) }, ...media], structuredContent: structured }
 }
 
@@ -85,7 +85,8 @@ function argumentsProblem(tool: ToolDefinition, args: Arguments): string | undef
 
 /** The problem as a model reads it: what went wrong, then each argument at fault under its own name. */
 function problemText(problem: ProblemBody, tool: ToolDefinition): string {
-  const head = `${problem.title} (${problem.status} ${problem.code})${problem.detail ? `: ${problem.detail}` : ''}`
+  const detail = tool.problemDetails?.[problem.code] ?? problem.detail
+  const head = `${problem.title} (${problem.status} ${problem.code})${detail ? `: ${detail}` : ''}`
   const fields = (problem.errors ?? []).map(({ pointer, detail }) => `- ${argumentAt(pointer, tool)}: ${detail}`)
   return [head, ...fields].join('\n')
 }
