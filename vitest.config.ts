@@ -19,6 +19,7 @@ const UNIT_TESTS = [
   'test/cli-commands.test.ts',
   'test/config.test.ts',
   'test/modules/figma-client.test.ts',
+  'test/modules/figma-integration-unit.test.ts',
   'test/modules/figma-url.test.ts',
   'test/modules/imports-select.test.ts',
   'test/modules/imports-worker.test.ts',

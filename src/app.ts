@@ -71,6 +71,11 @@ import { TrashedAssetSchema } from './modules/trash/schemas.js'
 import { TrashService } from './modules/trash/service.js'
 import { appPresetRoutes, publicPresetRoutes } from './modules/presets/routes.js'
 import { PresetService } from './modules/presets/service.js'
+import type { FigmaApi } from './modules/imports/figma-api.js'
+import { FigmaWebhooks, type FileSyncs } from './modules/integrations/figma-hooks.js'
+import { figmaImageOrigins, FigmaOutlines } from './modules/integrations/outline.js'
+import { figmaEventRoutes, figmaIntegrationRoutes } from './modules/integrations/routes.js'
+import { FigmaConnections, storedFigmaTokens } from './modules/integrations/service.js'
 
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,64}$/
 
@@ -158,6 +163,31 @@ function createAssetService(
   return { assets, trash, signer, close: () => fetcher.close() }
 }
 
+/**
+ * The organization's Figma integration: its stored token, its Figma webhooks (whose events re-run the
+ * file's imports through `syncs`), and file outlines, over the process's Figma client `api`.
+ */
+function createFigmaIntegration(config: Config, db: Db, logger: FastifyBaseLogger, api: FigmaApi, syncs: FileSyncs) {
+  const webhooks: FigmaWebhooks = new FigmaWebhooks({
+    db,
+    figma: api,
+    storedToken: (organizationId) => connections.token(organizationId),
+    syncs,
+    publicBaseUrl: config.publicBaseUrl,
+    outboundAllowlist: config.outboundAllowlist,
+    debounceMs: config.figma.webhookDebounceMs,
+    logger,
+  })
+  const connections = new FigmaConnections({
+    db,
+    figma: api,
+    appSecret: config.appSecret,
+    logger,
+    beforeDisconnect: (organizationId, token) => webhooks.deleteAllAtFigma(organizationId, token),
+  })
+  return { connections, webhooks, outlines: new FigmaOutlines({ figma: api, logger }) }
+}
+
 export type BuiltApp = App & {
   /** Every route as registered, with who may call it; HEAD routes Fastify adds for GETs included. */
   routes: readonly DeclaredRoute[]
@@ -179,6 +209,8 @@ export type BuiltApp = App & {
     imports: ImportService
     /** Runs queued imports, started by a process that runs background work. */
     importJob: ImportJob
+    /** The organizations' stored Figma tokens (the import engine reads them with `token`). */
+    figmaConnections: FigmaConnections
     /** The work that follows a change to an asset, in the order every view of the queues lists it. */
     derivations: readonly AssetDerivation[]
     /** The background purge of the trash, started by a process that runs background work. */
@@ -265,9 +297,6 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
 /** The organization's stored Figma token, unsealed, or null. */
 export type StoredFigmaToken = (organizationId: string) => Promise<string | null>
 
-/** No organization has a stored token until the integrations module keeps them. */
-const NO_STORED_TOKEN: StoredFigmaToken = async () => null
-
 /**
  * The import job over a push pipeline (the HTTP app's, or a worker's own), with its own guarded client
  * for Figma. `close` stops the job within half the shutdown budget, then closes the client.
@@ -306,7 +335,8 @@ export function createWorkerImports(config: Config, database: DatabaseHandle, lo
   const presets = new PresetService(db, { cacheTtlMs: config.presetsCacheTtlMs, maxSide: config.renditions.maxSide })
   const modules = { catalog: new CatalogService(db), collections: new CollectionMembers(db), derivations: background.derivations, files, presets }
   const pipeline = createAssetService(config, db, modules, wake, logger)
-  const work = createImportWork(config, database, logger, pipeline.assets, NO_STORED_TOKEN)
+  const storedToken = storedFigmaTokens({ db, appSecret: config.appSecret, logger })
+  const work = createImportWork(config, database, logger, pipeline.assets, storedToken)
   return {
     job: work.job,
     close: async () => {
@@ -338,7 +368,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   // First of the onRequest hooks: a request refused by a later one still has its body's deadline.
   answerStalledBodies(app, config.httpTimeouts.bodyIdleMs)
   registerRequestRules(app)
-  const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log)
+  const webApp = webAppPages(config.webDir, config.publicBaseUrl, app.log, figmaImageOrigins(config.figma.apiUrl))
   registerErrorHandling(app, webApp.page)
   // Responses finished during shutdown close their keep-alive connection, or it would hold the close open;
   // during the drain before it too, so a client connected to this process directly reconnects elsewhere.
@@ -381,9 +411,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const assetPipeline = createAssetService(config, database.db, { catalog, collections: members, derivations, files, presets }, wake, app.log)
   const { assets, trash, signer } = assetPipeline
   app.addHook('onClose', assetPipeline.close)
-  const importWork = createImportWork(config, database, app.log, assets, NO_STORED_TOKEN)
+  const storedToken = storedFigmaTokens({ db: database.db, appSecret: config.appSecret, logger: app.log })
+  const importWork = createImportWork(config, database, app.log, assets, storedToken)
   closeImports = importWork.close
-  const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken: NO_STORED_TOKEN, job: importWork.job })
+  const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken, job: importWork.job })
+  const figma = createFigmaIntegration(config, database.db, app.log, importWork.figma, imports)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
   const renditions = new Renditions({
@@ -440,6 +472,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   })
   shareRoutes(app, { collections, zipMaxBytes: config.shareZipMaxBytes })
   webhookRoutes(app, { webhooks })
+  figmaIntegrationRoutes(app, figma)
+  figmaEventRoutes(app, figma)
   publicKeyRoutes(app, { keys, orgs, rateLimits: config.rateLimits })
   publicCatalogRoutes(app, { catalog })
   publicPresetRoutes(app, { presets })
@@ -451,5 +485,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections } })
 }

@@ -7,7 +7,7 @@ import { ERROR_CODES, type ErrorCode } from '../src/platform/http/error-codes.js
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
 
 const COMMITTED_FILE = fileURLToPath(new URL('../openapi/v1.json', import.meta.url))
-const APP_TAGS = ['app-session', 'app-org', 'app-keys', 'app-catalogue', 'app-presets', 'app-webhooks', 'app-collections']
+const APP_TAGS = ['app-session', 'app-org', 'app-keys', 'app-catalogue', 'app-presets', 'app-webhooks', 'app-integrations', 'app-collections']
 const REGENERATE = 'openapi/v1.json is out of date with the route schemas: run `npm run openapi` and commit openapi/v1.json'
 /** The operations a web-app session may call only as an owner or admin (the deletes: on what someone else created). */
 const MANAGED_OPERATIONS = ['shareCollection', 'unshareCollection', 'deleteAsset', 'deleteCollection', 'purgeTrashedAsset']

@@ -11,6 +11,7 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-csrf-token"]',
+  'req.headers["x-figma-token"]',
   'res.headers["set-cookie"]',
   '*.password',
   '*.token',

@@ -260,6 +260,7 @@ const APP_OPTIONS: SwaggerOptions = {
       { name: 'app-catalogue', description: 'The asset-type, client and product registries, for owners and admins.' },
       { name: 'app-presets', description: 'Rendition presets: members read them, owners and admins define them.' },
       { name: 'app-webhooks', description: 'Webhook subscriptions, their deliveries and replays, for owners and admins.' },
+      { name: 'app-integrations', description: 'Figma: the organization\'s stored token, its Figma webhooks, and file outlines for the Import screen.' },
       { name: 'app-collections', description: 'What the web app shows of collections beyond their public record: their covers.' },
     ],
   },

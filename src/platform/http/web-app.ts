@@ -7,7 +7,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 /** Vite's hashed build output lives under /static/, so the app's own routes (like /assets/:id) never meet a file. */
 export const STATIC_PREFIX = '/static/'
 /** Paths the server answers itself: a miss there is a 404 problem, never the app's page. */
-const SERVER_PREFIXES = ['/api/', '/app/api/', '/files/', '/s/', STATIC_PREFIX]
+const SERVER_PREFIXES = ['/api/', '/app/api/', '/files/', '/s/', '/hooks/', STATIC_PREFIX]
 
 export interface WebApp {
   /** Whether there is a build to serve. */
@@ -19,14 +19,15 @@ export interface WebApp {
 /**
  * The single-page app built into `webDir`: index.html (never cached, with a strict content security
  * policy) for every client route. Without a build there is no page, and the server says so once.
+ * `imageOrigins`: other origins the pages show images from (Figma's renderings on the Import screen).
  */
-export function webAppPages(webDir: string, publicBaseUrl: string, log: FastifyBaseLogger): WebApp {
+export function webAppPages(webDir: string, publicBaseUrl: string, log: FastifyBaseLogger, imageOrigins: readonly string[] = []): WebApp {
   const index = readIndex(webDir)
   if (!index) {
     log.warn({ webDir }, 'the web app is not built, so / has no page (run npm run build)')
     return { built: false, page: () => undefined }
   }
-  const headers = pageHeaders(publicBaseUrl)
+  const headers = pageHeaders(publicBaseUrl, imageOrigins)
   return {
     built: true,
     page(request, reply) {
@@ -58,7 +59,7 @@ function isPageRequest(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html')
 }
 
-function pageHeaders(publicBaseUrl: string): Record<string, string> {
+function pageHeaders(publicBaseUrl: string, imageOrigins: readonly string[]): Record<string, string> {
   // Signed file links are built on PUBLIC_BASE_URL, which may be another origin than the page's.
   const files = new URL(publicBaseUrl).origin
   return {
@@ -66,7 +67,7 @@ function pageHeaders(publicBaseUrl: string): Record<string, string> {
     'content-security-policy': [
       "default-src 'self'",
       // blob: for the upload's previews of files not yet sent.
-      `img-src 'self' ${files} data: blob:`,
+      `img-src ${['\'self\'', files, ...imageOrigins, 'data:', 'blob:'].join(' ')}`,
       // React's style props go through the CSSOM, which this does not block; the build has no inline <style>.
       "style-src 'self'",
       "script-src 'self'",
