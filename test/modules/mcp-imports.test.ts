@@ -3,11 +3,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { ImportRecord } from '../../src/modules/imports/schemas.js'
-import type { Seeded, TestApp } from '../support/app.js'
+import { seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { callApi } from '../support/fixtures.js'
 import { startFakeFigma, type FakeFigma } from '../support/fake-figma.js'
 import { createImport, FIGMA_TOKEN, figmaLink, IMPORT_TEST_ENV, importEnded } from '../support/imports.js'
 import { startServed } from '../support/served.js'
+import { loginOwner } from '../support/sessions.js'
 
 /** MCP's import_from_figma and get_import (issue 35), through the official SDK's client, against the fake Figma. */
 
@@ -66,6 +67,14 @@ function twoFrames() {
   return { fileKey, file, hero: file.addFrame(page, 'Hero'), banner: file.addFrame(page, 'Banner') }
 }
 
+/** A new organization whose owner has stored the Figma token (Settings → Integrations, the app API). */
+async function connectedOrganization(): Promise<Seeded> {
+  const seeded = await seedOrganization(t.app, 'Initech')
+  const stored = await (await loginOwner(t.app, seeded)).put(`/app/api/orgs/${seeded.org.slug}/integrations/figma`, { token: FIGMA_TOKEN })
+  expect(stored.statusCode, stored.body).toBe(200)
+  return seeded
+}
+
 const importTotal = async (seeded: Seeded) => (await callApi(t.app, seeded.readKey, 'GET', '/api/v1/imports?limit=1')).json<{ total: number }>().total
 
 describe('import_from_figma', () => {
@@ -92,6 +101,42 @@ describe('import_from_figma', () => {
     expect(notConnected).toMatch(/\(422 figma_not_connected\): The organization has no stored Figma token\. An owner or admin connects Figma in the web app \(Settings → Integrations\); this tool never takes a token itself\.$/)
     expect(await importTotal(acme)).toBe(0)
     expect(fake.calls.file + fake.calls.nodes).toBe(0)
+  })
+
+  it('imports with the organization\u2019s stored token; with wait, answers the ended import and its counts', async () => {
+    const initech = await connectedOrganization()
+    const { fileKey, hero, banner } = twoFrames()
+    const client = await connect(initech.writeKey)
+    const record = await ok<ImportRecord & { summary: string }>(client, 'import_from_figma', {
+      file_url: figmaLink(fileKey),
+      format: 'png',
+      scale: 2,
+      tag_names: ['from-mcp'],
+      asset_type: 'Banner',
+      wait: true,
+    })
+    expect(record).toMatchObject({ status: 'done', file_key: fileKey, file_name: 'Brand kit', select: 'frames', scale: 2, total: 2, created: 2, failed: 0, created_by: { kind: 'key' } })
+    expect(record.metadata).toMatchObject({ asset_type: 'Banner', tag_names: ['from-mcp'], created_by_ai: false })
+    expect(record.summary).toBe('The import is done: 2 nodes: 2 created, 0 updated, 0 unchanged, 0 failed, 0 missing.')
+    // The stored token, as Figma's personal access tokens are sent.
+    expect(fake.requests.filter((request) => request.url.startsWith(`/v1/files/${fileKey}`)).map((request) => request.token)).toEqual([FIGMA_TOKEN])
+    for (const node of [hero, banner]) {
+      const found = (await callApi(t.app, initech.readKey, 'GET', `/api/v1/assets?external_id=${encodeURIComponent(`figma:${fileKey}:${node}`)}`)).json<{ data: Array<{ asset_type: string; tags: string[] }> }>()
+      expect(found.data).toEqual([expect.objectContaining({ asset_type: 'Banner', tags: expect.arrayContaining(['Brand', 'from-mcp']) })])
+    }
+  })
+
+  it('without wait answers the queued import at once, saying to follow it with get_import', async () => {
+    const initech = await connectedOrganization()
+    const { fileKey } = twoFrames()
+    const client = await connect(initech.writeKey)
+    // A slow Figma: the import cannot have ended when the tool answers.
+    fake.latencyMs = 300
+    const queued = await ok<ImportRecord & { summary: string }>(client, 'import_from_figma', { file_url: figmaLink(fileKey), select: 'components' })
+    expect(queued).toMatchObject({ select: 'components', run: 1, status: expect.stringMatching(/^(queued|running)$/) })
+    expect(queued.summary).toMatch(new RegExp(`^The import is ${queued.status} \\(.+ so far\\): call get_import with id ${queued.id} to follow it\\.$`))
+    const ended = await importEnded(t.app, initech.writeKey, queued.id)
+    expect(ended.status).toBe('done')
   })
 
   it('answers the endpoint\u2019s own refusals under the tool\u2019s argument names', async () => {
