@@ -12,6 +12,7 @@ import type { V1Calls } from './v1-calls.js'
 const INSTRUCTIONS = [
   'The organization\u2019s design asset library: images with a title, asset type, client, product and tags, grouped in collections.',
   'Find assets with search_assets (words and meaning) or list_assets (filters, newest first); look at one with get_asset, which shows its thumbnail.',
+  'Bring frames or components in from a Figma link with import_from_figma (it uses the organization\u2019s stored Figma token), and follow the import with get_import.',
   'Every call acts with the API key the client connected with, under the same limits as the REST API; a key with the assets:read scope sees only the read tools.',
 ].join(' ')
 
