@@ -117,6 +117,36 @@ describe('import figma, then rerun, get and list', () => {
   })
 })
 
+describe('on a terminal', () => {
+  it('--wait draws a progress bar instead of the plain lines, then prints the summary', async () => {
+    const fileKey = `CliTty${process.pid}AbCdEf`
+    const file = fake.file(fileKey, 'Screens')
+    file.addFrames(file.addPage('Screens'), 3, 'Screen')
+    // A slow Figma, so that the bar is drawn at least once before the run ends.
+    fake.latencyMs = 400
+    try {
+      // util-linux `script` runs the command on a pseudo-terminal (stdout and stderr both), copying it to our pipe.
+      const command = [process.execPath, ...CLI, 'import', 'figma', figmaLink(fileKey), '--wait'].map((word) => `'${word}'`).join(' ')
+      const run = await new Promise<Run>((resolve) => {
+        const child = spawn('script', ['-qec', command, '/dev/null'], {
+          env: { ...process.env, ASSET_LIBRARY_URL: server.url, ASSET_LIBRARY_KEY: server.acme.writeKey, FIGMA_TOKEN },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+        let stdout = ''
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
+        child.once('exit', (code) => resolve({ code, stdout, stderr: '' }))
+      })
+      expect(run.code, run.stdout).toBe(0)
+      expect(run.stdout).toMatch(/[█░]{24} (queued|running): /)
+      expect(run.stdout).toMatch(/import \S+ done: "Screens" \(version \S+\), run 1, 3 nodes: 3 created/)
+      // No plain progress line: the bar takes its place.
+      expect(run.stdout).not.toMatch(/^import \S+ (queued|running):/m)
+    } finally {
+      fake.reset()
+    }
+  })
+})
+
 describe('refusals', () => {
   it('bad flags, a link that is not Figma\u2019s, and no token anywhere exit 2 with one line; another organization\u2019s import exits 1', async () => {
     const [both, format, link, noToken, stranger] = await Promise.all([
