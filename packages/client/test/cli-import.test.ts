@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startFakeFigma, type FakeFigma } from '../../../test/support/fake-figma.js'
 import { assetByExternalId, FIGMA_TOKEN, figmaLink, getImport, IMPORT_TEST_ENV } from '../../../test/support/imports.js'
 import type { Import } from '../src/types.js'
@@ -25,6 +25,8 @@ beforeAll(async () => {
   await server.t.app.services.importJob.start()
 })
 
+// Faults (null renders, latency) are by node id, which files share: each test starts with none.
+afterEach(() => fake.reset())
 afterAll(async () => {
   await server?.close()
   await fake?.close()
@@ -124,26 +126,22 @@ describe('on a terminal', () => {
     file.addFrames(file.addPage('Screens'), 3, 'Screen')
     // A slow Figma, so that the bar is drawn at least once before the run ends.
     fake.latencyMs = 400
-    try {
-      // util-linux `script` runs the command on a pseudo-terminal (stdout and stderr both), copying it to our pipe.
-      const command = [process.execPath, ...CLI, 'import', 'figma', figmaLink(fileKey), '--wait'].map((word) => `'${word}'`).join(' ')
-      const run = await new Promise<Run>((resolve) => {
-        const child = spawn('script', ['-qec', command, '/dev/null'], {
-          env: { ...process.env, ASSET_LIBRARY_URL: server.url, ASSET_LIBRARY_KEY: server.acme.writeKey, FIGMA_TOKEN },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-        let stdout = ''
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
-        child.once('exit', (code) => resolve({ code, stdout, stderr: '' }))
+    // util-linux `script` runs the command on a pseudo-terminal (stdout and stderr both), copying it to our pipe.
+    const command = [process.execPath, ...CLI, 'import', 'figma', figmaLink(fileKey), '--wait'].map((word) => `'${word}'`).join(' ')
+    const run = await new Promise<Run>((resolve) => {
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        env: { ...process.env, ASSET_LIBRARY_URL: server.url, ASSET_LIBRARY_KEY: server.acme.writeKey, FIGMA_TOKEN },
+        stdio: ['ignore', 'pipe', 'pipe'],
       })
-      expect(run.code, run.stdout).toBe(0)
-      expect(run.stdout).toMatch(/[█░]{24} (queued|running): /)
-      expect(run.stdout).toMatch(/import \S+ done: "Screens" \(version \S+\), run 1, 3 nodes: 3 created/)
-      // No plain progress line: the bar takes its place.
-      expect(run.stdout).not.toMatch(/^import \S+ (queued|running):/m)
-    } finally {
-      fake.reset()
-    }
+      let stdout = ''
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk))
+      child.once('exit', (code) => resolve({ code, stdout, stderr: '' }))
+    })
+    expect(run.code, run.stdout).toBe(0)
+    expect(run.stdout).toMatch(/[█░]{24} (queued|running): /)
+    expect(run.stdout).toMatch(/import \S+ done: "Screens" \(version \S+\), run 1, 3 nodes: 3 created/)
+    // No plain progress line: the bar takes its place.
+    expect(run.stdout).not.toMatch(/^import \S+ (queued|running):/m)
   })
 })
 
