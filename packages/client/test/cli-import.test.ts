@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startFakeFigma, type FakeFigma } from '../../../test/support/fake-figma.js'
 import { assetByExternalId, FIGMA_TOKEN, figmaLink, getImport, IMPORT_TEST_ENV } from '../../../test/support/imports.js'
+import { seedOrganization } from '../../../test/support/app.js'
+import { loginOwner } from '../../../test/support/sessions.js'
 import type { Import } from '../src/types.js'
 import { startServer, type RunningServer } from './server.js'
 
@@ -116,6 +118,22 @@ describe('import figma, then rerun, get and list', () => {
     const nodes = await cli(['import', 'figma', figmaLink(fileKey), '--nodes', frame.replace(':', '-'), '--json'], withToken)
     expect(nodes.code, nodes.stderr).toBe(0)
     expect(JSON.parse(nodes.stdout)).toMatchObject({ select: 'nodes', node_ids: [frame], file_key: fileKey })
+  })
+})
+
+describe('the organization\u2019s stored token', () => {
+  it('is used when neither --token nor FIGMA_TOKEN is given', async () => {
+    const initech = await seedOrganization(server.t.app, 'Initech')
+    const stored = await (await loginOwner(server.t.app, initech)).put(`/app/api/orgs/${initech.org.slug}/integrations/figma`, { token: FIGMA_TOKEN })
+    expect(stored.statusCode, stored.body).toBe(200)
+    const fileKey = `CliStored${process.pid}AbCdEf`
+    const file = fake.file(fileKey, 'Stored')
+    file.addFrame(file.addPage('Page 1'), 'Cover')
+
+    const run = await cli(['import', 'figma', figmaLink(fileKey), '--wait', '--json'], { ASSET_LIBRARY_KEY: initech.writeKey })
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'done', created: 1, file_name: 'Stored' })
+    expect(fake.requests.filter((request) => request.url.startsWith(`/v1/files/${fileKey}`)).map((request) => request.token)).toEqual([FIGMA_TOKEN])
   })
 })
 
