@@ -315,6 +315,7 @@ function createImportWork(config: Config, database: DatabaseHandle, logger: Fast
     databaseUrl: config.databaseUrl,
   })
   return {
+    /** The client to Figma, shared with the integration (the connection check, webhooks, outlines). */
     figma,
     job,
     close: async () => {

@@ -5,13 +5,13 @@ import { loadConfig } from '../../src/config.js'
 import { openDatabase } from '../../src/platform/db/index.js'
 import { migrate } from '../../src/platform/db/migrate.js'
 import { bearer, TEST_SECRET } from '../support/app.js'
-import { CLI, env, running, useCliDataDir } from '../support/cli-process.js'
+import { CLI, env, running, startServer, useCliDataDir } from '../support/cli-process.js'
 import { silentLogger } from '../support/database.js'
 import { startFakeFigma, type FakeFigma } from '../support/fake-figma.js'
 import { FIGMA_TOKEN, figmaLink } from '../support/imports.js'
 import { waitFor } from '../support/wait.js'
 
-/** The `worker` command runs imports too: it builds a push pipeline of its own. */
+/** The `serve` (with its background work) and `worker` commands both run imports; a worker builds a push pipeline of its own. */
 
 // The real executable: tsx compiles it at every start (see cli-commands.test.ts).
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 })
@@ -66,5 +66,39 @@ describe('the worker', () => {
       const record = (await app.inject({ method: 'GET', url: `/api/v1/imports/${id}`, headers: bearer(key) })).json()
       expect(record, output).toMatchObject({ status: 'done', total: 3, created: 3 })
     })
+  })
+
+  it('is not needed by serve, which runs imports itself', async () => {
+    const fileKey = 'ServeFile01234567890'
+    const file = fake.file(fileKey, 'Served')
+    file.addFrames(file.addPage('Page'), 2)
+    const key = await withApp(async (app) => {
+      // An organization of its own: the fake renders this file's frames as the other test's, which would be duplicates.
+      const org = await app.services.orgs.createOrganization({ name: 'Served', slug: 'served' })
+      return (await app.services.keys.create({ organizationId: org.id, name: 'serve', scope: 'assets:write', expiresAt: null, createdBy: null })).token
+    })
+    const server = await startServer({ APP_SECRET: TEST_SECRET, ...fake.env })
+    try {
+      const created = await fetch(`${server.url}/api/v1/imports`, {
+        method: 'POST',
+        headers: { ...bearer(key), 'content-type': 'application/json' },
+        body: JSON.stringify({ source: 'figma', file_url: figmaLink(fileKey), figma_token: FIGMA_TOKEN }),
+      })
+      expect(created.status).toBe(202)
+      const { import_id: id } = (await created.json()) as { import_id: string }
+      const record = await waitFor(
+        'the import to end',
+        async () => {
+          const body = (await (await fetch(`${server.url}/api/v1/imports/${id}`, { headers: bearer(key) })).json()) as { status: string }
+          return body.status === 'done' || body.status === 'failed' ? body : undefined
+        },
+        60_000,
+        200,
+      )
+      expect(record).toMatchObject({ status: 'done', total: 2, created: 2 })
+    } finally {
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toBe(0)
+    }
   })
 })

@@ -195,6 +195,22 @@ describe('who imports, and how', () => {
     expectProblem(await t.app.inject({ method: 'POST', url: `/api/v1/imports/${id}/rerun`, headers: bearer(acme.writeKey) }), 422, 'figma_not_connected')
   })
 
+  it('uses the organization\u2019s stored token when the import carries none, for a rerun with no body too', async () => {
+    const { fileKey, file, hero } = brandFile()
+    const owner = await loginOwner(t.app, acme)
+    const stored = await owner.put(`/app/api/orgs/${acme.org.slug}/integrations/figma`, { token: FIGMA_TOKEN })
+    expect(stored.statusCode, stored.body).toBe(200)
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/imports', headers: bearer(acme.writeKey), payload: { source: 'figma', file_url: figmaLink(fileKey) } })
+    expect(res.statusCode, res.body).toBe(202)
+    const id = res.json<{ import_id: string }>().import_id
+    expect((await importRow(id)).token_sealed).toBeNull()
+    expect(await importEnded(t.app, acme.readKey, id)).toMatchObject({ status: 'done', created: 3 })
+
+    file.edit(hero)
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/imports/${id}/rerun`, headers: bearer(acme.writeKey) })).statusCode).toBe(202)
+    expect(await importEnded(t.app, acme.readKey, id)).toMatchObject({ status: 'done', run: 2, updated: 1, unchanged: 2 })
+  })
+
   it('says in asset.created where a pushed asset came from: a key\u2019s push is the API\u2019s, a session\u2019s the web app\u2019s upload', async () => {
     const viaKey = await pushImage(t.app, acme.writeKey, { title: 'By key' })
     const owner = await loginOwner(t.app, acme)
