@@ -36,6 +36,7 @@ const UNIT_TESTS = [
   'test/platform/svg.test.ts',
   'packages/client/test/cli-pacer.test.ts',
   'packages/client/test/cli-usage.test.ts',
+  'packages/client/test/imports-wait.test.ts',
   'packages/client/test/operations.test.ts',
   'packages/client/test/retries.test.ts',
   'packages/client/test/webhooks.test.ts',

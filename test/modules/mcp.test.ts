@@ -28,8 +28,10 @@ const ALL_TOOLS = [
   'restore_asset',
   'create_collection',
   'add_to_collection',
+  'import_from_figma',
+  'get_import',
 ]
-const WRITE_TOOLS = ['push_asset', 'update_asset', 'restore_asset', 'create_collection', 'add_to_collection']
+const WRITE_TOOLS = ['push_asset', 'update_asset', 'restore_asset', 'create_collection', 'add_to_collection', 'import_from_figma']
 
 const clients: Client[] = []
 afterEach(async () => {

@@ -1,10 +1,24 @@
 import { OPERATIONS, type OperationId } from './generated/operations.js'
 import { everyItem } from './pages.js'
 import { pushBody, resolveSource, type PushSource, type SourceResolver } from './push.js'
-import { jsonBody, Transport, type Bucket, type ClientOptions, type RateLimitState, type RequestBody, type RequestOptions } from './transport.js'
+import { jsonBody, sleep, Transport, type Bucket, type ClientOptions, type RateLimitState, type RequestBody, type RequestOptions } from './transport.js'
 import type * as T from './types.js'
 
 const byId = (item: { id: string }) => item.id
+/** How often `imports.wait` asks by default: the counts move node by node, and `getImport` is in the cheap bucket. */
+const IMPORT_POLL_MS = 1000
+
+/** What `imports.wait` takes besides the id. */
+export interface ImportWaitOptions {
+  /** Called with the record after each look, the last (ended) one included: its counts grow while it runs. */
+  onProgress?: (record: T.Import) => void
+  /** Ends the wait (rejecting with the signal's reason); the import itself goes on. */
+  signal?: AbortSignal
+  /** Between looks; default 1000 ms. */
+  intervalMs?: number
+}
+
+const ended = (record: T.Import) => record.status === 'done' || record.status === 'failed'
 const byName = (item: { name: string }) => item.name
 
 /** One call of an operation: its path parameters (`{id}`, `{version}`), query, body and options. */
@@ -97,6 +111,34 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       restore: (id: string, options?: RequestOptions) => call<T.Asset>('restoreTrashedAsset', { id, options }),
       /** Purges it now, for good (a web-app session: owners and admins only). */
       purge: (id: string, options?: RequestOptions) => call<void>('purgeTrashedAsset', { id, options }),
+    },
+
+    /**
+     * Design-tool imports (Figma): each node becomes an asset with the `external_id` `figma:FILEKEY:NODEID`,
+     * and running an import again is a sync (changed renders become new versions; removed nodes are reported
+     * as missing, never deleted). The job runs on the server: `create` and `rerun` answer 202 at once.
+     */
+    imports: {
+      /** Queues an import: `{import_id, status: 'queued'}`. `source` defaults to `figma`; without `figma_token` the organization's stored token is used. */
+      create: (request: Omit<T.ImportCreate, 'source'> & { source?: 'figma' }, options?: RequestOptions) =>
+        call<T.ImportAccepted>('createImport', { body: json({ source: 'figma', ...request } satisfies T.ImportCreate), options }),
+      list: (query?: T.ImportQuery, options?: RequestOptions) => call<T.ImportPage>('listImports', { query, options }),
+      /** Every import (of `file_key`, if given), newest first, fetching pages as the loop goes. */
+      iterate: (query: Omit<T.ImportQuery, 'offset'> = {}, options?: RequestOptions) =>
+        everyItem<T.Import>((offset, limit) => call<T.ImportPage>('listImports', { query: { ...query, offset, limit }, options }), byId, query),
+      /** The import: its status, and the counts of its current run (growing while it runs) with each failure. */
+      get: (id: string, options?: RequestOptions) => call<T.Import>('getImport', { id, options }),
+      /** Runs it again with its stored selection (a sync); 409 `import_in_progress` while it is queued or running. */
+      rerun: (id: string, request: T.ImportRerun = {}, options?: RequestOptions) => call<T.ImportAccepted>('rerunImport', { id, body: json(request), options }),
+      /** Looks at the import every `intervalMs` until its run ends (`done` or `failed`), and answers its last record. */
+      wait: async (id: string, { onProgress, signal, intervalMs = IMPORT_POLL_MS }: ImportWaitOptions = {}): Promise<T.Import> => {
+        for (;;) {
+          const record = await call<T.Import>('getImport', { id, options: signal && { signal } })
+          onProgress?.(record)
+          if (ended(record)) return record
+          await sleep(intervalMs, signal)
+        }
+      },
     },
 
     /** Full-text plus semantic search (`mode` says which ran), with the list filters. In the expensive bucket. */

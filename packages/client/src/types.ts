@@ -1,4 +1,4 @@
-import type { components, operations } from './generated/v1.js'
+import type { components, operations, webhooks } from './generated/v1.js'
 
 type Schemas = components['schemas']
 type SuccessStatus = 200 | 201
@@ -76,6 +76,21 @@ export type PresetList = Success<'listPresets'>
 /** A rendition preset and its parameters (`format` null for the built-in `original`). */
 export type Preset = PresetList['data'][number]
 
+/** `POST /api/v1/imports`: a Figma file (or a node's subtree) to import, with the push's metadata for every asset. */
+export type ImportCreate = JsonBodyOf<'createImport'>
+/** `{import_id, status: 'queued'}`: follow it with `imports.get` (or `imports.wait`). */
+export type ImportAccepted = Success<'createImport'>
+/** An import: its status, the file's name and version, and the counts of its current run with each failure and missing node. */
+export type Import = Schemas['Import']
+export type ImportStatus = Import['status']
+export type ImportQuery = QueryOf<'listImports'>
+export type ImportPage = Success<'listImports'>
+/** `{figma_token?}`: a rerun carries its token again unless the organization has a stored one. */
+export type ImportRerun = JsonBodyOf<'rerunImport'>
+
+/** Where an `asset.created` event's asset came from: a push with an API key, the web app, or a Figma import. */
+export type AssetSource = WebhookAssetCreated['data']['source']
+type WebhookAssetCreated = webhooks['asset.created']['post']['requestBody']['content']['application/json']
 
 /** A page in the API's list envelope. */
 export interface Page<Item> {

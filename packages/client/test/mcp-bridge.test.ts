@@ -16,7 +16,7 @@ import { startServer, type RunningServer } from './server.js'
 // The bridge as a desktop client starts it: its own process, spoken to on stdin and stdout.
 /** `asset-library-client mcp`, as a desktop client starts it (URL and key from the environment). */
 const BRIDGE = ['--import', 'tsx', new URL('../src/cli/main.ts', import.meta.url).pathname, 'mcp']
-const WRITE_TOOLS = ['push_asset', 'update_asset', 'create_collection', 'add_to_collection']
+const WRITE_TOOLS = ['push_asset', 'update_asset', 'create_collection', 'add_to_collection', 'import_from_figma']
 
 let server: RunningServer
 beforeAll(async () => {

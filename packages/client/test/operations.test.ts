@@ -49,6 +49,10 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   restoreAssetVersion: (client) => client.assets.restoreVersion(ID, VERSION),
   restoreTrashedAsset: (client) => client.trash.restore(ID),
   purgeTrashedAsset: (client) => client.trash.purge(ID),
+  createImport: (client) => client.imports.create({ file_url: 'https://www.figma.com/design/AbCdEf1234567890/Kit' }),
+  listImports: (client) => client.imports.list(),
+  getImport: (client) => client.imports.get(ID),
+  rerunImport: (client) => client.imports.rerun(ID),
 }
 
 /** Calls the operation's SDK method against a fetch that records the request and answers 200 with budget headers. */

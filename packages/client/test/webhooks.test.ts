@@ -4,6 +4,7 @@ import {
   verifyWebhook,
   WebhookVerificationError,
   type Asset,
+  type AssetSource,
   type Collection,
   type KnownWebhookEvent,
   type WebhookEvent,
@@ -80,9 +81,13 @@ describe('typed events', () => {
     expect(event.event).toBe('asset.restored')
     switch (event.event) {
       case 'asset.restored':
-      case 'asset.created':
         expectTypeOf(event.data).toEqualTypeOf<Asset>()
         expect(event.data.title).toBe('Logo')
+        break
+      case 'asset.created':
+        // The record, and where the asset came from (only on this event: the record itself does not keep it).
+        expectTypeOf<Omit<typeof event.data, 'source'>>().toEqualTypeOf<Asset>()
+        expectTypeOf(event.data.source).toEqualTypeOf<AssetSource>()
         break
       case 'asset.updated':
         expectTypeOf(event.data).toExtend<Asset>()
@@ -98,6 +103,18 @@ describe('typed events', () => {
         expectTypeOf(event.event).toEqualTypeOf<'ping' | 'collection.created' | 'member.invited' | 'member.joined'>()
     }
     expectTypeOf<WebhookEventOf<'member.joined'>['data']['role']>().toEqualTypeOf<'owner' | 'admin' | 'member'>()
+  })
+
+  it('types asset.created\'s `source`, discriminated on its kind: a Figma import names the file, the node and the import', async () => {
+    const source = { kind: 'figma', file_key: 'AbCdEf1234567890', node_id: '1:2', import_id: '0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e1f' }
+    const created = JSON.stringify({ id: 'delivery-3', event: 'asset.created', organization_id: 'org', emitted_at: '2027-01-15T08:00:00.000Z', data: { id: 'a1', title: 'Hero', source } })
+    const event = await verifyWebhook(created, signed([secret], now, created), secret, { now })
+    if (event.event !== 'asset.created') throw new Error(`expected asset.created, got ${event.event}`)
+    expectTypeOf(event.data.source.kind).toEqualTypeOf<'api' | 'upload' | 'figma'>()
+    expect(event.data.source).toEqual(source)
+    if (event.data.source.kind !== 'figma') throw new Error('expected a Figma source')
+    expectTypeOf(event.data.source).toEqualTypeOf<{ kind: 'figma'; file_key: string; node_id: string; import_id: string }>()
+    expect(event.data.source.node_id).toBe('1:2')
   })
 
   it('knows every event kind the server emits', () => {

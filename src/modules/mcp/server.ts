@@ -12,6 +12,7 @@ import type { V1Calls } from './v1-calls.js'
 const INSTRUCTIONS = [
   'The organization\u2019s design asset library: images with a title, asset type, client, product and tags, grouped in collections.',
   'Find assets with search_assets (words and meaning) or list_assets (filters, newest first); look at one with get_asset, which shows its thumbnail.',
+  'Bring frames or components in from a Figma link with import_from_figma (it uses the organization\u2019s stored Figma token), and follow the import with get_import.',
   'Every call acts with the API key the client connected with, under the same limits as the REST API; a key with the assets:read scope sees only the read tools.',
 ].join(' ')
 
@@ -63,7 +64,7 @@ async function callTool(tool: ToolDefinition, args: Arguments, v1: V1Calls): Pro
   if (refused) return toolError(refused)
   const answer = await v1.call(v1Request(tool, args))
   if (!answer.ok) return toolError(problemText(answer.problem, tool))
-  const { structured, media = [] } = await tool.answer(answer.body, v1)
+  const { structured, media = [] } = await tool.answer(answer.body, v1, args)
   return { content: [{ type: 'text', text: JSON.stringify(structured) }, ...media], structuredContent: structured }
 }
 
@@ -85,7 +86,8 @@ function argumentsProblem(tool: ToolDefinition, args: Arguments): string | undef
 
 /** The problem as a model reads it: what went wrong, then each argument at fault under its own name. */
 function problemText(problem: ProblemBody, tool: ToolDefinition): string {
-  const head = `${problem.title} (${problem.status} ${problem.code})${problem.detail ? `: ${problem.detail}` : ''}`
+  const detail = tool.problemDetails?.[problem.code] ?? problem.detail
+  const head = `${problem.title} (${problem.status} ${problem.code})${detail ? `: ${detail}` : ''}`
   const fields = (problem.errors ?? []).map(({ pointer, detail }) => `- ${argumentAt(pointer, tool)}: ${detail}`)
   return [head, ...fields].join('\n')
 }

@@ -5,6 +5,7 @@ import { PaginationQuery } from '../../platform/http/pagination.js'
 import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
 import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
 import { CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
+import { CreateImportBody, ImportSchema, type ImportRecord } from '../imports/schemas.js'
 import { RenderQuery, RenditionLinkSchema } from '../renditions/schemas.js'
 import { SearchBody, SimilarQuery } from '../search/schemas.js'
 import { TrashedAssetSchema, TrashQuery } from '../trash/schemas.js'
@@ -38,19 +39,25 @@ export interface ToolDefinition {
   pathArgument?: string
   /** Query parameters the tool always sends (render_asset asks for the link as JSON, never a redirect). */
   fixedQuery?: Record<string, string>
-  answer(body: unknown, v1: V1Calls): ToolAnswer | Promise<ToolAnswer>
+  /** Body fields the tool always sends (import_from_figma's `source`). */
+  fixedBody?: Record<string, unknown>
+  /** Arguments the tool reads itself, not sent to the endpoint (import_from_figma's `wait`). */
+  localArguments?: readonly string[]
+  /** What a model should read instead of the endpoint's `detail` for a problem code (the endpoint speaks of fields the tool does not take). */
+  problemDetails?: Record<string, string>
+  answer(body: unknown, v1: V1Calls, args: Arguments): ToolAnswer | Promise<ToolAnswer>
 }
 
 /** The request a call of `tool` with `args` makes. */
 export function v1Request(tool: ToolDefinition, args: Arguments): V1Request {
   const [method, template] = tool.endpoint.split(' ') as [V1Request['method'], string]
-  const { pathArgument } = tool
-  const rest = pathArgument ? Object.fromEntries(Object.entries(args).filter(([name]) => name !== pathArgument)) : args
+  const { pathArgument, localArguments = [] } = tool
+  const rest = Object.fromEntries(Object.entries(args).filter(([name]) => name !== pathArgument && !localArguments.includes(name)))
   const path = pathArgument ? template.replace(/\{\w+\}/, encodeURIComponent(String(args[pathArgument]))) : template
   if (method === 'GET') return { method, path, query: { ...rest, ...tool.fixedQuery } }
   // A tool whose only argument is the path's (restore_asset) calls an endpoint that takes no body.
   const bodiless = Object.keys(tool.inputSchema.properties).every((name) => name === pathArgument)
-  return bodiless ? { method, path } : { method, path, body: rest }
+  return bodiless ? { method, path } : { method, path, body: { ...tool.fixedBody, ...rest } }
 }
 
 type Asset = Record<string, unknown> & { id: string; title: string; thumbnail_url: string; original_url: string; mime_type: string }
@@ -153,6 +160,49 @@ async function assetMedia(asset: Asset, v1: V1Calls): Promise<ContentBlock[]> {
   if (!picture) return [{ type: 'text', text: 'The image is not available yet; original_url links to the original.' }, link]
   return [{ type: 'image', data: picture.bytes.toString('base64'), mimeType: picture.mimeType }, link]
 }
+
+/** How long import_from_figma's `wait` follows an import: under the time an MCP client gives a call. */
+const IMPORT_WAIT_MS = 25_000
+/** Its looks at the import: soon at first (a small file is done in a second or two), then every 2 s. */
+const IMPORT_LOOKS_MS = [250, 500, 1000, 2000]
+
+const ended = (record: ImportRecord) => record.status === 'done' || record.status === 'failed'
+
+/** One sentence on where the import stands and what to do next, beside its record. */
+function importSummary(record: ImportRecord, waited: boolean): string {
+  const counts = `${record.total} nodes: ${record.created} created, ${record.updated} updated, ${record.unchanged} unchanged, ${record.failed} failed, ${record.missing} missing`
+  if (record.status === 'failed') return `The import failed: ${record.error?.code ?? 'unknown'}${record.error ? ` (${record.error.detail})` : ''}. ${counts}.`
+  if (record.status === 'done') return `The import is done: ${counts}.${record.failed > 0 ? ' `failures` says why each failed node failed.' : ''}`
+  const still = waited ? `Still ${record.status} after ${IMPORT_WAIT_MS / 1000} s` : `The import is ${record.status}`
+  return `${still} (${counts} so far): call get_import with id ${record.id} to follow it.`
+}
+
+const importAnswer = (record: ImportRecord, waited: boolean): ToolAnswer => ({ structured: { ...record, summary: importSummary(record, waited) } })
+
+/** The import's record now, or (with `wait`) once it ends or IMPORT_WAIT_MS have passed. */
+async function importAfter(id: string, v1: V1Calls, wait: boolean): Promise<ToolAnswer> {
+  const look = async () => {
+    const answer = await v1.call({ method: 'GET', path: `/api/v1/imports/${encodeURIComponent(id)}` })
+    if (!answer.ok) throw new Error(`GET /api/v1/imports/${id} answered ${answer.problem.status} ${answer.problem.code}`)
+    return answer.body as ImportRecord
+  }
+  const deadline = Date.now() + IMPORT_WAIT_MS
+  let record = await look()
+  for (let attempt = 0; wait && !ended(record) && Date.now() < deadline; attempt++) {
+    const pause = Math.min(IMPORT_LOOKS_MS[Math.min(attempt, IMPORT_LOOKS_MS.length - 1)]!, deadline - Date.now())
+    await new Promise((resolve) => setTimeout(resolve, pause))
+    record = await look()
+  }
+  return importAnswer(record, wait)
+}
+
+const ImportOutput = Type.Object(
+  { ...ImportSchema.properties, summary: Type.String({ description: 'Where the import stands, and what to do next, in one sentence.' }) },
+  { additionalProperties: false },
+)
+
+/** import_from_figma's arguments: the import's own, without `source` (always Figma) and without a token (see its description). */
+const { file_url, select, node_ids, format, scale, asset_type, client, product, tag_names, collection_name } = CreateImportBody.properties
 
 /** render_asset's arguments: the render endpoint's, the redirect left out (the tool answers the link). */
 const renderProperties = Type.Omit(RenderQuery, ['redirect']).properties
@@ -387,5 +437,52 @@ export const TOOLS: readonly ToolDefinition[] = [
     endpoint: 'POST /api/v1/collections/{id}/assets',
     pathArgument: 'collection_id',
     answer: asJson,
+  },
+  {
+    name: 'import_from_figma',
+    title: 'Import from Figma',
+    description:
+      'Import a Figma file\u2019s top-level frames (`select: "frames"`, the default), its components and variants (`components`), or some nodes (`nodes` with `node_ids`, as Figma writes them: `1:2`) as assets: each gets the node\u2019s name as title, its page as a tag, a link back to Figma, and the `external_id` `figma:FILEKEY:NODEID`. A `node-id` in `file_url` narrows the import to that node\u2019s subtree. `format` is `png` (default), `svg` or `jpg`; `scale` 1 to 4. The metadata arguments (`asset_type`, `client`, `product`, `tag_names`, `collection_name`) go on every asset. Importing a file again is a sync: changed nodes become new versions, removed ones are reported as missing, never deleted. It uses the organization\u2019s stored Figma token (an owner or admin connects Figma in Settings \u2192 Integrations); it never takes a token as an argument, because tool arguments are kept in chat transcripts, where a token would leak. The import runs on the server: it answers the import at once, or with `wait: true` once it ends (at most about 25 s; a longer one is answered still running: follow it with get_import).',
+    scope: 'assets:write',
+    // Reaches Figma; a second call imports again (a sync), making new versions of what changed.
+    annotations: { title: 'Import from Figma', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    inputSchema: Type.Object(
+      {
+        file_url,
+        select,
+        node_ids,
+        format,
+        scale,
+        asset_type,
+        client,
+        product,
+        tag_names,
+        collection_name,
+        wait: Type.Optional(Type.Boolean({ description: 'Answer once the import ends (at most about 25 s) instead of at once. Default false.' })),
+      },
+      { additionalProperties: false },
+    ),
+    outputSchema: ImportOutput,
+    endpoint: 'POST /api/v1/imports',
+    fixedBody: { source: 'figma' },
+    localArguments: ['wait'],
+    problemDetails: {
+      figma_not_connected:
+        'The organization has no stored Figma token. An owner or admin connects Figma in the web app (Settings \u2192 Integrations); this tool never takes a token itself.',
+    },
+    answer: (body, v1, args) => importAfter((body as { import_id: string }).import_id, v1, args.wait === true),
+  },
+  {
+    name: 'get_import',
+    title: 'Follow an import',
+    description:
+      'One import by id (from import_from_figma): its `status` (`queued`, `running`, `done`, `failed`), the counts of its current run (`total`, `created`, `updated`, `unchanged`, `failed`, `missing`) with each failed node\u2019s reason and each missing node, the Figma file\u2019s name and version, and `error` when it failed as a whole. The counts grow while it runs.',
+    scope: 'assets:read',
+    annotations: { title: 'Follow an import', ...READ },
+    inputSchema: Type.Object({ id: Id('import') }, { additionalProperties: false }),
+    outputSchema: ImportOutput,
+    endpoint: 'GET /api/v1/imports/{id}',
+    pathArgument: 'id',
+    answer: (body) => importAnswer(body as ImportRecord, false),
   },
 ]

@@ -6,9 +6,10 @@
  */
 import { ApiError, NetworkError } from '../errors.js'
 import { createClient, type NodeAssetLibraryClient } from '../node.js'
-import type { PushFields } from '../types.js'
+import type { Import, PushFields } from '../types.js'
 import { HashCache } from './hash-cache.js'
 import { getAsset } from './get.js'
+import { figmaToken, follow, importSelection, listImports, notFound, refusalOf, succeeded, summaryOf } from './imports.js'
 import { list, search } from './query.js'
 import { transfer, type TransferPlan } from './transfer.js'
 import { listTrash, restoreFromTrash } from './trash.js'
@@ -28,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`)
     return EXIT.ok
   }
-  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash, get or mcp`)
+  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash, get, import or mcp`)
 
   if (command === 'mcp') {
     const { values, positionals } = parseCommand('mcp', args)
@@ -57,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok
   }
   if (command === 'trash') return trash(args)
+  if (command === 'import') return importCommand(args)
   if (command === 'get') {
     const { values, positionals } = parseCommand('get', args)
     if (values.help) return help('get')
@@ -81,6 +83,91 @@ async function trash(args: string[]): Promise<number> {
     return restored ? EXIT.ok : EXIT.failed
   }
   throw new UsageError('trash takes trash list or trash restore <id>')
+}
+
+/** `import figma <link>`, `import rerun <id>`, `import get <id>` and `import list`. */
+async function importCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('import', args)
+  if (values.help) return help('import')
+  const [action, ...rest] = positionals
+  const json = values.json ?? false
+  if (action === 'figma' && rest.length === 1) {
+    const selection = importSelection(values)
+    const client = await connect(connection(values, process.env), 'assets:write')
+    const queued = await client.imports
+      .create({
+        file_url: rest[0]!,
+        ...selection,
+        ...figmaToken(values, process.env),
+        ...(values.type !== undefined && { asset_type: await assetTypeNamed(client, values.type) }),
+        ...(values.client !== undefined && { client: values.client }),
+        ...(values.product !== undefined && { product: values.product }),
+        ...(values.tag !== undefined && { tag_names: values.tag }),
+        ...(values.collection !== undefined && { collection_name: (await collectionNamed(client, values.collection, false))!.name }),
+      })
+      .catch((error: unknown) => Promise.reject(refusalOf(error)))
+    return afterQueued(client, queued.import_id, values.wait ?? false, json)
+  }
+  if (action === 'rerun' && rest.length === 1) {
+    const client = await connect(connection(values, process.env), 'assets:write')
+    const id = rest[0]!
+    try {
+      await client.imports.rerun(id, figmaToken(values, process.env))
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw refusalOf(error)
+      notFound(error, id)
+      return EXIT.failed
+    }
+    return afterQueued(client, id, values.wait ?? false, json)
+  }
+  if (action === 'get' && rest.length === 1) {
+    const client = await connect(connection(values, process.env))
+    let record: Import
+    try {
+      record = await client.imports.get(rest[0]!)
+    } catch (error) {
+      notFound(error, rest[0]!)
+      return EXIT.failed
+    }
+    process.stdout.write(json ? `${JSON.stringify(record)}\n` : summaryOf(record))
+    return EXIT.ok
+  }
+  if (action === 'list' && rest.length === 0) {
+    await listImports(await connect(connection(values, process.env)), values)
+    return EXIT.ok
+  }
+  throw new UsageError('import takes import figma <Figma link>, import rerun <id>, import get <id> or import list')
+}
+
+/**
+ * A queued import: its id (--json: its record) at once, or with --wait its progress on stderr until it
+ * ends, then its counts and failures. The first Ctrl-C stops the wait, not the import.
+ */
+async function afterQueued(client: NodeAssetLibraryClient, id: string, wait: boolean, json: boolean): Promise<number> {
+  if (!wait) {
+    process.stdout.write(json ? `${JSON.stringify(await client.imports.get(id))}\n` : `${id}\n`)
+    return EXIT.ok
+  }
+  const stop = new AbortController()
+  const interrupt = () => {
+    if (stop.signal.aborted) process.exit(EXIT.interrupted)
+    stop.abort(new Error('stopped'))
+  }
+  process.on('SIGINT', interrupt)
+  process.on('SIGTERM', interrupt)
+  let record: Import
+  try {
+    record = await follow(client, id, stop.signal)
+  } catch (error) {
+    if (!stop.signal.aborted) throw error
+    process.stderr.write(`\nStopped waiting: the import goes on on the server. Follow it with: asset-library-client import get ${id}\n`)
+    return EXIT.interrupted
+  } finally {
+    process.off('SIGINT', interrupt)
+    process.off('SIGTERM', interrupt)
+  }
+  process.stdout.write(json ? `${JSON.stringify(record)}\n` : summaryOf(record))
+  return succeeded(record) ? EXIT.ok : EXIT.failed
 }
 
 function help(command: Command): number {

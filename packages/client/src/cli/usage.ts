@@ -33,11 +33,16 @@ Usage:
   asset-library-client trash list [--limit N] [--offset N | --all]
   asset-library-client trash restore <id>
   asset-library-client get <id> [--preset NAME | --width N --height N --fit F --format F --quality Q] -o FILE
+  asset-library-client import figma <Figma link> [--components | --nodes 1:2,3:4] [--format F] [--scale N] [--wait]
+  asset-library-client import rerun <id> [--wait]
+  asset-library-client import get <id>
+  asset-library-client import list [--file KEY] [--limit N] [--offset N | --all]
   asset-library-client mcp      the service's MCP tools over stdio, for a desktop AI client
 
 Every command:
 ${CONNECTION}
-  --json               NDJSON on stdout: one line per file or asset, then a summary line (not mcp)
+  --json               NDJSON on stdout: one line per file or asset, then a summary line (import: the
+                       import's record as JSON; not mcp)
 ${HELP_OPTION} (after a command: that command's options)
 
 push and check:
@@ -141,6 +146,43 @@ Options:
 ${CONNECTION}
   --json               one JSON line on stdout: the file, its size and format
 ${HELP_OPTION}`,
+  import: `Usage: asset-library-client import figma <Figma link> [options]
+       asset-library-client import rerun <id> [--token T] [--wait] [--json]
+       asset-library-client import get <id> [--json]
+       asset-library-client import list [--file KEY] [--limit N] [--offset N | --all] [--json]
+
+figma: imports a Figma file's top-level frames (or the subtree of the link's node-id) as assets, each with
+the external_id figma:FILEKEY:NODEID, and prints the import's id. The server runs the import: --wait follows
+it (a progress bar on a terminal's stderr, plain lines otherwise) and prints what it did. Importing the same
+file again (rerun) is a sync: changed nodes become new versions, removed ones are reported as missing.
+rerun: runs an import again with its stored selection. get: an import's state and counts. list: the
+organization's imports, newest first.
+
+Options:
+  --components         import the file's components and component sets' variants instead of its frames
+  --nodes IDS          import these nodes only, comma-separated as Figma writes them: 1:2,3:4
+  --format F           png (default), svg or jpg
+  --scale N            1 to 4 (default 1; Figma ignores it for svg)
+  --token T            a Figma personal access token (or FIGMA_TOKEN; prefer it: a flag shows in the process
+                       list); without either, the organization's stored token (Settings → Integrations)
+  --type T             the asset type of every asset (one of the library's asset types)
+  --client C           the client of every asset
+  --product P          the product of every asset
+  --tag T              a tag for every asset besides its page's (repeatable)
+  --collection NAME    put every asset in this manual collection (made if missing)
+  --wait               follow the import until it ends, then print its counts and each failed node
+  --file KEY           list: only the imports of this Figma file key
+  --limit N            list: imports per page (1 to 100, default 50)
+  --offset N           list: skip the first N
+  --all                list: every import, page after page
+${CONNECTION}
+  --json               the import's record as JSON on stdout (figma and rerun: once it ends, with --wait;
+                       list: one line per import)
+${HELP_OPTION}
+
+Exit: 0 the import is queued, or (--wait) done with no failed node; 1 it failed, or some nodes failed;
+2 bad usage (a link that is not Figma's, no token), a refused key or an unreachable server; 130 stopped
+waiting by Ctrl-C (the import goes on: import get <id>).`,
   mcp: `Usage: asset-library-client mcp [--url URL] [--key KEY]
 
 Serves the Asset Library's MCP tools over stdio, for a desktop AI client (Claude Desktop and others that
@@ -199,6 +241,24 @@ export const COMMANDS = {
     format: { type: 'string' },
     quality: { type: 'string' },
     output: { type: 'string', short: 'o' },
+  },
+  import: {
+    ...common,
+    components: { type: 'boolean' },
+    nodes: { type: 'string' },
+    format: { type: 'string' },
+    scale: { type: 'string' },
+    token: { type: 'string' },
+    type: { type: 'string' },
+    client: { type: 'string' },
+    product: { type: 'string' },
+    tag: { type: 'string', multiple: true },
+    collection: { type: 'string' },
+    wait: { type: 'boolean' },
+    file: { type: 'string' },
+    limit: { type: 'string' },
+    offset: { type: 'string' },
+    all: { type: 'boolean' },
   },
   mcp: { url: common.url, key: common.key, help: common.help },
 } as const satisfies Record<string, NonNullable<ParseArgsConfig['options']>>
