@@ -1,7 +1,7 @@
 import type { components, operations, webhooks } from './generated/v1.js'
 
 type Schemas = components['schemas']
-type SuccessStatus = 200 | 201
+type SuccessStatus = 200 | 201 | 202
 
 /** The JSON a successful answer of operation O carries. */
 export type Success<O extends keyof operations> = {
