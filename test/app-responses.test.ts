@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
+import { startFakeFigma, type FakeFigma } from './support/fake-figma.js'
 import { uniquePng } from './support/images.js'
 import { clientFrom, loginOwner, PASSWORD, type Client } from './support/sessions.js'
 import { waitFor } from './support/wait.js'
@@ -21,12 +22,19 @@ let t: TestApp
 let acme: Seeded
 let owner: Client
 let receiver: WebhookReceiver
+let figma: FakeFigma
 const sent: Sent[] = []
 const returned = new WeakMap<object, string>()
 
+const FIGMA_TOKEN = 'figd_app-responses-token'
+
 beforeAll(async () => {
+  figma = await startFakeFigma()
+  figma.addToken(FIGMA_TOKEN)
+  figma.file('AppResponses1234', 'Round trip').addPage('Page')
   t = await startTestApp({
-    env: WEBHOOK_TEST_ENV,
+    // The Figma fake on 127.0.0.1, and the test's PUBLIC_BASE_URL (assets.test) allowed, so a Figma webhook can be registered.
+    env: { ...WEBHOOK_TEST_ENV, FIGMA_API_URL: figma.url, OUTBOUND_ALLOWLIST: `${WEBHOOK_TEST_ENV.OUTBOUND_ALLOWLIST},assets.test` },
     routes: (app) => {
       app.addHook('preSerialization', async (request, _reply, payload) => {
         returned.set(request, JSON.stringify(payload))
@@ -48,6 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close()
   await receiver.close()
+  await figma.close()
 })
 
 /** Asserts a success and returns its body. */
@@ -108,6 +117,14 @@ describe('/app/api responses', () => {
     await ok(owner.post(`${delivery}/replay`))
     await ok(owner.delete(one))
 
+    const figmaLink = 'https://www.figma.com/design/AppResponses1234/Round-trip'
+    await ok(owner.put(`${org}/integrations/figma`, { token: FIGMA_TOKEN }))
+    await ok(owner.get(`${org}/integrations/figma`))
+    await ok(owner.get(`${org}/integrations/figma/outline?file_url=${encodeURIComponent(figmaLink)}`))
+    const figmaHook = await ok<{ id: string }>(owner.post(`${org}/integrations/figma/webhooks`, { event_type: 'FILE_UPDATE', file_url: figmaLink }))
+    await ok(owner.get(`${org}/integrations/figma/webhooks`))
+    await ok(owner.delete(`${org}/integrations/figma/webhooks/${figmaHook.id}`))
+    await ok(owner.delete(`${org}/integrations/figma`))
     const collection = await ok<{ id: string }>(owner.post('/api/v1/collections', { name: 'Covered' }))
     await ok(owner.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64'), collection_name: 'Covered' }))
     await ok(owner.get(`${org}/collections/covers?ids=${collection.id}`))
@@ -142,4 +159,6 @@ const NO_CONTENT = new Set([
   'DELETE /app/api/orgs/:org/products/:name',
   'DELETE /app/api/orgs/:org/webhooks/:id',
   'DELETE /app/api/orgs/:org/presets/:name',
+  'DELETE /app/api/orgs/:org/integrations/figma',
+  'DELETE /app/api/orgs/:org/integrations/figma/webhooks/:id',
 ])
