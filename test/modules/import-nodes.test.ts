@@ -77,7 +77,7 @@ describe('the nodes of an import', () => {
     expect(first.data.map((node) => node.outcome)).toEqual(['created', 'created', 'created', 'created', 'created'])
     expect((await nodesOf(acme.readKey, id, '?outcome=pending')).total).toBe(0)
     const assetOf = async (nodeId: string) => ((await assetByExternalId(t.app, acme.readKey, `figma:${fileKey}:${nodeId}`))!.id as string)
-    const [heroAsset, bannerAsset, cardAsset, footerAsset, starAsset] = await Promise.all([hero, banner, card, footer, star].map(assetOf))
+    const [heroAsset, bannerAsset, cardAsset, footerAsset, starAsset] = (await Promise.all([hero, banner, card, footer, star].map(assetOf))) as [string, string, string, string, string]
 
     // A sync: an edit, a rename, a removal, a node Figma cannot render, and a new one.
     file.edit(hero)
