@@ -45,7 +45,7 @@ import { createFigmaApi } from './modules/imports/figma-client.js'
 import { ImportJob } from './modules/imports/job.js'
 import { publicImportRoutes } from './modules/imports/routes.js'
 import type { ImportPushes } from './modules/imports/run.js'
-import { ImportSchema } from './modules/imports/schemas.js'
+import { ImportNodeSchema, ImportSchema } from './modules/imports/schemas.js'
 import { ImportService } from './modules/imports/service.js'
 import { Embeddings } from './modules/search/embeddings.js'
 import { publicSearchRoutes } from './modules/search/routes.js'
@@ -361,7 +361,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...serverTimeoutOptions(config.httpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, ImportSchema]) {
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, ImportSchema, ImportNodeSchema]) {
     app.addSchema(schema)
   }
   registerValidation(app)

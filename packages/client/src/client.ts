@@ -5,6 +5,7 @@ import { jsonBody, sleep, Transport, type Bucket, type ClientOptions, type RateL
 import type * as T from './types.js'
 
 const byId = (item: { id: string }) => item.id
+const byNodeId = (item: { node_id: string }) => item.node_id
 /** How often `imports.wait` asks by default: the counts move node by node, and `getImport` is in the cheap bucket. */
 const IMPORT_POLL_MS = 1000
 
@@ -128,6 +129,11 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
         everyItem<T.Import>((offset, limit) => call<T.ImportPage>('listImports', { query: { ...query, offset, limit }, options }), byId, query),
       /** The import: its status, and the counts of its current run (growing while it runs) with each failure. */
       get: (id: string, options?: RequestOptions) => call<T.Import>('getImport', { id, options }),
+      /** A page of the nodes of its current run, each with its `outcome` (null while pending), a failure's `reason` and its `asset_id`; `outcome` narrows them. */
+      nodes: (id: string, query?: T.ImportNodeQuery, options?: RequestOptions) => call<T.ImportNodePage>('listImportNodes', { id, query, options }),
+      /** Every node of its current run (of `outcome`, if given), by page then name, fetching pages as the loop goes. */
+      iterateNodes: (id: string, query: Omit<T.ImportNodeQuery, 'offset'> = {}, options?: RequestOptions) =>
+        everyItem<T.ImportNode>((offset, limit) => call<T.ImportNodePage>('listImportNodes', { id, query: { ...query, offset, limit }, options }), byNodeId, query),
       /** Runs it again with its stored selection (a sync); 409 `import_in_progress` while it is queued or running. */
       rerun: (id: string, request: T.ImportRerun = {}, options?: RequestOptions) => call<T.ImportAccepted>('rerunImport', { id, body: json(request), options }),
       /** Looks at the import every `intervalMs` until its run ends (`done` or `failed`), and answers its last record. */

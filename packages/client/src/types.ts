@@ -85,6 +85,12 @@ export type Import = Schemas['Import']
 export type ImportStatus = Import['status']
 export type ImportQuery = QueryOf<'listImports'>
 export type ImportPage = Success<'listImports'>
+/** A node of an import's current run: its `outcome` (`created`, `updated`, `unchanged`, `failed`, `missing`; null while pending), a failure's `reason` and `detail`, its `asset_id` and `figma_url`. */
+export type ImportNode = Schemas['ImportNode']
+export type ImportNodeOutcome = NonNullable<ImportNode['outcome']>
+/** `{limit?, offset?, outcome?}`: `outcome` also takes `pending` (not yet done in this run). */
+export type ImportNodeQuery = QueryOf<'listImportNodes'>
+export type ImportNodePage = Success<'listImportNodes'>
 /** `{figma_token?}`: a rerun carries its token again unless the organization has a stored one. */
 export type ImportRerun = JsonBodyOf<'rerunImport'>
 

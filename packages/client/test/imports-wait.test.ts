@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { IMPORT_EXAMPLE } from '../../../src/modules/imports/schemas.js'
+import { IMPORT_EXAMPLE, IMPORT_NODE_EXAMPLE } from '../../../src/modules/imports/schemas.js'
 import { startServer, type TestServer } from '../../../test/support/http-server.js'
 import { staysTrue } from '../../../test/support/wait.js'
 import { createClient, type Import } from '../src/index.js'
 
-/** `imports.wait`: looks at an import until its run ends, against a real loopback server answering its states in turn. */
+/** `imports.wait` and `imports.nodes`: looks at an import until its run ends, against a real loopback server answering its states in turn. */
 
 let server: TestServer | undefined
 afterEach(async () => {
@@ -52,5 +52,26 @@ describe('imports.wait', () => {
     expect(looks).toHaveLength(3)
     // Five intervals later, still no other look.
     await staysTrue('no look after the abort', () => looks.length === 3, 50)
+  })
+})
+
+describe('imports.nodes', () => {
+  it('reads a page of the run\u2019s nodes with its filter, and iterateNodes walks every page', async () => {
+    const nodes = ['1:1', '1:2', '1:3'].map((nodeId) => ({ ...IMPORT_NODE_EXAMPLE, node_id: nodeId }))
+    const looks: string[] = []
+    server = await startServer((request, response) => {
+      looks.push(request.url ?? '')
+      const query = new URL(request.url ?? '/', 'http://sdk').searchParams
+      const offset = Number(query.get('offset') ?? 0)
+      const limit = Number(query.get('limit') ?? 50)
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: nodes.slice(offset, offset + limit), total: nodes.length, limit, offset }))
+    })
+    const client = createClient({ baseUrl: server.url, apiKey: 'al_test_key' })
+    expect(await client.imports.nodes(ID, { outcome: 'updated', limit: 2 })).toEqual({ data: nodes.slice(0, 2), total: 3, limit: 2, offset: 0 })
+    expect(looks).toEqual([`/api/v1/imports/${ID}/nodes?outcome=updated&limit=2`])
+    const every: string[] = []
+    for await (const node of client.imports.iterateNodes(ID, { limit: 2 })) every.push(node.node_id)
+    expect(every).toEqual(['1:1', '1:2', '1:3'])
+    expect(looks.slice(1)).toEqual([`/api/v1/imports/${ID}/nodes?limit=2&offset=0`, `/api/v1/imports/${ID}/nodes?limit=2&offset=2`])
   })
 })

@@ -52,6 +52,7 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   createImport: (client) => client.imports.create({ file_url: 'https://www.figma.com/design/AbCdEf1234567890/Kit' }),
   listImports: (client) => client.imports.list(),
   getImport: (client) => client.imports.get(ID),
+  listImportNodes: (client) => client.imports.nodes(ID),
   rerunImport: (client) => client.imports.rerun(ID),
 }
 

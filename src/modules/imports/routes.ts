@@ -1,7 +1,19 @@
 import type { App } from '../../platform/http/app-type.js'
 import { pageOf } from '../../platform/http/pagination.js'
 import { okResponse, problemResponses, ref, RESPONSE_HEADERS } from '../../platform/http/schemas.js'
-import { CreateImportBody, IMPORT_EXAMPLE, ImportAcceptedSchema, ImportListQuery, ImportListSchema, ImportParams, ImportSchema, RerunImportBody } from './schemas.js'
+import {
+  CreateImportBody,
+  IMPORT_EXAMPLE,
+  IMPORT_NODE_EXAMPLE,
+  ImportAcceptedSchema,
+  ImportListQuery,
+  ImportListSchema,
+  ImportNodeListSchema,
+  ImportNodesQuery,
+  ImportParams,
+  ImportSchema,
+  RerunImportBody,
+} from './schemas.js'
 import type { ImportService } from './service.js'
 
 const TAGS = ['imports']
@@ -85,6 +97,27 @@ export function publicImportRoutes(app: App, deps: { imports: ImportService }): 
       },
     },
     async (request) => imports.get(request.caller!.organizationId, request.params.id),
+  )
+
+  app.get(
+    '/api/v1/imports/:id/nodes',
+    {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap' } },
+      schema: {
+        operationId: 'listImportNodes',
+        tags: TAGS,
+        summary: 'List an import\u2019s nodes and what happened to each',
+        description:
+          'The nodes of the import\u2019s current run, by page, component set, name, then node id (a stable order), each with its `outcome` (null while the run has not done it yet), a failed node\u2019s `reason` and `detail`, its asset and a link that opens it in Figma. Nodes an earlier run imported that the file no longer has are listed as `missing`. `outcome` narrows the list to one outcome, or to `pending` nodes. Read it again while the import runs: outcomes fill in as nodes are done.',
+        params: ImportParams,
+        querystring: ImportNodesQuery,
+        response: {
+          200: okResponse('A page of the import\u2019s nodes.', ImportNodeListSchema, { data: [IMPORT_NODE_EXAMPLE], total: 1, limit: 50, offset: 0 }),
+          ...problemResponses(IMPORT_NOT_FOUND),
+        },
+      },
+    },
+    async (request) => imports.nodes(request.caller!.organizationId, request.params.id, request.query.outcome, pageOf(request.query)),
   )
 
   app.post(

@@ -117,6 +117,51 @@ export const ImportListQuery = Type.Object(
 )
 export const ImportParams = Type.Object({ id: Uuid })
 
+const ImportNodeOutcomeSchema = Type.Union([Type.Literal('created'), Type.Literal('updated'), Type.Literal('unchanged'), Type.Literal('failed'), Type.Literal('missing')])
+
+export const ImportNodeSchema = Type.Object(
+  {
+    node_id: Type.String(),
+    name: Type.String({ description: 'The node\u2019s name in Figma, as last read (a pushed node: as pushed).' }),
+    page_name: Type.Union([Type.String(), Type.Null()], { description: 'The Figma page the node is on.' }),
+    component_set_name: Type.Union([Type.String(), Type.Null()], { description: 'A variant\u2019s component set; null otherwise.' }),
+    outcome: Type.Union([ImportNodeOutcomeSchema, Type.Null()], {
+      description:
+        'What the current run did with the node: `created` (a new asset), `updated` (a new version of its asset), `unchanged`, `failed` (see `reason`), `missing` (gone from the file; its asset is kept); null while the run has not done it yet.',
+    }),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'A failed node\u2019s code (`render_failed`, `render_expired`, `image_too_large`, `node_not_found`, or the push\u2019s problem code); null otherwise.' }),
+    detail: Type.Union([Type.String(), Type.Null()], { description: 'A failed node\u2019s explanation; null otherwise.' }),
+    asset_id: Type.Union([Uuid, Type.Null()], { description: 'The node\u2019s asset, made by this run or an earlier one; null when none was made (or it was purged).' }),
+    figma_url: Type.String({ description: 'Opens the node in Figma.' }),
+  },
+  { $id: 'ImportNode', additionalProperties: false },
+)
+export type ImportNodeItem = Static<typeof ImportNodeSchema>
+
+export const ImportNodeListSchema = ListSchema(ref(ImportNodeSchema), 'The nodes of the import\u2019s current run, by page, component set, name, then node id.')
+export const ImportNodesQuery = Type.Object(
+  {
+    ...PaginationQuery,
+    outcome: Type.Optional(
+      Type.Union([ImportNodeOutcomeSchema, Type.Literal('pending')], { description: 'Only the nodes with this outcome; `pending`: not yet done in this run.' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const IMPORT_NODE_EXAMPLE: ImportNodeItem = {
+  node_id: '12:7',
+  name: 'Hero',
+  page_name: 'Marketing',
+  component_set_name: null,
+  outcome: 'updated',
+  reason: null,
+  detail: null,
+  asset_id: '0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e21',
+  figma_url: 'https://www.figma.com/design/AbCdEf1234567890/?node-id=12-7',
+}
+
+
 export const IMPORT_EXAMPLE: ImportRecord = {
   id: '0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e1f',
   source: 'figma',

@@ -5,10 +5,11 @@ import type { Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { uuidv7 } from '../../platform/ids.js'
 import type { PushInput } from '../assets/push.js'
-import { parseFigmaUrl } from './figma-url.js'
+import { figmaNodeLink, parseFigmaUrl } from './figma-url.js'
 import { importRecord } from './record.js'
 import type { CreateImportInput, ImportRecord } from './schemas.js'
 import * as store from './store.js'
+import type { ImportNodeFilter } from './store.js'
 
 /** The purpose an import's own Figma token is sealed under (platform/crypto.ts). */
 export const IMPORT_TOKEN_PURPOSE = 'figma-import-token'
@@ -88,6 +89,13 @@ export class ImportService {
   async list(organizationId: string, fileKey: string | undefined, page: Page) {
     const { rows, total } = await store.listImports(this.deps.db, organizationId, fileKey, page)
     return { data: rows.map(importRecord), total, ...page }
+  }
+
+  /** A page of the nodes of the import's current run, each with its outcome, reason and asset. */
+  async nodes(organizationId: string, id: string, outcome: ImportNodeFilter | undefined, page: Page) {
+    const found = await store.listImportNodes(this.deps.db, organizationId, id, outcome, page)
+    if (!found) throw problems.notFound('Import')
+    return { data: found.rows.map((node) => ({ ...node, figma_url: figmaNodeLink(found.file_key, node.node_id) })), total: found.total, ...page }
   }
 
   /** Runs the import again with its stored selection (a sync): 409 while it is queued or running. */

@@ -87,6 +87,58 @@ export async function listImports(db: Db, organizationId: string, fileKey: strin
   return { rows, total: counted.rows[0]!.total }
 }
 
+/** A node of an import's current run as the nodes list shows it; `asset_id` is null once its asset is purged. */
+export interface ImportNodeRow {
+  node_id: string
+  name: string
+  page_name: string | null
+  component_set_name: string | null
+  outcome: ImportNodeOutcome | null
+  reason: string | null
+  detail: string | null
+  asset_id: string | null
+}
+
+/** Which nodes of the run to list: one outcome, or `pending` (not yet done in this run). */
+export type ImportNodeFilter = ImportNodeOutcome | 'pending'
+
+/**
+ * A page of the nodes of the import's current run (with the nodes earlier runs imported that the file no
+ * longer has, `missing`), by page, component set, name, then node id, and how many match; undefined when
+ * the organization has no such import. One statement.
+ */
+export async function listImportNodes(
+  db: Db,
+  organizationId: string,
+  importId: string,
+  outcome: ImportNodeFilter | undefined,
+  page: Page,
+): Promise<{ file_key: string; rows: ImportNodeRow[]; total: number } | undefined> {
+  const ofOutcome = outcome === undefined ? sql`` : outcome === 'pending' ? sql`and n.outcome is null` : sql`and n.outcome = ${outcome}`
+  const { rows } = await sql<{ file_key: string; rows: ImportNodeRow[]; total: number }>`
+    with found as (
+      select id, organization_id, file_key, run from imports where organization_id = ${organizationId} and id = ${importId}
+    ), matching as (
+      select n.node_id, n.name, n.page_name, n.component_set_name, n.outcome, n.reason, n.detail, a.id as asset_id
+      from import_nodes n
+      join found f on n.import_id = f.id
+      left join assets a on a.id = n.asset_id and a.organization_id = f.organization_id
+      where (n.run = f.run or n.outcome = 'missing') ${ofOutcome}
+    )
+    select f.file_key, (select count(*) from matching)::int as total,
+      coalesce((
+        select json_agg(p order by p.page_name nulls first, p.component_set_name nulls first, p.name, p.node_id)
+        from (
+          select * from matching m
+          order by m.page_name nulls first, m.component_set_name nulls first, m.name, m.node_id
+          limit ${page.limit} offset ${page.offset}
+        ) p
+      ), '[]') as rows
+    from found f
+  `.execute(db)
+  return rows[0]
+}
+
 /** What a new run resets: the counts start again, each node's outcome is unknown until the run does it. */
 const NEW_RUN = sql`
   status = 'queued', run = i.run + 1, rerun_pending = false, queued_at = now(), started_at = null, finished_at = null,

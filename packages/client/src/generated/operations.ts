@@ -36,6 +36,7 @@ export const OPERATIONS = {
   listImports: { method: 'GET', path: '/api/v1/imports', bucket: 'cheap' },
   createImport: { method: 'POST', path: '/api/v1/imports', bucket: 'expensive' },
   getImport: { method: 'GET', path: '/api/v1/imports/{id}', bucket: 'cheap' },
+  listImportNodes: { method: 'GET', path: '/api/v1/imports/{id}/nodes', bucket: 'cheap' },
   rerunImport: { method: 'POST', path: '/api/v1/imports/{id}/rerun', bucket: 'expensive' },
 } as const
 

@@ -603,6 +603,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports/{id}/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an import’s nodes and what happened to each
+         * @description The nodes of the import’s current run, by page, component set, name, then node id (a stable order), each with its `outcome` (null while the run has not done it yet), a failed node’s `reason` and `detail`, its asset and a link that opens it in Figma. Nodes an earlier run imported that the file no longer has are listed as `missing`. `outcome` narrows the list to one outcome, or to `pending` nodes. Read it again while the import runs: outcomes fill in as nodes are done.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["listImportNodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/imports/{id}/rerun": {
         parameters: {
             query?: never;
@@ -1278,6 +1300,25 @@ export interface components {
             started_at: string | null;
             /** @description When the current run ended. */
             finished_at: string | null;
+        };
+        ImportNode: {
+            node_id: string;
+            /** @description The node’s name in Figma, as last read (a pushed node: as pushed). */
+            name: string;
+            /** @description The Figma page the node is on. */
+            page_name: string | null;
+            /** @description A variant’s component set; null otherwise. */
+            component_set_name: string | null;
+            /** @description What the current run did with the node: `created` (a new asset), `updated` (a new version of its asset), `unchanged`, `failed` (see `reason`), `missing` (gone from the file; its asset is kept); null while the run has not done it yet. */
+            outcome: ("created" | "updated" | "unchanged" | "failed" | "missing") | null;
+            /** @description A failed node’s code (`render_failed`, `render_expired`, `image_too_large`, `node_not_found`, or the push’s problem code); null otherwise. */
+            reason: string | null;
+            /** @description A failed node’s explanation; null otherwise. */
+            detail: string | null;
+            /** @description The node’s asset, made by this run or an earlier one; null when none was made (or it was purged). */
+            asset_id: string | null;
+            /** @description Opens the node in Figma. */
+            figma_url: string;
         };
         /** @description A named rendition: every asset record links it in `renditions`, and `GET /api/v1/assets/{id}/render?preset=NAME` makes it. */
         Preset: {
@@ -8819,6 +8860,169 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Import"];
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no import with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listImportNodes: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+                /** @description Only the nodes with this outcome; `pending`: not yet done in this run. */
+                outcome?: ("created" | "updated" | "unchanged" | "failed" | "missing") | "pending";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the import’s nodes. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "node_id": "12:7",
+                     *           "name": "Hero",
+                     *           "page_name": "Marketing",
+                     *           "component_set_name": null,
+                     *           "outcome": "updated",
+                     *           "reason": null,
+                     *           "detail": null,
+                     *           "asset_id": "0193a4f2-7b1c-7d3e-9f00-2a4b6c8d0e21",
+                     *           "figma_url": "https://www.figma.com/design/AbCdEf1234567890/?node-id=12-7"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ImportNode"][];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
                 };
             };
             /**

@@ -1,17 +1,13 @@
-import { useMutation } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { Link } from 'wouter'
-import { appApi, unwrap } from '../../api/client'
 import { useOrg, useSession } from '../../session'
-import { FormError } from '../../ui/FormError'
 import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { Table } from '../../ui/Table'
-import { isActive, useFigmaConnection, useImport, useNodeAssets, type ImportRecord } from './api'
+import { isActive, useFigmaConnection, useImport, useImportNodes, type ImportNode, type ImportRecord } from './api'
 import { fileLabel, selectLabel } from './ImportHistory'
 import { countsText, StatusBadge } from './ImportStatus'
-import { doneCount, nodeResult, pickedNodes, resultNodes, type NodeResult, type ResultNode } from './results'
-import { nodesOfKind } from './selection'
+import { doneCount, pickedThumbnails } from './results'
 import { useSync } from './sync'
 import './import.css'
 
@@ -88,85 +84,67 @@ function Progress({ record }: { record: ImportRecord }) {
   )
 }
 
-const RESULT_LABELS: Record<NodeResult['kind'], { label: string; tone: string }> = {
+const OUTCOME_LABELS: Record<NonNullable<ImportNode['outcome']> | 'pending', { label: string; tone: string }> = {
   pending: { label: 'Waiting', tone: '' },
   created: { label: 'Created', tone: 'ok' },
   updated: { label: 'Updated', tone: 'ok' },
   unchanged: { label: 'Unchanged', tone: '' },
   failed: { label: 'Failed', tone: 'bad' },
   missing: { label: 'Missing', tone: 'warn' },
-  not_imported: { label: 'Not imported', tone: '' },
 }
 
+/** Each node of the run as the server recorded it (GET /api/v1/imports/{id}/nodes), page by page. */
 function NodeResults({ record }: { record: ImportRecord }) {
-  const org = useOrg()
-  const connection = useFigmaConnection(org)
-  // An import of all frames (or components) started elsewhere names no nodes: the file's outline does, on demand.
-  const outline = useMutation({
-    mutationFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/integrations/figma/outline', { params: { path: { org }, query: { file_url: record.file_url } } })),
-    gcTime: 0,
-    meta: { quiet: true },
-  })
-  const picked = pickedNodes.of(record.id) ?? (outline.data && record.select !== 'nodes' ? nodesOfKind(outline.data, record.select) : undefined)
-  const nodes = resultNodes(record, picked)
-  const assets = useNodeAssets(
-    record,
-    nodes.map((node) => node.id),
-  )
-  if (nodes.length === 0) {
-    return (
-      <div className="stack">
-        <p className="muted">This import took {record.select === 'components' ? 'all the components' : 'all the frames'} of the file; its assets are in the library.</p>
-        {connection.data?.connected && !isActive(record) && (
-          <div className="row">
-            <button type="button" onClick={() => outline.mutate()} disabled={outline.isPending}>
-              {outline.isPending ? 'Reading the file…' : 'List each node'}
-            </button>
-            <FormError error={outline.error} />
-          </div>
-        )}
-      </div>
-    )
-  }
+  const nodes = useImportNodes(record)
+  const thumbnails = pickedThumbnails.of(record.id)
+  const rows = nodes.data?.pages.flatMap((page) => page.data) ?? []
+  const total = nodes.data?.pages[0]?.total ?? 0
+  if (nodes.isError) return <QueryError error={nodes.error} onRetry={() => void nodes.refetch()} what="the nodes" />
+  if (nodes.isPending) return <p className="muted">Loading the nodes…</p>
+  if (rows.length === 0) return isActive(record) ? null : <p className="muted">This run took no nodes.</p>
   return (
     <section className="stack" aria-labelledby="results-title">
       <h2 id="results-title">Results</h2>
       <Table columns={['Node', 'Result', 'Asset']} caption="Result per node" stacked>
-        {nodes.map((node) => (
-          <NodeRow key={node.id} node={node} result={nodeResult(record, node.id, assets.data)} />
+        {rows.map((node) => (
+          <NodeRow key={node.node_id} node={node} thumbnailUrl={thumbnails?.get(node.node_id)} />
         ))}
       </Table>
-      {assets.isPending && !isActive(record) && <p className="muted">Finding the assets…</p>}
-      {assets.isError && <QueryError error={assets.error} onRetry={() => void assets.refetch()} what="the imported assets" />}
+      {nodes.hasNextPage && (
+        <div className="row">
+          <button type="button" onClick={() => void nodes.fetchNextPage()} disabled={nodes.isFetchingNextPage}>
+            {nodes.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+          <span className="muted">
+            {rows.length.toLocaleString()} of {total.toLocaleString()}
+          </span>
+        </div>
+      )}
     </section>
   )
 }
 
-function NodeRow({ node, result }: { node: ResultNode; result: NodeResult }) {
-  const { label, tone } = RESULT_LABELS[result.kind]
-  const asset = 'asset' in result ? result.asset : undefined
-  const name = node.name ?? asset?.title ?? node.id
+function NodeRow({ node, thumbnailUrl }: { node: ImportNode; thumbnailUrl: string | undefined }) {
+  const { label, tone } = OUTCOME_LABELS[node.outcome ?? 'pending']
   return (
     <tr>
       <td>
         <div className="row import-result-node">
-          {node.thumbnailUrl && <img src={node.thumbnailUrl} alt="" className="import-result-thumb" />}
-          <span className="strong">{name}</span>
+          {thumbnailUrl && <img src={thumbnailUrl} alt="" className="import-result-thumb" />}
+          <span className="strong">{node.name}</span>
+          {node.page_name && <span className="muted small-note">{node.component_set_name ? `${node.page_name} · ${node.component_set_name}` : node.page_name}</span>}
         </div>
       </td>
       <td>
         <span className={`badge ${tone}`}>{label}</span>
-        {result.kind === 'failed' && (
+        {node.outcome === 'failed' && (
           <div className="muted small-note">
-            <code>{result.reason}</code> {result.detail}
+            <code>{node.reason}</code> {node.detail}
           </div>
         )}
-        {result.kind === 'missing' && <div className="muted small-note">Gone from the file; its asset is kept.</div>}
+        {node.outcome === 'missing' && <div className="muted small-note">Gone from the file; its asset is kept.</div>}
       </td>
-      <td>
-        {asset && <Link href={`/assets/${asset.id}`}>{asset.title}</Link>}
-        {result.kind === 'missing' && result.assetId && <Link href={`/assets/${result.assetId}`}>Open the asset</Link>}
-      </td>
+      <td>{node.asset_id && <Link href={`/assets/${node.asset_id}`}>{node.name}</Link>}</td>
     </tr>
   )
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { navigate } from 'wouter/use-browser-location'
 import { appApi, v1 } from '../../api/client'
 import { ToastProvider } from '../../ui/toast'
-import type { FigmaConnection, ImportRecord } from './api'
+import type { FigmaConnection, ImportNode, ImportRecord } from './api'
 import { ImportDetailScreen } from './ImportDetailScreen'
 import { ImportScreen } from './ImportScreen'
 import type { Outline } from './selection'
@@ -69,20 +69,38 @@ function record(overrides: Partial<ImportRecord> = {}): ImportRecord {
   }
 }
 
-/** The two APIs as the screen calls them; `imports` answers GET /api/v1/imports/{id} in turn (the last one again). */
-function serve(options: { connection?: FigmaConnection; imports?: ImportRecord[]; list?: ImportRecord[] } = {}) {
-  const { connection = NOT_CONNECTED, imports = [], list = [] } = options
+function node(overrides: Partial<ImportNode> & Pick<ImportNode, 'node_id' | 'name'>): ImportNode {
+  return {
+    page_name: 'Brand',
+    component_set_name: null,
+    outcome: null,
+    reason: null,
+    detail: null,
+    asset_id: null,
+    figma_url: `https://www.figma.com/design/AbCdEf1234567890/?node-id=${overrides.node_id.replace(':', '-')}`,
+    ...overrides,
+  }
+}
+
+/**
+ * The two APIs as the screen calls them; `imports` answers GET /api/v1/imports/{id} in turn (the last
+ * one again), `nodes` GET /api/v1/imports/{id}/nodes in turn (each the whole list, paged by the query).
+ */
+function serve(options: { connection?: FigmaConnection; imports?: ImportRecord[]; list?: ImportRecord[]; nodes?: ImportNode[][] } = {}) {
+  const { connection = NOT_CONNECTED, imports = [], list = [], nodes = [[]] } = options
   const appGet = vi.spyOn(appApi, 'GET').mockImplementation((async (path: string) => {
     if (path.endsWith('/outline')) return answer(OUTLINE)
     return answer(connection)
   }) as unknown as typeof appApi.GET)
   let reads = 0
-  const v1Get = vi.spyOn(v1, 'GET').mockImplementation((async (path: string, init: { params: { query?: { external_id?: string } } }) => {
+  let nodeReads = 0
+  const v1Get = vi.spyOn(v1, 'GET').mockImplementation((async (path: string, init: { params: { query?: { limit?: number; offset?: number } } }) => {
     if (path === '/api/v1/imports') return answer({ data: list, total: list.length, limit: 50, offset: 0 })
     if (path === '/api/v1/imports/{id}') return answer(imports[Math.min(reads++, imports.length - 1)])
-    if (path === '/api/v1/assets') {
-      const nodeId = init.params.query?.external_id?.split(':').slice(2).join(':')
-      return answer({ data: nodeId === '1:2' ? [{ id: 'asset-hero', title: 'Hero', created_at: '2026-11-28T10:00:02.000Z', updated_at: '2026-11-28T10:00:02.000Z' }] : [], total: 0, limit: 1, offset: 0 })
+    if (path === '/api/v1/imports/{id}/nodes') {
+      const { limit = 50, offset = 0 } = init.params.query ?? {}
+      const all = nodes[Math.min(nodeReads++, nodes.length - 1)]!
+      return answer({ data: all.slice(offset, offset + limit), total: all.length, limit, offset })
     }
     return answer({ data: [], total: 0, limit: 100, offset: 0 })
   }) as unknown as typeof v1.GET)
@@ -182,12 +200,19 @@ describe('the Import screen', () => {
 })
 
 describe('an import\u2019s page', () => {
-  it('shows the progress while it runs, then each node\u2019s result with a link to its asset', async () => {
+  it('shows the progress while it runs, then each node\u2019s recorded result with a link to its asset', async () => {
     serve({
       connection: CONNECTED,
       imports: [
         record({ id: 'imp-2', status: 'running', created: 1 }),
         record({ id: 'imp-2', status: 'done', created: 1, failed: 1, failures: [{ node_id: '1:3', name: 'Banner', reason: 'render_failed', detail: 'Figma could not render this node.' }], finished_at: '2026-11-28T10:00:05.000Z' }),
+      ],
+      nodes: [
+        [node({ node_id: '1:3', name: 'Banner' }), node({ node_id: '1:2', name: 'Hero', outcome: 'created', asset_id: 'asset-hero' })],
+        [
+          node({ node_id: '1:3', name: 'Banner', outcome: 'failed', reason: 'render_failed', detail: 'Figma could not render this node.' }),
+          node({ node_id: '1:2', name: 'Hero', outcome: 'created', asset_id: 'asset-hero' }),
+        ],
       ],
     })
     renderWith(<ImportDetailScreen id="imp-2" />)
@@ -195,22 +220,38 @@ describe('an import\u2019s page', () => {
     expect([progress.value, progress.max]).toEqual([1, 2])
     expect(screen.getByText('1 of 2')).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Running…' })).toHaveProperty('disabled', true)
+    // While it runs, a node not yet done waits.
+    expect(within(await screen.findByRole('row', { name: /^Banner/ })).getByText('Waiting')).toBeTruthy()
 
-    const hero = await screen.findByRole('row', { name: /Hero/ }, { timeout: 4000 })
+    const banner = screen.getByRole('row', { name: /^Banner/ })
+    await waitFor(() => expect(within(banner).getByText('Failed')).toBeTruthy(), { timeout: 4000 })
+    expect(within(banner).getByText('render_failed')).toBeTruthy()
+    expect(within(banner).queryByRole('link')).toBeNull()
+    const hero = screen.getByRole('row', { name: /^Hero/ })
     expect(within(hero).getByText('Created')).toBeTruthy()
     expect(within(hero).getByRole('link', { name: 'Hero' }).getAttribute('href')).toBe('/assets/asset-hero')
-    const banner = screen.getByRole('row', { name: /Banner/ })
-    expect(within(banner).getByText('Failed')).toBeTruthy()
-    expect(within(banner).getByText('render_failed')).toBeTruthy()
     expect(screen.getByRole('region', { name: 'Progress' }).querySelector('[role=status]')?.textContent).toBe('1 created, 1 failed')
   })
 
-  it('lists the nodes of an import of all the frames started elsewhere, from the file\u2019s outline on demand', async () => {
-    serve({ connection: CONNECTED, imports: [record({ id: 'imp-3', select: 'frames', node_ids: [], created: 1, unchanged: 2, finished_at: '2026-11-28T10:00:05.000Z' })] })
+  it('lists an import started elsewhere by the server\u2019s record of each node, missing ones too, page by page', async () => {
+    const many = Array.from({ length: 130 }, (_, i) => node({ node_id: `1:${i + 10}`, name: `Frame ${String(i).padStart(3, '0')}`, outcome: 'unchanged', asset_id: `asset-${i}` }))
+    const { v1Get } = serve({
+      connection: CONNECTED,
+      imports: [record({ id: 'imp-3', select: 'frames', node_ids: [], run: 2, unchanged: 130, missing: 1, finished_at: '2026-11-28T10:00:05.000Z' })],
+      nodes: [[...many, node({ node_id: '2:1', name: 'Star', page_name: 'Icons', outcome: 'missing', asset_id: 'asset-star' })]],
+    })
     renderWith(<ImportDetailScreen id="imp-3" />)
-    expect(await screen.findByText(/This import took all the frames of the file/)).toBeTruthy()
-    fireEvent.click(await screen.findByRole('button', { name: 'List each node' }))
     const table = await screen.findByRole('table', { name: 'Result per node' })
-    await waitFor(() => expect(within(table).getAllByRole('row').slice(1).map((row) => row.textContent)).toEqual(['HeroCreatedHero', 'BannerNot imported', 'FooterNot imported']))
+    expect(within(table).getAllByRole('row')).toHaveLength(101)
+    expect(within(table).getByRole('row', { name: /^Frame 000/ }).textContent).toBe('Frame 000BrandUnchangedFrame 000')
+    expect(screen.getByText('100 of 131')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }))
+    const star = await within(table).findByRole('row', { name: /^Star/ })
+    expect(within(star).getByText('Missing')).toBeTruthy()
+    expect(within(star).getByRole('link', { name: 'Star' }).getAttribute('href')).toBe('/assets/asset-star')
+    expect(within(table).getAllByRole('row')).toHaveLength(132)
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
+    // The page asks the server, never guesses from the assets.
+    expect((v1Get.mock.calls as unknown as Array<[string]>).map(([path]) => path)).not.toContain('/api/v1/assets')
   })
 })

@@ -9,7 +9,7 @@ import { IMPORTS_KEY, useFigmaConnection, type FigmaConnection } from './api'
 import { ImportHistory } from './ImportHistory'
 import { ImportOptions, initialOptions, optionFields } from './ImportOptions'
 import { OutlinePicker } from './OutlinePicker'
-import { pickedNodes } from './results'
+import { pickedThumbnails } from './results'
 import { frameIds, NODE_IDS_MAX, pickableNodes, selectionOf, type Outline } from './selection'
 import './import.css'
 
@@ -95,7 +95,7 @@ function ImportFlow({ token }: { token: string | undefined }) {
         }),
       )
       const nodes = pickableNodes(loaded)
-      pickedNodes.remember(accepted.import_id, [...nodes.values()].filter((node) => picked.has(node.id)))
+      pickedThumbnails.remember(accepted.import_id, [...nodes.values()].filter((node) => picked.has(node.id)))
       return accepted
     },
     onSuccess: (accepted) => {

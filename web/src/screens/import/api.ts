@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { appApi, unwrap, v1, type AppData, type V1Data } from '../../api/client'
-import { ASSETS_KEY } from '../../api/cache'
 
 export type ImportRecord = V1Data<'/api/v1/imports/{id}', 'get'>
 export type FigmaConnection = AppData<'/app/api/orgs/{org}/integrations/figma', 'get'>
-export type ImportedAsset = V1Data<'/api/v1/assets', 'get'>['data'][number]
+export type ImportNode = V1Data<'/api/v1/imports/{id}/nodes', 'get'>['data'][number]
 
 export const IMPORTS_KEY = 'imports'
 export const FIGMA_CONNECTION_KEY = 'figma-connection'
@@ -42,34 +41,22 @@ export function useImport(id: string) {
   })
 }
 
-/** The external id the import gives a node's asset. */
-export const externalIdOf = (fileKey: string, nodeId: string) => `figma:${fileKey}:${nodeId}`
-
-/** Looks up a few at a time, so a big import does not send a hundred requests at once. */
-const LOOKUP_CONCURRENCY = 6
+/** How many nodes a page of the results holds; "Load more" asks for the next. */
+export const NODES_PAGE = 100
 
 /**
- * The assets of these nodes, by node id, once the run has ended: the import record counts outcomes but
- * does not list assets, and each node's asset carries `figma:FILEKEY:NODEID` as its external id.
+ * The nodes of the import's current run, each with what the run did with it as the server recorded it,
+ * page by page; read again with the record while it runs, and once more when the run ends.
  */
-export function useNodeAssets(record: ImportRecord | undefined, nodeIds: readonly string[]) {
-  const ended = record !== undefined && !isActive(record)
-  return useQuery({
-    queryKey: [ASSETS_KEY, 'imported', record?.id, record?.run, record?.finished_at, nodeIds],
-    enabled: ended && nodeIds.length > 0,
-    queryFn: async () => {
-      const found = new Map<string, ImportedAsset>()
-      const queue = [...nodeIds]
-      const worker = async () => {
-        for (let nodeId = queue.shift(); nodeId !== undefined; nodeId = queue.shift()) {
-          const page = await unwrap(v1.GET('/api/v1/assets', { params: { query: { external_id: externalIdOf(record!.file_key, nodeId), limit: 1 } } }))
-          const asset = page.data[0]
-          if (asset) found.set(nodeId, asset)
-        }
-      }
-      await Promise.all(Array.from({ length: Math.min(LOOKUP_CONCURRENCY, queue.length) }, worker))
-      return found
-    },
+export function useImportNodes(record: ImportRecord) {
+  return useInfiniteQuery({
+    queryKey: [IMPORTS_KEY, 'nodes', record.id, record.run, record.finished_at],
+    queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/imports/{id}/nodes', { params: { path: { id: record.id }, query: { limit: NODES_PAGE, offset: pageParam } } })),
+    initialPageParam: 0,
+    getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
+    refetchInterval: isActive(record) ? POLL_MS : false,
+    // The rows stay in place while the run's end is read again, rather than blinking empty.
+    placeholderData: keepPreviousData,
     meta: { quiet: true },
   })
 }

@@ -33,12 +33,6 @@ export function pickableNodes(outline: Outline): Map<string, PickableNode> {
   return nodes
 }
 
-/** The nodes an import of all the frames, or all the components, of this outline takes. */
-export function nodesOfKind(outline: Outline, select: 'frames' | 'components'): PickableNode[] {
-  const nodes = pickableNodes(outline)
-  return (select === 'frames' ? frameIds(outline) : componentIds(outline)).map((id) => nodes.get(id)!)
-}
-
 /** What a set of ids holds of `ids`: all, some or none of them. */
 export function coverage(picked: ReadonlySet<string>, ids: readonly string[]): 'all' | 'some' | 'none' {
   const count = ids.filter((id) => picked.has(id)).length
