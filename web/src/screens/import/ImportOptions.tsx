@@ -1,7 +1,6 @@
 import { useId } from 'react'
-import { useManualCollections } from '../collections/api'
 import { CatalogSelect } from '../library/CatalogSelect'
-import { useCatalog } from '../library/queries'
+import { ManualCollectionSelect, SuggestedInput } from '../library/MetadataInputs'
 import { addTag, TagEditor } from '../library/TagEditor'
 
 export type ImportFormat = 'png' | 'svg' | 'jpg'
@@ -42,7 +41,6 @@ const FORMATS: Array<{ value: ImportFormat; label: string }> = [
 ]
 
 export function ImportOptions({ value, onChange }: { value: ImportOptionsValue; onChange(next: ImportOptionsValue): void }) {
-  const collections = useManualCollections()
   const ids = useId()
   const set = <K extends keyof ImportOptionsValue>(key: K, next: ImportOptionsValue[K]) => onChange({ ...value, [key]: next })
   return (
@@ -77,34 +75,7 @@ export function ImportOptions({ value, onChange }: { value: ImportOptionsValue; 
       <SuggestedInput label="Product" path="/api/v1/products" value={value.product} onChange={(next) => set('product', next)} />
       <TagEditor tags={value.tags} onChange={(tags) => set('tags', tags)} draft={value.tagDraft} onDraft={(draft) => set('tagDraft', draft)} />
       <small className="hint">Each asset is also tagged with its page, and a variant with its component set.</small>
-      <label className="field">
-        <span>Add to collection</span>
-        <select value={value.collection_name} onChange={(e) => set('collection_name', e.target.value)}>
-          <option value="">None</option>
-          {(collections.data?.data ?? []).map((collection) => (
-            <option key={collection.id} value={collection.name}>
-              {collection.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ManualCollectionSelect value={value.collection_name} onChange={(name) => set('collection_name', name)} />
     </div>
-  )
-}
-
-/** A free text field that suggests the names in use. */
-function SuggestedInput({ label, path, value, onChange }: { label: string; path: '/api/v1/clients' | '/api/v1/products'; value: string; onChange(next: string): void }) {
-  const suggestions = useCatalog(path).data ?? []
-  const list = useId()
-  return (
-    <label className="field">
-      <span>{label}</span>
-      <input list={list} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" maxLength={100} />
-      <datalist id={list}>
-        {suggestions.map((name) => (
-          <option key={name} value={name} />
-        ))}
-      </datalist>
-    </label>
   )
 }

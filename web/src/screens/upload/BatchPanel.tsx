@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import { useManualCollections } from '../collections/api'
+import { ManualCollectionSelect, SuggestedInput } from '../library/MetadataInputs'
 import { useCatalog } from '../library/queries'
 import type { BatchMetadata } from './queue'
 
@@ -34,9 +34,6 @@ export function initialMetadata(): BatchMetadata {
 export function BatchPanel({ meta, onChange }: { meta: BatchMetadata; onChange(next: BatchMetadata): void }) {
   const [unfolded, setUnfolded] = useState(false)
   const types = useCatalog('/api/v1/asset-types')
-  const clients = useCatalog('/api/v1/clients')
-  const products = useCatalog('/api/v1/products')
-  const collections = useManualCollections()
   const ids = useId()
   const set = <K extends keyof BatchMetadata>(key: K, value: BatchMetadata[K]) => onChange({ ...meta, [key]: value })
   const setOrigin = (createdByAi: boolean) => {
@@ -69,8 +66,8 @@ export function BatchPanel({ meta, onChange }: { meta: BatchMetadata; onChange(n
             ))}
           </select>
         </label>
-        <SuggestedInput label="Client" value={meta.client} onChange={(value) => set('client', value)} suggestions={clients.data} />
-        <SuggestedInput label="Product" value={meta.product} onChange={(value) => set('product', value)} suggestions={products.data} />
+        <SuggestedInput label="Client" path="/api/v1/clients" value={meta.client} onChange={(value) => set('client', value)} />
+        <SuggestedInput label="Product" path="/api/v1/products" value={meta.product} onChange={(value) => set('product', value)} />
         <label className="field">
           <span>Tags</span>
           <input value={meta.tags} onChange={(e) => set('tags', e.target.value)} placeholder="launch, hero, q3" aria-describedby={`${ids}-tags-hint`} autoComplete="off" />
@@ -88,35 +85,8 @@ export function BatchPanel({ meta, onChange }: { meta: BatchMetadata; onChange(n
           </label>
           <small>AI-made assets carry the AI badge in the library.</small>
         </fieldset>
-        <label className="field">
-          <span>Add to collection</span>
-          <select value={meta.collection_name} onChange={(e) => set('collection_name', e.target.value)}>
-            <option value="">None</option>
-            {(collections.data?.data ?? []).map((collection) => (
-              <option key={collection.id} value={collection.name}>
-                {collection.name}
-              </option>
-            ))}
-          </select>
-          <small>Manual collections only.</small>
-        </label>
+        <ManualCollectionSelect value={meta.collection_name} onChange={(name) => set('collection_name', name)} hint="Manual collections only." />
       </div>
     </section>
-  )
-}
-
-/** A free text field that suggests the names already in use. */
-function SuggestedInput({ label, value, onChange, suggestions = [] }: { label: string; value: string; onChange(next: string): void; suggestions?: string[] }) {
-  const list = useId()
-  return (
-    <label className="field">
-      <span>{label}</span>
-      <input list={list} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
-      <datalist id={list}>
-        {suggestions.map((name) => (
-          <option key={name} value={name} />
-        ))}
-      </datalist>
-    </label>
   )
 }
