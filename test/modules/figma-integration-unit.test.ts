@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { linkedFrames, topFrames, unreadSections, type OutlineNode } from '../../src/modules/integrations/outline-tree.js'
+import { linkedFrames, topFrames } from '../../src/modules/imports/select.js'
+import { unreadSections, type OutlineNode } from '../../src/modules/integrations/outline-tree.js'
 import { isReachableFromOutside } from '../../src/modules/integrations/public-url.js'
 
 const node = (id: string, type: string, children?: OutlineNode[]): OutlineNode => ({ id, name: `${type} ${id}`, type, ...(children && { children }) })

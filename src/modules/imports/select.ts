@@ -79,12 +79,9 @@ export function selectNodes(document: DocumentNode, request: SelectionRequest): 
   }
   if (request.selection === 'components') {
     picked = [...index.values()].filter((located) => located.node.type === 'COMPONENT' && inScope(located))
-  } else if (root === null) {
-    picked = pages.flatMap((page) => topFrames(page, index))
-  } else if (FRAME_TYPES.has(root.node.type)) {
-    picked = [root]
   } else {
-    picked = topFrames(root.node, index)
+    const frames = root === null ? pages.flatMap((page) => topFrames(page)) : linkedFrames(root.node)
+    picked = frames.map((node) => index.get(node.id)!)
   }
   return { nodes: picked.map((located) => selected(located)), notFound: [] }
 }
@@ -100,13 +97,27 @@ function indexTree(pages: readonly TreeNode[]): Map<string, Located> {
   return index
 }
 
-/** The frame-like children of `container`, looking into sections (a page's way of grouping frames). */
-function topFrames(container: TreeNode, index: Map<string, Located>): Located[] {
+/** A node of a Figma tree as far as frame picking reads it; `children` is absent past the depth read. */
+interface FrameTreeNode<N> {
+  type: string
+  children?: readonly N[]
+}
+
+/**
+ * The frame-like children of `container` in order, looking into sections (a page's way of grouping
+ * frames): what an import of `frames` takes, and what the app's outline of a file lists.
+ */
+export function topFrames<N extends FrameTreeNode<N>>(container: N): N[] {
   return (container.children ?? []).flatMap((child) => {
-    if (FRAME_TYPES.has(child.type)) return [index.get(child.id)!]
-    if (child.type === 'SECTION') return topFrames(child, index)
+    if (FRAME_TYPES.has(child.type)) return [child]
+    if (child.type === 'SECTION') return topFrames(child)
     return []
   })
+}
+
+/** What a linked node stands for: itself when it is frame-like, else its own top-level frames. */
+export function linkedFrames<N extends FrameTreeNode<N>>(node: N): N[] {
+  return FRAME_TYPES.has(node.type) ? [node] : topFrames(node)
 }
 
 function isWithin(located: Located, ancestor: TreeNode, index: Map<string, Located>): boolean {

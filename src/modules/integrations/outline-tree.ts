@@ -1,6 +1,7 @@
 /*
- * Which nodes of a shallowly read Figma tree the outline lists as frames: the ones an import with
- * `select: "frames"` takes (imports/select.ts picks the same), looking into sections.
+ * A shallowly read Figma tree, for the outline: which frames it lists is imports/select.ts's
+ * `topFrames` and `linkedFrames`, the rule an import of `frames` follows; what is left here is knowing
+ * which sections still need reading.
  */
 
 /** A node as far as the outline reads it: `children` is absent past the depth read. */
@@ -9,23 +10,6 @@ export interface OutlineNode {
   name: string
   type: string
   children?: OutlineNode[]
-}
-
-/** The frame-like nodes an import of frames takes. */
-const FRAME_TYPES = new Set(['FRAME', 'COMPONENT', 'COMPONENT_SET', 'INSTANCE'])
-
-/** The frame-like children of `container` in order, those of its sections in their place. */
-export function topFrames(container: OutlineNode): OutlineNode[] {
-  return (container.children ?? []).flatMap((child) => {
-    if (FRAME_TYPES.has(child.type)) return [child]
-    if (child.type === 'SECTION') return topFrames(child)
-    return []
-  })
-}
-
-/** What a link's node lists: itself when it is a frame, else its own top-level frames. */
-export function linkedFrames(node: OutlineNode): OutlineNode[] {
-  return FRAME_TYPES.has(node.type) ? [node] : topFrames(node)
 }
 
 /** The sections under `containers` (through loaded sections) whose children were not read yet. */

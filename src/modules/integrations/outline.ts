@@ -4,7 +4,8 @@ import { AppError, problems } from '../../platform/http/errors.js'
 import { FigmaError, type FigmaApi, type FigmaSession } from '../imports/figma-api.js'
 import { parseFigmaUrl, type FigmaFileRef } from '../imports/figma-url.js'
 import { askFigma } from './figma-errors.js'
-import { linkedFrames, topFrames, unreadSections, type OutlineNode } from './outline-tree.js'
+import { linkedFrames, topFrames } from '../imports/select.js'
+import { unreadSections, type OutlineNode } from './outline-tree.js'
 import type { FigmaOutline } from './schemas.js'
 
 /** Figma's rendering of a node, at a quarter of its size: a 1440 px frame is a 360 px thumbnail. */
