@@ -23,6 +23,17 @@ export interface FigmaConfig {
   webhookDebounceMs: number
 }
 
+/** What the derivations of issue 36 read from an image. */
+export interface AnalysisConfig {
+  /**
+   * The largest Hamming distance between two perceptual hashes that makes their assets near-duplicates.
+   * At most 7: the lookup's eight 8-bit bands find every pair within 7 without a scan (see decisions.md).
+   */
+  nearDuplicateDistance: number
+  /** Whether an image's embedded GPS position is kept and shown in `metadata.gps`; off, it is never stored. */
+  exposeGps: boolean
+}
+
 export interface Config {
   production: boolean
   host: string
@@ -91,6 +102,7 @@ export interface Config {
   svgRender: SvgRenderConfig
   /** The design-tool import: where Figma's REST API is, and how hard to try it. */
   figma: FigmaConfig
+  analysis: AnalysisConfig
   /** The largest zip of a shared collection's originals (`/s/{token}.zip`), summed before streaming starts. */
   shareZipMaxBytes: number
   /** Per plan name; a plan not listed is unlimited. */
@@ -220,6 +232,10 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     importConcurrency: read.integer('IMPORT_CONCURRENCY', 2, 1, 16),
     webhookDebounceMs: read.integer('FIGMA_WEBHOOK_DEBOUNCE_MS', 30_000, 0, 3_600_000),
   }
+  const analysis: AnalysisConfig = {
+    nearDuplicateDistance: read.integer('NEAR_DUPLICATE_DISTANCE', 6, 0, 7),
+    exposeGps: read.boolean('EXPOSE_GPS', false),
+  }
   const shareZipMaxBytes = read.integer('SHARE_ZIP_MAX_BYTES', 2 * 1024 ** 3, 1, 1024 ** 4)
   const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
   const embeddings = readEmbeddingConfig(read, problems)
@@ -306,6 +322,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     webDir,
     blobSweepGraceMs,
     trashRetentionDays,
+    analysis,
     trashPurgeIntervalMs,
     outboundAllowlist,
     outboundCa,

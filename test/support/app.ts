@@ -121,3 +121,13 @@ export async function seedOrganization(app: BuiltApp, name = 'Acme'): Promise<Se
 export function bearer(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` }
 }
+
+/**
+ * Works every due job of the named derivations now (all but `embeddings` when none is named), one
+ * derivation after the other: what the push queued for the picture, read as the background would.
+ */
+export async function drainDerivations(app: BuiltApp, ...names: string[]): Promise<void> {
+  const chosen = app.services.derivations.filter((derivation) => (names.length === 0 ? derivation.name !== 'embeddings' : names.includes(derivation.name)))
+  if (names.length > 0 && chosen.length !== names.length) throw new Error(`the app has no derivation of some of these names: ${names.join(", ")}`)
+  for (const derivation of chosen) await derivation.drain()
+}

@@ -39,6 +39,10 @@ export function assetRecord(row: AssetWithRelations, signer: UrlSigner, presets:
     version: row.version,
     external_id: row.external_id,
     collections: row.collections,
+    near_duplicates: row.near_duplicates,
+    colors: row.colors,
+    metadata: row.metadata,
+    provenance: row.provenance,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   }

@@ -1,6 +1,8 @@
 import { Type } from 'typebox'
 import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
+import { PROVENANCE_SOURCES } from '../../platform/db/schema.js'
+import { COLOR_NAMES, type ColorName } from '../../platform/images/color-names.js'
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description })
 const Url = (description: string) => Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description })
@@ -18,6 +20,84 @@ const ExternalId = Type.String({
   description:
     'The asset\u2019s id in the system it came from, such as `figma:KEY:1-23` or `path:brand/logo.svg`: unique among the organization\u2019s live assets, so a re-import updates instead of duplicating.',
 })
+
+const NearDuplicateSchema = Type.Object(
+  {
+    asset_id: Type.String({ format: 'uuid' }),
+    distance: Type.Integer({ minimum: 0, maximum: 7, description: 'Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture.' }),
+  },
+  { additionalProperties: false },
+)
+
+/** The colour names, as a schema's enum. */
+function colorNames(): ColorName[] {
+  return COLOR_NAMES.map(({ name }) => name)
+}
+
+const PaletteColorName = Type.Enum(colorNames(), { type: 'string', description: 'The nearest of the named colours (GET /api/v1/colors), in CIELAB.' })
+
+const PaletteColorSchema = Type.Object(
+  {
+    hex: Type.String({ pattern: '^#[0-9a-f]{6}$', description: 'Lowercase `#rrggbb`.' }),
+    share: Type.Number({ minimum: 0, maximum: 1, description: 'Its share of the opaque pixels.' }),
+    name: PaletteColorName,
+  },
+  { additionalProperties: false },
+)
+
+const Text = Type.Union([Type.Null(), Type.String()])
+
+const EmbeddedMetadataSchema = Type.Object(
+  {
+    orientation: Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 8 })], { description: 'EXIF orientation; `width` and `height` are the sides after it.' }),
+    captured_at: Type.Union([Type.Null(), Type.String()], { description: 'When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one).' }),
+    camera_make: Text,
+    camera_model: Text,
+    lens: Text,
+    creator: Text,
+    copyright: Text,
+    credit: Type.Union([Type.Null(), Type.String()], { description: 'The credit line (IPTC Credit).' }),
+    title: Text,
+    description: Text,
+    keywords: Type.Array(Type.String(), { description: 'IPTC and XMP keywords.' }),
+    gps: Type.Union(
+      [
+        Type.Null(),
+        Type.Object(
+          { latitude: Type.Number(), longitude: Type.Number(), altitude: Type.Union([Type.Null(), Type.Number()]) },
+          { additionalProperties: false },
+        ),
+      ],
+      { description: 'Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`.' },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+const ProvenanceSchema = Type.Object(
+  {
+    source: Type.Enum([...PROVENANCE_SOURCES], {
+        type: 'string',
+        description:
+          'The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).',
+    }),
+    c2pa: Type.Union(
+      [
+        Type.Null(),
+        Type.Object(
+          {
+            claim_generator: Type.Union([Type.Null(), Type.String()], { description: 'The tool that made the manifest.' }),
+            signed_by: Type.Union([Type.Null(), Type.String()], { description: 'The signing certificate’s subject (organization).' }),
+            valid: Type.Boolean({ description: 'Whether the manifest’s signature and hashes check out.' }),
+          },
+          { additionalProperties: false },
+        ),
+      ],
+      { description: 'The file’s C2PA manifest; null when it has none.' },
+    ),
+  },
+  { additionalProperties: false },
+)
 
 export const AssetSchema = Type.Object(
   {
@@ -59,6 +139,19 @@ export const AssetSchema = Type.Object(
     }),
     collections: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() }, { additionalProperties: false }), {
       description: 'Manual collections holding the asset.',
+    }),
+    near_duplicates: Type.Union([Type.Null(), Type.Array(NearDuplicateSchema, { maxItems: 5 })], {
+      description:
+        'Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded.',
+    }),
+    colors: Type.Union([Type.Null(), Type.Array(PaletteColorSchema, { maxItems: 6 })], {
+      description: 'Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded.',
+    }),
+    metadata: Type.Union([Type.Null(), EmbeddedMetadataSchema], {
+      description: 'What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers).',
+    }),
+    provenance: Type.Union([Type.Null(), ProvenanceSchema], {
+      description: 'What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers).',
     }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -246,6 +339,15 @@ export const FilterProperties = {
   product: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact product, case-insensitive.' })),
   tag: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Assets carrying this tag, case-insensitive.' })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not).' })),
+  color: Type.Optional(
+    Type.Enum(colorNames(), {
+      type: 'string',
+      description: 'Assets whose palette has a colour of this name (see `GET /api/v1/colors`); assets not yet analysed match no colour.',
+    }),
+  ),
+  provenance: Type.Optional(
+    Type.Enum([...PROVENANCE_SOURCES], { type: 'string', description: 'Assets whose file declares this origin (`provenance.source`); assets not yet read match none.' }),
+  ),
 }
 
 export const ListQuery = Type.Object(
@@ -286,6 +388,27 @@ export const ASSET_EXAMPLE = {
   },
   version: 1,
   external_id: 'figma:FILEKEY:1-23',
+  near_duplicates: [{ asset_id: '0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08', distance: 3 }],
+  colors: [
+    { hex: '#1e5aa8', share: 0.52, name: 'blue' as const },
+    { hex: '#f4f1ea', share: 0.31, name: 'white' as const },
+    { hex: '#e2a32b', share: 0.17, name: 'orange' as const },
+  ],
+  metadata: {
+    orientation: 1,
+    captured_at: '2026-06-14T09:31:05',
+    camera_make: 'FUJIFILM',
+    camera_model: 'X-T5',
+    lens: 'XF23mmF1.4 R LM WR',
+    creator: 'Dana Reyes',
+    copyright: '\u00a9 2026 Initech',
+    credit: 'Dana Reyes / Initech',
+    title: 'Summer campaign hero',
+    description: 'Stapler on a beach towel',
+    keywords: ['summer', 'beach'],
+    gps: null,
+  },
+  provenance: { source: 'capture' as const, c2pa: null },
   collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],
   created_at: '2026-11-21T19:00:00.000Z',
   updated_at: '2026-11-21T19:05:00.000Z',

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
+import type { EmbeddedMetadata, PaletteColor, Provenance, ProvenanceSource } from '../../platform/db/schema.js'
 import type { Page } from '../../platform/http/pagination.js'
 import type { Actor } from './record.js'
 import { textQuery } from './full-text.js'
@@ -14,6 +15,9 @@ export interface AssetFilter {
   product?: string
   tag?: string
   q?: string
+  /** One of COLOR_NAMES: assets whose palette has a colour of that name. */
+  color?: string
+  provenance?: ProvenanceSource
 }
 
 export const ASSET_COLUMNS = [
@@ -35,17 +39,42 @@ export const ASSET_COLUMNS = [
   'assets.thumbnail_failure',
   'assets.version',
   'assets.external_id',
+  'assets.colors',
+  'assets.metadata',
+  'assets.provenance',
+  // Read by DERIVED_COLUMNS' near_duplicates (null while the hash is pending), which may run over a page of these columns.
+  'assets.perceptual_hash_algorithm',
   'assets.created_at',
   'assets.updated_at',
 ] as const
 
-/** The rest of an asset's record, computed per row: its manual collections. */
+/**
+ * The rest of an asset's record, computed per row: its manual collections, and its closest
+ * near-duplicates (null while its hash is pending; the pairs are kept within the distance).
+ */
 export const DERIVED_COLUMNS = [
   sql<Array<{ id: string; name: string }>>`coalesce((
     select json_agg(json_build_object('id', collections.id, 'name', collections.name) order by lower(collections.name))
     from collection_assets join collections on collections.id = collection_assets.collection_id
     where collection_assets.asset_id = assets.id), '[]')`.as('collections'),
+  sql<NearDuplicate[] | null>`case when assets.perceptual_hash_algorithm is null then null else coalesce((
+    select json_agg(json_build_object('asset_id', closest.other_id, 'distance', closest.distance) order by closest.distance, closest.other_id)
+    from (select other_id, distance from near_duplicate_pairs where near_duplicate_pairs.asset_id = assets.id order by distance, other_id limit 5) as closest), '[]') end`.as(
+    'near_duplicates',
+  ),
 ]
+
+/** The record's columns the derivations fill after the push: null until each has run. */
+export type AnalysedColumn = 'colors' | 'metadata' | 'provenance'
+
+/** What a record shows of the derivations before any has run: a new asset's, or a new version's. */
+export const NOT_ANALYSED = { colors: null, metadata: null, provenance: null, near_duplicates: null } as const
+
+/** Another live asset whose picture is nearly the same, and how near (Hamming distance of the hashes). */
+export interface NearDuplicate {
+  asset_id: string
+  distance: number
+}
 
 export interface AssetRow {
   id: string
@@ -66,6 +95,9 @@ export interface AssetRow {
   thumbnail_failure: string | null
   version: number
   external_id: string | null
+  colors: PaletteColor[] | null
+  metadata: EmbeddedMetadata | null
+  provenance: Provenance | null
   created_at: Date
   updated_at: Date
 }
@@ -74,6 +106,7 @@ type AssetQuery<O> = SelectQueryBuilder<Database, 'assets', O>
 
 export interface AssetWithRelations extends AssetRow {
   collections: Array<{ id: string; name: string }>
+  near_duplicates: NearDuplicate[] | null
 }
 
 /** Narrows a query on `assets` to one organization and the filter; names match case-insensitively. */
@@ -83,7 +116,7 @@ export function whereFilter<O>(query: AssetQuery<O>, organizationId: string, fil
 }
 
 /** The columns of an asset that the filters read. */
-type FilteredColumn = 'asset_type' | 'client' | 'product' | 'tag_keys' | 'search'
+type FilteredColumn = 'asset_type' | 'client' | 'product' | 'tag_keys' | 'search' | 'color_names' | 'provenance_source'
 
 /** The filter's conditions (none without a filter) on an asset whose columns `column` names: the asset's row or a logged side of it. */
 function filterConditions(filter: AssetFilter, column: (name: FilteredColumn) => RawBuilder<unknown>): Array<RawBuilder<boolean>> {
@@ -94,6 +127,8 @@ function filterConditions(filter: AssetFilter, column: (name: FilteredColumn) =>
   }
   if (filter.tag !== undefined) conditions.push(sql<boolean>`${column('tag_keys')} @> array[${filter.tag.toLowerCase()}]::text[]`)
   if (filter.q !== undefined) conditions.push(matchesText(filter.q, column('search')))
+  if (filter.color !== undefined) conditions.push(sql<boolean>`${column('color_names')} @> array[${filter.color}]::text[]`)
+  if (filter.provenance !== undefined) conditions.push(sql<boolean>`${column('provenance_source')} = ${filter.provenance}`)
   return conditions
 }
 
@@ -407,7 +442,7 @@ export async function assetIdsBySha256(db: Db, organizationId: string, sha256s: 
 }
 
 /** A row to insert, complete: the push knows every value before the statement, so nothing is read back. */
-export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at'> {
+export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at' | AnalysedColumn> {
   organization_id: string
   byte_size: number
   /** The user whose session pushed it; null for an API key. */
@@ -739,10 +774,12 @@ export async function addVersion(db: Db, insert: VersionInsert): Promise<Version
       updated as (
         update assets set version = version + 1, sha256 = ${file.sha256}, blob_key = ${file.blob_key}, thumbnail_key = ${file.thumbnail_key},
           mime_type = ${file.mime_type}, width = ${file.width}::int, height = ${file.height}::int, byte_size = ${file.byte_size}::bigint,
-          file_text = ${file.file_text}, thumbnail_failure = null, updated_at = ${version.created_at}::timestamptz${sql.join(metadata, sql``)}
+          file_text = ${file.file_text}, thumbnail_failure = null, updated_at = ${version.created_at}::timestamptz, ${NO_ANALYSES}${sql.join(metadata, sql``)}
         from allowed where assets.id = ${assetId} and not exists (select 1 from taken)
         returning assets.id
       ),
+      old_bands as (delete from perceptual_hash_bands where asset_id = (select id from updated)),
+      old_pairs as (delete from near_duplicate_pairs where asset_id = (select id from updated) or other_id = (select id from updated)),
       new_version as (
         insert into asset_versions (asset_id, version, organization_id, sha256, blob_key, thumbnail_key, mime_type, width, height, byte_size,
           file_text, created_at, created_by_kind, created_by_name)
@@ -760,6 +797,9 @@ export async function addVersion(db: Db, insert: VersionInsert): Promise<Version
     throw error
   }
 }
+
+/** What a new file makes unknown again until the derivations have read it (see migration 0021). */
+const NO_ANALYSES = sql`perceptual_hash = null, perceptual_hash_algorithm = null, colors = null, color_names = '{}', metadata = null, provenance = null, provenance_source = null`
 
 /** The columns an edit of these fields sets (the tags with their lowercase keys and their text). */
 function metadataColumns(changes: AssetChanges): Record<string, unknown> {

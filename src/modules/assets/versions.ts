@@ -138,7 +138,7 @@ export class AssetVersions {
   private async insert(organizationId: string, asset: store.AssetWithRelations, file: store.VersionFile, caller: Caller, metadata: store.AssetChanges) {
     const presets = await this.deps.presets.presetsOf(organizationId)
     const createdAt = new Date()
-    const record = assetRecord({ ...asset, ...metadata, ...file, version: asset.version + 1, thumbnail_failure: null, updated_at: createdAt }, this.deps.signer, presets)
+    const record = assetRecord({ ...asset, ...metadata, ...file, ...store.NOT_ANALYSED, version: asset.version + 1, thumbnail_failure: null, updated_at: createdAt }, this.deps.signer, presets)
     const change: AssetChange = { kind: 'updated', organizationId, record, newFile: true }
     const queued: AssetDerivation[] = []
     const derived = this.deps.derivations.map((derivation) => (changed: ChangedRows) => {

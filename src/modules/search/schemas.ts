@@ -21,6 +21,8 @@ export const SearchBody = Type.Object(
     client: FilterProperties.client,
     product: FilterProperties.product,
     tag: FilterProperties.tag,
+    color: FilterProperties.color,
+    provenance: FilterProperties.provenance,
   },
   { additionalProperties: false },
 )

@@ -35,6 +35,13 @@ export const RESTORED_COLUMNS = [
   'version',
   'external_id',
   'file_text',
+  'perceptual_hash',
+  'perceptual_hash_algorithm',
+  'colors',
+  'color_names',
+  'metadata',
+  'provenance',
+  'provenance_source',
   'created_by',
   'created_at',
   'updated_at',
@@ -54,6 +61,9 @@ const STORED_ROW = sql`cross join lateral jsonb_populate_record(null::assets, tr
 const STORED_COLLECTIONS = sql<Array<{ id: string; name: string }>>`coalesce((
   select json_agg(json_build_object('id', collections.id, 'name', collections.name) order by lower(collections.name))
   from collections where collections.id = any(trashed.collection_ids) and collections.organization_id = trashed.organization_id), '[]')`
+
+/** A trashed asset is no live asset's near-duplicate, nor has any: its pairs went with its row, and a restore finds them again. */
+const NO_NEAR_DUPLICATES = sql`null::json as near_duplicates`
 
 /** A trashed asset as the trash lists it: its row as it was, and when, by whom, until when. */
 export interface TrashedRow extends AssetWithRelations {
@@ -103,7 +113,7 @@ export async function listTrash(db: Db, organizationId: string, page: Page): Pro
     select organizations.trashed_count as total, listed.*
     from organizations
     left join lateral (
-      select stored.*, ${STORED_COLLECTIONS} as collections, trashed.deleted_at, trashed.purge_at, trashed.deleted_by_kind, trashed.deleted_by_name
+      select stored.*, ${STORED_COLLECTIONS} as collections, ${NO_NEAR_DUPLICATES}, trashed.deleted_at, trashed.purge_at, trashed.deleted_by_kind, trashed.deleted_by_name
       from (
         select * from trashed_assets where organization_id = ${organizationId}
         order by deleted_at desc, id desc limit ${page.limit} offset ${page.offset}
@@ -126,7 +136,7 @@ export async function takeFromTrash(tx: Db, organizationId: string, id: string):
     with trashed as (
       delete from trashed_assets where organization_id = ${organizationId} and id = ${id} returning *
     )
-    select stored.*, ${STORED_COLLECTIONS} as collections, trashed.asset as stored_row
+    select stored.*, ${STORED_COLLECTIONS} as collections, ${NO_NEAR_DUPLICATES}, trashed.asset as stored_row
     from trashed ${STORED_ROW}
   `.execute(tx)
   const taken = rows[0]

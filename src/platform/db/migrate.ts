@@ -20,6 +20,7 @@ import * as thumbnailWake from './migrations/0017_thumbnail_wake.js'
 import * as versionsAndTrash from './migrations/0018_versions_and_trash.js'
 import * as svgAndRenditions from './migrations/0019_svg_and_renditions.js'
 import * as figmaImports from './migrations/0020_figma_imports.js'
+import * as imageAnalyses from './migrations/0021_image_analyses.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_versions_and_trash': versionsAndTrash,
   '0019_svg_and_renditions': svgAndRenditions,
   '0020_figma_imports': figmaImports,
+  '0021_image_analyses': imageAnalyses,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -1,5 +1,6 @@
 import type { EventName } from '../events/names.js'
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type { ColorName } from '../images/color-names.js'
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>
 type Timestamp = ColumnType<Date, Date | string, Date | string>
@@ -231,6 +232,55 @@ export interface AssetsTable {
   external_id: ColumnType<string | null, string | null | undefined, string | null>
   /** The text the file carries for people: an SVG's `<title>` and `<desc>` (migration 0019); null for raster images. Searched as full text. */
   file_text: ColumnType<string | null, string | null | undefined, string | null>
+  /** The current file's 64-bit perceptual hash (migration 0021); null until made, or when its image cannot be decoded. */
+  perceptual_hash: ColumnType<string | null, never, string | null>
+  /** The algorithm of `perceptual_hash` (`dhash`), set once the hash is made or found impossible; null while it is pending. */
+  perceptual_hash_algorithm: ColumnType<string | null, never, string | null>
+  /** The current file's palette (migration 0021), closest to most used first; null until made. */
+  colors: ColumnType<PaletteColor[] | null, never, string | null>
+  /** The names in `colors`, which `color=` matches. */
+  color_names: ColumnType<string[], never, string[]>
+  /** What the current file's EXIF, IPTC and XMP say (migration 0021); null until read. */
+  metadata: ColumnType<EmbeddedMetadata | null, never, string | null>
+  /** What the current file says of who or what made it (migration 0021); null until read. */
+  provenance: ColumnType<Provenance | null, never, string | null>
+  /** `provenance.source`, which `provenance=` matches. */
+  provenance_source: ColumnType<ProvenanceSource | null, never, ProvenanceSource | null>
+}
+
+/** A colour of a palette: `share` of the opaque pixels (0 to 1), and its name among COLOR_NAMES. */
+export interface PaletteColor {
+  hex: string
+  share: number
+  name: ColorName
+}
+
+/**
+ * What a file's embedded EXIF, IPTC and XMP say, as the record shows it. Absent facts are null (an empty
+ * list for keywords); `gps` is null unless the instance exposes it (EXPOSE_GPS), and is not stored otherwise.
+ */
+export interface EmbeddedMetadata {
+  orientation: number | null
+  captured_at: string | null
+  camera_make: string | null
+  camera_model: string | null
+  lens: string | null
+  creator: string | null
+  copyright: string | null
+  credit: string | null
+  title: string | null
+  description: string | null
+  keywords: string[]
+  gps: { latitude: number; longitude: number; altitude: number | null } | null
+}
+
+export const PROVENANCE_SOURCES = ['ai', 'ai_composite', 'capture', 'edited', 'unknown'] as const
+export type ProvenanceSource = (typeof PROVENANCE_SOURCES)[number]
+
+/** Who or what made the file, as the file says: its declared digital source, and its C2PA manifest, if any. */
+export interface Provenance {
+  source: ProvenanceSource
+  c2pa: { claim_generator: string | null; signed_by: string | null; valid: boolean } | null
 }
 
 /** Who did something to an asset: an API key or a signed-in user, by the name it had then. */
@@ -312,6 +362,26 @@ export interface AssetEmbeddingsTable {
   locked_by: string | null
   locked_until: NullableTimestamp
   last_error: string | null
+}
+
+/** An analysis still to make of an asset's current file (migration 0021): the claim columns of platform/background/claims.ts. */
+export type AnalysisJobsTable = ThumbnailJobsTable
+
+/** One 8-bit band of an asset's perceptual hash (migration 0021), and the whole hash, for the near-duplicate lookup. */
+export interface PerceptualHashBandsTable {
+  organization_id: string
+  band: number
+  value: number
+  asset_id: string
+  hash: ColumnType<string, string | bigint, never>
+}
+
+/** Two live assets whose perceptual hashes are near (migration 0021); kept both ways. */
+export interface NearDuplicatePairsTable {
+  asset_id: string
+  other_id: string
+  organization_id: string
+  distance: number
 }
 
 /** A thumbnail still to make (migration 0015); the claim columns of platform/background/claims.ts. */
@@ -492,6 +562,12 @@ export interface Database {
   asset_name_counts: AssetNameCountsTable
   asset_embeddings: AssetEmbeddingsTable
   thumbnail_jobs: ThumbnailJobsTable
+  perceptual_hash_jobs: AnalysisJobsTable
+  palette_jobs: AnalysisJobsTable
+  metadata_jobs: AnalysisJobsTable
+  provenance_jobs: AnalysisJobsTable
+  perceptual_hash_bands: PerceptualHashBandsTable
+  near_duplicate_pairs: NearDuplicatePairsTable
   collections: CollectionsTable
   collection_assets: CollectionAssetsTable
   idempotency_keys: IdempotencyKeysTable

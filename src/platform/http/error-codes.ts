@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   not_an_image: { status: 422, title: 'Unprocessable Content', when: 'the bytes are not an image' },
   unsupported_image_format: { status: 422, title: 'Unprocessable Content', when: 'an image format we do not accept' },
   image_too_many_pixels: { status: 422, title: 'Unprocessable Content', when: 'an image with more pixels than we decode' },
+  image_truncated: { status: 422, title: 'Unprocessable Content', when: 'an image whose structure ends early or is broken (a PNG cut before `IEND`, a JPEG before `EOI`, a box or IFD outside the file)' },
   svg_script: { status: 422, title: 'Unprocessable Content', when: 'an SVG with a `<script>`, an event attribute (`on…`) or a `<foreignObject>`' },
   svg_external_reference: { status: 422, title: 'Unprocessable Content', when: 'an SVG that refers to anything but its own fragments (`#id`) or `data:` images (a URL, a file, a stylesheet import)' },
   svg_entity: { status: 422, title: 'Unprocessable Content', when: 'an SVG with a DOCTYPE or entities (XML bombs are refused, not expanded)' },

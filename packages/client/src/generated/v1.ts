@@ -863,7 +863,7 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "invalid_figma_url" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "figma_passcode_invalid" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "import_in_progress" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "svg_script" | "svg_external_reference" | "svg_entity" | "svg_too_complex" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "preset_name_taken" | "preset_name_reserved" | "preset_limit_reached" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "figma_not_connected" | "figma_token_invalid" | "figma_file_not_found" | "public_url_required" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "figma_unavailable" | "render_busy" | "storage_unavailable";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "invalid_figma_url" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "figma_passcode_invalid" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "import_in_progress" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "image_truncated" | "svg_script" | "svg_external_reference" | "svg_entity" | "svg_too_complex" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "preset_name_taken" | "preset_name_reserved" | "preset_limit_reached" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "figma_not_connected" | "figma_token_invalid" | "figma_file_not_found" | "public_url_required" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "figma_unavailable" | "render_busy" | "storage_unavailable";
             errors?: components["schemas"]["FieldProblem"][];
             /**
              * Format: uuid
@@ -1021,6 +1021,66 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            near_duplicates: null | {
+                /** Format: uuid */
+                asset_id: string;
+                /** @description Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture. */
+                distance: number;
+            }[];
+            /** @description Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded. */
+            colors: null | {
+                /** @description Lowercase `#rrggbb`. */
+                hex: string;
+                /** @description Its share of the opaque pixels. */
+                share: number;
+                /**
+                 * @description The nearest of the named colours (GET /api/v1/colors), in CIELAB.
+                 * @enum {string}
+                 */
+                name: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+            }[];
+            /** @description What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers). */
+            metadata: null | {
+                /** @description EXIF orientation; `width` and `height` are the sides after it. */
+                orientation: null | number;
+                /** @description When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one). */
+                captured_at: null | string;
+                camera_make: null | string;
+                camera_model: null | string;
+                lens: null | string;
+                creator: null | string;
+                copyright: null | string;
+                /** @description The credit line (IPTC Credit). */
+                credit: null | string;
+                title: null | string;
+                description: null | string;
+                /** @description IPTC and XMP keywords. */
+                keywords: string[];
+                /** @description Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`. */
+                gps: null | {
+                    latitude: number;
+                    longitude: number;
+                    altitude: null | number;
+                };
+            };
+            /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
+            provenance: null | {
+                /**
+                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @enum {string}
+                 */
+                source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+                /** @description The file’s C2PA manifest; null when it has none. */
+                c2pa: null | {
+                    /** @description The tool that made the manifest. */
+                    claim_generator: null | string;
+                    /** @description The signing certificate’s subject (organization). */
+                    signed_by: null | string;
+                    /** @description Whether the manifest’s signature and hashes check out. */
+                    valid: boolean;
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1071,6 +1131,66 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            near_duplicates: null | {
+                /** Format: uuid */
+                asset_id: string;
+                /** @description Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture. */
+                distance: number;
+            }[];
+            /** @description Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded. */
+            colors: null | {
+                /** @description Lowercase `#rrggbb`. */
+                hex: string;
+                /** @description Its share of the opaque pixels. */
+                share: number;
+                /**
+                 * @description The nearest of the named colours (GET /api/v1/colors), in CIELAB.
+                 * @enum {string}
+                 */
+                name: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+            }[];
+            /** @description What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers). */
+            metadata: null | {
+                /** @description EXIF orientation; `width` and `height` are the sides after it. */
+                orientation: null | number;
+                /** @description When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one). */
+                captured_at: null | string;
+                camera_make: null | string;
+                camera_model: null | string;
+                lens: null | string;
+                creator: null | string;
+                copyright: null | string;
+                /** @description The credit line (IPTC Credit). */
+                credit: null | string;
+                title: null | string;
+                description: null | string;
+                /** @description IPTC and XMP keywords. */
+                keywords: string[];
+                /** @description Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`. */
+                gps: null | {
+                    latitude: number;
+                    longitude: number;
+                    altitude: null | number;
+                };
+            };
+            /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
+            provenance: null | {
+                /**
+                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @enum {string}
+                 */
+                source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+                /** @description The file’s C2PA manifest; null when it has none. */
+                c2pa: null | {
+                    /** @description The tool that made the manifest. */
+                    claim_generator: null | string;
+                    /** @description The signing certificate’s subject (organization). */
+                    signed_by: null | string;
+                    /** @description Whether the manifest’s signature and hashes check out. */
+                    valid: boolean;
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1107,6 +1227,16 @@ export interface components {
             tag?: string;
             /** @description Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not). */
             q?: string;
+            /**
+             * @description Assets whose palette has a colour of this name (see `GET /api/v1/colors`); assets not yet analysed match no colour.
+             * @enum {string}
+             */
+            color?: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+            /**
+             * @description Assets whose file declares this origin (`provenance.source`); assets not yet read match none.
+             * @enum {string}
+             */
+            provenance?: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
         };
         Collection: {
             /** Format: uuid */
@@ -1169,6 +1299,66 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            near_duplicates: null | {
+                /** Format: uuid */
+                asset_id: string;
+                /** @description Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture. */
+                distance: number;
+            }[];
+            /** @description Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded. */
+            colors: null | {
+                /** @description Lowercase `#rrggbb`. */
+                hex: string;
+                /** @description Its share of the opaque pixels. */
+                share: number;
+                /**
+                 * @description The nearest of the named colours (GET /api/v1/colors), in CIELAB.
+                 * @enum {string}
+                 */
+                name: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+            }[];
+            /** @description What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers). */
+            metadata: null | {
+                /** @description EXIF orientation; `width` and `height` are the sides after it. */
+                orientation: null | number;
+                /** @description When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one). */
+                captured_at: null | string;
+                camera_make: null | string;
+                camera_model: null | string;
+                lens: null | string;
+                creator: null | string;
+                copyright: null | string;
+                /** @description The credit line (IPTC Credit). */
+                credit: null | string;
+                title: null | string;
+                description: null | string;
+                /** @description IPTC and XMP keywords. */
+                keywords: string[];
+                /** @description Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`. */
+                gps: null | {
+                    latitude: number;
+                    longitude: number;
+                    altitude: null | number;
+                };
+            };
+            /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
+            provenance: null | {
+                /**
+                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @enum {string}
+                 */
+                source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+                /** @description The file’s C2PA manifest; null when it has none. */
+                c2pa: null | {
+                    /** @description The tool that made the manifest. */
+                    claim_generator: null | string;
+                    /** @description The signing certificate’s subject (organization). */
+                    signed_by: null | string;
+                    /** @description Whether the manifest’s signature and hashes check out. */
+                    valid: boolean;
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1224,6 +1414,66 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            near_duplicates: null | {
+                /** Format: uuid */
+                asset_id: string;
+                /** @description Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture. */
+                distance: number;
+            }[];
+            /** @description Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded. */
+            colors: null | {
+                /** @description Lowercase `#rrggbb`. */
+                hex: string;
+                /** @description Its share of the opaque pixels. */
+                share: number;
+                /**
+                 * @description The nearest of the named colours (GET /api/v1/colors), in CIELAB.
+                 * @enum {string}
+                 */
+                name: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+            }[];
+            /** @description What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers). */
+            metadata: null | {
+                /** @description EXIF orientation; `width` and `height` are the sides after it. */
+                orientation: null | number;
+                /** @description When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one). */
+                captured_at: null | string;
+                camera_make: null | string;
+                camera_model: null | string;
+                lens: null | string;
+                creator: null | string;
+                copyright: null | string;
+                /** @description The credit line (IPTC Credit). */
+                credit: null | string;
+                title: null | string;
+                description: null | string;
+                /** @description IPTC and XMP keywords. */
+                keywords: string[];
+                /** @description Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`. */
+                gps: null | {
+                    latitude: number;
+                    longitude: number;
+                    altitude: null | number;
+                };
+            };
+            /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
+            provenance: null | {
+                /**
+                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @enum {string}
+                 */
+                source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+                /** @description The file’s C2PA manifest; null when it has none. */
+                c2pa: null | {
+                    /** @description The tool that made the manifest. */
+                    claim_generator: null | string;
+                    /** @description The signing certificate’s subject (organization). */
+                    signed_by: null | string;
+                    /** @description Whether the manifest’s signature and hashes check out. */
+                    valid: boolean;
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3316,6 +3566,10 @@ export interface operations {
                 tag?: string;
                 /** @description Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not). */
                 q?: string;
+                /** @description Assets whose palette has a colour of this name (see `GET /api/v1/colors`); assets not yet analysed match no colour. */
+                color?: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+                /** @description Assets whose file declares this origin (`provenance.source`); assets not yet read match none. */
+                provenance?: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
                 /** @description The asset with exactly this `external_id` (case-sensitive), if any. */
                 external_id?: string;
                 /** @description Page size; values above 100 are capped to 100. */
@@ -3375,6 +3629,50 @@ export interface operations {
                      *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
+                     *           "near_duplicates": [
+                     *             {
+                     *               "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *               "distance": 3
+                     *             }
+                     *           ],
+                     *           "colors": [
+                     *             {
+                     *               "hex": "#1e5aa8",
+                     *               "share": 0.52,
+                     *               "name": "blue"
+                     *             },
+                     *             {
+                     *               "hex": "#f4f1ea",
+                     *               "share": 0.31,
+                     *               "name": "white"
+                     *             },
+                     *             {
+                     *               "hex": "#e2a32b",
+                     *               "share": 0.17,
+                     *               "name": "orange"
+                     *             }
+                     *           ],
+                     *           "metadata": {
+                     *             "orientation": 1,
+                     *             "captured_at": "2026-06-14T09:31:05",
+                     *             "camera_make": "FUJIFILM",
+                     *             "camera_model": "X-T5",
+                     *             "lens": "XF23mmF1.4 R LM WR",
+                     *             "creator": "Dana Reyes",
+                     *             "copyright": "© 2026 Initech",
+                     *             "credit": "Dana Reyes / Initech",
+                     *             "title": "Summer campaign hero",
+                     *             "description": "Stapler on a beach towel",
+                     *             "keywords": [
+                     *               "summer",
+                     *               "beach"
+                     *             ],
+                     *             "gps": null
+                     *           },
+                     *           "provenance": {
+                     *             "source": "capture",
+                     *             "c2pa": null
+                     *           },
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -4245,6 +4543,50 @@ export interface operations {
                      *       },
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
+                     *       "near_duplicates": [
+                     *         {
+                     *           "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *           "distance": 3
+                     *         }
+                     *       ],
+                     *       "colors": [
+                     *         {
+                     *           "hex": "#1e5aa8",
+                     *           "share": 0.52,
+                     *           "name": "blue"
+                     *         },
+                     *         {
+                     *           "hex": "#f4f1ea",
+                     *           "share": 0.31,
+                     *           "name": "white"
+                     *         },
+                     *         {
+                     *           "hex": "#e2a32b",
+                     *           "share": 0.17,
+                     *           "name": "orange"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "orientation": 1,
+                     *         "captured_at": "2026-06-14T09:31:05",
+                     *         "camera_make": "FUJIFILM",
+                     *         "camera_model": "X-T5",
+                     *         "lens": "XF23mmF1.4 R LM WR",
+                     *         "creator": "Dana Reyes",
+                     *         "copyright": "© 2026 Initech",
+                     *         "credit": "Dana Reyes / Initech",
+                     *         "title": "Summer campaign hero",
+                     *         "description": "Stapler on a beach towel",
+                     *         "keywords": [
+                     *           "summer",
+                     *           "beach"
+                     *         ],
+                     *         "gps": null
+                     *       },
+                     *       "provenance": {
+                     *         "source": "capture",
+                     *         "c2pa": null
+                     *       },
                      *       "collections": [
                      *         {
                      *           "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -4639,6 +4981,50 @@ export interface operations {
                      *       },
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
+                     *       "near_duplicates": [
+                     *         {
+                     *           "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *           "distance": 3
+                     *         }
+                     *       ],
+                     *       "colors": [
+                     *         {
+                     *           "hex": "#1e5aa8",
+                     *           "share": 0.52,
+                     *           "name": "blue"
+                     *         },
+                     *         {
+                     *           "hex": "#f4f1ea",
+                     *           "share": 0.31,
+                     *           "name": "white"
+                     *         },
+                     *         {
+                     *           "hex": "#e2a32b",
+                     *           "share": 0.17,
+                     *           "name": "orange"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "orientation": 1,
+                     *         "captured_at": "2026-06-14T09:31:05",
+                     *         "camera_make": "FUJIFILM",
+                     *         "camera_model": "X-T5",
+                     *         "lens": "XF23mmF1.4 R LM WR",
+                     *         "creator": "Dana Reyes",
+                     *         "copyright": "© 2026 Initech",
+                     *         "credit": "Dana Reyes / Initech",
+                     *         "title": "Summer campaign hero",
+                     *         "description": "Stapler on a beach towel",
+                     *         "keywords": [
+                     *           "summer",
+                     *           "beach"
+                     *         ],
+                     *         "gps": null
+                     *       },
+                     *       "provenance": {
+                     *         "source": "capture",
+                     *         "c2pa": null
+                     *       },
                      *       "collections": [
                      *         {
                      *           "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -5147,6 +5533,50 @@ export interface operations {
                      *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
+                     *           "near_duplicates": [
+                     *             {
+                     *               "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *               "distance": 3
+                     *             }
+                     *           ],
+                     *           "colors": [
+                     *             {
+                     *               "hex": "#1e5aa8",
+                     *               "share": 0.52,
+                     *               "name": "blue"
+                     *             },
+                     *             {
+                     *               "hex": "#f4f1ea",
+                     *               "share": 0.31,
+                     *               "name": "white"
+                     *             },
+                     *             {
+                     *               "hex": "#e2a32b",
+                     *               "share": 0.17,
+                     *               "name": "orange"
+                     *             }
+                     *           ],
+                     *           "metadata": {
+                     *             "orientation": 1,
+                     *             "captured_at": "2026-06-14T09:31:05",
+                     *             "camera_make": "FUJIFILM",
+                     *             "camera_model": "X-T5",
+                     *             "lens": "XF23mmF1.4 R LM WR",
+                     *             "creator": "Dana Reyes",
+                     *             "copyright": "© 2026 Initech",
+                     *             "credit": "Dana Reyes / Initech",
+                     *             "title": "Summer campaign hero",
+                     *             "description": "Stapler on a beach towel",
+                     *             "keywords": [
+                     *               "summer",
+                     *               "beach"
+                     *             ],
+                     *             "gps": null
+                     *           },
+                     *           "provenance": {
+                     *             "source": "capture",
+                     *             "c2pa": null
+                     *           },
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -5342,6 +5772,50 @@ export interface operations {
                      *       },
                      *       "version": 1,
                      *       "external_id": "figma:FILEKEY:1-23",
+                     *       "near_duplicates": [
+                     *         {
+                     *           "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *           "distance": 3
+                     *         }
+                     *       ],
+                     *       "colors": [
+                     *         {
+                     *           "hex": "#1e5aa8",
+                     *           "share": 0.52,
+                     *           "name": "blue"
+                     *         },
+                     *         {
+                     *           "hex": "#f4f1ea",
+                     *           "share": 0.31,
+                     *           "name": "white"
+                     *         },
+                     *         {
+                     *           "hex": "#e2a32b",
+                     *           "share": 0.17,
+                     *           "name": "orange"
+                     *         }
+                     *       ],
+                     *       "metadata": {
+                     *         "orientation": 1,
+                     *         "captured_at": "2026-06-14T09:31:05",
+                     *         "camera_make": "FUJIFILM",
+                     *         "camera_model": "X-T5",
+                     *         "lens": "XF23mmF1.4 R LM WR",
+                     *         "creator": "Dana Reyes",
+                     *         "copyright": "© 2026 Initech",
+                     *         "credit": "Dana Reyes / Initech",
+                     *         "title": "Summer campaign hero",
+                     *         "description": "Stapler on a beach towel",
+                     *         "keywords": [
+                     *           "summer",
+                     *           "beach"
+                     *         ],
+                     *         "gps": null
+                     *       },
+                     *       "provenance": {
+                     *         "source": "capture",
+                     *         "c2pa": null
+                     *       },
                      *       "collections": [
                      *         {
                      *           "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -7815,6 +8289,16 @@ export interface operations {
                     product?: string;
                     /** @description Assets carrying this tag, case-insensitive. */
                     tag?: string;
+                    /**
+                     * @description Assets whose palette has a colour of this name (see `GET /api/v1/colors`); assets not yet analysed match no colour.
+                     * @enum {string}
+                     */
+                    color?: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+                    /**
+                     * @description Assets whose file declares this origin (`provenance.source`); assets not yet read match none.
+                     * @enum {string}
+                     */
+                    provenance?: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
                 };
             };
         };
@@ -7868,6 +8352,50 @@ export interface operations {
                      *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
+                     *           "near_duplicates": [
+                     *             {
+                     *               "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *               "distance": 3
+                     *             }
+                     *           ],
+                     *           "colors": [
+                     *             {
+                     *               "hex": "#1e5aa8",
+                     *               "share": 0.52,
+                     *               "name": "blue"
+                     *             },
+                     *             {
+                     *               "hex": "#f4f1ea",
+                     *               "share": 0.31,
+                     *               "name": "white"
+                     *             },
+                     *             {
+                     *               "hex": "#e2a32b",
+                     *               "share": 0.17,
+                     *               "name": "orange"
+                     *             }
+                     *           ],
+                     *           "metadata": {
+                     *             "orientation": 1,
+                     *             "captured_at": "2026-06-14T09:31:05",
+                     *             "camera_make": "FUJIFILM",
+                     *             "camera_model": "X-T5",
+                     *             "lens": "XF23mmF1.4 R LM WR",
+                     *             "creator": "Dana Reyes",
+                     *             "copyright": "© 2026 Initech",
+                     *             "credit": "Dana Reyes / Initech",
+                     *             "title": "Summer campaign hero",
+                     *             "description": "Stapler on a beach towel",
+                     *             "keywords": [
+                     *               "summer",
+                     *               "beach"
+                     *             ],
+                     *             "gps": null
+                     *           },
+                     *           "provenance": {
+                     *             "source": "capture",
+                     *             "c2pa": null
+                     *           },
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -8154,6 +8682,50 @@ export interface operations {
                      *           },
                      *           "version": 1,
                      *           "external_id": "figma:FILEKEY:1-23",
+                     *           "near_duplicates": [
+                     *             {
+                     *               "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *               "distance": 3
+                     *             }
+                     *           ],
+                     *           "colors": [
+                     *             {
+                     *               "hex": "#1e5aa8",
+                     *               "share": 0.52,
+                     *               "name": "blue"
+                     *             },
+                     *             {
+                     *               "hex": "#f4f1ea",
+                     *               "share": 0.31,
+                     *               "name": "white"
+                     *             },
+                     *             {
+                     *               "hex": "#e2a32b",
+                     *               "share": 0.17,
+                     *               "name": "orange"
+                     *             }
+                     *           ],
+                     *           "metadata": {
+                     *             "orientation": 1,
+                     *             "captured_at": "2026-06-14T09:31:05",
+                     *             "camera_make": "FUJIFILM",
+                     *             "camera_model": "X-T5",
+                     *             "lens": "XF23mmF1.4 R LM WR",
+                     *             "creator": "Dana Reyes",
+                     *             "copyright": "© 2026 Initech",
+                     *             "credit": "Dana Reyes / Initech",
+                     *             "title": "Summer campaign hero",
+                     *             "description": "Stapler on a beach towel",
+                     *             "keywords": [
+                     *               "summer",
+                     *               "beach"
+                     *             ],
+                     *             "gps": null
+                     *           },
+                     *           "provenance": {
+                     *             "source": "capture",
+                     *             "c2pa": null
+                     *           },
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -9536,6 +10108,66 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
+                        /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+                        near_duplicates: null | {
+                            /** Format: uuid */
+                            asset_id: string;
+                            /** @description Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture. */
+                            distance: number;
+                        }[];
+                        /** @description Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded. */
+                        colors: null | {
+                            /** @description Lowercase `#rrggbb`. */
+                            hex: string;
+                            /** @description Its share of the opaque pixels. */
+                            share: number;
+                            /**
+                             * @description The nearest of the named colours (GET /api/v1/colors), in CIELAB.
+                             * @enum {string}
+                             */
+                            name: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+                        }[];
+                        /** @description What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers). */
+                        metadata: null | {
+                            /** @description EXIF orientation; `width` and `height` are the sides after it. */
+                            orientation: null | number;
+                            /** @description When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one). */
+                            captured_at: null | string;
+                            camera_make: null | string;
+                            camera_model: null | string;
+                            lens: null | string;
+                            creator: null | string;
+                            copyright: null | string;
+                            /** @description The credit line (IPTC Credit). */
+                            credit: null | string;
+                            title: null | string;
+                            description: null | string;
+                            /** @description IPTC and XMP keywords. */
+                            keywords: string[];
+                            /** @description Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`. */
+                            gps: null | {
+                                latitude: number;
+                                longitude: number;
+                                altitude: null | number;
+                            };
+                        };
+                        /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
+                        provenance: null | {
+                            /**
+                             * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                             * @enum {string}
+                             */
+                            source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+                            /** @description The file’s C2PA manifest; null when it has none. */
+                            c2pa: null | {
+                                /** @description The tool that made the manifest. */
+                                claim_generator: null | string;
+                                /** @description The signing certificate’s subject (organization). */
+                                signed_by: null | string;
+                                /** @description Whether the manifest’s signature and hashes check out. */
+                                valid: boolean;
+                            };
+                        };
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -9659,6 +10291,66 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
+                        /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+                        near_duplicates: null | {
+                            /** Format: uuid */
+                            asset_id: string;
+                            /** @description Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture. */
+                            distance: number;
+                        }[];
+                        /** @description Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded. */
+                        colors: null | {
+                            /** @description Lowercase `#rrggbb`. */
+                            hex: string;
+                            /** @description Its share of the opaque pixels. */
+                            share: number;
+                            /**
+                             * @description The nearest of the named colours (GET /api/v1/colors), in CIELAB.
+                             * @enum {string}
+                             */
+                            name: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+                        }[];
+                        /** @description What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers). */
+                        metadata: null | {
+                            /** @description EXIF orientation; `width` and `height` are the sides after it. */
+                            orientation: null | number;
+                            /** @description When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one). */
+                            captured_at: null | string;
+                            camera_make: null | string;
+                            camera_model: null | string;
+                            lens: null | string;
+                            creator: null | string;
+                            copyright: null | string;
+                            /** @description The credit line (IPTC Credit). */
+                            credit: null | string;
+                            title: null | string;
+                            description: null | string;
+                            /** @description IPTC and XMP keywords. */
+                            keywords: string[];
+                            /** @description Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`. */
+                            gps: null | {
+                                latitude: number;
+                                longitude: number;
+                                altitude: null | number;
+                            };
+                        };
+                        /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
+                        provenance: null | {
+                            /**
+                             * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                             * @enum {string}
+                             */
+                            source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+                            /** @description The file’s C2PA manifest; null when it has none. */
+                            c2pa: null | {
+                                /** @description The tool that made the manifest. */
+                                claim_generator: null | string;
+                                /** @description The signing certificate’s subject (organization). */
+                                signed_by: null | string;
+                                /** @description Whether the manifest’s signature and hashes check out. */
+                                valid: boolean;
+                            };
+                        };
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */

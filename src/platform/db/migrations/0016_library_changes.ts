@@ -33,22 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index library_changes_since on library_changes (organization_id, version);
 
-    create or replace function count_added_assets() returns trigger language plpgsql as $$
-    begin
-      ${logAssetChanges(countersMoved('+', 'added_assets'), sql`from added_assets as changed`, { before: null, after: 'changed' })};
-      return null;
-    end $$;
-    create or replace function count_removed_assets() returns trigger language plpgsql as $$
-    begin
-      ${logAssetChanges(countersMoved('-', 'removed_assets'), sql`from removed_assets as changed`, { before: 'changed', after: null })};
-      return null;
-    end $$;
-
-    create function log_asset_updates() returns trigger language plpgsql as $$
-    begin
-      ${logAssetChanges(versionMoved(sql`select organization_id from assets_after`), sql`from assets_after as changed join assets_before as previous using (id)`, { before: 'previous', after: 'changed' })};
-      return null;
-    end $$;
+    ${assetLoggingFunctions(SIDE_COLUMNS)}
     drop trigger assets_library_versioned on assets;
     -- The same name, so it fires where it did among the triggers of an update (see 0008 and 0009).
     create trigger assets_library_versioned after update on assets referencing old table as assets_before new table as assets_after
@@ -124,8 +109,11 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 
 const COUNTER_FUNCTIONS = { '+': 'count_added_assets', '-': 'count_removed_assets' }
 
-/** What the log keeps of an asset on each side of a change: what the list's filters read. */
-const SIDE_COLUMNS = [
+/** What the log keeps of an asset on each side of a change: a column and its type. */
+export type SideColumns = ReadonlyArray<readonly [string, string]>
+
+/** What this migration's log keeps of each side: what the list's filters read then (0021 adds more). */
+export const SIDE_COLUMNS = [
   ['exists', 'boolean'],
   ['asset_type', 'text'],
   ['client', 'text'],
@@ -144,19 +132,19 @@ function countersMoved(sign: '+' | '-', rows: string): RawBuilder<unknown> {
 }
 
 /** Moves the version of the organizations `organizations` selects, returning `id` and the moved `version`. */
-function versionMoved(organizations: RawBuilder<unknown>): RawBuilder<unknown> {
+export function versionMoved(organizations: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`update organizations set library_version = library_version + 1 where id in (${organizations}) returning id, library_version as version`
 }
 
 /**
  * One statement: `moved` (an update of organizations returning `id`, `version`), then a log row per
- * `changes` row (organization_id, kind, asset_id, collection_id, and optionally the SIDE_COLUMNS of both
+ * `changes` row (organization_id, kind, asset_id, collection_id, and optionally the `sides` columns of both
  * sides) under its organization's new version, or one `all` row for an organization with more than
  * LOGGED_PER_STATEMENT; and the organization's rows past KEPT_VERSIONS go. The organizations `moved`
  * does not find (one being deleted) log nothing.
  */
-function logChanges(moved: RawBuilder<unknown>, changes: RawBuilder<unknown>, sides = false): RawBuilder<unknown> {
-  const sideColumns = sides ? `, ${['before', 'after'].flatMap((side) => SIDE_COLUMNS.map(([name]) => `${side}_${name}`)).join(', ')}` : ''
+export function logChanges(moved: RawBuilder<unknown>, changes: RawBuilder<unknown>, sides: SideColumns | null = null): RawBuilder<unknown> {
+  const sideColumns = sides ? `, ${['before', 'after'].flatMap((side) => sides.map(([name]) => `${side}_${name}`)).join(', ')}` : ''
   return sql`
     with moved as (${moved}),
     pruned as (
@@ -173,13 +161,36 @@ function logChanges(moved: RawBuilder<unknown>, changes: RawBuilder<unknown>, si
         from moved where (select count(*) from changes where changes.organization_id = moved.id) > ${sql.lit(LOGGED_PER_STATEMENT)}`
 }
 
+/**
+ * The three functions that log an asset's inserts, deletes and updates with `columns` of each side
+ * (`create or replace`): a later migration that gives a filter a new column re-creates them with it.
+ */
+export function assetLoggingFunctions(columns: SideColumns): RawBuilder<unknown> {
+  return sql`
+    create or replace function count_added_assets() returns trigger language plpgsql as $$
+    begin
+      ${logAssetChanges(columns, countersMoved('+', 'added_assets'), sql`from added_assets as changed`, { before: null, after: 'changed' })};
+      return null;
+    end $$;
+    create or replace function count_removed_assets() returns trigger language plpgsql as $$
+    begin
+      ${logAssetChanges(columns, countersMoved('-', 'removed_assets'), sql`from removed_assets as changed`, { before: 'changed', after: null })};
+      return null;
+    end $$;
+    create or replace function log_asset_updates() returns trigger language plpgsql as $$
+    begin
+      ${logAssetChanges(columns, versionMoved(sql`select organization_id from assets_after`), sql`from assets_after as changed join assets_before as previous using (id)`, { before: 'previous', after: 'changed' })};
+      return null;
+    end $$;`
+}
+
 /** `logChanges` for assets: `from` names the changed rows, and `sides` which of its tables is the asset before and after (null: none). */
-function logAssetChanges(moved: RawBuilder<unknown>, from: RawBuilder<unknown>, sides: { before: string | null; after: string | null }): RawBuilder<unknown> {
+function logAssetChanges(columns: SideColumns, moved: RawBuilder<unknown>, from: RawBuilder<unknown>, sides: { before: string | null; after: string | null }): RawBuilder<unknown> {
   const side = (name: 'before' | 'after') => {
     const table = sides[name]
-    return SIDE_COLUMNS.map(([column, type]) =>
+    return columns.map(([column, type]) =>
       column === 'exists' ? `${table !== null} as ${name}_exists` : `${table === null ? `null::${type}` : `${table}.${column}`} as ${name}_${column}`,
     ).join(', ')
   }
-  return logChanges(moved, sql`select changed.organization_id, 'asset' as kind, changed.id as asset_id, null::uuid as collection_id, ${sql.raw(side('before'))}, ${sql.raw(side('after'))} ${from}`, true)
+  return logChanges(moved, sql`select changed.organization_id, 'asset' as kind, changed.id as asset_id, null::uuid as collection_id, ${sql.raw(side('before'))}, ${sql.raw(side('after'))} ${from}`, columns)
 }
