@@ -128,6 +128,6 @@ export function bearer(key: string): Record<string, string> {
  */
 export async function drainDerivations(app: BuiltApp, ...names: string[]): Promise<void> {
   const chosen = app.services.derivations.filter((derivation) => (names.length === 0 ? derivation.name !== 'embeddings' : names.includes(derivation.name)))
-  if (names.length > 0 && chosen.length !== names.length) throw new Error(`the app has no derivation of some of these names: ${names.join(", ")}`)
+  if (names.length > 0 && chosen.length !== names.length) throw new Error(`the app has no derivation of some of these names: ${names.join(', ')}`)
   for (const derivation of chosen) await derivation.drain()
 }
