@@ -32,6 +32,9 @@ import { AssetSchema } from './modules/assets/schemas.js'
 import type { AssetDerivation } from './modules/assets/record.js'
 import { AssetService } from './modules/assets/service.js'
 import { Thumbnails } from './modules/assets/thumbnails.js'
+import { AnalysisDerivation } from './modules/assets/analysis.js'
+import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
+import { publicColorRoutes } from './modules/colors/routes.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
@@ -255,7 +258,8 @@ export function createProcessFiles(config: Config): ProcessFiles {
 export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings]
+  const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl })
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes]
   return { thumbnails, embeddings, list }
 }
 
@@ -483,6 +487,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
+  publicColorRoutes(app)
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
