@@ -35,6 +35,7 @@ import { Thumbnails } from './modules/assets/thumbnails.js'
 import { AnalysisDerivation } from './modules/assets/analysis.js'
 import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
 import { publicColorRoutes } from './modules/colors/routes.js'
+import { metadataAnalysis } from './modules/assets/metadata.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
@@ -258,8 +259,10 @@ export function createProcessFiles(config: Config): ProcessFiles {
 export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
-  const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl })
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes]
+  const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
+  const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), analysisDeps)
+  const metadata = new AnalysisDerivation(metadataAnalysis({ exposeGps: config.analysis.exposeGps }), analysisDeps)
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes, metadata]
   return { thumbnails, embeddings, list }
 }
 
