@@ -32,6 +32,7 @@ const UNIT_TESTS = [
   'test/platform/ids.test.ts',
   'test/platform/embedded-metadata.test.ts',
   'test/platform/images.test.ts',
+  'test/platform/palette.test.ts',
   'test/platform/safe-fetch.test.ts',
   'test/platform/signed-urls.test.ts',
   'test/platform/svg.test.ts',

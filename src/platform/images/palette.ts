@@ -105,7 +105,7 @@ function kMeans(points: WeightedColor[], count: number): WeightedColor[] {
         moved = true
       }
     })
-    centres = centres.map((_, centre) => meanOf(points.filter((_, index) => assignment[index] === centre)))
+    centres = meansOf(points, assignment, centres.length)
     if (!moved) break
   }
   return centres.filter((centre) => centre.weight > 0)
@@ -145,6 +145,19 @@ function nearestIndex(lab: Lab, centres: WeightedColor[]): number {
     }
   })
   return nearest
+}
+
+/** The weighted mean of each cluster's points, in one pass. */
+function meansOf(points: WeightedColor[], assignment: Int32Array, count: number): WeightedColor[] {
+  const sums = Array.from({ length: count }, () => ({ l: 0, a: 0, b: 0, weight: 0 }))
+  points.forEach((point, index) => {
+    const sum = sums[assignment[index]!]!
+    sum.l += point.lab.l * point.weight
+    sum.a += point.lab.a * point.weight
+    sum.b += point.lab.b * point.weight
+    sum.weight += point.weight
+  })
+  return sums.map(({ l, a, b, weight }) => (weight === 0 ? { lab: { l: 0, a: 0, b: 0 }, weight: 0 } : { lab: { l: l / weight, a: a / weight, b: b / weight }, weight }))
 }
 
 function meanOf(members: WeightedColor[]): WeightedColor {
