@@ -32,12 +32,15 @@ import { AssetSchema } from './modules/assets/schemas.js'
 import type { AssetDerivation } from './modules/assets/record.js'
 import { AssetService } from './modules/assets/service.js'
 import { Thumbnails } from './modules/assets/thumbnails.js'
+import { AnalysisDerivation } from './modules/assets/analysis.js'
+import { provenanceAnalysis } from './modules/provenance/analysis.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
 import type { BlobStore } from './platform/blobs/blob-store.js'
 import { createBlobStore } from './platform/blobs/create.js'
+import { C2paReader } from './platform/images/c2pa.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
 import { UrlSigner } from './platform/signed-urls.js'
@@ -255,7 +258,9 @@ export function createProcessFiles(config: Config): ProcessFiles {
 export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings]
+  const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
+  const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, provenance]
   return { thumbnails, embeddings, list }
 }
 
