@@ -8,6 +8,7 @@ import {
   jpegWithLyingJumbf,
   jpegWithTruncatedManifest,
   signedJpeg,
+  svgWithMalformedManifest,
   tamperedJpeg,
   xmpDeclaring,
   type XmpFormat,
@@ -76,9 +77,10 @@ describe('the C2PA manifest', () => {
     expect(await readProvenance(tamperedJpeg(), 'image/jpeg', reader)).toEqual({ source: 'unknown', c2pa: { ...TEST_SIGNER, valid: false } })
   })
 
-  it('is invalid, with nothing read from it, when it is cut short or a box lies about its size', async () => {
+  it('is invalid, with nothing read from it, when it is cut short, a box lies about its size or its header is malformed (in an SVG)', async () => {
     expect(await readProvenance(jpegWithTruncatedManifest(), 'image/jpeg', reader)).toEqual({ source: 'unknown', c2pa: BROKEN })
     expect(await readProvenance(jpegWithLyingJumbf(), 'image/jpeg', reader)).toEqual({ source: 'unknown', c2pa: BROKEN })
+    expect(await readProvenance(svgWithMalformedManifest(), 'image/svg+xml', reader)).toEqual({ source: 'unknown', c2pa: BROKEN })
     // The reader goes on with the next file.
     expect((await readProvenance(signedJpeg(), 'image/jpeg', reader)).c2pa?.valid).toBe(true)
   })

@@ -37,7 +37,8 @@ parentPort.on('message', async ({ id, bytes, mimeType }) => {
 parentPort.postMessage({ ready: true })
 
 async function read(bytes, mimeType) {
-  if (!hasManifestMarker(bytes)) return { kind: 'none' }
+  // An SVG holds its manifest in base64, which the detector's scan cannot see: the reader looks itself.
+  if (mimeType !== 'image/svg+xml' && !hasManifestMarker(bytes)) return { kind: 'none' }
   let reader
   try {
     reader = await WasmReader.fromBytes(mimeType, bytes, READER_SETTINGS)
