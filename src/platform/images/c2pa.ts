@@ -23,7 +23,7 @@ export type ManifestReading =
 export interface C2paReaderOptions {
   /** Past this, the reading is abandoned (its thread ended) and the manifest counted as broken. */
   timeoutMs?: number
-  /** An idle thread ends after this long, giving back the memory of the WebAssembly (~20 MB and up). */
+  /** An idle thread ends after this long, giving back its memory (~50 MB: an isolate and the compiled WebAssembly). */
   idleMs?: number
 }
 
