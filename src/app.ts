@@ -33,6 +33,8 @@ import type { AssetDerivation } from './modules/assets/record.js'
 import { AssetService } from './modules/assets/service.js'
 import { Thumbnails } from './modules/assets/thumbnails.js'
 import { AnalysisDerivation } from './modules/assets/analysis.js'
+import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
+import { publicColorRoutes } from './modules/colors/routes.js'
 import { provenanceAnalysis } from './modules/provenance/analysis.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
@@ -259,8 +261,9 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
   const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
+  const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), analysisDeps)
   const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings, provenance]
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes, provenance]
   return { thumbnails, embeddings, list }
 }
 
@@ -488,6 +491,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search })
+  publicColorRoutes(app)
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 

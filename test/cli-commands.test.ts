@@ -71,10 +71,11 @@ describe('embeddings from the command line, and the worker', () => {
   it('jobs prints one row per queue, as JSON too; jobs retry refuses an unknown queue with exit 2 and one line', async () => {
     const listed = await runCli(['jobs', '--json'], { DATA_DIR: directory })
     expect(listed.code, listed.stderr).toBe(0)
-    // Nothing ran: the pushes' thumbnails, texts and provenance wait (the texts for a provider this server lacks).
+    // Nothing ran: the pushes' thumbnails, texts, palettes and provenance wait (the texts for a provider this server lacks).
     expect(JSON.parse(listed.stdout)).toEqual([
       { name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       { name: 'embeddings', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { name: 'palette', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       { name: 'provenance', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     ])
     const table = await runCli(['jobs', '--org', 'acme'], { DATA_DIR: directory })
@@ -90,7 +91,7 @@ describe('embeddings from the command line, and the worker', () => {
       attempts.push({ code, stdout, stderr })
     }
     expect(attempts).toEqual([
-      { code: 2, stdout: '', stderr: 'asset-library: no queue named "bogus": the queues are thumbnails, embeddings, provenance\n' },
+      { code: 2, stdout: '', stderr: 'asset-library: no queue named "bogus": the queues are thumbnails, embeddings, palette, provenance\n' },
       { code: 2, stdout: '', stderr: 'asset-library: Unknown command "jobs bogus": try `jobs` or `jobs retry NAME`\n' },
     ])
     const retried = await runCli(['jobs', 'retry', 'thumbnails', '--json'], { DATA_DIR: directory })
