@@ -7,6 +7,7 @@ import {
   imageWithXmp,
   jpegWithLyingJumbf,
   jpegWithTruncatedManifest,
+  remoteManifestPng,
   signedJpeg,
   svgWithMalformedManifest,
   tamperedJpeg,
@@ -88,6 +89,12 @@ describe('the C2PA manifest', () => {
   it('is null for a file without one, and for bytes that are no image at all', async () => {
     expect(await readProvenance(await solidPng(4, 4), 'image/png', reader)).toEqual({ source: 'unknown', c2pa: null })
     expect(await readProvenance(Buffer.from('not an image, but it says c2pa and jumb'), 'image/png', reader)).toEqual({ source: 'unknown', c2pa: null })
+  })
+
+  it('is not fetched when the file points at one stored elsewhere, and shows as none', async () => {
+    // A fetch, which would fail here, would make it `RemoteManifestFetch`: broken.
+    expect(await reader.read(remoteManifestPng(), 'image/png')).toEqual({ kind: 'remote' })
+    expect(await readProvenance(remoteManifestPng(), 'image/png', reader)).toEqual({ source: 'unknown', c2pa: null })
   })
 
   it('counts as broken past the time limit', async () => {

@@ -6,6 +6,9 @@ export const signedJpeg = () => readFileSync(new URL('../fixtures/c2pa/C.jpg', i
 /** The same kind of manifest over pixels changed after signing: the data hash fails. */
 export const tamperedJpeg = () => readFileSync(new URL('../fixtures/c2pa/XCA.jpg', import.meta.url))
 
+/** A PNG whose only manifest is a reference to `http://localhost:5000/libpng-test.c2pa`. */
+export const remoteManifestPng = () => readFileSync(new URL('../fixtures/c2pa/libpng-test_with_url.png', import.meta.url))
+
 /** An SVG whose manifest (in base64, in its metadata) has a malformed JUMBF header. */
 export const svgWithMalformedManifest = () => readFileSync(new URL('../fixtures/c2pa/sample3.svg', import.meta.url))
 

@@ -24,7 +24,8 @@ const READER_SETTINGS = JSON.stringify({ verify: { remote_manifest_fetch: false,
 
 // The reader's errors that mean the file has no manifest of its own (c2pa-rs's `Error` variants).
 const NO_MANIFEST = new Set(['JumbfNotFound', 'ProvenanceMissing', 'UnsupportedType'])
-const REMOTE_MANIFEST = new Set(['RemoteManifestUrl', 'RemoteManifestFetch'])
+// The reader's answer for a remote manifest it was told not to fetch (a fetch that failed would be `RemoteManifestFetch`).
+const REMOTE_MANIFEST = 'RemoteManifestUrl'
 
 parentPort.on('message', async ({ id, bytes, mimeType }) => {
   try {
@@ -46,7 +47,7 @@ async function read(bytes, mimeType) {
     if (typeof error !== 'string') throw error
     const variant = /^C2pa\((\w+)/.exec(error)?.[1] ?? error
     if (NO_MANIFEST.has(variant)) return { kind: 'none' }
-    if (REMOTE_MANIFEST.has(variant)) return { kind: 'remote' }
+    if (variant === REMOTE_MANIFEST) return { kind: 'remote' }
     return { kind: 'broken', reason: error.slice(0, 500) }
   }
   try {
