@@ -30,6 +30,7 @@ const UNIT_TESTS = [
   'test/platform/embedding-provider.test.ts',
   'test/platform/fresh-reads.test.ts',
   'test/platform/ids.test.ts',
+  'test/platform/embedded-metadata.test.ts',
   'test/platform/images.test.ts',
   'test/platform/provenance.test.ts',
   'test/platform/safe-fetch.test.ts',

@@ -35,6 +35,7 @@ import { Thumbnails } from './modules/assets/thumbnails.js'
 import { AnalysisDerivation } from './modules/assets/analysis.js'
 import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
 import { publicColorRoutes } from './modules/colors/routes.js'
+import { metadataAnalysis } from './modules/assets/metadata.js'
 import { provenanceAnalysis } from './modules/provenance/analysis.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
@@ -262,8 +263,9 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
   const embeddings = createEmbeddings(config, database, logger)
   const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
   const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), analysisDeps)
+  const metadata = new AnalysisDerivation(metadataAnalysis({ exposeGps: config.analysis.exposeGps }), analysisDeps)
   const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes, provenance]
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes, metadata, provenance]
   return { thumbnails, embeddings, list }
 }
 

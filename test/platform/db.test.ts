@@ -192,6 +192,7 @@ describe('health endpoints', () => {
         { name: 'thumbnails', runs_here: false },
         { name: 'embeddings', runs_here: false },
         { name: 'palette', runs_here: false },
+        { name: 'metadata', runs_here: false },
         { name: 'provenance', runs_here: false },
       ],
     })
