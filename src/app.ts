@@ -36,12 +36,14 @@ import { AnalysisDerivation } from './modules/assets/analysis.js'
 import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
 import { publicColorRoutes } from './modules/colors/routes.js'
 import { metadataAnalysis } from './modules/assets/metadata.js'
+import { provenanceAnalysis } from './modules/provenance/analysis.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
 import type { BlobStore } from './platform/blobs/blob-store.js'
 import { createBlobStore } from './platform/blobs/create.js'
+import { C2paReader } from './platform/images/c2pa.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
 import { UrlSigner } from './platform/signed-urls.js'
@@ -262,7 +264,8 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
   const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
   const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), analysisDeps)
   const metadata = new AnalysisDerivation(metadataAnalysis({ exposeGps: config.analysis.exposeGps }), analysisDeps)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes, metadata]
+  const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes, metadata, provenance]
   return { thumbnails, embeddings, list }
 }
 

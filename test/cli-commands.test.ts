@@ -17,7 +17,7 @@ import { CLI, env, running, runCli, startServer, useCliDataDir } from './support
 import { staysTrue, waitFor } from './support/wait.js'
 
 /** The queues of issue 36's analyses, after the thumbnails and the embeddings, in the order `jobs` lists them. */
-const ANALYSES = ['palette', 'metadata']
+const ANALYSES = ['palette', 'metadata', 'provenance']
 
 // Each test runs the real executable: tsx compiles it at every start, and a first start runs initdb.
 // That takes seconds alone, and several times the default 30 s on a 2-core machine that runs other test
@@ -74,7 +74,7 @@ describe('embeddings from the command line, and the worker', () => {
   it('jobs prints one row per queue, as JSON too; jobs retry refuses an unknown queue with exit 2 and one line', async () => {
     const listed = await runCli(['jobs', '--json'], { DATA_DIR: directory })
     expect(listed.code, listed.stderr).toBe(0)
-    // Nothing ran: the pushes' thumbnails and texts wait (the texts for a provider this server lacks).
+    // Nothing ran: the pushes' thumbnails, texts and analyses wait (the texts for a provider this server lacks).
     expect(JSON.parse(listed.stdout)).toEqual([
       { name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       { name: 'embeddings', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },

@@ -1089,17 +1089,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -1199,17 +1199,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -1367,17 +1367,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -1482,17 +1482,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -10319,17 +10319,17 @@ export interface operations {
                         /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
                         provenance: null | {
                             /**
-                             * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                             * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                              * @enum {string}
                              */
                             source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                            /** @description The file’s C2PA manifest; null when it has none. */
+                            /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                             c2pa: null | {
                                 /** @description The tool that made the manifest. */
                                 claim_generator: null | string;
                                 /** @description The signing certificate’s subject (organization). */
                                 signed_by: null | string;
-                                /** @description Whether the manifest’s signature and hashes check out. */
+                                /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                                 valid: boolean;
                             };
                         };
@@ -10502,17 +10502,17 @@ export interface operations {
                         /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
                         provenance: null | {
                             /**
-                             * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                             * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                              * @enum {string}
                              */
                             source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                            /** @description The file’s C2PA manifest; null when it has none. */
+                            /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                             c2pa: null | {
                                 /** @description The tool that made the manifest. */
                                 claim_generator: null | string;
                                 /** @description The signing certificate’s subject (organization). */
                                 signed_by: null | string;
-                                /** @description Whether the manifest’s signature and hashes check out. */
+                                /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                                 valid: boolean;
                             };
                         };
