@@ -31,6 +31,7 @@ const UNIT_TESTS = [
   'test/platform/fresh-reads.test.ts',
   'test/platform/ids.test.ts',
   'test/platform/images.test.ts',
+  'test/platform/perceptual-hash.test.ts',
   'test/platform/safe-fetch.test.ts',
   'test/platform/signed-urls.test.ts',
   'test/platform/svg.test.ts',

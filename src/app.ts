@@ -32,6 +32,8 @@ import { AssetSchema } from './modules/assets/schemas.js'
 import type { AssetDerivation } from './modules/assets/record.js'
 import { AssetService } from './modules/assets/service.js'
 import { Thumbnails } from './modules/assets/thumbnails.js'
+import { AnalysisDerivation } from './modules/assets/analysis.js'
+import { PerceptualHashAnalysis } from './modules/duplicates/perceptual-hash-analysis.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
@@ -255,7 +257,12 @@ export function createProcessFiles(config: Config): ProcessFiles {
 export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings]
+  const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
+  const perceptualHashes = new AnalysisDerivation(
+    new PerceptualHashAnalysis({ images: files.images, nearDuplicateDistance: config.analysis.nearDuplicateDistance }),
+    analysisDeps,
+  )
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, perceptualHashes]
   return { thumbnails, embeddings, list }
 }
 
