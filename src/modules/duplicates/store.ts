@@ -5,6 +5,12 @@ import { hashBands, PERCEPTUAL_HASH_ALGORITHM } from '../../platform/images/perc
 /** The largest distance the bands find every hash within: 8 bands, so two hashes within 7 bits share one whole. */
 export const BANDED_DISTANCE = 7
 
+/**
+ * The closest near-duplicates kept for one new hash. Pictures of one flat colour all hash to 0: without
+ * a bound, n of them would make n² pairs; with it, each adds at most twice this many rows.
+ */
+export const MAX_PAIRS_PER_HASH = 100
+
 /** An asset whose perceptual hash is within some distance of another's. */
 export interface Neighbour {
   asset_id: string
@@ -13,7 +19,7 @@ export interface Neighbour {
 
 /**
  * Keeps the perceptual hash of an asset's file, its bands, and its near-duplicates (pairs both ways,
- * within `maxDistance`), in one transaction, only while the asset still has that file. `hash` null: the
+ * within `maxDistance`, the closest MAX_PAIRS_PER_HASH), in one transaction, only while the asset still has that file. `hash` null: the
  * image cannot be decoded; it is marked as hashed, with no bands and so no near-duplicates.
  *
  * The transaction first takes the organization's near-duplicate lock, so two hashes saved at once in
@@ -44,7 +50,9 @@ export async function saveHash(
       from unnest(${bands}::smallint[]) with ordinality as bands (value, band)
     `.execute(tx)
     await sql`
-      with near as (${neighbours(file.organizationId, file.assetId, hash, maxDistance)})
+      with near as (
+        select * from (${neighbours(file.organizationId, file.assetId, hash, maxDistance)}) as found order by found.distance, found.asset_id limit ${sql.lit(MAX_PAIRS_PER_HASH)}
+      )
       insert into near_duplicate_pairs (asset_id, other_id, organization_id, distance)
       select ${file.assetId}::uuid, near.asset_id, ${file.organizationId}::uuid, near.distance from near
       union all
