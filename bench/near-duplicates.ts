@@ -84,9 +84,9 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 /** Every hash of the organization within `maxDistance`, read from one band's rows (one per asset): what a lookup without bands costs. */
 async function scanAll(db: Db, organizationId: string, hash: bigint, maxDistance: number): Promise<Neighbour[]> {
   const { rows } = await sql<Neighbour>`
-    select asset_id, bit_count((hash # ${hash.toString()}::bigint)::bit(64))::int as distance
+    select asset_id, bit_count(int8send(hash # ${hash.toString()}::bigint))::int as distance
     from perceptual_hash_bands where organization_id = ${organizationId} and band = 0
-      and bit_count((hash # ${hash.toString()}::bigint)::bit(64)) <= ${maxDistance}
+      and bit_count(int8send(hash # ${hash.toString()}::bigint)) <= ${maxDistance}
     order by distance, asset_id
   `.execute(db)
   return rows

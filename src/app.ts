@@ -34,6 +34,9 @@ import { AssetService } from './modules/assets/service.js'
 import { Thumbnails } from './modules/assets/thumbnails.js'
 import { AnalysisDerivation } from './modules/assets/analysis.js'
 import { PerceptualHashAnalysis } from './modules/duplicates/perceptual-hash-analysis.js'
+import { publicDuplicateRoutes } from './modules/duplicates/routes.js'
+import { DuplicatesService } from './modules/duplicates/service.js'
+import { DuplicateGroupSchema, LookalikeAssetSchema } from './modules/duplicates/schemas.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
@@ -203,6 +206,7 @@ export type BuiltApp = App & {
     presets: PresetService
     collections: CollectionService
     search: SearchService
+    duplicates: DuplicatesService
     embeddings: Embeddings
     webhooks: WebhookService
     webhookDelivery: WebhookDelivery
@@ -368,7 +372,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...serverTimeoutOptions(config.httpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, ImportSchema, ImportNodeSchema]) {
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, LookalikeAssetSchema, DuplicateGroupSchema, ImportSchema, ImportNodeSchema]) {
     app.addSchema(schema)
   }
   registerValidation(app)
@@ -425,6 +429,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken, job: importWork.job })
   const figma = createFigmaIntegration(config, database.db, app.log, importWork.figma, imports)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
+  const duplicates = new DuplicatesService({ db: database.db, assets, catalog, trash, derivations, afterEventsCommitted: wake.eventsCommitted })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
   const renditions = new Renditions({
     db: database.db,
@@ -489,9 +494,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   renditionRoutes(app, { renditions })
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
-  publicSearchRoutes(app, { search })
+  publicSearchRoutes(app, { search, duplicates })
+  publicDuplicateRoutes(app, { duplicates })
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections } })
 }

@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../platform/db/index.js'
+import type { Page } from '../../platform/http/pagination.js'
 import { hashBands, PERCEPTUAL_HASH_ALGORITHM } from '../../platform/images/perceptual-hash.js'
+import { ASSET_COLUMNS, DERIVED_COLUMNS, type AssetWithRelations } from '../assets/store.js'
 
 /** The largest distance the bands find every hash within: 8 bands, so two hashes within 7 bits share one whole. */
 export const BANDED_DISTANCE = 7
@@ -64,20 +66,21 @@ export async function saveHash(
 /**
  * The organization's assets (but `excluded`) whose hash is within `maxDistance` (at most
  * BANDED_DISTANCE) of `hash`, as `asset_id`, `distance`: one index-only scan of the bands' primary key
- * per band, then the Hamming distance of each candidate's hash, kept in the index too.
+ * per band, then the Hamming distance of each candidate's hash, kept in the index too (`bit_count` of the
+ * XOR's 8 bytes: PostgreSQL 14+ and PGlite; cheaper than a cast to bit(64)).
  */
 export function neighbours(organizationId: string, excluded: string | null, hash: bigint, maxDistance: number): RawBuilder<Neighbour> {
   const bands = hashBands(hash)
   const keys = sql.join(bands.map((value, band) => sql`(${sql.lit(band)}::smallint, ${sql.lit(value)}::smallint)`))
   const other = excluded === null ? sql`` : sql`and candidate.asset_id <> ${excluded}::uuid`
   return sql<Neighbour>`
-    select candidate.asset_id, min(bit_count((candidate.hash # ${hash.toString()}::bigint)::bit(64)))::int as distance
+    select candidate.asset_id, min(bit_count(int8send(candidate.hash # ${hash.toString()}::bigint)))::int as distance
     from (values ${keys}) as wanted (band, value)
     cross join lateral (
       select asset_id, hash from perceptual_hash_bands
       where perceptual_hash_bands.organization_id = ${organizationId} and perceptual_hash_bands.band = wanted.band and perceptual_hash_bands.value = wanted.value
     ) as candidate
-    where bit_count((candidate.hash # ${hash.toString()}::bigint)::bit(64)) <= ${sql.lit(maxDistance)} ${other}
+    where bit_count(int8send(candidate.hash # ${hash.toString()}::bigint)) <= ${sql.lit(maxDistance)} ${other}
     group by candidate.asset_id`
 }
 
@@ -87,4 +90,97 @@ export async function findNeighbours(db: Db, organizationId: string, excluded: s
     select * from (${neighbours(organizationId, excluded, hash, maxDistance)}) as near order by near.distance, near.asset_id
   `.execute(db)
   return rows
+}
+
+/** An asset's current perceptual hash: undefined when the organization has no such live asset, null while pending or for an image that cannot be decoded. */
+export async function perceptualHashOf(db: Db, organizationId: string, assetId: string): Promise<bigint | null | undefined> {
+  const row = await db.selectFrom('assets').select('perceptual_hash').where('organization_id', '=', organizationId).where('id', '=', assetId).executeTakeFirst()
+  if (!row) return undefined
+  return row.perceptual_hash === null ? null : BigInt(row.perceptual_hash)
+}
+
+/** The organization's live assets within BANDED_DISTANCE of `hash` (but `assetId`), closest first, then by id, as records' rows with their `distance`. */
+export async function lookalikes(db: Db, organizationId: string, assetId: string, hash: bigint, limit: number): Promise<Array<AssetWithRelations & { distance: number }>> {
+  const { rows } = await sql<AssetWithRelations & { distance: number }>`
+    with near as (
+      select * from (${neighbours(organizationId, assetId, hash, BANDED_DISTANCE)}) as found order by found.distance, found.asset_id limit ${limit}
+    )
+    select ${sql.join([...ASSET_COLUMNS.map((column) => sql.ref(column)), ...DERIVED_COLUMNS])}, near.distance
+    from near join assets on assets.id = near.asset_id
+    order by near.distance, assets.id
+  `.execute(db)
+  return rows
+}
+
+/** A group's asset and its newer near-duplicates' ids, closest first. */
+export interface GroupRow {
+  asset_id: string
+  duplicates: Neighbour[]
+}
+
+/**
+ * A page of the organization's duplicate groups (see DuplicateGroupSchema), the group whose asset was
+ * pushed last first, and their total: one statement over the organization's pairs.
+ */
+export async function duplicateGroups(db: Db, organizationId: string, page: Page): Promise<{ groups: GroupRow[]; total: number }> {
+  const { rows } = await sql<GroupRow & { total: number }>`
+    with newer as (
+      select pair.asset_id, pair.other_id, pair.distance, asset.created_at
+      from near_duplicate_pairs as pair
+      join assets as asset on asset.id = pair.asset_id
+      join assets as other on other.id = pair.other_id
+      where pair.organization_id = ${organizationId} and (other.created_at, other.id) > (asset.created_at, asset.id)
+    ),
+    groups as (
+      select asset_id, created_at, count(*) over () as total from newer group by asset_id, created_at
+      order by created_at desc, asset_id desc limit ${page.limit} offset ${page.offset}
+    )
+    select groups.asset_id, groups.total::int as total,
+      (select json_agg(json_build_object('asset_id', newer.other_id, 'distance', newer.distance) order by newer.distance, newer.other_id)
+        from newer where newer.asset_id = groups.asset_id) as duplicates
+    from groups order by groups.created_at desc, groups.asset_id desc
+  `.execute(db)
+  const total = rows[0]?.total ?? (page.offset === 0 ? 0 : await countGroups(db, organizationId))
+  return { groups: rows.map(({ asset_id, duplicates }) => ({ asset_id, duplicates })), total }
+}
+
+/** How many groups the organization has (for a page past the last). */
+async function countGroups(db: Db, organizationId: string): Promise<number> {
+  const { rows } = await sql<{ total: number }>`
+    select count(distinct pair.asset_id)::int as total
+    from near_duplicate_pairs as pair join assets as asset on asset.id = pair.asset_id join assets as other on other.id = pair.other_id
+    where pair.organization_id = ${organizationId} and (other.created_at, other.id) > (asset.created_at, asset.id)
+  `.execute(db)
+  return rows[0]!.total
+}
+
+/** The organization's live assets of these ids, as records' rows. */
+export async function assetsByIds(db: Db, organizationId: string, ids: string[]): Promise<Map<string, AssetWithRelations>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('assets')
+    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS])
+    .where('assets.organization_id', '=', organizationId)
+    .where('assets.id', '=', sql<string>`any(${ids}::uuid[])`)
+    .execute()
+  return new Map(rows.map((row) => [row.id, row as AssetWithRelations]))
+}
+
+/** The tags of the organization's live assets of these ids, locked for the resolve's transaction (in id order, so two resolves never deadlock). */
+export async function lockForResolve(tx: Db, organizationId: string, ids: string[]): Promise<Map<string, string[]>> {
+  const { rows } = await sql<{ id: string; tags: string[] }>`
+    select id, tags from assets where organization_id = ${organizationId} and id = any(${ids}::uuid[]) order by id for update
+  `.execute(tx)
+  return new Map(rows.map((row) => [row.id, row.tags]))
+}
+
+/** Adds the kept asset to every manual collection of the others; the ids of the collections it joined. */
+export async function joinCollectionsOf(tx: Db, keep: string, others: string[]): Promise<string[]> {
+  const { rows } = await sql<{ collection_id: string }>`
+    insert into collection_assets (collection_id, asset_id)
+    select distinct collection_id, ${keep}::uuid from collection_assets where asset_id = any(${others}::uuid[])
+    on conflict do nothing
+    returning collection_id
+  `.execute(tx)
+  return rows.map((row) => row.collection_id)
 }
