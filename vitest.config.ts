@@ -33,6 +33,7 @@ const UNIT_TESTS = [
   'test/platform/embedded-metadata.test.ts',
   'test/platform/images.test.ts',
   'test/platform/palette.test.ts',
+  'test/platform/perceptual-hash.test.ts',
   'test/platform/provenance.test.ts',
   'test/platform/safe-fetch.test.ts',
   'test/platform/signed-urls.test.ts',

@@ -37,6 +37,10 @@ import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
 import { publicColorRoutes } from './modules/colors/routes.js'
 import { metadataAnalysis } from './modules/assets/metadata.js'
 import { provenanceAnalysis } from './modules/provenance/analysis.js'
+import { PerceptualHashAnalysis } from './modules/duplicates/perceptual-hash-analysis.js'
+import { publicDuplicateRoutes } from './modules/duplicates/routes.js'
+import { DuplicatesService } from './modules/duplicates/service.js'
+import { DuplicateGroupSchema, LookalikeAssetSchema } from './modules/duplicates/schemas.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
@@ -207,6 +211,7 @@ export type BuiltApp = App & {
     presets: PresetService
     collections: CollectionService
     search: SearchService
+    duplicates: DuplicatesService
     embeddings: Embeddings
     webhooks: WebhookService
     webhookDelivery: WebhookDelivery
@@ -262,10 +267,14 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
   const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
+  const perceptualHashes = new AnalysisDerivation(
+    new PerceptualHashAnalysis({ images: files.images, nearDuplicateDistance: config.analysis.nearDuplicateDistance }),
+    analysisDeps,
+  )
   const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), analysisDeps)
   const metadata = new AnalysisDerivation(metadataAnalysis({ exposeGps: config.analysis.exposeGps }), analysisDeps)
   const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings, palettes, metadata, provenance]
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, perceptualHashes, palettes, metadata, provenance]
   return { thumbnails, embeddings, list }
 }
 
@@ -371,7 +380,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     ...serverTimeoutOptions(config.httpTimeouts),
   }).withTypeProvider<TypeBoxTypeProvider>() as App
 
-  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, ImportSchema, ImportNodeSchema]) {
+  for (const schema of [...SHARED_SCHEMAS, ApiKeySchema, CurrentKeySchema, AssetSchema, TrashedAssetSchema, QuerySchema, CollectionSchema, SearchHitSchema, SimilarAssetSchema, LookalikeAssetSchema, DuplicateGroupSchema, ImportSchema, ImportNodeSchema]) {
     app.addSchema(schema)
   }
   registerValidation(app)
@@ -428,6 +437,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken, job: importWork.job })
   const figma = createFigmaIntegration(config, database.db, app.log, importWork.figma, imports)
   const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
+  const duplicates = new DuplicatesService({ db: database.db, assets, catalog, trash, derivations, afterEventsCommitted: wake.eventsCommitted })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
   const renditions = new Renditions({
     db: database.db,
@@ -492,10 +502,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   renditionRoutes(app, { renditions })
   publicTrashRoutes(app, { trash })
   publicCollectionRoutes(app, { collections })
-  publicSearchRoutes(app, { search })
+  publicSearchRoutes(app, { search, duplicates })
+  publicDuplicateRoutes(app, { duplicates })
   publicColorRoutes(app)
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections } })
 }

@@ -17,7 +17,7 @@ import { CLI, env, running, runCli, startServer, useCliDataDir } from './support
 import { staysTrue, waitFor } from './support/wait.js'
 
 /** The queues of issue 36's analyses, after the thumbnails and the embeddings, in the order `jobs` lists them. */
-const ANALYSES = ['palette', 'metadata', 'provenance']
+const ANALYSES = ['perceptual_hash', 'palette', 'metadata', 'provenance']
 
 // Each test runs the real executable: tsx compiles it at every start, and a first start runs initdb.
 // That takes seconds alone, and several times the default 30 s on a 2-core machine that runs other test

@@ -77,7 +77,10 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       /** Changes metadata; `tag_names` replaces every tag, `null` clears a field. */
       update: (id: string, changes: T.AssetUpdate, options?: RequestOptions) => call<T.Asset>('updateAsset', { id, body: json(changes), options }),
       delete: (id: string, options?: RequestOptions) => call<void>('deleteAsset', { id, options }),
-      /** The nearest assets by meaning; empty when AI is off for the organization. */
+      /**
+       * The nearest assets by meaning (the default; empty when AI is off for the organization), or with
+       * `{by: 'appearance'}` every asset within 7 bits of its perceptual hash, closest first, with `distance`.
+       */
       similar: (id: string, query?: T.SimilarQuery, options?: RequestOptions) => call<T.SimilarPage>('similarAssets', { id, query, options }),
       /** Which of these SHA-256 hashes (1 to 1,000, lowercase hex) the library already has. In the cheap bucket. */
       check: (sha256: string[], options?: RequestOptions) =>
@@ -100,6 +103,18 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       /** Makes a copy of an earlier version the newest: `{asset_id, version}` with version = the previous newest + 1. */
       restoreVersion: (id: string, version: number, options?: RequestOptions) =>
         call<T.VersionRestoreResult>('restoreAssetVersion', { id, version, options }),
+    },
+
+    /** Near-duplicates across the library: groups to review, and keeping one asset of them. */
+    duplicates: {
+      /** A page of groups: an asset and its near-duplicates pushed after it, with their distances. */
+      list: (query?: T.DuplicatesQuery, options?: RequestOptions) => call<T.DuplicateGroupPage>('listDuplicates', { query, options }),
+      /**
+       * Keeps `keep` and moves the assets of `trash` to the trash, in one transaction: `keep` gains their tags
+       * and manual collections. Answers the kept asset's record and the trashed ids.
+       */
+      resolve: (keep: string, trash: string[], options?: RequestOptions) =>
+        call<T.DuplicatesResolved>('resolveDuplicates', { body: json({ keep, trash } satisfies T.JsonBodyOf<'resolveDuplicates'>), options }),
     },
 
     /** Deleted assets, last deleted first, restorable until their `purge_at`. */

@@ -47,6 +47,13 @@ export type AssetVersion = VersionList['data'][number]
 export type VersionResult = Success<'uploadAssetVersion'>
 export type VersionRestoreResult = Success<'restoreAssetVersion'>
 
+export type DuplicatesQuery = QueryOf<'listDuplicates'>
+/** `{data: [{asset, duplicates: [{distance, asset}]}], total, limit, offset}`. */
+export type DuplicateGroupPage = Success<'listDuplicates'>
+export type DuplicateGroup = DuplicateGroupPage['data'][number]
+/** `{kept, trashed}`: the kept asset's record after the merge, and the ids moved to the trash. */
+export type DuplicatesResolved = Success<'resolveDuplicates'>
+
 export type TrashQuery = QueryOf<'listTrash'>
 export type TrashPage = Success<'listTrash'>
 

@@ -3,13 +3,14 @@ import { MAX_LIMIT } from '../../platform/http/pagination.js'
 import { okResponse, problemResponses } from '../../platform/http/schemas.js'
 import { AssetParams } from '../assets/schemas.js'
 import { DEFAULT_SEARCH_LIMIT, SEARCH_EXAMPLE, SearchBody, SearchResponse, SIMILAR_EXAMPLE, SimilarQuery, SimilarResponse } from './schemas.js'
+import type { DuplicatesService } from '../duplicates/service.js'
 import type { SearchService } from './service.js'
 
 const limitOf = (limit: number | undefined) => Math.min(limit ?? DEFAULT_SEARCH_LIMIT, MAX_LIMIT)
 
 /** POST /api/v1/search and GET /api/v1/assets/{id}/similar. */
-export function publicSearchRoutes(app: App, deps: { search: SearchService }): void {
-  const { search } = deps
+export function publicSearchRoutes(app: App, deps: { search: SearchService; duplicates: DuplicatesService }): void {
+  const { search, duplicates } = deps
 
   app.post(
     '/api/v1/search',
@@ -40,9 +41,12 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService }): v
       schema: {
         operationId: 'similarAssets',
         tags: ['search'],
-        summary: 'Assets nearest to one asset by meaning',
-        description:
-          'The organization\u2019s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.',
+        summary: 'Assets nearest to one asset by meaning or by appearance',
+        description: [
+          '`by=meaning` (the default): the organization\u2019s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.',
+          '',
+          '`by=appearance`: the organization\u2019s live assets whose perceptual hash is within 7 bits (of 64) of this one\u2019s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes\u2019 bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset\u2019s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded.',
+        ].join('\n'),
         params: AssetParams,
         querystring: SimilarQuery,
         response: {
@@ -51,6 +55,11 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService }): v
         },
       },
     },
-    async (request) => search.similar(request.caller!.organizationId, request.params.id, limitOf(request.query.limit)),
+    async (request) => {
+      const { id } = request.params
+      const limit = limitOf(request.query.limit)
+      const organizationId = request.caller!.organizationId
+      return request.query.by === 'appearance' ? duplicates.lookalikes(organizationId, id, limit) : search.similar(organizationId, id, limit)
+    },
   )
 }

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { ListSchema, MAX_LIMIT } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
 import { ASSET_EXAMPLE, AssetSchema, FilterProperties } from '../assets/schemas.js'
+import { LookalikeAssetSchema } from '../duplicates/schemas.js'
 
 export const DEFAULT_SEARCH_LIMIT = 20
 
@@ -54,11 +55,23 @@ export const SimilarAssetSchema = Type.Object(
 )
 
 export const SimilarQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_SEARCH_LIMIT, description: `Values above ${MAX_LIMIT} are capped to ${MAX_LIMIT}.` })) },
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: DEFAULT_SEARCH_LIMIT, description: `Values above ${MAX_LIMIT} are capped to ${MAX_LIMIT}.` })),
+    by: Type.Optional(
+      Type.Union([Type.Literal('meaning'), Type.Literal('appearance')], {
+        default: 'meaning',
+        description:
+          '`meaning`: by embedding, items with `semantic_score`. `appearance`: by perceptual hash, items with `distance`, no AI or provider needed.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 )
 
-export const SimilarResponse = ListSchema(ref(SimilarAssetSchema), 'The nearest assets, nearest first; `total` is the number returned.')
+export const SimilarResponse = ListSchema(
+  Type.Union([ref(SimilarAssetSchema), ref(LookalikeAssetSchema)]),
+  'The nearest assets, nearest first (`SimilarAsset` items by meaning, `LookalikeAsset` by appearance); `total` is the number returned.',
+)
 
 export const SEARCH_EXAMPLE = {
   mode: 'hybrid' as const,

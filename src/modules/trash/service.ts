@@ -51,18 +51,29 @@ export class TrashService implements AssetTrash {
    * session deletes only its own (see `onlyCreatedBy`).
    */
   async trash(organizationId: string, id: string, caller: Caller): Promise<void> {
-    const { retentionDays } = this.deps
-    const purged = await inTransaction(this.deps.db, async (tx) => {
-      const moved = await store.moveToTrash(tx, organizationId, id, { createdBy: onlyCreatedBy(caller), retentionDays, deletedBy: actorOf(caller) })
-      if (!moved) {
-        if ((await existingAssetIds(tx, organizationId, [id])).size > 0) throw createdBySomeoneElse('an asset')
-        throw problems.notFound('Asset')
-      }
-      await emit(tx, organizationId, 'asset.deleted', { id })
-      return retentionDays === 0 ? await store.purgeOne(tx, organizationId, id) : undefined
-    })
+    const purged = await inTransaction(this.deps.db, (tx) => this.trashWithin(tx, organizationId, id, caller))
     this.deps.afterEventsCommitted()
-    if (purged) await removePurgedFiles(this.deps.db, this.deps.blobs, purged, this.deps.logger)
+    await this.removeFiles(purged ?? [])
+  }
+
+  /**
+   * `trash` in the caller's transaction (a duplicates' resolve trashes several): the files of an asset
+   * purged at once (no retention) are returned, for `removeFiles` after the commit.
+   */
+  async trashWithin(tx: Db, organizationId: string, id: string, caller: Caller): Promise<store.PurgedFiles[] | undefined> {
+    const { retentionDays } = this.deps
+    const moved = await store.moveToTrash(tx, organizationId, id, { createdBy: onlyCreatedBy(caller), retentionDays, deletedBy: actorOf(caller) })
+    if (!moved) {
+      if ((await existingAssetIds(tx, organizationId, [id])).size > 0) throw createdBySomeoneElse('an asset')
+      throw problems.notFound('Asset')
+    }
+    await emit(tx, organizationId, 'asset.deleted', { id })
+    return retentionDays === 0 ? await store.purgeOne(tx, organizationId, id) : undefined
+  }
+
+  /** Removes the files of purged assets that nothing else uses any more (after their commit). */
+  async removeFiles(purged: store.PurgedFiles[]): Promise<void> {
+    if (purged.length > 0) await removePurgedFiles(this.deps.db, this.deps.blobs, purged, this.deps.logger)
   }
 
   async list(organizationId: string, page: Page) {

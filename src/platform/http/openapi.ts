@@ -146,6 +146,7 @@ const V1_OPTIONS: SwaggerOptions = {
       { name: 'auth', description: 'The calling API key.' },
       { name: 'assets', description: 'Push, read, filter, update and delete assets.' },
       { name: 'trash', description: 'Deleted assets: list, restore, or purge before their time.' },
+      { name: 'duplicates', description: 'Near-duplicates across the library (assets whose pictures are nearly the same): groups to review, and keeping one of them.' },
       { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
       { name: 'catalogue', description: 'Tags, asset types, clients, products and colour names: for autocomplete and filters.' },
       { name: 'presets', description: 'The organization\'s rendition presets, which every asset record links in `renditions`.' },

@@ -33,6 +33,8 @@ export const OPERATIONS = {
   unshareCollection: { method: 'DELETE', path: '/api/v1/collections/{id}/share', bucket: 'standard' },
   searchAssets: { method: 'POST', path: '/api/v1/search', bucket: 'expensive' },
   similarAssets: { method: 'GET', path: '/api/v1/assets/{id}/similar', bucket: 'cheap' },
+  listDuplicates: { method: 'GET', path: '/api/v1/duplicates', bucket: 'cheap' },
+  resolveDuplicates: { method: 'POST', path: '/api/v1/duplicates/resolve', bucket: 'standard' },
   listColors: { method: 'GET', path: '/api/v1/colors', bucket: 'cheap' },
   listImports: { method: 'GET', path: '/api/v1/imports', bucket: 'cheap' },
   createImport: { method: 'POST', path: '/api/v1/imports', bucket: 'expensive' },

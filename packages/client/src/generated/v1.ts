@@ -539,14 +539,60 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Assets nearest to one asset by meaning
-         * @description The organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
+         * Assets nearest to one asset by meaning or by appearance
+         * @description `by=meaning` (the default): the organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
+         *
+         *     `by=appearance`: the organization’s live assets whose perceptual hash is within 7 bits (of 64) of this one’s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes’ bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset’s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded.
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
         get: operations["similarAssets"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups of near-duplicates
+         * @description Live assets whose pictures are nearly the same (perceptual hashes within `NEAR_DUPLICATE_DISTANCE`, 6 bits of 64 by default), in groups to review: each group is an asset and its near-duplicates pushed after it, with their distances. A pair is listed once, in the group of its older asset; an asset may lead its own group and appear in an older one’s. Groups whose asset was pushed last come first; paginated like the asset list. An asset is found once its hash is made, after the push answers.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["listDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/duplicates/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep one asset and trash its duplicates
+         * @description In one transaction: the asset `keep` joins every manual collection of the assets in `trash` and gains their tags (emitting `asset.updated` with `changes` naming `collections` and `tags` when they changed), then each asset of `trash` moves to the trash as `DELETE /api/v1/assets/{id}` moves it (`asset.deleted` each, restorable until the purge). Any id that is not a live asset of the organization (another organization’s, one already in the trash, or none) answers 404 and changes nothing; so does a member’s session naming an asset someone else pushed (403). Any two assets may be resolved, near-duplicates or not.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        post: operations["resolveDuplicates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1502,6 +1548,127 @@ export interface components {
             updated_at: string;
             /** @description Cosine similarity with the asset asked about, clamped to [0, 1]. */
             semantic_score: number;
+        };
+        LookalikeAsset: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            asset_type: null | string;
+            client: null | string;
+            product: null | string;
+            tags: string[];
+            source_url: null | string;
+            created_by_ai: boolean;
+            /** @description Read from the bytes, never from a header or file name. */
+            mime_type: string;
+            width: number;
+            height: number;
+            byte_size: number;
+            /** @description SHA-256 of the image bytes; two pushes of the same bytes are one asset. */
+            sha256: string;
+            /** @description Signed URL of a WebP thumbnail (longest side 512 px), valid about 24 hours: fetch it again rather than storing it. Valid from the push’s answer on: a thumbnail not made yet is made when first asked for. 404 `thumbnail_unavailable` when `thumbnail_status` is `failed`. */
+            thumbnail_url: string;
+            /** Format: date-time */
+            thumbnail_expires_at: string;
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            thumbnail_status: "available" | "failed";
+            /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
+            thumbnail_failure: null | string;
+            /** @description Signed URL of the original image, valid as long as thumbnail_url. */
+            original_url: string;
+            /** @description A signed URL for every preset (GET /api/v1/presets), by name, valid as long as thumbnail_url: `thumbnail` and `original` (the same links as `thumbnail_url` and `original_url`), then the organization’s own presets, each the current version’s rendition in the preset’s size and format (made when first fetched). In the trash, the built-ins only. */
+            renditions: {
+                thumbnail: string;
+                original: string;
+            } & {
+                [key: string]: string;
+            };
+            /** @description 1 at the push, one more for each new file (POST /api/v1/assets/{id}/versions, or a push with a known `external_id`). The file facts above are the current version’s. */
+            version: number;
+            /** @description The asset’s id in the system it came from (`figma:KEY:1-23`, `path:brand/logo.svg`); unique among the organization’s live assets. */
+            external_id: null | string;
+            /** @description Manual collections holding the asset. */
+            collections: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            near_duplicates: null | {
+                /** Format: uuid */
+                asset_id: string;
+                /** @description Bits that differ between the two 64-bit perceptual hashes; 0 is the same picture. */
+                distance: number;
+            }[];
+            /** @description Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded. */
+            colors: null | {
+                /** @description Lowercase `#rrggbb`. */
+                hex: string;
+                /** @description Its share of the opaque pixels. */
+                share: number;
+                /**
+                 * @description The nearest of the named colours (GET /api/v1/colors), in CIELAB.
+                 * @enum {string}
+                 */
+                name: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown" | "black" | "gray" | "white";
+            }[];
+            /** @description What the current file’s embedded EXIF, IPTC and XMP say. Null until read (after the push answers). */
+            metadata: null | {
+                /** @description EXIF orientation; `width` and `height` are the sides after it. */
+                orientation: null | number;
+                /** @description When the picture was taken, as the file says (ISO 8601; with an offset only when the file gives one). */
+                captured_at: null | string;
+                camera_make: null | string;
+                camera_model: null | string;
+                lens: null | string;
+                creator: null | string;
+                copyright: null | string;
+                /** @description The credit line (IPTC Credit). */
+                credit: null | string;
+                title: null | string;
+                description: null | string;
+                /** @description IPTC and XMP keywords. */
+                keywords: string[];
+                /** @description Where the picture was taken; null unless the instance sets `EXPOSE_GPS=true`. */
+                gps: null | {
+                    latitude: number;
+                    longitude: number;
+                    altitude: null | number;
+                };
+            };
+            /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
+            provenance: null | {
+                /**
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
+                 * @enum {string}
+                 */
+                source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
+                c2pa: null | {
+                    /** @description The tool that made the manifest. */
+                    claim_generator: null | string;
+                    /** @description The signing certificate’s subject (organization). */
+                    signed_by: null | string;
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
+                    valid: boolean;
+                };
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Bits that differ between this asset’s 64-bit perceptual hash and the one asked about; 0 is the same picture. Near-duplicates are those within `NEAR_DUPLICATE_DISTANCE` (6 by default). */
+            distance: number;
+        };
+        /** @description A live asset and its near-duplicates pushed after it. Each near pair is in exactly one group, the one of its older asset; an asset may lead its own group and be a duplicate in the groups of older ones. */
+        DuplicateGroup: {
+            asset: components["schemas"]["Asset"];
+            /** @description The near-duplicates of `asset` pushed after it (created later), closest first. */
+            duplicates: {
+                /** @description Bits that differ between this asset’s perceptual hash and the group’s `asset`’s. */
+                distance: number;
+                asset: components["schemas"]["Asset"];
+            }[];
         };
         Import: {
             /** Format: uuid */
@@ -8649,6 +8816,8 @@ export interface operations {
             query?: {
                 /** @description Values above 100 are capped to 100. */
                 limit?: number;
+                /** @description `meaning`: by embedding, items with `semantic_score`. `appearance`: by perceptual hash, items with `distance`, no AI or provider needed. */
+                by?: "meaning" | "appearance";
             };
             header?: never;
             path: {
@@ -8765,7 +8934,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["SimilarAsset"][];
+                        data: (components["schemas"]["SimilarAsset"] | components["schemas"]["LookalikeAsset"])[];
                         /** @description Items matching, across all pages. */
                         total: number;
                         limit: number;
@@ -8831,6 +9000,672 @@ export interface operations {
                     "x-ratelimit-reset"?: number;
                     /** @description Identifies this request in our logs; quote it when reporting a problem. */
                     "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDuplicates: {
+        parameters: {
+            query?: {
+                /** @description Page size; values above 100 are capped to 100. */
+                limit?: number;
+                /** @description How many items to skip. */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "asset": {
+                     *             "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *             "title": "Summer campaign hero",
+                     *             "asset_type": "Banner",
+                     *             "client": "Initech",
+                     *             "product": "Stapler",
+                     *             "tags": [
+                     *               "summer",
+                     *               "hero"
+                     *             ],
+                     *             "source_url": "https://www.figma.com/file/abc123",
+                     *             "created_by_ai": false,
+                     *             "mime_type": "image/png",
+                     *             "width": 2400,
+                     *             "height": 1200,
+                     *             "byte_size": 1843200,
+                     *             "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *             "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *             "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *             "thumbnail_status": "available",
+                     *             "thumbnail_failure": null,
+                     *             "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *             "renditions": {
+                     *               "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *               "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *               "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *             },
+                     *             "version": 1,
+                     *             "external_id": "figma:FILEKEY:1-23",
+                     *             "near_duplicates": [
+                     *               {
+                     *                 "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *                 "distance": 3
+                     *               }
+                     *             ],
+                     *             "colors": [
+                     *               {
+                     *                 "hex": "#1e5aa8",
+                     *                 "share": 0.52,
+                     *                 "name": "blue"
+                     *               },
+                     *               {
+                     *                 "hex": "#f4f1ea",
+                     *                 "share": 0.31,
+                     *                 "name": "white"
+                     *               },
+                     *               {
+                     *                 "hex": "#e2a32b",
+                     *                 "share": 0.17,
+                     *                 "name": "orange"
+                     *               }
+                     *             ],
+                     *             "metadata": {
+                     *               "orientation": 1,
+                     *               "captured_at": "2026-06-14T09:31:05",
+                     *               "camera_make": "FUJIFILM",
+                     *               "camera_model": "X-T5",
+                     *               "lens": "XF23mmF1.4 R LM WR",
+                     *               "creator": "Dana Reyes",
+                     *               "copyright": "© 2026 Initech",
+                     *               "credit": "Dana Reyes / Initech",
+                     *               "title": "Summer campaign hero",
+                     *               "description": "Stapler on a beach towel",
+                     *               "keywords": [
+                     *                 "summer",
+                     *                 "beach"
+                     *               ],
+                     *               "gps": null
+                     *             },
+                     *             "provenance": {
+                     *               "source": "capture",
+                     *               "c2pa": null
+                     *             },
+                     *             "collections": [
+                     *               {
+                     *                 "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *                 "name": "Q3 launch"
+                     *               }
+                     *             ],
+                     *             "created_at": "2026-11-21T19:00:00.000Z",
+                     *             "updated_at": "2026-11-21T19:05:00.000Z"
+                     *           },
+                     *           "duplicates": [
+                     *             {
+                     *               "distance": 3,
+                     *               "asset": {
+                     *                 "id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *                 "title": "Summer campaign hero",
+                     *                 "asset_type": "Banner",
+                     *                 "client": "Initech",
+                     *                 "product": "Stapler",
+                     *                 "tags": [
+                     *                   "summer",
+                     *                   "hero"
+                     *                 ],
+                     *                 "source_url": "https://www.figma.com/file/abc123",
+                     *                 "created_by_ai": false,
+                     *                 "mime_type": "image/png",
+                     *                 "width": 2400,
+                     *                 "height": 1200,
+                     *                 "byte_size": 1843200,
+                     *                 "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *                 "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *                 "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *                 "thumbnail_status": "available",
+                     *                 "thumbnail_failure": null,
+                     *                 "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *                 "renditions": {
+                     *                   "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *                   "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *                   "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *                 },
+                     *                 "version": 1,
+                     *                 "external_id": "figma:FILEKEY:1-23",
+                     *                 "near_duplicates": [
+                     *                   {
+                     *                     "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *                     "distance": 3
+                     *                   }
+                     *                 ],
+                     *                 "colors": [
+                     *                   {
+                     *                     "hex": "#1e5aa8",
+                     *                     "share": 0.52,
+                     *                     "name": "blue"
+                     *                   },
+                     *                   {
+                     *                     "hex": "#f4f1ea",
+                     *                     "share": 0.31,
+                     *                     "name": "white"
+                     *                   },
+                     *                   {
+                     *                     "hex": "#e2a32b",
+                     *                     "share": 0.17,
+                     *                     "name": "orange"
+                     *                   }
+                     *                 ],
+                     *                 "metadata": {
+                     *                   "orientation": 1,
+                     *                   "captured_at": "2026-06-14T09:31:05",
+                     *                   "camera_make": "FUJIFILM",
+                     *                   "camera_model": "X-T5",
+                     *                   "lens": "XF23mmF1.4 R LM WR",
+                     *                   "creator": "Dana Reyes",
+                     *                   "copyright": "© 2026 Initech",
+                     *                   "credit": "Dana Reyes / Initech",
+                     *                   "title": "Summer campaign hero",
+                     *                   "description": "Stapler on a beach towel",
+                     *                   "keywords": [
+                     *                     "summer",
+                     *                     "beach"
+                     *                   ],
+                     *                   "gps": null
+                     *                 },
+                     *                 "provenance": {
+                     *                   "source": "capture",
+                     *                   "c2pa": null
+                     *                 },
+                     *                 "collections": [
+                     *                   {
+                     *                     "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *                     "name": "Q3 launch"
+                     *                   }
+                     *                 ],
+                     *                 "created_at": "2026-11-21T19:00:00.000Z",
+                     *                 "updated_at": "2026-11-21T19:05:00.000Z"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "limit": 50,
+                     *       "offset": 0
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["DuplicateGroup"][];
+                        /** @description Items matching, across all pages. */
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resolveDuplicates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description The asset to keep: it gains the others’ tags and manual collections.
+                     */
+                    keep: string;
+                    /** @description The assets to move to the trash (1 to 100, each once, not `keep`). */
+                    trash: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The kept asset as it is now, and the trashed ids. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "kept": {
+                     *         "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *         "title": "Summer campaign hero",
+                     *         "asset_type": "Banner",
+                     *         "client": "Initech",
+                     *         "product": "Stapler",
+                     *         "tags": [
+                     *           "summer",
+                     *           "hero"
+                     *         ],
+                     *         "source_url": "https://www.figma.com/file/abc123",
+                     *         "created_by_ai": false,
+                     *         "mime_type": "image/png",
+                     *         "width": 2400,
+                     *         "height": 1200,
+                     *         "byte_size": 1843200,
+                     *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "thumbnail_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *         "thumbnail_expires_at": "2026-11-22T20:00:00.000Z",
+                     *         "thumbnail_status": "available",
+                     *         "thumbnail_failure": null,
+                     *         "original_url": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *         "renditions": {
+                     *           "thumbnail": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/thumbnail?expires=1795363200&sig=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592",
+                     *           "original": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/original?expires=1795363200&sig=7d793037a0760186574b0282f2f435e77d793037a0760186574b0282f2f435e7",
+                     *           "web-1200": "https://assets.example.com/files/assets/0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55/versions/1/renditions/w1200-contain-q80.webp?expires=1795363200&sig=0b9c2625dc21ef05f6ad4ddf47c5f203837aa32c0b9c2625dc21ef05f6ad4ddf"
+                     *         },
+                     *         "version": 1,
+                     *         "external_id": "figma:FILEKEY:1-23",
+                     *         "near_duplicates": [
+                     *           {
+                     *             "asset_id": "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08",
+                     *             "distance": 3
+                     *           }
+                     *         ],
+                     *         "colors": [
+                     *           {
+                     *             "hex": "#1e5aa8",
+                     *             "share": 0.52,
+                     *             "name": "blue"
+                     *           },
+                     *           {
+                     *             "hex": "#f4f1ea",
+                     *             "share": 0.31,
+                     *             "name": "white"
+                     *           },
+                     *           {
+                     *             "hex": "#e2a32b",
+                     *             "share": 0.17,
+                     *             "name": "orange"
+                     *           }
+                     *         ],
+                     *         "metadata": {
+                     *           "orientation": 1,
+                     *           "captured_at": "2026-06-14T09:31:05",
+                     *           "camera_make": "FUJIFILM",
+                     *           "camera_model": "X-T5",
+                     *           "lens": "XF23mmF1.4 R LM WR",
+                     *           "creator": "Dana Reyes",
+                     *           "copyright": "© 2026 Initech",
+                     *           "credit": "Dana Reyes / Initech",
+                     *           "title": "Summer campaign hero",
+                     *           "description": "Stapler on a beach towel",
+                     *           "keywords": [
+                     *             "summer",
+                     *             "beach"
+                     *           ],
+                     *           "gps": null
+                     *         },
+                     *         "provenance": {
+                     *           "source": "capture",
+                     *           "c2pa": null
+                     *         },
+                     *         "collections": [
+                     *           {
+                     *             "id": "0193a5b2-6b00-7000-8000-000000000002",
+                     *             "name": "Q3 launch"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-21T19:00:00.000Z",
+                     *         "updated_at": "2026-11-21T19:05:00.000Z"
+                     *       },
+                     *       "trashed": [
+                     *         "0193a5b2-8d04-7a61-b3c2-2f9e7d1c4b08"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        kept: components["schemas"]["Asset"];
+                        /** @description The assets moved to the trash, as asked. */
+                        trashed: string[];
+                    };
+                };
+            };
+            /**
+             * @description - `validation_failed`: `keep` also in `trash`, an id twice in `trash`, `trash` empty or longer than 100, or the kept asset would have more than 100 tags.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `role_required`: through the web app’s session, a member trashing an asset someone else pushed.
+             *     - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: an id that is no live asset of your organization (another organization’s, already in the trash, or never pushed).
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { SIDE_COLUMNS, assetLoggingFunctions, type SideColumns } from './0016_library_changes.js'
+import { SIDE_COLUMNS, assetLoggingFunctions, logChanges, versionMoved, type SideColumns } from './0016_library_changes.js'
 
 /**
  * What the picture shows (issue 36): four derivations that read an asset's current file after the push
@@ -22,7 +22,9 @@ import { SIDE_COLUMNS, assetLoggingFunctions, type SideColumns } from './0016_li
  *
  * The change log of 0016 keeps, of each side of an asset's change, the two new filter columns; and a
  * `record` row says that an asset's record changed without its row (its near-duplicates), so a list
- * page that shows it is built again.
+ * page that shows it is built again. The near-duplicates part (issue 36 part 1) logs those rows: a
+ * trigger on `near_duplicate_pairs` writes one per asset whose pairs a statement added or removed (a
+ * pair is kept both ways, so both assets are named), through 0016's `logChanges`.
  */
 export const ANALYSIS_QUEUES = [
   ['perceptual_hash_jobs', 'asset_library_perceptual_hashes'],
@@ -93,6 +95,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       drop constraint library_changes_kind_check,
       add constraint library_changes_kind_check check (kind in ('asset', 'member', 'record', 'all', 'none'));
     ${assetLoggingFunctions(LOGGED_COLUMNS)}
+
+    create function log_near_duplicate_changes() returns trigger language plpgsql as $$
+    begin
+      ${logChanges(
+        versionMoved(sql`select organization_id from changed_pairs`),
+        sql`select distinct organization_id, 'record' as kind, asset_id, null::uuid as collection_id from changed_pairs`,
+      )};
+      return null;
+    end $$;
+    create trigger near_duplicate_pairs_added after insert on near_duplicate_pairs referencing new table as changed_pairs
+      for each statement execute function log_near_duplicate_changes();
+    create trigger near_duplicate_pairs_removed after delete on near_duplicate_pairs referencing old table as changed_pairs
+      for each statement execute function log_near_duplicate_changes();
   `.execute(db)
 }
 
@@ -107,6 +122,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       add constraint library_changes_kind_check check (kind in ('asset', 'member', 'all', 'none'));
     ${sql.raw(ANALYSIS_QUEUES.map(([table]) => `drop table ${table};`).join('\n'))}
     drop table near_duplicate_pairs;
+    drop function log_near_duplicate_changes;
     drop table perceptual_hash_bands;
     alter table assets
       drop column perceptual_hash, drop column perceptual_hash_algorithm, drop column colors, drop column color_names,

@@ -33,7 +33,7 @@ export function SimilarAssets({ id }: { id: string }) {
         <ul className="similar-grid">
           {similar.data.data.map((hit) => (
             <li key={hit.id}>
-              <Link href={assetHref(hit.id)} title={`${assetTitle(hit)} (${Math.round(hit.semantic_score * 100)}% similar)`}>
+              <Link href={assetHref(hit.id)} title={'semantic_score' in hit ? `${assetTitle(hit)} (${Math.round(hit.semantic_score * 100)}% similar)` : assetTitle(hit)}>
                 <AssetThumb asset={hit} />
                 <span>{assetTitle(hit)}</span>
               </Link>
