@@ -37,6 +37,7 @@ const UNIT_TESTS = [
   'test/platform/provenance.test.ts',
   'test/platform/safe-fetch.test.ts',
   'test/platform/signed-urls.test.ts',
+  'test/platform/structure.test.ts',
   'test/platform/svg.test.ts',
   'packages/client/test/cli-pacer.test.ts',
   'packages/client/test/cli-usage.test.ts',

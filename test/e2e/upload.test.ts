@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { solid, truncatedPng } from '../support/images.js'
+import { solid, undecodablePng } from '../support/images.js'
 import { startServer, type TestServer } from '../support/http-server.js'
 import { checkScreen, signIn, startE2E, type E2E } from './support.js'
 
@@ -85,7 +85,7 @@ describe('uploading', () => {
       method: 'POST',
       url: '/api/v1/assets',
       headers: { authorization: `Bearer ${e2e.acme.writeKey}` },
-      payload: { title: 'half-a-picture', image_base64: (await truncatedPng()).toString('base64') },
+      payload: { title: 'half-a-picture', image_base64: (await undecodablePng()).toString('base64') },
     })
     expect(pushed.statusCode, pushed.body).toBe(201)
     const context = await e2e.context()

@@ -11,7 +11,7 @@ import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { expectProblem, organizationApi, outboxEvents, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
 import { startServer, type TestServer } from '../support/http-server.js'
-import { animatedGif, pngDeclaring, solidPng, uniquePng } from '../support/images.js'
+import { animatedGif, pngDeclaring, solidPng, truncatedPng, uniquePng } from '../support/images.js'
 
 let t: TestApp
 let acme: Seeded
@@ -177,7 +177,26 @@ describe('POST /api/v1/assets', () => {
     expect(await assetCount()).toBe(before)
   })
 
-  // An image whose header passes and whose body is truncated is accepted: see thumbnails.test.ts.
+  it('refuses an image cut short with 422 image_truncated, pushed, uploaded or as a new version, writing nothing', async () => {
+    const before = await assetCount()
+    const cut = await truncatedPng()
+    const stored = () => new FileBlobStore(t.config.blobDir).exists(createHash('sha256').update(cut).digest('hex'))
+    const refused = await push({ image_base64: cut.toString('base64') })
+    expectProblem(refused, 422, 'image_truncated')
+    expect(refused.json().detail).toMatch(/PNG is truncated or damaged/)
+    const target = (await push({ image_base64: (await uniquePng()).toString('base64') })).json().asset_id as string
+    const asVersion = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/assets/${target}/versions`,
+      headers: { ...bearer(acme.writeKey), 'content-type': 'application/json' },
+      payload: { image_base64: cut.toString('base64') },
+    })
+    expectProblem(asVersion, 422, 'image_truncated')
+    expect(await assetCount()).toBe(before + 1)
+    expect(await stored()).toBe(false)
+  })
+
+  // An image whose structure is whole and whose pixels cannot be decoded is accepted: see thumbnails.test.ts.
   it('refuses bytes that are not an image with 422, writing nothing', async () => {
     const text = Buffer.from('hello, I am a text file named logo.png')
     expectProblem(await push({ image_base64: text.toString('base64') }), 422, 'not_an_image')

@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drainDerivations, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, expectInvalid, expectProblem, outboxEvents, pushImage, startTwoOrganizations } from '../support/fixtures.js'
-import { truncatedPng } from '../support/images.js'
+import { undecodablePng } from '../support/images.js'
 import { scene, scenePng } from '../support/scenes.js'
 
 /** Near-duplicates (issue 36 part 1): the `perceptual_hash` derivation, its bands and pairs, the record's `near_duplicates`. */
@@ -78,7 +78,7 @@ describe('the perceptual_hash derivation', () => {
   })
 
   it('keeps an image that cannot be decoded with no hash and no near-duplicates', async () => {
-    const id = await push(await truncatedPng())
+    const id = await push(await undecodablePng())
     await hashAll()
     expect(await nearDuplicatesOf(id)).toEqual([])
     const row = await t.database.handle.db.selectFrom('assets').select(['perceptual_hash', 'perceptual_hash_algorithm']).where('id', '=', id).executeTakeFirstOrThrow()

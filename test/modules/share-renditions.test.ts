@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { zipOf, ZipTooLargeError, type ZipEntry } from '../../src/modules/collections/share-zip.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { expectProblem, organizationApi, pushImage, type OrganizationApi } from '../support/fixtures.js'
-import { truncatedPng } from '../support/images.js'
+import { undecodablePng } from '../support/images.js'
 import { waitFor } from '../support/wait.js'
 import { readZip } from '../support/zip-reader.js'
 
@@ -189,7 +189,7 @@ describe('a share\u2019s rendition links', () => {
   it('are not offered for an image that cannot be decoded, which a preset\u2019s zip leaves out', async () => {
     const shared = await sharedCollection('Partly broken', [
       { title: 'Fine', bytes: await picture(300, 200) },
-      { title: 'Broken', bytes: await truncatedPng() },
+      { title: 'Broken', bytes: await undecodablePng() },
     ])
     await t.app.services.thumbnails.drain()
     const byTitle = Object.fromEntries((await sharedAssets(shared.page)).map((asset) => [asset.title, asset]))

@@ -9,7 +9,7 @@ import { ImageProcessor } from '../../src/platform/images/images.js'
 import { createLogger } from '../../src/platform/logger.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
 import { expectProblem, outboxEvents, pushAndRead, type AssetRecord } from '../support/fixtures.js'
-import { noisePng, truncatedPng } from '../support/images.js'
+import { noisePng, undecodablePng } from '../support/images.js'
 import { loginOwner, signedInMember } from '../support/sessions.js'
 import { waitFor } from '../support/wait.js'
 
@@ -111,7 +111,7 @@ describe('thumbnails off the push', () => {
 
 describe('an image that passes its header but fails to decode', () => {
   it('is kept; its record says so, its thumbnail URL is 404 thumbnail_unavailable, and it is logged once', async () => {
-    const bytes = await truncatedPng()
+    const bytes = await undecodablePng()
     const { record } = await pushAndRead(t.app, acme, {}, bytes)
     expect(record.thumbnail_status).toBe('available')
 
@@ -136,7 +136,7 @@ describe('an image that passes its header but fails to decode', () => {
   })
 
   it('is found out by the background runner too, which drops its job', async () => {
-    const { record } = await pushAndRead(t.app, acme, {}, await truncatedPng())
+    const { record } = await pushAndRead(t.app, acme, {}, await undecodablePng())
     await t.app.services.thumbnails.drain()
     expect(await read(record.id)).toMatchObject({ thumbnail_status: 'failed' })
     expect(await queuedJobs()).toBe(0)
@@ -189,7 +189,7 @@ describe('the thumbnail queue as owners and admins see it', () => {
     await t.app.services.thumbnails.drain()
 
     const good = await Promise.all([noisePng(64), noisePng(65)].map(async (png) => (await pushAndRead(t.app, studio, {}, await png)).record))
-    const broken = (await pushAndRead(t.app, studio, {}, await truncatedPng())).record
+    const broken = (await pushAndRead(t.app, studio, {}, await undecodablePng())).record
     const queued = await jobs()
     expect(queued.map((row) => row.name)).toEqual(['thumbnails', 'embeddings', 'perceptual_hash', 'palette', 'metadata', 'provenance'])
     expect(queued[0]).toEqual({ name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), unavailable_reason: null })

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { UrlSigner } from '../../src/platform/signed-urls.js'
 import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, TEST_SECRET, type Seeded, type TestApp } from '../support/app.js'
 import { expectInvalid, expectProblem, organizationApi, outboxEvents, type AssetRecord, type OrganizationApi } from '../support/fixtures.js'
-import { solidPng, truncatedPng, uniquePng } from '../support/images.js'
+import { solidPng, undecodablePng, uniquePng } from '../support/images.js'
 
 /** Versions of an asset (issue 33): POST/GET /api/v1/assets/{id}/versions, restore, and versioned file links. */
 
@@ -74,7 +74,7 @@ describe('POST /api/v1/assets/{id}/versions', () => {
   })
 
   it('gives a new version its own thumbnail: a failed one of the old file does not carry over', async () => {
-    const broken = await api.call('POST', '/api/v1/assets', { image_base64: (await truncatedPng()).toString('base64') })
+    const broken = await api.call('POST', '/api/v1/assets', { image_base64: (await undecodablePng()).toString('base64') })
     const id = broken.json<{ asset_id: string }>().asset_id
     const v1 = await record(id)
     expectProblem(await fetchFile(v1.thumbnail_url), 404, 'thumbnail_unavailable')

@@ -4,7 +4,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ImageError, ImageProcessor, inspectImage, makeThumbnail, processImage, type ImageErrorKind } from '../../src/platform/images/images.js'
 
-import { animatedGif, patternNoise, pngDeclaring, solid } from '../support/images.js'
+import { animatedGif, patternNoise, pngDeclaring, solid, undecodablePng } from '../support/images.js'
 
 async function refusal(work: Promise<unknown>): Promise<ImageErrorKind> {
   const error = await work.then(
@@ -51,16 +51,21 @@ describe('inspectImage', () => {
     ['empty', Buffer.alloc(0)],
     ['PDF', Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')],
     ['raw pixels', Buffer.alloc(300, 0x7f)],
-    ['a PNG signature and nothing else', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])],
   ])('refuses %s as not an image', async (_name, bytes) => {
     expect(await refusal(processImage(bytes))).toBe('not_an_image')
   })
 
-  it('refuses a truncated PNG or JPEG when decoding', async () => {
+  it('refuses a truncated PNG or JPEG before decoding: its structure ends early', async () => {
     for (const encoded of [await patternNoise(300, 300).png().toBuffer(), await patternNoise(300, 300).jpeg().toBuffer()]) {
       const truncated = encoded.subarray(0, encoded.length / 2)
-      expect(await refusal(processImage(truncated))).toBe('not_an_image')
+      expect(await refusal(processImage(truncated))).toBe('image_truncated')
     }
+    // A PNG signature and nothing else is a PNG cut short too.
+    expect(await refusal(processImage(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])))).toBe('image_truncated')
+  })
+
+  it('refuses a whole PNG whose pixel data cannot be decoded, when decoding', async () => {
+    expect(await refusal(processImage(await undecodablePng()))).toBe('not_an_image')
   })
 
   it('refuses HEIC (sharp has no HEVC decoder), recognised from its brands', async () => {

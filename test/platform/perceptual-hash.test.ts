@@ -2,7 +2,7 @@ import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ImageError, ImageProcessor } from '../../src/platform/images/images.js'
 import { dhashOfGrid, hammingDistance, hashBands, perceptualHash } from '../../src/platform/images/perceptual-hash.js'
-import { solid, truncatedPng } from '../support/images.js'
+import { solid, undecodablePng } from '../support/images.js'
 import { scene, scenePng } from '../support/scenes.js'
 
 const images = new ImageProcessor()
@@ -103,6 +103,6 @@ describe('perceptualHash', () => {
   })
 
   it('refuses an image that cannot be decoded with an ImageError', async () => {
-    await expect(hashOf(await truncatedPng())).rejects.toBeInstanceOf(ImageError)
+    await expect(hashOf(await undecodablePng())).rejects.toBeInstanceOf(ImageError)
   })
 })

@@ -69,7 +69,25 @@ export function uniquePng(width = 16, height = 16): Promise<Buffer> {
 /** Random noise, so every call gives new bytes that barely compress (~120 KB at 200 px). */
 export const noisePng = (side = 300) => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer()
 
-/** Noise cut in half: its header passes the push's check, its decode fails. */
+/**
+ * A PNG whose structure is whole (every chunk inside the file with its CRC, up to IEND) but whose pixel
+ * data is not zlib: it passes the push's checks, and its decode fails. Random data, so each is new bytes.
+ */
+export async function undecodablePng(): Promise<Buffer> {
+  const png = Buffer.from(await noisePng(64))
+  for (let offset = 8; offset < png.length; ) {
+    const length = png.readUInt32BE(offset)
+    if (png.toString('latin1', offset + 4, offset + 8) === 'IDAT') {
+      randomBytes(length).copy(png, offset + 8)
+      png[offset + 8] = 0x5a // not deflate (compression method 10): the zlib header is refused at once
+      png.writeUInt32BE(crc32(png.subarray(offset + 4, offset + 8 + length)), offset + 8 + length)
+    }
+    offset += 12 + length
+  }
+  return png
+}
+
+/** Noise cut in half: the push refuses it (`image_truncated`). */
 export async function truncatedPng(): Promise<Buffer> {
   const whole = await noisePng()
   return whole.subarray(0, whole.length >> 1)

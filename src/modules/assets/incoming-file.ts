@@ -30,6 +30,7 @@ const IMAGE_ERROR_CODES: Record<ImageErrorKind, ErrorCode> = {
   not_an_image: 'not_an_image',
   unsupported_format: 'unsupported_image_format',
   too_many_pixels: 'image_too_many_pixels',
+  image_truncated: 'image_truncated',
   svg_script: 'svg_script',
   svg_external_reference: 'svg_external_reference',
   svg_entity: 'svg_entity',

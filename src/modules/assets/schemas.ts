@@ -124,7 +124,7 @@ export const AssetSchema = Type.Object(
     thumbnail_expires_at: Type.String({ format: 'date-time' }),
     thumbnail_status: Type.Union([Type.Literal('available'), Type.Literal('failed')], {
       description:
-        '`available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push\u2019s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed.',
+        '`available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push\u2019s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed.',
     }),
     thumbnail_failure: Type.Union([Type.Null(), Type.String()], { description: 'Why the thumbnail failed; null unless `thumbnail_status` is `failed`.' }),
     original_url: Type.String({ description: 'Signed URL of the original image, valid as long as thumbnail_url.' }),

@@ -1,5 +1,6 @@
 import sharp from 'sharp'
 import { ImageError } from './image-error.js'
+import { checkStructure } from './structure.js'
 import { SvgRenderer, type SvgRenderLimits, type SvgTarget } from './svg-render.js'
 import { inspectSvg, looksLikeSvg } from './svg.js'
 
@@ -81,8 +82,9 @@ function sniff(bytes: Buffer): ImageFormat | { refused: string } | undefined {
 }
 
 /**
- * Reads format, size and frame count from the header, without decoding pixels. It cannot see a
- * truncated or corrupt body: `processImage` decodes and catches those. An SVG is parsed whole by the
+ * Reads format, size and frame count from the header, and walks a raster image's structure to its end
+ * (structure.ts), without decoding pixels. It cannot see pixel data that is whole but corrupt:
+ * `processImage` decodes and catches that. An SVG is parsed whole by the
  * sanitizer (`svg.ts`), which refuses what could run, load or expand anything.
  */
 export async function inspectImage(bytes: Buffer, limits: ImageLimits = {}): Promise<ImageInfo> {
@@ -103,6 +105,7 @@ async function inspectRaster(bytes: Buffer, maxPixels: number): Promise<ImageInf
   if (sniffed === undefined) throw new ImageError('not_an_image', 'The data is not an image.')
   if (sniffed === 'svg') throw new ImageError('unsupported_format', 'An SVG is accepted only as the file itself, not inside another image.')
   if (typeof sniffed === 'object') throw unsupported(sniffed.refused)
+  checkStructure(sniffed, bytes)
 
   let meta: sharp.Metadata
   try {

@@ -1066,7 +1066,7 @@ export interface components {
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
-            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed. */
             thumbnail_status: "available" | "failed";
             /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
             thumbnail_failure: null | string;
@@ -1176,7 +1176,7 @@ export interface components {
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
-            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed. */
             thumbnail_status: "available" | "failed";
             /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
             thumbnail_failure: null | string;
@@ -1344,7 +1344,7 @@ export interface components {
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
-            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed. */
             thumbnail_status: "available" | "failed";
             /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
             thumbnail_failure: null | string;
@@ -1459,7 +1459,7 @@ export interface components {
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
-            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed. */
             thumbnail_status: "available" | "failed";
             /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
             thumbnail_failure: null | string;
@@ -1570,7 +1570,7 @@ export interface components {
             thumbnail_url: string;
             /** Format: date-time */
             thumbnail_expires_at: string;
-            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+            /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed. */
             thumbnail_status: "available" | "failed";
             /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
             thumbnail_failure: null | string;
@@ -11085,7 +11085,7 @@ export interface operations {
                         thumbnail_url: string;
                         /** Format: date-time */
                         thumbnail_expires_at: string;
-                        /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+                        /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed. */
                         thumbnail_status: "available" | "failed";
                         /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
                         thumbnail_failure: null | string;
@@ -11268,7 +11268,7 @@ export interface operations {
                         thumbnail_url: string;
                         /** Format: date-time */
                         thumbnail_expires_at: string;
-                        /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s header check but could not be decoded (truncated or corrupt); the asset and its original stay as pushed. */
+                        /** @description `available`: `thumbnail_url` serves the thumbnail (made after the push answered, in the background or when first asked for). `failed`: the image passed the push’s checks (its header, and its structure whole to its end) but its pixel data could not be decoded (corrupt); the asset and its original stay as pushed. */
                         thumbnail_status: "available" | "failed";
                         /** @description Why the thumbnail failed; null unless `thumbnail_status` is `failed`. */
                         thumbnail_failure: null | string;
