@@ -19,9 +19,9 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/push.ts
  *   BENCH_CONCURRENCY=1,4 BENCH_BURST=400 BENCH_IMAGE_DIR=/tmp/push-images npx tsx bench/push.ts
  *
- * The app makes thumbnails after the push's commit, with its background runner (as `serve` does): each
- * row starts once the previous rows' thumbnails are all made, and its rate includes the thumbnails made
- * meanwhile. BENCH_BURST=n then pushes n more images (half PNG, half JPEG, multipart, 4 in flight) and
+ * The app makes thumbnails (and, since issue 36, four analyses) after the push's commit, with its background
+ * runners (as `serve` does): each row starts once the previous rows' derived work is all done, and its rate
+ * includes the work done meanwhile. BENCH_BURST=n then pushes n more images (half PNG, half JPEG, multipart, 4 in flight) and
  * reports the time from the first push until every one of their thumbnails is stored. On code that
  * makes the thumbnail before answering (before issue 25) the same script measures the same things.
  */
@@ -172,11 +172,19 @@ async function main(): Promise<void> {
   }
 }
 
-/** Until the background runner has no thumbnail left to make (at once on code without one). */
+/** The queues of the work that follows a push, on code that has them: the thumbnails (issue 25) and the analyses (issue 36). */
+const DERIVED_QUEUES = ['thumbnail_jobs', 'perceptual_hash_jobs', 'palette_jobs', 'metadata_jobs', 'provenance_jobs']
+
+/** Until the background runners have nothing left to make from the pushes (at once on code without queues). */
 async function thumbnailsMade(db: Db): Promise<void> {
-  const { rows } = await sql<{ queue: string | null }>`select to_regclass('thumbnail_jobs')::text as queue`.execute(db)
-  if (rows[0]!.queue === null) return
-  const queued = async () => (await sql<{ n: number }>`select count(*)::int as n from thumbnail_jobs`.execute(db)).rows[0]!.n
+  const present: string[] = []
+  for (const queue of DERIVED_QUEUES) {
+    const { rows } = await sql<{ queue: string | null }>`select to_regclass(${queue})::text as queue`.execute(db)
+    if (rows[0]!.queue !== null) present.push(queue)
+  }
+  if (present.length === 0) return
+  const counts = sql.join(present.map((queue) => sql`(select count(*) from ${sql.table(queue)})`), sql` + `)
+  const queued = async () => (await sql<{ n: number }>`select (${counts})::int as n`.execute(db)).rows[0]!.n
   while ((await queued()) > 0) await new Promise((resolve) => setTimeout(resolve, 20))
 }
 

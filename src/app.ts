@@ -37,12 +37,17 @@ import { PerceptualHashAnalysis } from './modules/duplicates/perceptual-hash-ana
 import { publicDuplicateRoutes } from './modules/duplicates/routes.js'
 import { DuplicatesService } from './modules/duplicates/service.js'
 import { DuplicateGroupSchema, LookalikeAssetSchema } from './modules/duplicates/schemas.js'
+import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
+import { publicColorRoutes } from './modules/colors/routes.js'
+import { metadataAnalysis } from './modules/assets/metadata.js'
+import { provenanceAnalysis } from './modules/provenance/analysis.js'
 import { CollectionMembers } from './modules/collections/membership.js'
 import { appCollectionRoutes, publicCollectionRoutes, shareRoutes } from './modules/collections/routes.js'
 import { CollectionSchema, QuerySchema } from './modules/collections/schemas.js'
 import { CollectionService } from './modules/collections/service.js'
 import type { BlobStore } from './platform/blobs/blob-store.js'
 import { createBlobStore } from './platform/blobs/create.js'
+import { C2paReader } from './platform/images/c2pa.js'
 import { ImageProcessor } from './platform/images/images.js'
 import { createSafeFetcher } from './platform/net/safe-fetch.js'
 import { UrlSigner } from './platform/signed-urls.js'
@@ -266,7 +271,10 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
     new PerceptualHashAnalysis({ images: files.images, nearDuplicateDistance: config.analysis.nearDuplicateDistance }),
     analysisDeps,
   )
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings, perceptualHashes]
+  const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), analysisDeps)
+  const metadata = new AnalysisDerivation(metadataAnalysis({ exposeGps: config.analysis.exposeGps }), analysisDeps)
+  const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, perceptualHashes, palettes, metadata, provenance]
   return { thumbnails, embeddings, list }
 }
 
@@ -496,6 +504,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicCollectionRoutes(app, { collections })
   publicSearchRoutes(app, { search, duplicates })
   publicDuplicateRoutes(app, { duplicates })
+  publicColorRoutes(app)
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 

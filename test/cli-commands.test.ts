@@ -16,6 +16,9 @@ import { createTestBucket, s3Env, startS3Server } from './support/s3-server.js'
 import { CLI, env, running, runCli, startServer, useCliDataDir } from './support/cli-process.js'
 import { staysTrue, waitFor } from './support/wait.js'
 
+/** The queues of issue 36's analyses, after the thumbnails and the embeddings, in the order `jobs` lists them. */
+const ANALYSES = ['perceptual_hash', 'palette', 'metadata', 'provenance']
+
 // Each test runs the real executable: tsx compiles it at every start, and a first start runs initdb.
 // That takes seconds alone, and several times the default 30 s on a 2-core machine that runs other test
 // files beside this one (CI's parallel workers) and other work besides.
@@ -71,17 +74,19 @@ describe('embeddings from the command line, and the worker', () => {
   it('jobs prints one row per queue, as JSON too; jobs retry refuses an unknown queue with exit 2 and one line', async () => {
     const listed = await runCli(['jobs', '--json'], { DATA_DIR: directory })
     expect(listed.code, listed.stderr).toBe(0)
-    // Nothing ran: the pushes' thumbnails and texts wait (the texts for a provider this server lacks).
+    // Nothing ran: the pushes' thumbnails, texts and analyses wait (the texts for a provider this server lacks).
     expect(JSON.parse(listed.stdout)).toEqual([
       { name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       { name: 'embeddings', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      ...ANALYSES.map((name) => ({ name, pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) })),
     ])
     const table = await runCli(['jobs', '--org', 'acme'], { DATA_DIR: directory })
-    expect(table.stdout.split('\n').slice(0, 4).map((line) => line.trim().split(/\s{2,}/))).toEqual([
+    expect(table.stdout.split('\n').slice(0, 4 + ANALYSES.length).map((line) => line.trim().split(/\s{2,}/))).toEqual([
       ['Jobs of organization acme'],
       ['queue', 'pending', 'running', 'failed', 'oldest waiting since'],
       ['thumbnails', '3', '0', '0', expect.stringMatching(/^\d{4}-/)],
       ['embeddings', '3', '0', '0', expect.stringMatching(/^\d{4}-/)],
+      ...ANALYSES.map((name) => [name, '3', '0', '0', expect.stringMatching(/^\d{4}-/)]),
     ])
     const attempts = []
     for (const args of [['jobs', 'retry', 'bogus'], ['jobs', 'bogus']]) {
@@ -89,7 +94,7 @@ describe('embeddings from the command line, and the worker', () => {
       attempts.push({ code, stdout, stderr })
     }
     expect(attempts).toEqual([
-      { code: 2, stdout: '', stderr: 'asset-library: no queue named "bogus": the queues are thumbnails, embeddings\n' },
+      { code: 2, stdout: '', stderr: `asset-library: no queue named "bogus": the queues are ${['thumbnails', 'embeddings', ...ANALYSES].join(', ')}\n` },
       { code: 2, stdout: '', stderr: 'asset-library: Unknown command "jobs bogus": try `jobs` or `jobs retry NAME`\n' },
     ])
     const retried = await runCli(['jobs', 'retry', 'thumbnails', '--json'], { DATA_DIR: directory })

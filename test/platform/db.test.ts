@@ -192,6 +192,9 @@ describe('health endpoints', () => {
         { name: 'thumbnails', runs_here: false },
         { name: 'embeddings', runs_here: false },
         { name: 'perceptual_hash', runs_here: false },
+        { name: 'palette', runs_here: false },
+        { name: 'metadata', runs_here: false },
+        { name: 'provenance', runs_here: false },
       ],
     })
     await t.app.services.thumbnails.start()

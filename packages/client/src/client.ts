@@ -195,6 +195,11 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
     clients: catalogue<T.ClientPage>('listClients'),
     products: catalogue<T.ProductPage>('listProducts'),
 
+    /** The colour names palettes use and `color` filters by, each with its swatch's hex. */
+    colors: {
+      list: (options?: RequestOptions) => call<T.ColorList>('listColors', { options }),
+    },
+
     /** Rendition presets: the built-ins (`thumbnail`, `original`), then the organization's own, each with its parameters; every asset's `renditions` links them. */
     presets: {
       list: (options?: RequestOptions) => call<T.PresetList>('listPresets', { options }),

@@ -77,6 +77,8 @@ export type TagPage = Success<'listTags'>
 export type AssetTypePage = Success<'listAssetTypes'>
 export type ClientPage = Success<'listClients'>
 export type ProductPage = Success<'listProducts'>
+/** `{data}`: the colour names (`color=` takes them), each with its swatch's hex. */
+export type ColorList = Success<'listColors'>
 
 /** `{data}`: every rendition preset, the built-ins first. */
 export type PresetList = Success<'listPresets'>

@@ -25,6 +25,7 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   listClients: (client) => client.clients.list(),
   listProducts: (client) => client.products.list(),
   listPresets: (client) => client.presets.list(),
+  listColors: (client) => client.colors.list(),
   listAssets: (client) => client.assets.list(),
   pushAsset: (client) => client.assets.push(new Uint8Array([1, 2, 3])),
   checkAssets: (client) => client.assets.check(['0'.repeat(64)]),

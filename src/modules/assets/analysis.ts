@@ -51,6 +51,8 @@ export interface Analysis<Result> {
   /** The result to keep for an image that cannot be read, so the record stops saying "pending". */
   unreadable(file: AnalysedFile, error: ImageError): Result
   save(db: Db, file: AnalysedFile, result: Result): Promise<void>
+  /** Lets go of what the analysis holds between files (a worker thread), when the derivation stops. */
+  close?(): Promise<void>
 }
 
 export interface AnalysisDeps {
@@ -108,6 +110,7 @@ export class AnalysisDerivation<Result> implements Derivation<AssetChange> {
     this.listener = undefined
     await this.runner?.stop(timeoutMs)
     this.runner = undefined
+    await this.analysis.close?.()
   }
 
   working(): boolean {

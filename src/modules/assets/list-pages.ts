@@ -109,7 +109,7 @@ export function countedScopeKey(filter: AssetFilter, inCollection: string | unde
 }
 
 function scopeOf(filter: AssetFilter, inCollection: string | undefined) {
-  return [inCollection ?? null, filter.asset_type ?? null, filter.client ?? null, filter.product ?? null, filter.tag ?? null, filter.q ?? null]
+  return [inCollection ?? null, filter.asset_type ?? null, filter.client ?? null, filter.product ?? null, filter.tag ?? null, filter.q ?? null, filter.color ?? null, filter.provenance ?? null]
 }
 
 function scopedKey(organizationId: string, key: string): string {

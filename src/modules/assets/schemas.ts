@@ -79,7 +79,7 @@ const ProvenanceSchema = Type.Object(
     source: Type.Enum([...PROVENANCE_SOURCES], {
         type: 'string',
         description:
-          'The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).',
+          'The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.',
     }),
     c2pa: Type.Union(
       [
@@ -88,12 +88,15 @@ const ProvenanceSchema = Type.Object(
           {
             claim_generator: Type.Union([Type.Null(), Type.String()], { description: 'The tool that made the manifest.' }),
             signed_by: Type.Union([Type.Null(), Type.String()], { description: 'The signing certificate’s subject (organization).' }),
-            valid: Type.Boolean({ description: 'Whether the manifest’s signature and hashes check out.' }),
+            valid: Type.Boolean({
+              description:
+                'Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured.',
+            }),
           },
           { additionalProperties: false },
         ),
       ],
-      { description: 'The file’s C2PA manifest; null when it has none.' },
+      { description: 'The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched).' },
     ),
   },
   { additionalProperties: false },

@@ -181,11 +181,13 @@ export class AssetService {
 
   /**
    * Where the total of a filter comes from: a filter on one tag, asset type, client or product over the
-   * whole library has its count kept beside the catalogue, so it costs one lookup, not a count.
+   * whole library has its count kept beside the catalogue, so it costs one lookup, not a count. Any
+   * other filter beside it (`q`, `color`, `provenance`, a second field) narrows the set: counted.
    */
   private totalOptions(organizationId: string, filter: AssetFilter, inCollection: string | undefined): store.ListOptions {
-    const used = KEPT_COUNT_FIELDS.filter((field) => filter[field] !== undefined)
-    const kept = inCollection === undefined && filter.q === undefined && used.length === 1 ? used[0]! : undefined
+    const used = Object.keys(filter).filter((field) => filter[field as keyof AssetFilter] !== undefined)
+    const only = used.length === 1 ? KEPT_COUNT_FIELDS.find((field) => field === used[0]) : undefined
+    const kept = inCollection === undefined ? only : undefined
     return { inCollection, keptTotal: kept && this.deps.catalog.keptCount(organizationId, kept, filter[kept]!) }
   }
 

@@ -148,7 +148,7 @@ const V1_OPTIONS: SwaggerOptions = {
       { name: 'trash', description: 'Deleted assets: list, restore, or purge before their time.' },
       { name: 'duplicates', description: 'Near-duplicates across the library (assets whose pictures are nearly the same): groups to review, and keeping one of them.' },
       { name: 'collections', description: 'Manual and smart collections, their assets, and public links.' },
-      { name: 'catalogue', description: 'Tags, asset types, clients and products: for autocomplete and filters.' },
+      { name: 'catalogue', description: 'Tags, asset types, clients, products and colour names: for autocomplete and filters.' },
       { name: 'presets', description: 'The organization\'s rendition presets, which every asset record links in `renditions`.' },
       { name: 'imports', description: 'Design-tool imports (Figma): frames and components become assets, and running an import again syncs them.' },
     ],

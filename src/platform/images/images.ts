@@ -170,6 +170,8 @@ export interface RenderOptions {
   quality: number | null
   /** `rrggbb` or `rrggbbaa`; null: transparent, white for JPEG. */
   background: string | null
+  /** `nearest`: every pixel of the result is one of the image's own, none a blend of neighbours (a palette's sample). */
+  kernel?: 'nearest'
 }
 
 export interface RenderedImage {
@@ -194,7 +196,12 @@ async function renderPipeline(bytes: Buffer, options: RenderOptions, maxPixels: 
   try {
     let pipeline = sharp(bytes, decoding(maxPixels, density))
     if (options.width !== null || options.height !== null) {
-      pipeline = pipeline.resize(options.width, options.height, { fit: options.fit, background, withoutEnlargement: options.fit === 'inside' && density === undefined })
+      pipeline = pipeline.resize(options.width, options.height, {
+        fit: options.fit,
+        background,
+        withoutEnlargement: options.fit === 'inside' && density === undefined,
+        ...(options.kernel && { kernel: options.kernel }),
+      })
     }
     if (options.format === 'jpeg') pipeline = pipeline.flatten({ background })
     const { data, info } = await encode(pipeline, options).toBuffer({ resolveWithObject: true })

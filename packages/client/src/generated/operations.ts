@@ -35,6 +35,7 @@ export const OPERATIONS = {
   similarAssets: { method: 'GET', path: '/api/v1/assets/{id}/similar', bucket: 'cheap' },
   listDuplicates: { method: 'GET', path: '/api/v1/duplicates', bucket: 'cheap' },
   resolveDuplicates: { method: 'POST', path: '/api/v1/duplicates/resolve', bucket: 'standard' },
+  listColors: { method: 'GET', path: '/api/v1/colors', bucket: 'cheap' },
   listImports: { method: 'GET', path: '/api/v1/imports', bucket: 'cheap' },
   createImport: { method: 'POST', path: '/api/v1/imports', bucket: 'expensive' },
   getImport: { method: 'GET', path: '/api/v1/imports/{id}', bucket: 'cheap' },

@@ -599,6 +599,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/colors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List colour names
+         * @description The names an asset’s palette colours are given (the nearest in CIELAB) and `color=` filters by, each with the hex of its swatch. An asset is found by a name when its colours of that name cover at least 5% of its opaque pixels.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["listColors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/imports": {
         parameters: {
             query?: never;
@@ -1113,17 +1135,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -1223,17 +1245,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -1391,17 +1413,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -1506,17 +1528,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -1617,17 +1639,17 @@ export interface components {
             /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
             provenance: null | {
                 /**
-                 * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                 * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                  * @enum {string}
                  */
                 source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                /** @description The file’s C2PA manifest; null when it has none. */
+                /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                 c2pa: null | {
                     /** @description The tool that made the manifest. */
                     claim_generator: null | string;
                     /** @description The signing certificate’s subject (organization). */
                     signed_by: null | string;
-                    /** @description Whether the manifest’s signature and hashes check out. */
+                    /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
             };
@@ -9688,6 +9710,149 @@ export interface operations {
             };
         };
     };
+    listColors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The colour names. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "red",
+                     *           "hex": "#d32f2f"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The colour names, in the order of the spectrum, then the neutrals. */
+                        data: {
+                            /** @description What `color=` takes, and what a palette colour is named. */
+                            name: string;
+                            /** @description The colour a swatch of the name is drawn in (lowercase `#rrggbb`). */
+                            hex: string;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listImports: {
         parameters: {
             query?: {
@@ -10989,17 +11154,17 @@ export interface operations {
                         /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
                         provenance: null | {
                             /**
-                             * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                             * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                              * @enum {string}
                              */
                             source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                            /** @description The file’s C2PA manifest; null when it has none. */
+                            /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                             c2pa: null | {
                                 /** @description The tool that made the manifest. */
                                 claim_generator: null | string;
                                 /** @description The signing certificate’s subject (organization). */
                                 signed_by: null | string;
-                                /** @description Whether the manifest’s signature and hashes check out. */
+                                /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                                 valid: boolean;
                             };
                         };
@@ -11172,17 +11337,17 @@ export interface operations {
                         /** @description What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers). */
                         provenance: null | {
                             /**
-                             * @description The origin the file declares: `ai` (IPTC digital source type `trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture`), `edited` (a C2PA manifest or digital source type that records edits), `unknown` (none).
+                             * @description The origin the file declares, in its XMP (IPTC digital source type) or its C2PA manifest’s actions: `ai` (`trainedAlgorithmicMedia`), `ai_composite` (`compositeWithTrainedAlgorithmicMedia`), `capture` (`digitalCapture` and other captures from real life), `edited` (any other type: made or changed by people or non-AI software; or a valid manifest recording edits), `unknown` (none). When the file says several things, the one furthest towards AI wins; an invalid manifest’s claims count only when they say AI.
                              * @enum {string}
                              */
                             source: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
-                            /** @description The file’s C2PA manifest; null when it has none. */
+                            /** @description The file’s C2PA manifest; null when it has none of its own (a manifest stored elsewhere is not fetched). */
                             c2pa: null | {
                                 /** @description The tool that made the manifest. */
                                 claim_generator: null | string;
                                 /** @description The signing certificate’s subject (organization). */
                                 signed_by: null | string;
-                                /** @description Whether the manifest’s signature and hashes check out. */
+                                /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                                 valid: boolean;
                             };
                         };
