@@ -54,6 +54,8 @@ const FORMATS = ['png', 'jpeg'] as const
 /** The share of the sharp-only rate each variant should reach: base64 costs the JSON body more. */
 const TARGET_RATIO: Record<Variant, number> = { json: 0.7, multipart: 0.8 }
 const VARIANT_NAMES: Record<Variant, string> = { json: 'API JSON', multipart: 'API multipart' }
+/** The queues of the work that follows a push, on code that has them: the thumbnails (issue 25) and the analyses (issue 36). */
+const DERIVED_QUEUES = ['thumbnail_jobs', 'perceptual_hash_jobs', 'palette_jobs', 'metadata_jobs', 'provenance_jobs']
 
 
 interface Measurement extends Run {
@@ -171,9 +173,6 @@ async function main(): Promise<void> {
     await bench?.close()
   }
 }
-
-/** The queues of the work that follows a push, on code that has them: the thumbnails (issue 25) and the analyses (issue 36). */
-const DERIVED_QUEUES = ['thumbnail_jobs', 'perceptual_hash_jobs', 'palette_jobs', 'metadata_jobs', 'provenance_jobs']
 
 /** Until the background runners have nothing left to make from the pushes (at once on code without queues). */
 async function thumbnailsMade(db: Db): Promise<void> {
