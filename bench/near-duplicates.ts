@@ -28,6 +28,7 @@ import { percentile } from './support/child.js'
 import { redactedUrl, startBenchAppOn } from './support/database.js'
 import { envNumber } from './support/env.js'
 import { explainRaw, scansOf } from './support/explain.js'
+import { generator } from '../test/support/scenes.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL
 const HASHES = envNumber('BENCH_HASHES', 100_000)
@@ -41,18 +42,6 @@ const TARGET_P95_MS = 20
 
 /** The hash of the asset `id`: its first 64 bits, signed. */
 const hashOfId = (id: string) => BigInt.asIntN(64, BigInt(`0x${id.replaceAll('-', '').slice(0, 16)}`))
-
-/** A deterministic generator (mulberry32), so every run asks the same lookups. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 /** Assets `from`..`to` of the organization and their bands: two statements. */
 async function seed(db: Db, organizationId: string, from: number, to: number): Promise<void> {

@@ -1,10 +1,9 @@
-import { crc32 } from 'node:zlib'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { savePalette } from '../../src/modules/colors/store.js'
 import { drainDerivations, type Seeded, type TestApp } from '../support/app.js'
 import { expectInvalid, organizationApi, outboxEvents, pushImage, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
-import { solid, solidPng } from '../support/images.js'
+import { solid, solidPng, undecodablePng } from '../support/images.js'
 
 let t: TestApp
 let acme: Seeded
@@ -33,24 +32,6 @@ async function redOnTransparent(): Promise<Buffer> {
   const width = nextSide() * 4
   const square = await solidPng(width / 2, width / 2, '#e53935')
   return solid(width, width, { r: 0, g: 0, b: 0, alpha: 0 }).composite([{ input: square, left: width / 4, top: width / 4 }]).png().toBuffer()
-}
-
-/** A PNG whose chunks and CRCs are whole but whose image data is not zlib: it cannot be decoded. */
-function undecodablePng(width: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const out = Buffer.alloc(12 + data.length)
-    out.writeUInt32BE(data.length, 0)
-    body.copy(out, 4)
-    out.writeUInt32BE(crc32(body), 8 + data.length)
-    return out
-  }
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(width, 4)
-  header[8] = 8
-  header[9] = 2
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', Buffer.alloc(64, 0xab)), chunk('IEND', Buffer.alloc(0))])
 }
 
 async function pushed(image: Buffer, fields: object = {}, seeded = acme): Promise<string> {
@@ -100,7 +81,7 @@ describe('the palette of an asset', () => {
     ['a fully transparent image (no colour)', () => solid(nextSide(), 9, { r: 255, g: 0, b: 0, alpha: 0 }).png().toBuffer(), []],
     ['a 16-bit PNG', () => solid(nextSide(), 9, '#00a000').toColourspace('rgb16').png().toBuffer(), [{ hex: '#00a000', share: 1, name: 'green' }]],
     ['a navy JPEG (navy is blue, not purple)', () => solid(nextSide(), 9, '#000080').jpeg({ quality: 100 }).toBuffer(), [{ name: 'blue' }]],
-    ['an image that cannot be decoded (no colour, no longer pending)', async () => undecodablePng(nextSide()), []],
+    ['an image that cannot be decoded (no colour, no longer pending)', () => undecodablePng(), []],
   ])('of %s', async (_name, image, expected) => {
     const id = await pushed(await image())
     await drainDerivations(t.app, 'palette')

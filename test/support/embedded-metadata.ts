@@ -1,6 +1,4 @@
-import { crc32 } from 'node:zlib'
-import { solid } from './images.js'
-
+import { pngChunk, solid } from './images.js'
 /**
  * Hand-made EXIF, IPTC and XMP, put into JPEG and PNG files, for the metadata tests: what a camera or a
  * photo desk writes, and what a hostile file could (a maker note of a megabyte, IPTC that lies about
@@ -206,15 +204,6 @@ export async function jpegWith(segments: Segments, width = 40, height = 20): Pro
   if (segments.xmp !== undefined) added.push(jpegSegment(0xe1, Buffer.concat([Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1'), Buffer.from(segments.xmp, 'utf8')])))
   if (segments.iptc) added.push(jpegSegment(0xed, segments.iptc))
   return Buffer.concat([plain.subarray(0, 2), ...added, plain.subarray(2)])
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-  const out = Buffer.alloc(8 + body.length)
-  out.writeUInt32BE(data.length, 0)
-  body.copy(out, 4)
-  out.writeUInt32BE(crc32(body), 4 + body.length)
-  return out
 }
 
 /** A PNG with an eXIf chunk holding `exif` (which, unlike a JPEG segment, may be any size), after its header. */

@@ -23,7 +23,8 @@ export const gaussianNoise = (width: number, height: number) =>
 
 /** Hand-made image files for the refusals: decompression bombs a few hundred bytes long. */
 
-function pngChunk(type: string, data: Buffer): Buffer {
+/** A PNG chunk: its length, type, data and the CRC of type and data. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
   const out = Buffer.alloc(8 + body.length)
   out.writeUInt32BE(data.length, 0)

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 
 /** A small deterministic random generator (mulberry32), so a scene is the same on every run. */
-function generator(seed: number): () => number {
+export function generator(seed: number): () => number {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
-import { claimDue, queueCounts, releaseClaims, unleased } from '../../platform/background/claims.js'
+import { claimAssetJobs, queueCounts, releaseClaims, retryAssetJobLater, unleased } from '../../platform/background/claims.js'
 import type { ChangedRows, Derivation, DerivationCounts } from '../../platform/background/derivation.js'
 import { listen, type Listener } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
@@ -185,16 +185,8 @@ class AnalysisJobs<Result> implements WorkQueue<{ id: string }> {
     this.name = analysis.name
   }
 
-  async claim(request: { owner: string; limit: number; leaseMs: number }): Promise<{ id: string }[]> {
-    const rows = await claimDue<{ asset_id: string }>(this.deps.db, {
-      table: this.analysis.queue,
-      idColumn: 'asset_id',
-      owner: request.owner,
-      limit: request.limit,
-      leaseMs: request.leaseMs,
-      returning: ['asset_id'],
-    })
-    return rows.map((row) => ({ id: row.asset_id }))
+  claim(request: { owner: string; limit: number; leaseMs: number }): Promise<{ id: string }[]> {
+    return claimAssetJobs(this.deps.db, this.analysis.queue, request)
   }
 
   /**
@@ -214,7 +206,7 @@ class AnalysisJobs<Result> implements WorkQueue<{ id: string }> {
         outcomes.push(true)
       } catch (error) {
         this.deps.logger.warn({ err: error, asset_id: job.id, analysis: this.name }, 'an analysis of a file failed; it is retried later')
-        await this.retryLater(job.id, String(error))
+        await retryAssetJobLater(this.deps.db, this.analysis.queue, { assetId: job.id, owner: this.owner, error: String(error) })
         outcomes.push(false)
       }
     }
@@ -265,13 +257,4 @@ class AnalysisJobs<Result> implements WorkQueue<{ id: string }> {
     await sql`delete from ${sql.table(this.analysis.queue)} where asset_id = ${assetId} and locked_by = ${this.owner}`.execute(this.deps.db)
   }
 
-  /** Due again after 5 s, 20 s, 80 s… at most an hour, ±20%. */
-  private async retryLater(assetId: string, error: string): Promise<void> {
-    await sql`
-      update ${sql.table(this.analysis.queue)}
-      set attempts = attempts + 1, last_error = ${error.slice(0, 1000)}, locked_by = null, locked_until = null,
-        next_attempt_at = now() + make_interval(secs => least(3600, 5 * power(4, attempts)) * (0.8 + random() * 0.4))
-      where asset_id = ${assetId} and locked_by = ${this.owner}
-    `.execute(this.deps.db)
-  }
 }

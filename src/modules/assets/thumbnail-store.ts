@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { queueCounts, releaseClaims, unleased, type QueueCounts } from '../../platform/background/claims.js'
+import { queueCounts, releaseClaims, retryAssetJobLater, unleased, type QueueCounts } from '../../platform/background/claims.js'
 import type { Db } from '../../platform/db/index.js'
 import type { ThumbnailSource } from './store.js'
 
@@ -35,14 +35,9 @@ export async function finishThumbnailJobs(db: Db, assetIds: string[]): Promise<v
   if (assetIds.length > 0) await db.deleteFrom('thumbnail_jobs').where('asset_id', '=', sql<string>`any(${assetIds}::uuid[])`).execute()
 }
 
-/** A job that failed for a reason other than its image: due again after 5 s, 20 s, 80 s… at most an hour, ±20%. */
-export async function retryThumbnailJob(db: Db, assetId: string, owner: string, error: string): Promise<void> {
-  await sql`
-    update thumbnail_jobs
-    set attempts = attempts + 1, last_error = ${error.slice(0, 1000)}, locked_by = null, locked_until = null,
-      next_attempt_at = now() + make_interval(secs => least(3600, 5 * power(4, attempts)) * (0.8 + random() * 0.4))
-    where asset_id = ${assetId} and locked_by = ${owner}
-  `.execute(db)
+/** A job that failed for a reason other than its image: due again after a backoff (see `retryAssetJobLater`). */
+export function retryThumbnailJob(db: Db, assetId: string, owner: string, error: string): Promise<void> {
+  return retryAssetJobLater(db, 'thumbnail_jobs', { assetId, owner, error })
 }
 
 export function releaseThumbnailJobs(db: Db, owner: string, assetIds: string[]): Promise<void> {

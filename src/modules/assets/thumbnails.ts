@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
-import { claimDue } from '../../platform/background/claims.js'
+import { claimAssetJobs } from '../../platform/background/claims.js'
 import type { ChangedRows, Derivation, DerivationCounts } from '../../platform/background/derivation.js'
 import { listen, type Listener } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
@@ -194,16 +194,8 @@ class ThumbnailQueue implements WorkQueue<{ id: string }> {
     private readonly ensure: (source: ThumbnailSource) => Promise<ThumbnailOutcome>,
   ) {}
 
-  async claim(request: { owner: string; limit: number; leaseMs: number }): Promise<{ id: string }[]> {
-    const rows = await claimDue<{ asset_id: string }>(this.deps.db, {
-      table: 'thumbnail_jobs',
-      idColumn: 'asset_id',
-      owner: request.owner,
-      limit: request.limit,
-      leaseMs: request.leaseMs,
-      returning: ['asset_id'],
-    })
-    return rows.map((row) => ({ id: row.asset_id }))
+  claim(request: { owner: string; limit: number; leaseMs: number }): Promise<{ id: string }[]> {
+    return claimAssetJobs(this.deps.db, 'thumbnail_jobs', request)
   }
 
   /**

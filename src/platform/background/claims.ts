@@ -55,6 +55,25 @@ export async function claimDue<Row extends object>(db: Db, request: ClaimRequest
   return result.rows
 }
 
+/** `claimDue` for a queue keyed by `asset_id` (the derivations' queues): the claimed jobs as `{ id }`. */
+export async function claimAssetJobs(db: Db, table: string, request: { owner: string; limit: number; leaseMs: number }): Promise<{ id: string }[]> {
+  const rows = await claimDue<{ asset_id: string }>(db, { table, idColumn: 'asset_id', ...request, returning: ['asset_id'] })
+  return rows.map((row) => ({ id: row.asset_id }))
+}
+
+/**
+ * A job of a queue keyed by `asset_id` whose attempt failed for a reason other than its image (the files,
+ * the database): due again after 5 s, 20 s, 80 s… at most an hour, ±20%, unless another runner holds it now.
+ */
+export async function retryAssetJobLater(db: Db, table: string, job: { assetId: string; owner: string; error: string }): Promise<void> {
+  await sql`
+    update ${sql.table(table)}
+    set attempts = attempts + 1, last_error = ${job.error.slice(0, 1000)}, locked_by = null, locked_until = null,
+      next_attempt_at = now() + make_interval(secs => least(3600, 5 * power(4, attempts)) * (0.8 + random() * 0.4))
+    where asset_id = ${job.assetId} and locked_by = ${job.owner}
+  `.execute(db)
+}
+
 export interface ReleaseRequest {
   table: string
   idColumn: string
