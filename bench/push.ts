@@ -100,8 +100,11 @@ async function main(): Promise<void> {
     // Its own processor, configured as the app's (IMAGE_CONCURRENCY decodes at once, the rest queue).
     const images = new ImageProcessor({ maxConcurrent: config.imageConcurrency })
 
-    // As `serve` runs it; code from before issue 25 has no such runner (and makes thumbnails in the push).
-    ;(app.services as { thumbnails?: { start(): void } }).thumbnails?.start()
+    // As `serve` runs them (the embeddings aside: no provider here); code from before issue 25 has no
+    // such runner (and makes thumbnails in the push), from before issue 32 only `thumbnails`.
+    const services = app.services as { thumbnails?: { start(): void }; derivations?: ReadonlyArray<{ name: string; start(): Promise<void> }> }
+    if (services.derivations) await Promise.all(services.derivations.filter((derivation) => derivation.name !== 'embeddings').map((derivation) => derivation.start()))
+    else services.thumbnails?.start()
     client = await startPushClient()
     const measureApi = async (format: Format, variant: Variant, files: string[], inFlight: number): Promise<Measurement> => {
       await client!.prepare(files, format, variant)
