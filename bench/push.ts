@@ -50,12 +50,20 @@ const BURST_IMAGES = Number(process.env.BENCH_BURST ?? 0)
 const BURST_IN_FLIGHT = 4
 /** Keeps the generated images there for the next run (each run has a database and files of its own). */
 const IMAGE_DIR = process.env.BENCH_IMAGE_DIR || undefined
+/** BENCH_DERIVATIONS=thumbnails,palette: only these run (to find what a derivation costs the pushes); all but the embeddings by default. */
+const DERIVATIONS = process.env.BENCH_DERIVATIONS ? process.env.BENCH_DERIVATIONS.split(',') : undefined
 const FORMATS = ['png', 'jpeg'] as const
 /** The share of the sharp-only rate each variant should reach: base64 costs the JSON body more. */
 const TARGET_RATIO: Record<Variant, number> = { json: 0.7, multipart: 0.8 }
 const VARIANT_NAMES: Record<Variant, string> = { json: 'API JSON', multipart: 'API multipart' }
 /** The queues of the work that follows a push, on code that has them: the thumbnails (issue 25) and the analyses (issue 36). */
-const DERIVED_QUEUES = ['thumbnail_jobs', 'perceptual_hash_jobs', 'palette_jobs', 'metadata_jobs', 'provenance_jobs']
+const DERIVED_QUEUES: Record<string, string> = {
+  thumbnails: 'thumbnail_jobs',
+  perceptual_hash: 'perceptual_hash_jobs',
+  palette: 'palette_jobs',
+  metadata: 'metadata_jobs',
+  provenance: 'provenance_jobs',
+}
 
 
 interface Measurement extends Run {
@@ -103,7 +111,7 @@ async function main(): Promise<void> {
     // As `serve` runs them (the embeddings aside: no provider here); code from before issue 25 has no
     // such runner (and makes thumbnails in the push), from before issue 32 only `thumbnails`.
     const services = app.services as { thumbnails?: { start(): void }; derivations?: ReadonlyArray<{ name: string; start(): Promise<void> }> }
-    if (services.derivations) await Promise.all(services.derivations.filter((derivation) => derivation.name !== 'embeddings').map((derivation) => derivation.start()))
+    if (services.derivations) await Promise.all(services.derivations.filter((derivation) => benchRuns(derivation.name)).map((derivation) => derivation.start()))
     else services.thumbnails?.start()
     client = await startPushClient()
     const measureApi = async (format: Format, variant: Variant, files: string[], inFlight: number): Promise<Measurement> => {
@@ -178,9 +186,15 @@ async function main(): Promise<void> {
 }
 
 /** Until the background runners have nothing left to make from the pushes (at once on code without queues). */
+/** Whether the bench runs this derivation (BENCH_DERIVATIONS). */
+function benchRuns(name: string): boolean {
+  return DERIVATIONS ? DERIVATIONS.includes(name) : name !== 'embeddings'
+}
+
 async function thumbnailsMade(db: Db): Promise<void> {
   const present: string[] = []
-  for (const queue of DERIVED_QUEUES) {
+  for (const [name, queue] of Object.entries(DERIVED_QUEUES)) {
+    if (!benchRuns(name)) continue
     const { rows } = await sql<{ queue: string | null }>`select to_regclass(${queue})::text as queue`.execute(db)
     if (rows[0]!.queue !== null) present.push(queue)
   }

@@ -5,6 +5,7 @@ import { PaginationQuery } from '../../platform/http/pagination.js'
 import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
 import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
 import { CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
+import { DuplicatesQuery } from '../duplicates/schemas.js'
 import { CreateImportBody, ImportSchema, type ImportRecord } from '../imports/schemas.js'
 import { RenderQuery, RenditionLinkSchema } from '../renditions/schemas.js'
 import { SearchBody, SimilarQuery } from '../search/schemas.js'
@@ -61,6 +62,11 @@ export function v1Request(tool: ToolDefinition, args: Arguments): V1Request {
 }
 
 type Asset = Record<string, unknown> & { id: string; title: string; thumbnail_url: string; original_url: string; mime_type: string }
+/** A group of GET /api/v1/duplicates: an asset and its near-duplicates, closest first. */
+interface DuplicateGroup {
+  asset: Asset
+  duplicates: Array<{ distance: number; asset: Asset }>
+}
 interface Page<T> {
   data: T[]
   total: number
@@ -212,7 +218,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'search_assets',
     title: 'Search assets',
     description:
-      'Find design assets (images) by what they show or are about: full text over title, tags, asset type, client and product, combined with similarity of meaning when the organization has AI on. Best first, each with its `score`. Narrow with `asset_type`, `client`, `product` or `tag`. To browse or filter without a query use list_assets; to look at one asset use get_asset.',
+      'Find design assets (images) by what they show or are about: full text over title, tags, asset type, client and product, combined with similarity of meaning when the organization has AI on. Best first, each with its `score`. Narrow with `asset_type`, `client`, `product`, `tag`, `color` (a colour name of list_colors\u2019s kind: red, blue, \u2026; what the picture shows) or `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`: what the file declares). To browse or filter without a query use list_assets; to look at one asset use get_asset.',
     scope: 'assets:read',
     annotations: { title: 'Search assets', ...READ },
     inputSchema: SearchBody,
@@ -233,7 +239,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'list_assets',
     title: 'List assets',
     description:
-      'List the organization\u2019s assets, newest first, optionally filtered by `asset_type`, `client`, `product` or `tag` (exact, case-insensitive) and `q` (full text). Compact records; `next_offset` is the `offset` of the next page. The names the filters take come from list_asset_types, list_clients, list_products and list_tags.',
+      'List the organization\u2019s assets, newest first, optionally filtered by `asset_type`, `client`, `product` or `tag` (exact, case-insensitive), `q` (full text), `color` (a colour name: red, orange, yellow, green, teal, blue, purple, pink, brown, black, gray, white) and `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`). Compact records; `next_offset` is the `offset` of the next page. The names the filters take come from list_asset_types, list_clients, list_products and list_tags.',
     scope: 'assets:read',
     annotations: { title: 'List assets', ...READ },
     inputSchema: AssetListQuery,
@@ -272,17 +278,53 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'similar_assets',
     title: 'Find similar assets',
     description:
-      'The assets nearest in meaning to one asset, nearest first, each with its `semantic_score`. Empty when AI is off for the organization or the asset has no embedding yet.',
+      'The assets nearest to one asset, nearest first. `by: "meaning"` (the default): nearest in meaning, each with its `semantic_score`; empty when AI is off for the organization or the asset has no embedding yet. `by: "appearance"`: the same picture or nearly (re-encoded, resized), each with its `distance` (bits of the 64-bit perceptual hash that differ: 0 is the same picture, up to 7 listed); needs no AI.',
     scope: 'assets:read',
     annotations: { title: 'Find similar assets', ...READ },
     inputSchema: Type.Object({ id: Id('asset'), ...SimilarQuery.properties }, { additionalProperties: false }),
     outputSchema: Type.Object(
-      { data: Type.Array(AssetSummary({ semantic_score: Type.Number({ description: 'Similarity in [0, 1].' }) }), { description: 'Nearest first.' }) },
+      {
+        data: Type.Array(
+          AssetSummary({
+            semantic_score: Type.Optional(Type.Number({ description: 'By meaning: similarity in [0, 1].' })),
+            distance: Type.Optional(Type.Integer({ description: 'By appearance: bits of the perceptual hash that differ.' })),
+          }),
+          { description: 'Nearest first.' },
+        ),
+      },
       { additionalProperties: false },
     ),
     endpoint: 'GET /api/v1/assets/{id}/similar',
     pathArgument: 'id',
-    answer: (body) => ({ structured: { data: (body as Page<Asset>).data.map((asset) => summaryOf(asset, 'semantic_score')) } }),
+    answer: (body, _v1, args) => {
+      const measure = args.by === 'appearance' ? 'distance' : 'semantic_score'
+      return { structured: { data: (body as Page<Asset>).data.map((asset) => summaryOf(asset, measure)) } }
+    },
+  },
+  {
+    name: 'find_duplicates',
+    title: 'Find duplicate assets',
+    description:
+      'Groups of assets that are the same picture or nearly (re-encoded, resized, recompressed; found by perceptual hash, no AI needed): each group is one asset and its near-duplicates pushed after it, closest first, with their `distance` (bits that differ; 0 is the same picture). Newest group first; `next_offset` pages on. For one asset\u2019s near-duplicates use similar_assets with `by: "appearance"`. Nothing is changed: a person decides which to keep.',
+    scope: 'assets:read',
+    annotations: { title: 'Find duplicate assets', ...READ },
+    inputSchema: DuplicatesQuery,
+    outputSchema: PageOf(
+      Type.Object(
+        {
+          asset: AssetSummary(),
+          duplicates: Type.Array(Type.Object({ distance: Type.Integer(), asset: AssetSummary() }, { additionalProperties: false }), { description: 'Closest first.' }),
+        },
+        { additionalProperties: false },
+      ),
+      'Groups, the newest first.',
+    ),
+    endpoint: 'GET /api/v1/duplicates',
+    answer: (body) =>
+      pageAnswer(body as Page<DuplicateGroup>, (group) => ({
+        asset: summaryOf(group.asset),
+        duplicates: group.duplicates.map((duplicate) => ({ distance: duplicate.distance, asset: summaryOf(duplicate.asset) })),
+      })),
   },
   {
     name: 'list_collections',
