@@ -28,6 +28,7 @@ const UNIT_TESTS = [
   'test/platform/address-policy.test.ts',
   'test/platform/blob-store.test.ts',
   'test/platform/embedding-provider.test.ts',
+  'test/platform/foreground.test.ts',
   'test/platform/fresh-reads.test.ts',
   'test/platform/ids.test.ts',
   'test/platform/embedded-metadata.test.ts',

@@ -33,6 +33,7 @@ import type { AssetDerivation } from './modules/assets/record.js'
 import { AssetService } from './modules/assets/service.js'
 import { Thumbnails } from './modules/assets/thumbnails.js'
 import { AnalysisDerivation } from './modules/assets/analysis.js'
+import { ForegroundActivity } from './platform/background/foreground.js'
 import { PaletteAnalysis } from './modules/colors/palette-analysis.js'
 import { publicColorRoutes } from './modules/colors/routes.js'
 import { metadataAnalysis } from './modules/assets/metadata.js'
@@ -263,10 +264,10 @@ export function createProcessFiles(config: Config): ProcessFiles {
  * `asset-library jobs`, the app's Processing panel and /ready go over, in this order: a new derivation
  * is one module file implementing `Derivation`, one migration for its queue, and one entry here.
  */
-export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
+export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
-  const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl }
+  const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl, foreground }
   const perceptualHashes = new AnalysisDerivation(
     new PerceptualHashAnalysis({ images: files.images, nearDuplicateDistance: config.analysis.nearDuplicateDistance }),
     analysisDeps,
@@ -278,9 +279,12 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
   return { thumbnails, embeddings, list }
 }
 
-/** The background work of one process, the HTTP app's or a worker's: the derivations and webhook sending. */
-export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles) {
-  const derivations = createDerivations(config, database, logger, files)
+/**
+ * The background work of one process, the HTTP app's or a worker's: the derivations and webhook sending.
+ * `foreground`: the HTTP app's requests, which the analyses leave the CPU to (a worker has none).
+ */
+export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
+  const derivations = createDerivations(config, database, logger, files, foreground)
   const { embeddings } = derivations
   const webhooks = createWebhookDelivery(config, database.db, logger)
   let stopPurge: (() => Promise<void>) | undefined
@@ -412,7 +416,15 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const accountLimit = new AccountSignInLimit(new RateLimiter(limitStore, config.rateLimits.signInAccountWindowMs), config.rateLimits.signInAccount)
   const files = createProcessFiles(config)
   const { blobs } = files
-  const background = createBackgroundWork(config, database, app.log, files)
+  const foreground = new ForegroundActivity()
+  // The requests in the `expensive` bucket (pushes, new versions, search, imports) are what the analyses
+  // make room for; reads are short, and a client polling for a result must not hold the result back. The
+  // response's `close` comes once it is sent or its connection is gone, so every request ends once.
+  app.addHook('onRequest', async (request, reply) => {
+    const auth = (request.routeOptions.config as { auth?: { bucket?: unknown } }).auth
+    if (auth?.bucket === 'expensive') reply.raw.once('close', foreground.begin())
+  })
+  const background = createBackgroundWork(config, database, app.log, files, foreground)
   const { embeddings, derivations } = background
   const webhookDelivery = background.webhooks.delivery
   let closeImports = async (): Promise<void> => undefined

@@ -15,6 +15,8 @@ import { startServer, type TestServer } from '../../../test/support/http-server.
 import { claimBy, endLease, otherProcessLease } from '../../../test/support/process-leases.js'
 import { waitFor } from '../../../test/support/wait.js'
 import { createClient } from '../src/node.js'
+import { derivationNamed } from '../../../src/platform/background/derivation.js'
+import { scenePng } from '../../../test/support/scenes.js'
 
 // Each run is a real process that tsx compiles at start: seconds apiece on a shared 2-core machine.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 })
@@ -60,6 +62,8 @@ async function startLibrary(env: Record<string, string> = {}): Promise<Library> 
   const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
   const t = await startTestApp({ env: { PUBLIC_BASE_URL: url, ...env } })
   const acme = await seedOrganization(t.app, 'Acme Design')
+  // As `serve` runs it: a push reports the near-duplicates the server finds once it has hashed the pictures.
+  await derivationNamed(t.app.services.derivations, 'perceptual_hash')!.start()
   const served: Library = { t, url, acme, requests: [], hook: undefined, socket }
   socket.on('request', async (request, response) => {
     served.requests.push(`${request.method} ${request.url}`)
@@ -116,7 +120,7 @@ function folder(name: string): string {
 
 /** Each file's event, by path relative to `root`. */
 function byPath(run: Run, root: string): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(run.events.filter((event) => event.event !== 'summary').map((event) => [String(event.path).slice(root.length + 1), event]))
+  return Object.fromEntries(run.events.filter((event) => event.event !== 'summary' && event.event !== 'near_duplicates').map((event) => [String(event.path).slice(root.length + 1), event]))
 }
 
 const summaryOf = (run: Run) => run.events.find((event) => event.event === 'summary')!
@@ -138,6 +142,31 @@ describe('push', () => {
     expect(events['hostile.svg']).toMatchObject({ event: 'failed', reason: expect.stringContaining('<script>') })
     const client = createClient({ baseUrl: library.url, apiKey: library.acme.readKey })
     expect(await client.assets.get(String(events['logo.svg']!.asset_id))).toMatchObject({ mime_type: 'image/svg+xml', width: 64, height: 32 })
+  })
+
+  it('reports the near-duplicates the server finds among what it pushed: a line each, an NDJSON event with --json', async () => {
+    const root = folder('near')
+    const scene = await scenePng(11)
+    writeFileSync(join(root, 'poster.png'), scene)
+    const first = await cli(['push', root, '--json'])
+    expect(first.code, first.stderr).toBe(0)
+    const posterId = byPath(first, root)['poster.png']!.asset_id
+    // Only files with near-duplicates are reported.
+    expect(first.events.filter((event) => event.event === 'near_duplicates')).toEqual([])
+    writeFileSync(join(root, 'poster.jpg'), await sharp(scene).jpeg({ quality: 70 }).toBuffer())
+    const second = await cli(['push', join(root, 'poster.jpg'), '--json'])
+    expect(second.code, second.stderr).toBe(0)
+    const copyId = second.events.find((event) => event.event === 'pushed')!.asset_id
+    expect(second.events.find((event) => event.event === 'near_duplicates')).toEqual({
+      event: 'near_duplicates',
+      path: join(root, 'poster.jpg'),
+      asset_id: copyId,
+      near_duplicates: [{ asset_id: posterId, distance: expect.any(Number) }],
+    })
+    writeFileSync(join(root, 'poster.webp'), await sharp(scene).webp().toBuffer())
+    const text = await cli(['push', join(root, 'poster.webp')])
+    expect(text.code, text.stderr).toBe(0)
+    expect(text.stdout).toMatch(new RegExp(`near-dup +${join(root, 'poster.webp')}: near-duplicate of (${posterId}|${copyId}) \\(distance \\d\\)`))
   })
 
   it('pushes the images of a folder by their bytes, skips the rest with a reason, survives a symlink loop, and a re-run reads nothing and pushes nothing', async () => {

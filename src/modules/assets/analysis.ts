@@ -7,6 +7,7 @@ import type { ChangedRows, Derivation, DerivationCounts } from '../../platform/b
 import { listen, type Listener } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
+import type { ForegroundActivity } from '../../platform/background/foreground.js'
 import type { Db } from '../../platform/db/index.js'
 import { ANALYSIS_QUEUES } from '../../platform/db/migrations/0021_image_analyses.js'
 import { ImageError } from '../../platform/images/images.js'
@@ -61,6 +62,8 @@ export interface AnalysisDeps {
   logger: FastifyBaseLogger
   /** Set for PostgreSQL: jobs committed by other processes wake this one through LISTEN/NOTIFY. */
   databaseUrl?: string | undefined
+  /** The requests this process serves: each job waits for a gap between them (none in a worker). */
+  foreground?: ForegroundActivity | undefined
 }
 
 /**
@@ -99,7 +102,7 @@ export class AnalysisDerivation<Result> implements Derivation<AssetChange> {
 
   async start(): Promise<void> {
     if (this.runner) return
-    const runner = this.createRunner()
+    const runner = this.createRunner(this.deps.foreground)
     this.runner = runner
     runner.start()
     if (this.deps.databaseUrl) this.listener = await listen(this.deps.databaseUrl, [channelOf(this.analysis.queue)], () => runner.wake(), this.deps.logger)
@@ -150,14 +153,15 @@ export class AnalysisDerivation<Result> implements Derivation<AssetChange> {
 
   /** Works every due job now, until none is left (tests, and a process that has just restored its files). */
   async drain(): Promise<void> {
-    const runner = this.createRunner()
+    // Asked for now: it does not wait for a gap between requests.
+    const runner = this.createRunner(undefined)
     await runner.drain()
     await runner.stop(0)
   }
 
-  private createRunner(): Runner<{ id: string }> {
+  private createRunner(foreground: ForegroundActivity | undefined): Runner<{ id: string }> {
     const owner = `${hostname()}:${process.pid}:${this.name}:${randomBytes(4).toString('hex')}`
-    return new Runner(new AnalysisJobs(this.analysis, this.deps, owner), {
+    return new Runner(new AnalysisJobs(this.analysis, this.deps, owner, foreground), {
       logger: this.deps.logger,
       batchSize: JOBS_PER_CLAIM,
       concurrency: 1,
@@ -181,6 +185,7 @@ class AnalysisJobs<Result> implements WorkQueue<{ id: string }> {
     private readonly analysis: Analysis<Result>,
     private readonly deps: AnalysisDeps,
     private readonly owner: string,
+    private readonly foreground: ForegroundActivity | undefined,
   ) {
     this.name = analysis.name
   }
@@ -198,6 +203,7 @@ class AnalysisJobs<Result> implements WorkQueue<{ id: string }> {
     const sources = await this.sources(jobs.map((job) => job.id))
     const outcomes: boolean[] = []
     for (const job of jobs) {
+      await this.foreground?.quiet(signal)
       if (signal.aborted) break
       try {
         const source = sources.get(job.id)

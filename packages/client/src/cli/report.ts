@@ -1,4 +1,5 @@
 import type { MultiBar, SingleBar } from 'cli-progress'
+import type { NearDuplicateReport } from './near-duplicates.js'
 
 /** Loaded only for a terminal: a script's run (stderr a pipe or a file) does not pay for it at start. */
 const cliProgress = process.stderr.isTTY ? (await import('cli-progress')).default : undefined
@@ -104,6 +105,24 @@ export class Reporter {
   note(text: string): void {
     if (this.bar) this.bar.log(`${text}\n`)
     else this.stderr.write(`${text}\n`)
+  }
+
+  /**
+   * A pushed file's near-duplicates, when it has some (or when they are not known in time): one line per
+   * near-duplicate on stdout (an answer, not narration), or the report as one NDJSON line.
+   */
+  nearDuplicates(report: NearDuplicateReport): void {
+    if (report.near_duplicates?.length === 0) return
+    if (this.options.json) {
+      this.stdout.write(`${JSON.stringify({ event: 'near_duplicates', ...report })}\n`)
+      return
+    }
+    this.bar?.stop()
+    if (report.near_duplicates === null) {
+      this.stdout.write(`${'near-dup?'.padEnd(10)} ${report.path}: not hashed yet; its record (${report.asset_id}) lists its near-duplicates once it is\n`)
+      return
+    }
+    for (const near of report.near_duplicates) this.stdout.write(`${'near-dup'.padEnd(10)} ${report.path}: near-duplicate of ${near.asset_id} (distance ${near.distance})\n`)
   }
 
   finish(summary: Summary): void {

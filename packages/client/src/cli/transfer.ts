@@ -4,6 +4,7 @@ import type { NodeAssetLibraryClient } from '../node.js'
 import type { PushFields, PushResult } from '../types.js'
 import { fingerprint, reason, refusedBySize, walk, type Found } from './files.js'
 import type { HashCache } from './hash-cache.js'
+import { nearDuplicatesOf } from './near-duplicates.js'
 import { Pacer } from './pacer.js'
 import { Reporter, type Counts, type FileEvent, type Outcome, type Progress, type RunMode, type Summary } from './report.js'
 import { FatalError } from './usage.js'
@@ -59,6 +60,8 @@ export async function transfer(
    */
   const waits = { signal: stop.signal }
   const counts: Counts = { pushed: 0, updated: 0, duplicate: 0, missing: 0, skipped: 0, failed: 0 }
+  /** The files this run made an asset or a version of: their near-duplicates are reported at the end. */
+  const created: Array<{ path: string; asset_id: string }> = []
   const progress: Progress = { found: 0, walkDone: false, settled: 0, bytesToPush: 0, bytesPushed: 0, toPush: 0, pushed: 0, startedAt: Date.now(), ceiling: undefined, waitingUntil: undefined }
   let bytesRead = 0
   let fatal: FatalError | undefined
@@ -243,7 +246,9 @@ export async function transfer(
       const answer = await pacer.run('expensive', () => client.assets.push(item.path, fields, waits))
       progress.pushed += 1
       progress.bytesPushed += item.size
-      settle(outcomeOf(answer), item.path, { asset_id: answer.asset_id })
+      const outcome = outcomeOf(answer)
+      settle(outcome, item.path, { asset_id: answer.asset_id })
+      if (outcome !== 'duplicate') created.push({ path: item.path, asset_id: answer.asset_id })
       return answer.asset_id
     } catch (error) {
       if (leftForNextRun(error)) return undefined
@@ -253,6 +258,9 @@ export async function transfer(
   }
 
   await Promise.all([hashing, checking, ...pushers])
+  if (created.length > 0 && !stopped()) {
+    for (const report of await nearDuplicatesOf(client, created, plan.concurrency, stop.signal)) reporter.nearDuplicates(report)
+  }
   const summary: Summary = {
     event: 'summary',
     files: progress.found,
