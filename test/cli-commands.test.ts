@@ -75,6 +75,7 @@ describe('embeddings from the command line, and the worker', () => {
     expect(JSON.parse(listed.stdout)).toEqual([
       { name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       { name: 'embeddings', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { name: 'palette', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     ])
     const table = await runCli(['jobs', '--org', 'acme'], { DATA_DIR: directory })
     expect(table.stdout.split('\n').slice(0, 4).map((line) => line.trim().split(/\s{2,}/))).toEqual([
@@ -89,7 +90,7 @@ describe('embeddings from the command line, and the worker', () => {
       attempts.push({ code, stdout, stderr })
     }
     expect(attempts).toEqual([
-      { code: 2, stdout: '', stderr: 'asset-library: no queue named "bogus": the queues are thumbnails, embeddings\n' },
+      { code: 2, stdout: '', stderr: 'asset-library: no queue named "bogus": the queues are thumbnails, embeddings, palette\n' },
       { code: 2, stdout: '', stderr: 'asset-library: Unknown command "jobs bogus": try `jobs` or `jobs retry NAME`\n' },
     ])
     const retried = await runCli(['jobs', 'retry', 'thumbnails', '--json'], { DATA_DIR: directory })

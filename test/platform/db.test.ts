@@ -191,6 +191,7 @@ describe('health endpoints', () => {
       derivations: [
         { name: 'thumbnails', runs_here: false },
         { name: 'embeddings', runs_here: false },
+        { name: 'palette', runs_here: false },
       ],
     })
     await t.app.services.thumbnails.start()
