@@ -133,3 +133,66 @@ describe('files made from an original', () => {
     }
   })
 })
+
+describe('a push fills what it leaves empty from the file', () => {
+  const described = () =>
+    jpegWith({
+      exif: cameraExif(),
+      xmp: xmpPacket({ title: 'Summer campaign hero', description: 'Stapler on a striped towel', subjects: ['Seaside', 'beach', 'seaside'] }),
+    })
+  const search = async (q: string) => (await callApi(t.app, acme.readKey, 'GET', `/api/v1/assets?q=${encodeURIComponent(q)}`)).json<{ data: { id: string }[] }>().data.map((asset) => asset.id)
+
+  it('takes the embedded title, and the keywords as tags, when the push sends none; full text finds the description', async () => {
+    const { id } = await pushImage(t.app, acme.writeKey, {}, await described())
+    expect(await read(t, acme, id)).toMatchObject({ title: 'Summer campaign hero', tags: ['beach', 'Seaside'] })
+    expect(await search('striped towel')).toContain(id)
+    const created = (await outboxEvents(t.database.handle.db, acme.org.id, 'asset.created')).find((event) => event.id === id)
+    expect(created).toMatchObject({ title: 'Summer campaign hero', tags: ['beach', 'Seaside'] })
+  })
+
+  it('keeps the push’s own title and tags, an empty list of tags included; the file’s words are still found', async () => {
+    const own = await pushImage(t.app, acme.writeKey, { title: 'Our title', tag_names: ['ours'] }, await described())
+    expect(await read(t, acme, own.id)).toMatchObject({ title: 'Our title', tags: ['ours'] })
+    const none = await pushImage(t.app, acme.writeKey, { tag_names: [] }, await described())
+    expect(await read(t, acme, none.id)).toMatchObject({ title: 'Summer campaign hero', tags: [] })
+    const found = await search('"Summer campaign hero"')
+    expect(found).toEqual(expect.arrayContaining([own.id, none.id]))
+  })
+
+  it('fills a blank title, not one the push sets', async () => {
+    const { id } = await pushImage(t.app, acme.writeKey, { title: '   ' }, await described())
+    expect((await read(t, acme, id)).title).toBe('Summer campaign hero')
+  })
+
+  it('makes tags of Latin-1 IPTC keywords, and of keywords 10,000 characters long cut to a tag', async () => {
+    const long = 'x'.repeat(10_000)
+    const bytes = await jpegWith({ iptc: iptcResources([{ dataset: 25, value: Buffer.from('café', 'latin1') }, { dataset: 25, value: long }]) })
+    const { id } = await pushImage(t.app, acme.writeKey, {}, bytes)
+    expect((await read(t, acme, id)).tags).toEqual(['café', 'x'.repeat(100)])
+  })
+
+  it('does the same for a multipart upload', async () => {
+    const form = new FormData()
+    form.append('file', new Blob([await described()], { type: 'image/jpeg' }), 'photo.jpg')
+    const response = new Response(form)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/assets',
+      headers: { ...bearer(acme.writeKey), 'content-type': response.headers.get('content-type')! },
+      payload: Buffer.from(await response.arrayBuffer()),
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    expect(await read(t, acme, res.json<{ asset_id: string }>().asset_id)).toMatchObject({ title: 'Summer campaign hero', tags: ['beach', 'Seaside'] })
+  })
+
+  it('finds a new version by its own description, the asset keeping its title and tags', async () => {
+    const { id } = await pushImage(t.app, acme.writeKey, { title: 'Kept', tag_names: ['kept'] }, await jpegWith({ xmp: xmpPacket({ description: 'Anchovies on toast' }) }))
+    expect(await search('anchovies')).toContain(id)
+    const next = await jpegWith({ xmp: xmpPacket({ title: 'Other', description: 'Marmalade on a scone', subjects: ['breakfast'] }) })
+    const upload = await callApi(t.app, acme.writeKey, 'POST', `/api/v1/assets/${id}/versions`, { image_base64: next.toString('base64') })
+    expect(upload.statusCode, upload.body).toBe(201)
+    expect(await read(t, acme, id)).toMatchObject({ title: 'Kept', tags: ['kept'] })
+    expect(await search('marmalade')).toContain(id)
+    expect(await search('anchovies')).not.toContain(id)
+  })
+})

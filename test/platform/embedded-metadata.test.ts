@@ -66,6 +66,16 @@ describe('readEmbeddedMetadata', () => {
     expect(await readEmbeddedMetadata(lying, 'image/jpeg', hidden)).toMatchObject({ camera_make: 'FUJIFILM', camera_model: 'X-T5' })
   })
 
+  it('does not read a PNG with more chunks before its image data than a real one has, nor an AVIF of too many boxes', async () => {
+    expect(await readEmbeddedMetadata(await pngWithExif(cameraExif(), 10), 'image/png', hidden)).toMatchObject({ camera_make: 'FUJIFILM' })
+    const padded = await pngWithExif(cameraExif(), 10_000)
+    expect(await inspectImage(padded)).toMatchObject({ width: 40, height: 20 })
+    expect(await readEmbeddedMetadata(padded, 'image/png', hidden)).toMatchObject({ camera_make: null })
+    const avif = await solid(16, 16).avif().withExif({ IFD0: { Make: 'FUJIFILM' } }).toBuffer()
+    const boxes = Buffer.concat([avif, ...Array.from({ length: 10_000 }, () => Buffer.from([0, 0, 0, 8, 0x66, 0x72, 0x65, 0x65]))])
+    expect(await readEmbeddedMetadata(boxes, 'image/avif', hidden)).toMatchObject({ camera_make: null, keywords: [] })
+  })
+
   it('keeps the rest of a file whose IPTC is malformed', async () => {
     const cases = [
       // A dataset claiming more bytes than the block holds.

@@ -206,9 +206,10 @@ export async function jpegWith(segments: Segments, width = 40, height = 20): Pro
   return Buffer.concat([plain.subarray(0, 2), ...added, plain.subarray(2)])
 }
 
-/** A PNG with an eXIf chunk holding `exif` (which, unlike a JPEG segment, may be any size), after its header. */
-export async function pngWithExif(exif: Buffer): Promise<Buffer> {
+/** A PNG with an eXIf chunk holding `exif` (which, unlike a JPEG segment, may be any size), after its header and `emptyChunks` empty private chunks. */
+export async function pngWithExif(exif: Buffer, emptyChunks = 0): Promise<Buffer> {
   const plain = await solid(40, 20, '#2980b9').png().toBuffer()
   const afterHeader = 8 + 25
-  return Buffer.concat([plain.subarray(0, afterHeader), pngChunk('eXIf', exif), plain.subarray(afterHeader)])
+  const padding = Array.from({ length: emptyChunks }, () => pngChunk('prVt', Buffer.alloc(0)))
+  return Buffer.concat([plain.subarray(0, afterHeader), ...padding, pngChunk('eXIf', exif), plain.subarray(afterHeader)])
 }

@@ -13,7 +13,7 @@ import type { Caller } from '../../platform/http/route-auth.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { CatalogService } from '../catalog/service.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
-import { assertWithinPlan, filesOf, inspectImage, MAX_IMAGE_BYTES, readImageBytes, type ImageSource, type PlanLimit } from './incoming-file.js'
+import { assertWithinPlan, filesOf, inspectImage, MAX_IMAGE_BYTES, readFileWords, readImageBytes, type FileWords, type ImageSource, type PlanLimit } from './incoming-file.js'
 import { actorOf, assetRecord, creatorOf, type AssetChange, type AssetDerivation, type PresetSource } from './record.js'
 import * as store from './store.js'
 import { belongsToOtherAsset, type AssetVersions } from './versions.js'
@@ -124,7 +124,8 @@ export class AssetPush {
   /**
    * Statements: one to learn what the push needs (plan usage, a duplicate, the names it uses), one to
    * add tags used for the first time (only then), and one that inserts the asset with its membership,
-   * embedding text, thumbnail job and event. Only the image's header is read, and its original written,
+   * embedding text, thumbnail job and event; one more to look up the file's keywords when they are its
+   * tags. Only the image's header and its embedded IPTC and XMP are read, and its original written,
    * between the first and the last: the derived data (thumbnail, embedding) is made after the commit.
    */
   async push(organizationId: string, input: PushInput, caller: Caller): Promise<PushOutcome> {
@@ -178,13 +179,19 @@ export class AssetPush {
 
     // The header only: nothing is written for what is not an image.
     const info = await inspectImage(this.deps.images, bytes)
+    const words = await readFileWords(bytes, info)
+    // The file's keywords are the tags of a push that names none (`tag_names` absent; an empty list is the push's own).
+    const fileTags = input.tag_names === undefined ? normaliseTags(words.embedded.keywords) : []
     const files = filesOf(sha256)
     let inserted: { outcome: store.InsertOutcome; id: string; queued: AssetDerivation[] }
     try {
       // Before the insert, so its write and fsync never hold the database.
       await this.deps.blobs.put(bytes, sha256)
-      const spelledTags = await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
-      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, files, caller })
+      const spelledTags =
+        fileTags.length > 0
+          ? await this.deps.catalog.spellTags(this.deps.db, organizationId, fileTags)
+          : await this.deps.catalog.spellTags(this.deps.db, organizationId, tags, lookups.known_tags)
+      const asset = newAsset(organizationId, input, { assetType, tags: spelledTags, bytes, sha256, image: info, words, files, caller })
       inserted = { ...(await this.insertPushed(asset, collection, file.source)), id: asset.id }
       if (inserted.outcome === 'over_plan') await this.refuseOverPlan(organizationId, sha256, bytes.length)
     } catch (error) {
@@ -312,7 +319,7 @@ export class AssetPush {
   }
 }
 
-/** The row of a pushed image: its metadata as given, trimmed, and what the image and its files are. */
+/** The row of a pushed image: its metadata as given, trimmed (an empty title filled by the file's), and what the image, its words and its files are. */
 function newAsset(
   organizationId: string,
   input: PushInput,
@@ -321,7 +328,8 @@ function newAsset(
     tags: string[]
     bytes: Buffer
     sha256: string
-    image: { mimeType: string; width: number; height: number; text?: string }
+    image: { mimeType: string; width: number; height: number }
+    words: FileWords
     files: { original: string; thumbnail: string }
     caller: Caller
   },
@@ -329,7 +337,8 @@ function newAsset(
   return {
     id: uuidv7(),
     organization_id: organizationId,
-    title: input.title?.trim() ?? '',
+    // The file's embedded title fills a title the push leaves empty.
+    title: input.title?.trim() || facts.words.embedded.title || '',
     asset_type: facts.assetType,
     client: input.client?.trim() || null,
     product: input.product?.trim() || null,
@@ -346,7 +355,7 @@ function newAsset(
     thumbnail_failure: null,
     version: 1,
     external_id: input.external_id ?? null,
-    file_text: facts.image.text ?? null,
+    file_text: facts.words.fileText,
     created_by: creatorOf(facts.caller),
     pushed_by: actorOf(facts.caller),
     created_at: new Date(),

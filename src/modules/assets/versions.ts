@@ -4,7 +4,7 @@ import { emitting } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
-import { assertWithinPlan, filesOf, inspectImage, readImageBytes, type ImageSource } from './incoming-file.js'
+import { assertWithinPlan, filesOf, inspectImage, readFileWords, readImageBytes, type ImageSource } from './incoming-file.js'
 import type { AssetPushDeps } from './push.js'
 import { actorOf, assetRecord, fileLink, type AssetChange, type AssetDerivation } from './record.js'
 import * as store from './store.js'
@@ -49,8 +49,10 @@ export class AssetVersions {
     if (early) return early
     this.assertRoom(context, bytes.length)
     const info = await inspectImage(this.deps.images, bytes)
+    // The asset keeps its title and tags; the new file's own words are found by full text.
+    const { fileText } = await readFileWords(bytes, info)
     const files = filesOf(sha256)
-    const file = { sha256, blob_key: files.original, thumbnail_key: files.thumbnail, mime_type: info.mimeType, width: info.width, height: info.height, byte_size: bytes.length, file_text: info.text ?? null }
+    const file = { sha256, blob_key: files.original, thumbnail_key: files.thumbnail, mime_type: info.mimeType, width: info.width, height: info.height, byte_size: bytes.length, file_text: fileText }
     let outcome: VersionOutcome
     try {
       await this.deps.blobs.put(bytes, sha256)

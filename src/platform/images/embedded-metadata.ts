@@ -95,9 +95,11 @@ export async function readOrientedSize(bytes: Buffer): Promise<{ orientation: nu
  */
 async function readSegments(bytes: Buffer, mimeType: string, gps: boolean): Promise<Segments> {
   if (!EXIFR_FORMATS.test(mimeType)) return {}
+  const scope = metadataScope(bytes, mimeType)
+  if (!scope) return {}
   for (const iptc of [true, false]) {
     try {
-      const output = (await exifr.parse(bytes, {
+      const output = (await exifr.parse(scope, {
         ifd0: {},
         exif: {},
         gps,
@@ -122,6 +124,45 @@ async function readSegments(bytes: Buffer, mimeType: string, gps: boolean): Prom
     }
   }
   return {}
+}
+
+/** Real files have a handful of chunks before their image data, and of top-level boxes. */
+const MAX_CONTAINER_PARTS = 64
+
+/**
+ * The bytes exifr is given. exifr walks every PNG chunk and every top-level AVIF box, a few microseconds
+ * each: a file of a million empty chunks or boxes (25 MiB of them) would hold the event loop for
+ * seconds. So a PNG is read up to its first image data (where cameras and editors put their metadata),
+ * and a file with more than MAX_CONTAINER_PARTS chunks before it, or top-level boxes, is not read at all.
+ * A JPEG's segments end at its scan, where exifr stops; a TIFF's metadata is where its IFDs point.
+ */
+function metadataScope(bytes: Buffer, mimeType: string): Buffer | null {
+  if (mimeType === 'image/png') return pngBeforeImageData(bytes)
+  if (mimeType === 'image/avif') return countBoxes(bytes) <= MAX_CONTAINER_PARTS ? bytes : null
+  return bytes
+}
+
+function pngBeforeImageData(bytes: Buffer): Buffer | null {
+  let offset = 8
+  for (let chunks = 0; chunks <= MAX_CONTAINER_PARTS && offset + 8 <= bytes.length; chunks++) {
+    if (bytes.toString('latin1', offset + 4, offset + 8) === 'IDAT') return bytes.subarray(0, offset)
+    offset += 12 + bytes.readUInt32BE(offset)
+  }
+  return null
+}
+
+/** Top-level ISO-BMFF boxes, counted up to one past the limit. */
+function countBoxes(bytes: Buffer): number {
+  let offset = 0
+  let boxes = 0
+  while (offset + 8 <= bytes.length && boxes <= MAX_CONTAINER_PARTS) {
+    const size = bytes.readUInt32BE(offset)
+    const length = size === 1 && offset + 16 <= bytes.length ? Number(bytes.readBigUInt64BE(offset + 8)) : size === 0 ? bytes.length - offset : size
+    if (length < 8) break
+    offset += length
+    boxes++
+  }
+  return boxes
 }
 
 type Xmp = Record<string, Record<string, unknown>>

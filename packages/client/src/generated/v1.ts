@@ -4011,6 +4011,7 @@ export interface operations {
                     image_url?: string;
                     /** @description The image bytes in base64, optionally as a data: URL; at most 25 MiB decoded. Give this or image_url. */
                     image_base64?: string;
+                    /** @description Absent or blank on a new asset: the file’s embedded title (XMP or IPTC), if any. */
                     title?: string;
                     /** @description One of the organization’s asset types (GET /api/v1/asset-types). */
                     asset_type?: string;
@@ -4018,7 +4019,7 @@ export interface operations {
                     client?: string;
                     /** @description Product name; free text. */
                     product?: string;
-                    /** @description Tag names. Tags are created on first use and matched case-insensitively. */
+                    /** @description Tag names. Absent on a new asset: the file’s embedded IPTC and XMP keywords (each cut to 100 characters, at most 100); `[]` means no tags. Tags are created on first use and matched case-insensitively. */
                     tag_names?: string[];
                     /** @description An existing manual collection to add the asset to; never created. */
                     collection_name?: string;
@@ -4043,6 +4044,7 @@ export interface operations {
                      * @description Fetched by the service (public addresses only). Give this or a `file` part.
                      */
                     image_url?: string;
+                    /** @description Absent or blank on a new asset: the file’s embedded title (XMP or IPTC), if any. */
                     title?: string;
                     /** @description One of the organization’s asset types (GET /api/v1/asset-types). */
                     asset_type?: string;
@@ -4050,7 +4052,7 @@ export interface operations {
                     client?: string;
                     /** @description Product name; free text. */
                     product?: string;
-                    /** @description Tag names: repeat the field once per name, or send one field holding a JSON array (`["brand","logo"]`). Tags are created on first use and matched case-insensitively. */
+                    /** @description Tag names: repeat the field once per name, or send one field holding a JSON array (`["brand","logo"]`). Absent on a new asset: the file’s embedded keywords. Tags are created on first use and matched case-insensitively. */
                     tag_names?: string[];
                     /** @description An existing manual collection to add the asset to; never created. */
                     collection_name?: string;
@@ -10090,7 +10092,7 @@ export interface operations {
                     client?: string;
                     /** @description Product name; free text. */
                     product?: string;
-                    /** @description Tag names. Tags are created on first use and matched case-insensitively. */
+                    /** @description Tag names. Absent on a new asset: the file’s embedded IPTC and XMP keywords (each cut to 100 characters, at most 100); `[]` means no tags. Tags are created on first use and matched case-insensitively. */
                     tag_names?: string[];
                     /** @description An existing manual collection to add the asset to; never created. */
                     collection_name?: string;
