@@ -8,9 +8,9 @@ Commands:
   migrate                    Bring the database schema up to date
   embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
   embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
-  jobs [--org SLUG]          The queues of work done after a push (thumbnails, embeddings): pending, running,
-             failed, and since when the oldest job waits
-  jobs retry NAME [--org SLUG]  Queue again what failed or is missing in one queue (thumbnails, embeddings)
+  jobs [--org SLUG]          The queues of work done after a push (thumbnails, embeddings, perceptual_hash,
+             palette, metadata, provenance): pending, running, failed, and since when the oldest job waits
+  jobs retry NAME [--org SLUG]  Queue again what failed or is missing in one queue (one of those jobs lists)
   blobs sweep                Remove image files no asset refers to (older than BLOB_SWEEP_GRACE_MS)
   blobs migrate --from file|s3 --to s3|file  Copy every image file assets refer to into the other store,
              verified by SHA-256; resumable, safe while the service serves (see docs/operations.md)
