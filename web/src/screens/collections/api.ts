@@ -83,7 +83,7 @@ export function useLiveCount(filters: AssetFilterValue) {
 
 /** "tag red · client Acme" for a smart collection's query. */
 export function describeQuery(query: AssetFilterValue | null | undefined): string {
-  const labels: Record<keyof AssetFilterValue, string> = { asset_type: 'type', client: 'client', product: 'product', tag: 'tag', q: 'text' }
+  const labels: Record<keyof AssetFilterValue, string> = { asset_type: 'type', client: 'client', product: 'product', tag: 'tag', q: 'text', color: 'colour', provenance: 'origin' }
   const parts = Object.entries(query ?? {})
     .filter(([, value]) => value)
     .map(([key, value]) => `${labels[key as keyof AssetFilterValue]} “${value}”`)

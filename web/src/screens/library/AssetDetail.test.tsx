@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { catalogKey } from '../../api/cache'
 import { v1 } from '../../api/client'
 import { AssetEditForm } from './AssetEditForm'
-import { AssetRecord, safeHref } from './AssetRecord'
+import { AssetRecord, originDisagreement, safeHref } from './AssetRecord'
 import { TAG_DEBOUNCE_MS, useTagSuggestions, type Asset } from './queries'
 
 const version = (updated_at: string, fields: Partial<Asset> = {}): Asset =>
@@ -28,6 +28,10 @@ const version = (updated_at: string, fields: Partial<Asset> = {}): Asset =>
     updated_at,
     thumbnail_url: '/t',
     original_url: '/o',
+    colors: null,
+    metadata: null,
+    provenance: null,
+    near_duplicates: null,
     ...fields,
   }) as Asset
 
@@ -76,6 +80,32 @@ describe('the record', () => {
     render(<AssetRecord asset={version('1', { source_url: 'javascript:alert(document.cookie)' })} />)
     expect(screen.getByText('javascript:alert(document.cookie)').closest('a')).toBeNull()
     expect(screen.getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/?tag=brand'])
+    expect(screen.getAllByText('Being read…')).toHaveLength(2)
+    expect(screen.getByText('Being looked for…')).toBeTruthy()
+  })
+
+  it('shows the palette as swatches that filter the library, the near-duplicates, and what the file says of its origin', () => {
+    const analysed = version('1', {
+      colors: [
+        { hex: '#1e5aa8', share: 0.6, name: 'blue' },
+        { hex: '#f4f1ea', share: 0.4, name: 'white' },
+      ],
+      near_duplicates: [{ asset_id: 'a2', distance: 3 }],
+      provenance: { source: 'ai', c2pa: { claim_generator: 'Firefly', signed_by: 'Adobe Inc.', valid: true } },
+    })
+    render(<AssetRecord asset={analysed} />)
+    const hrefs = screen.getAllByRole('link').map((link) => link.getAttribute('href'))
+    expect(hrefs).toEqual(['/?tag=brand', '/?color=blue', '/?color=white', '/assets/a2'])
+    expect(screen.getByText('distance 3')).toBeTruthy()
+    expect(screen.getByRole('note').textContent).toContain('The file says it was made by AI')
+    expect(screen.getByText('It is made by AI; a C2PA manifest by Adobe Inc., intact')).toBeTruthy()
+  })
+
+  it('says nothing of the origin when the file and the record agree, or the file says nothing', () => {
+    expect(originDisagreement({ created_by_ai: true, provenance: { source: 'ai', c2pa: null } })).toBeNull()
+    expect(originDisagreement({ created_by_ai: false, provenance: { source: 'unknown', c2pa: null } })).toBeNull()
+    expect(originDisagreement({ created_by_ai: false, provenance: null })).toBeNull()
+    expect(originDisagreement({ created_by_ai: true, provenance: { source: 'capture', c2pa: null } })).toBe('The file says it is a camera capture, not AI')
   })
 })
 

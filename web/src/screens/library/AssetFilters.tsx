@@ -1,7 +1,7 @@
 import { useId, useState, type ChangeEvent, type KeyboardEvent } from 'react'
 import { cleanFilters, hasFilters, type AssetFilterValue } from './filters'
 import { CatalogSelect } from './CatalogSelect'
-import { useTagSuggestions } from './queries'
+import { useColorNames, useTagSuggestions } from './queries'
 import './library.css'
 
 export type { AssetFilterValue } from './filters'
@@ -30,6 +30,18 @@ export function AssetFilters({ value, onChange, text = false, clearable = true }
       <CatalogSelect className="filter-field" label="Client" empty="All clients" path="/api/v1/clients" value={value.client} onChange={(v) => set('client', v)} />
       <CatalogSelect className="filter-field" label="Product" empty="All products" path="/api/v1/products" value={value.product} onChange={(v) => set('product', v)} />
       <TagField key={`tag:${value.tag ?? ''}`} label="Tag" initial={value.tag ?? ''} onCommit={(v) => set('tag', v)} />
+      <ColorSelect value={value.color} onChange={(v) => set('color', v)} />
+      <label className="filter-field">
+        <span>Origin</span>
+        <select value={value.provenance ?? ''} onChange={(e) => set('provenance', e.target.value)}>
+          <option value="">Any origin</option>
+          {Object.entries(ORIGINS).map(([source, label]) => (
+            <option key={source} value={source}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
       {text && <CommitField key={`q:${value.q ?? ''}`} label="Text" initial={value.q ?? ''} onCommit={(v) => set('q', v)} />}
       {clearable && hasFilters(value) && (
         <button type="button" className="filters-clear" onClick={() => onChange({})}>
@@ -37,6 +49,37 @@ export function AssetFilters({ value, onChange, text = false, clearable = true }
         </button>
       )}
     </div>
+  )
+}
+
+/** What a file may declare of its origin (`provenance.source`), as the filter names it. */
+export const ORIGINS: Record<string, string> = {
+  ai: 'Made by AI',
+  ai_composite: 'AI in a composite',
+  capture: 'Camera capture',
+  edited: 'Edited or drawn',
+  unknown: 'Not declared',
+}
+
+/** The colour filter: the named colours of the palettes, each with its swatch. */
+function ColorSelect({ value, onChange }: { value: string | undefined; onChange(next: string): void }) {
+  const colors = useColorNames().data ?? []
+  const chosen = colors.find((color) => color.name === value)
+  return (
+    <label className="filter-field">
+      <span>Colour</span>
+      <span className="row" style={{ gap: 4 }}>
+        {chosen && <span className="swatch" style={{ background: chosen.hex }} aria-hidden="true" />}
+        <select value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+          <option value="">Any colour</option>
+          {colors.map((color) => (
+            <option key={color.name} value={color.name}>
+              {color.name}
+            </option>
+          ))}
+        </select>
+      </span>
+    </label>
   )
 }
 

@@ -19,6 +19,9 @@ describe('the library URL state', () => {
   it('round-trips', () => {
     const state = { filters: { asset_type: 'Social post', client: 'Ünïcode Co', product: 'P/1', tag: 'a+b', q: '"quoted" -not' }, search: '' }
     expect(parseLibrarySearch(formatLibrarySearch(state))).toEqual(state)
+    const pictured = { filters: { tag: 'brand', color: 'blue' as const, provenance: 'ai' as const }, search: '' }
+    expect(formatLibrarySearch(pictured)).toBe('tag=brand&color=blue&provenance=ai')
+    expect(parseLibrarySearch(formatLibrarySearch(pictured))).toEqual(pictured)
     const searching = { filters: { client: 'Ünïcode Co', tag: 'a+b' }, search: 'blue' }
     expect(parseLibrarySearch(formatLibrarySearch(searching))).toEqual(searching)
   })

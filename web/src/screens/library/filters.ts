@@ -1,3 +1,5 @@
+import type { components } from '@asset-library/client'
+
 /**
  * The filters of GET /api/v1/assets (the same shape as a smart collection's `query`, AssetQuery), and
  * their mapping to and from a URL query string. Pure functions: tested in filters.test.ts.
@@ -9,16 +11,22 @@ export interface AssetFilterValue {
   tag?: string
   /** Full-text filter over title, tags, type, client and product. */
   q?: string
+  /** One of the colour names of GET /api/v1/colors: assets whose palette has it. */
+  color?: AssetQuery['color']
+  /** What the file declares of its origin: ai, ai_composite, capture, edited or unknown. */
+  provenance?: AssetQuery['provenance']
 }
 
-export const FILTER_KEYS = ['asset_type', 'client', 'product', 'tag', 'q'] as const satisfies ReadonlyArray<keyof AssetFilterValue>
+type AssetQuery = components['schemas']['AssetQuery']
+
+export const FILTER_KEYS = ['asset_type', 'client', 'product', 'tag', 'q', 'color', 'provenance'] as const satisfies ReadonlyArray<keyof AssetFilterValue>
 
 /** The value without empty or blank fields, trimmed; `{}` when nothing filters. */
 export function cleanFilters(value: AssetFilterValue): AssetFilterValue {
   const clean: AssetFilterValue = {}
   for (const key of FILTER_KEYS) {
     const field = value[key]?.trim()
-    if (field) clean[key] = field
+    if (field) Object.assign(clean, { [key]: field })
   }
   return clean
 }
@@ -44,13 +52,13 @@ export function libraryState(filters: AssetFilterValue, search: string): Library
   return { filters: clean, search: text }
 }
 
-/** Reads `?asset_type=…&client=…&product=…&tag=…&q=…&search=…` (with or without the leading `?`). */
+/** Reads `?asset_type=…&client=…&product=…&tag=…&q=…&color=…&provenance=…&search=…` (with or without the leading `?`). */
 export function parseLibrarySearch(search: string): LibraryUrlState {
   const params = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search)
   const filters: AssetFilterValue = {}
   for (const key of FILTER_KEYS) {
     const value = params.get(key)
-    if (value) filters[key] = value
+    if (value) Object.assign(filters, { [key]: value })
   }
   return libraryState(filters, params.get('search') ?? '')
 }

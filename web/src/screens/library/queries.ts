@@ -62,6 +62,15 @@ export function useTagSuggestions(text: string) {
   })
 }
 
+/** The colour names the palettes use, with the hex of each swatch (the same for every organization). */
+export function useColorNames() {
+  return useQuery({
+    queryKey: [ASSETS_KEY, 'colors'] as const,
+    queryFn: async () => (await unwrap(v1.GET('/api/v1/colors'))).data,
+    staleTime: Infinity,
+  })
+}
+
 /** One asset, with signed URLs. */
 export function useAsset(id: string) {
   return useQuery({
