@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     client = await startPushClient()
     const measureApi = async (format: Format, variant: Variant, files: string[], inFlight: number): Promise<Measurement> => {
       await client!.prepare(files, format, variant)
-      await thumbnailsMade(database.db)
+      await derivedWorkDone(database.db)
       const cpuBefore = process.cpuUsage()
       const run = await client!.run(url, token, inFlight)
       return { ...run, cpuMsPerImage: cpuMs(process.cpuUsage(cpuBefore)) / files.length }
@@ -191,7 +191,7 @@ function benchRuns(name: string): boolean {
   return DERIVATIONS ? DERIVATIONS.includes(name) : name !== 'embeddings'
 }
 
-async function thumbnailsMade(db: Db): Promise<void> {
+async function derivedWorkDone(db: Db): Promise<void> {
   const present: string[] = []
   for (const [name, queue] of Object.entries(DERIVED_QUEUES)) {
     if (!benchRuns(name)) continue
@@ -209,7 +209,7 @@ async function thumbnailsMade(db: Db): Promise<void> {
  * every thumbnail of it is stored, polling the blob store every 20 ms.
  */
 async function measureBurst(files: string[], blobs: FileBlobStore, db: Db, push: (format: Format, files: string[]) => Promise<Run>): Promise<void> {
-  await thumbnailsMade(db)
+  await derivedWorkDone(db)
   const keys = files.map((file) => variantKey(createHash('sha256').update(readFileSync(file)).digest('hex'), 'thumb.webp'))
   const started = performance.now()
   const runs: Run[] = []
