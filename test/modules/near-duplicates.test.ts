@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drainDerivations, seedOrganization, type Seeded, type TestApp } from '../support/app.js'
 import { callApi, expectInvalid, expectProblem, outboxEvents, pushImage, startTwoOrganizations } from '../support/fixtures.js'
-import { undecodablePng } from '../support/images.js'
+import { solid, undecodablePng } from '../support/images.js'
 import { scene, scenePng } from '../support/scenes.js'
 
 /** Near-duplicates (issue 36 part 1): the `perceptual_hash` derivation, its bands and pairs, the record's `near_duplicates`. */
@@ -83,6 +83,17 @@ describe('the perceptual_hash derivation', () => {
     expect(await nearDuplicatesOf(id)).toEqual([])
     const row = await t.database.handle.db.selectFrom('assets').select(['perceptual_hash', 'perceptual_hash_algorithm']).where('id', '=', id).executeTakeFirstOrThrow()
     expect(row).toEqual({ perceptual_hash: null, perceptual_hash_algorithm: 'dhash' })
+  })
+
+  it('pairs no pictures too plain to compare: a red and a blue square are not near-duplicates, nor similar by appearance', async () => {
+    const red = await push(await solid(60, 40, '#ff0000').png().toBuffer())
+    const blue = await push(await solid(60, 40, '#0000ff').png().toBuffer())
+    await hashAll()
+    expect(await nearDuplicatesOf(red)).toEqual([])
+    expect(await nearDuplicatesOf(blue)).toEqual([])
+    const similar = await callApi(t.app, acme.readKey, 'GET', `/api/v1/assets/${red}/similar?by=appearance`)
+    expect(similar.statusCode, similar.body).toBe(200)
+    expect(similar.json().data).toEqual([])
   })
 
   it('forgets the pairs of an older file: a new version is hashed again', async () => {

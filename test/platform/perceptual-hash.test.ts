@@ -1,14 +1,20 @@
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ImageError, ImageProcessor } from '../../src/platform/images/images.js'
-import { dhashOfGrid, hammingDistance, hashBands, perceptualHash } from '../../src/platform/images/perceptual-hash.js'
+import { decisiveComparisons, dhashOfGrid, hammingDistance, hashBands, perceptualHash } from '../../src/platform/images/perceptual-hash.js'
 import { solid, undecodablePng } from '../support/images.js'
 import { scene, scenePng } from '../support/scenes.js'
 
 const images = new ImageProcessor()
 afterAll(() => images.close())
 
-const hashOf = (bytes: Buffer) => perceptualHash(images, bytes)
+const hashOrNull = (bytes: Buffer) => perceptualHash(images, bytes)
+/** The hash of a picture with enough detail to have one. */
+async function hashOf(bytes: Buffer): Promise<bigint> {
+  const hash = await hashOrNull(bytes)
+  if (hash === null) throw new Error('the picture was found too plain to hash')
+  return hash
+}
 
 describe('dhashOfGrid', () => {
   it('sets bit 8 × row + column when a pixel is brighter than its right neighbour', () => {
@@ -21,6 +27,14 @@ describe('dhashOfGrid', () => {
 
   it('is 0 for a grid of one grey', () => {
     expect(dhashOfGrid(new Uint8Array(72).fill(90))).toBe(0n)
+  })
+
+  it('counts the comparisons of neighbours more than 4 grey levels apart', () => {
+    const grid = new Uint8Array(72).fill(90)
+    grid[0] = 95 // 5 apart from column 1: decisive
+    grid[10] = 94 // 4 apart from columns 0 and 2 of row 1: noise
+    expect(decisiveComparisons(grid)).toBe(1)
+    expect(decisiveComparisons(Uint8Array.from({ length: 72 }, (_, i) => (i % 2) * 200))).toBe(64)
   })
 })
 
@@ -67,9 +81,12 @@ describe('perceptualHash', () => {
     expect(hammingDistance(upright, await hashOf(stored))).toBeLessThanOrEqual(3)
   })
 
-  it('hashes a 1×1 image and a fully transparent one (flattened on white): one colour, hash 0', async () => {
-    expect(await hashOf(await solid(1, 1, '#ff0000').png().toBuffer())).toBe(0n)
-    expect(await hashOf(await solid(40, 30, { r: 0, g: 0, b: 0, alpha: 0 }).png().toBuffer())).toBe(0n)
+  it('gives no hash to a picture too plain to compare: one colour, a 1×1 image, a fully transparent one, a faint mark', async () => {
+    expect(await hashOrNull(await solid(1, 1, '#ff0000').png().toBuffer())).toBeNull()
+    expect(await hashOrNull(await solid(40, 30, '#0000ff').png().toBuffer())).toBeNull()
+    expect(await hashOrNull(await solid(40, 30, { r: 0, g: 0, b: 0, alpha: 0 }).png().toBuffer())).toBeNull()
+    const faint = await solid(90, 80, '#ffffff').composite([{ input: await solid(10, 10, '#fcfcfc').png().toBuffer(), left: 40, top: 35 }]).png().toBuffer()
+    expect(await hashOrNull(faint)).toBeNull()
   })
 
   it('hashes the first frame of an animated GIF', async () => {

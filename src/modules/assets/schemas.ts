@@ -145,7 +145,7 @@ export const AssetSchema = Type.Object(
     }),
     near_duplicates: Type.Union([Type.Null(), Type.Array(NearDuplicateSchema, { maxItems: 5 })], {
       description:
-        'Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded.',
+        'Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ).',
     }),
     colors: Type.Union([Type.Null(), Type.Array(PaletteColorSchema, { maxItems: 6 })], {
       description: 'Up to 6 dominant colours of the current file, most used first; transparent pixels do not count. Null until made (after the push answers); empty when the image has no opaque pixel or cannot be decoded.',

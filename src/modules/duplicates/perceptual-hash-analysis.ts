@@ -6,8 +6,8 @@ import { saveHash } from './store.js'
 
 /**
  * The `perceptual_hash` derivation's analysis: the dHash of the current file, kept with its bands and
- * its near-duplicates (within NEAR_DUPLICATE_DISTANCE). An image that cannot be decoded has no hash
- * (null), so no near-duplicates.
+ * its near-duplicates (within NEAR_DUPLICATE_DISTANCE). An image that cannot be decoded, or one too
+ * plain to compare (one flat colour), has no hash (null), so no near-duplicates.
  */
 export class PerceptualHashAnalysis implements Analysis<bigint | null> {
   readonly name = 'perceptual_hash'
@@ -16,7 +16,7 @@ export class PerceptualHashAnalysis implements Analysis<bigint | null> {
 
   constructor(private readonly deps: { images: ImageProcessor; nearDuplicateDistance: number }) {}
 
-  analyse(file: AnalysedFile): Promise<bigint> {
+  analyse(file: AnalysedFile): Promise<bigint | null> {
     return perceptualHash(this.deps.images, file.bytes)
   }
 

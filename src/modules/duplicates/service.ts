@@ -33,7 +33,7 @@ export class DuplicatesService {
   /**
    * GET /api/v1/assets/{id}/similar?by=appearance: every live asset within 7 bits of this one's
    * perceptual hash (all of them: the bands find each), closest first; none while its hash is pending or
-   * when its image cannot be decoded.
+   * when its image cannot be decoded or is too plain to compare.
    */
   async lookalikes(organizationId: string, assetId: string, limit: number) {
     const hash = await store.perceptualHashOf(this.deps.db, organizationId, assetId)

@@ -8,8 +8,9 @@ import { ASSET_COLUMNS, DERIVED_COLUMNS, type AssetWithRelations } from '../asse
 export const BANDED_DISTANCE = 7
 
 /**
- * The closest near-duplicates kept for one new hash. Pictures of one flat colour all hash to 0: without
- * a bound, n of them would make n² pairs; with it, each adds at most twice this many rows.
+ * The closest near-duplicates kept for one new hash. Flat pictures have no hash (too plain to compare),
+ * but a library may still hold many pictures of one shape (the same mark on n backgrounds of one
+ * brightness): without a bound, n of them would make n² pairs; with it, each adds at most twice this many rows.
  */
 export const MAX_PAIRS_PER_HASH = 100
 
@@ -22,7 +23,7 @@ export interface Neighbour {
 /**
  * Keeps the perceptual hash of an asset's file, its bands, and its near-duplicates (pairs both ways,
  * within `maxDistance`, the closest MAX_PAIRS_PER_HASH), in one transaction, only while the asset still has that file. `hash` null: the
- * image cannot be decoded; it is marked as hashed, with no bands and so no near-duplicates.
+ * image cannot be decoded or is too plain to compare; it is marked as hashed, with no bands and so no near-duplicates.
  *
  * The transaction first takes the organization's near-duplicate lock, so two hashes saved at once in
  * one organization see each other: the second one's lookup runs after the first has committed.
@@ -92,7 +93,7 @@ export async function findNeighbours(db: Db, organizationId: string, excluded: s
   return rows
 }
 
-/** An asset's current perceptual hash: undefined when the organization has no such live asset, null while pending or for an image that cannot be decoded. */
+/** An asset's current perceptual hash: undefined when the organization has no such live asset, null while pending or for an image that cannot be decoded or is too plain to compare. */
 export async function perceptualHashOf(db: Db, organizationId: string, assetId: string): Promise<bigint | null | undefined> {
   const row = await db.selectFrom('assets').select('perceptual_hash').where('organization_id', '=', organizationId).where('id', '=', assetId).executeTakeFirst()
   if (!row) return undefined

@@ -45,7 +45,7 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService; dupl
         description: [
           '`by=meaning` (the default): the organization\u2019s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.',
           '',
-          '`by=appearance`: the organization\u2019s live assets whose perceptual hash is within 7 bits (of 64) of this one\u2019s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes\u2019 bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset\u2019s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded.',
+          '`by=appearance`: the organization\u2019s live assets whose perceptual hash is within 7 bits (of 64) of this one\u2019s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes\u2019 bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset\u2019s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded or is too plain to compare (one flat colour).',
         ].join('\n'),
         params: AssetParams,
         querystring: SimilarQuery,

@@ -542,7 +542,7 @@ export interface paths {
          * Assets nearest to one asset by meaning or by appearance
          * @description `by=meaning` (the default): the organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
          *
-         *     `by=appearance`: the organization’s live assets whose perceptual hash is within 7 bits (of 64) of this one’s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes’ bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset’s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded.
+         *     `by=appearance`: the organization’s live assets whose perceptual hash is within 7 bits (of 64) of this one’s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes’ bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset’s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded or is too plain to compare (one flat colour).
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
@@ -1089,7 +1089,7 @@ export interface components {
                 id: string;
                 name: string;
             }[];
-            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ). */
             near_duplicates: null | {
                 /** Format: uuid */
                 asset_id: string;
@@ -1199,7 +1199,7 @@ export interface components {
                 id: string;
                 name: string;
             }[];
-            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ). */
             near_duplicates: null | {
                 /** Format: uuid */
                 asset_id: string;
@@ -1367,7 +1367,7 @@ export interface components {
                 id: string;
                 name: string;
             }[];
-            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ). */
             near_duplicates: null | {
                 /** Format: uuid */
                 asset_id: string;
@@ -1482,7 +1482,7 @@ export interface components {
                 id: string;
                 name: string;
             }[];
-            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ). */
             near_duplicates: null | {
                 /** Format: uuid */
                 asset_id: string;
@@ -1593,7 +1593,7 @@ export interface components {
                 id: string;
                 name: string;
             }[];
-            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+            /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ). */
             near_duplicates: null | {
                 /** Format: uuid */
                 asset_id: string;
@@ -11110,7 +11110,7 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
-                        /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+                        /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ). */
                         near_duplicates: null | {
                             /** Format: uuid */
                             asset_id: string;
@@ -11293,7 +11293,7 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
-                        /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none or the image cannot be decoded. */
+                        /** @description Up to 5 live assets whose picture is nearly the same (perceptual hash within `NEAR_DUPLICATE_DISTANCE`, 6 by default), closest first. Null while the current file’s hash is being made (after the push answers); empty when there are none, the image cannot be decoded, or it is too plain to compare (one flat colour: fewer than 8 of the hash’s 64 comparisons of neighbours differ). */
                         near_duplicates: null | {
                             /** Format: uuid */
                             asset_id: string;
