@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { savePalette } from '../../src/modules/colors/store.js'
@@ -177,6 +178,39 @@ describe('the color filter', () => {
     expect(ids(await api.get('/api/v1/assets?color=blue&tag=poster'))).toEqual([blue])
     expect(ids(await api.get('/api/v1/assets?color=white&tag=poster'))).toEqual([accented])
     expect(await colorsOf(accented)).toMatchObject([{ name: 'white' }, { name: 'red', share: 0.03 }])
+  })
+
+  it('has the total of a lone colour from its kept count, through a palette made, a new version, a trash and a restore', async () => {
+    /** The kept count of each colour name beside a count over the assets, and the lone filter's total. */
+    async function expectKeptCounts(name: string, expected: number) {
+      const { rows } = await sql<{ kept: number; counted: number }>`
+        select
+          (select coalesce(sum(asset_count), 0)::int from asset_name_counts where organization_id = ${globex.org.id} and field = 'color' and key = ${name}) as kept,
+          (select count(*)::int from assets where organization_id = ${globex.org.id} and color_names @> array[${name}]) as counted
+      `.execute(t.database.handle.db)
+      expect(rows[0], name).toEqual({ kept: expected, counted: expected })
+      expect((await organizationApi(t.app, globex).get(`/api/v1/assets?color=${name}&limit=1`)).json().total, name).toBe(expected)
+    }
+    await drainDerivations(t.app, 'palette')
+    const green = await pushed(await solidPng(nextSide(), 12, '#2e7d32'), {}, globex)
+    await expectKeptCounts('green', 0)
+    await drainDerivations(t.app, 'palette')
+    await expectKeptCounts('green', 1)
+
+    const globexApi = organizationApi(t.app, globex)
+    const version = await globexApi.call('POST', `/api/v1/assets/${green}/versions`, { image_base64: (await solidPng(nextSide(), 12, '#fdd835')).toString('base64') })
+    expect(version.statusCode, version.body).toBe(201)
+    await expectKeptCounts('green', 0)
+    await drainDerivations(t.app, 'palette')
+    await expectKeptCounts('yellow', 1)
+
+    expect((await globexApi.call('DELETE', `/api/v1/assets/${green}`)).statusCode).toBe(204)
+    await expectKeptCounts('yellow', 0)
+    const restored = await globexApi.call('POST', `/api/v1/trash/${green}/restore`)
+    expect(restored.statusCode, restored.body).toBe(200)
+    await drainDerivations(t.app, 'palette')
+    await expectKeptCounts('yellow', 1)
+    await expectKeptCounts('green', 0)
   })
 
   it('refuses a name that is not a colour name', async () => {

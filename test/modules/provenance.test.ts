@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drainDerivations, type Seeded, type TestApp } from '../support/app.js'
 import { expectInvalid, organizationApi, outboxEvents, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
@@ -94,6 +95,14 @@ describe('provenance=', () => {
     expect(listed).not.toContain(otherOrganizationsAi)
     // Another filter's page: not the page cached for `provenance=ai`.
     expect(ids((await get('/api/v1/assets?provenance=capture&limit=100')).json())).toContain(capture)
+    // A lone origin's total is the count kept per origin, which matches a count over the assets.
+    const { rows } = await sql<{ kept: number; counted: number }>`
+      select
+        (select coalesce(sum(asset_count), 0)::int from asset_name_counts where organization_id = ${acme.org.id} and field = 'provenance' and key = 'ai') as kept,
+        (select count(*)::int from assets where organization_id = ${acme.org.id} and provenance_source = 'ai') as counted
+    `.execute(t.database.handle.db)
+    expect(rows[0]!.kept).toBe(rows[0]!.counted)
+    expect((await get('/api/v1/assets?provenance=ai&limit=1')).json().total).toBe(rows[0]!.counted)
   })
 
   it('filters smart collections', async () => {

@@ -14,8 +14,8 @@ import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
 import { AssetVersions } from './versions.js'
 
-/** The filters whose matches are counted by triggers (tags: 0007, the rest: 0009). */
-const KEPT_COUNT_FIELDS = ['tag', 'asset_type', 'client', 'product'] as const
+/** The filters whose matches are counted by triggers (tags: 0007, the catalogue's names: 0009, origin and colour: 0022). */
+const KEPT_COUNT_FIELDS = ['tag', 'asset_type', 'client', 'product', 'provenance', 'color'] as const
 
 export interface AssetServiceDeps extends AssetPushDeps {
   /** How many records the list keeps in recently listed pages (`LIST_CACHE_RECORDS`). */
@@ -180,9 +180,9 @@ export class AssetService {
   }
 
   /**
-   * Where the total of a filter comes from: a filter on one tag, asset type, client or product over the
-   * whole library has its count kept beside the catalogue, so it costs one lookup, not a count. Any
-   * other filter beside it (`q`, `color`, `provenance`, a second field) narrows the set: counted.
+   * Where the total of a filter comes from: a filter on one tag, asset type, client, product, origin or
+   * colour over the whole library has its count kept beside the catalogue, so it costs one lookup, not
+   * a count. Any other filter beside it (`q`, a second field) narrows the set: counted.
    */
   private totalOptions(organizationId: string, filter: AssetFilter, inCollection: string | undefined): store.ListOptions {
     const used = Object.keys(filter).filter((field) => filter[field as keyof AssetFilter] !== undefined)

@@ -34,9 +34,9 @@ export class CatalogService {
 
   /**
    * A scalar subquery for a larger statement: how many assets carry the tag, or have the asset type,
-   * client or product, `name` (any spelling), from the counts kept beside the catalogue.
+   * client, product, declared origin or colour `name` (any spelling), from the counts kept beside the catalogue.
    */
-  keptCount(organizationId: string, field: 'tag' | store.AssetColumn, name: string): RawBuilder<number> {
+  keptCount(organizationId: string, field: 'tag' | store.CountedField, name: string): RawBuilder<number> {
     return field === 'tag' ? store.taggedCountOf(organizationId, name) : store.namedCountOf(field, organizationId, name)
   }
 

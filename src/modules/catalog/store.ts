@@ -112,8 +112,11 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
+/** A field whose assets are counted per name in `asset_name_counts`: a catalogue column, the declared origin, a colour name. */
+export type CountedField = AssetColumn | 'provenance' | 'color'
+
 /** A scalar subquery: how many assets have `name` (any spelling) as their `column` (kept by triggers, so no count). */
-export function namedCountOf(column: AssetColumn, organizationId: string, name: string): RawBuilder<number> {
+export function namedCountOf(column: CountedField, organizationId: string, name: string): RawBuilder<number> {
   return sql<number>`coalesce((select sum(asset_count)::int from asset_name_counts where organization_id = ${organizationId} and field = ${column} and key = ${name.toLowerCase()}), 0)`
 }
 

@@ -187,10 +187,13 @@ export interface TagsTable extends CatalogTable {
   asset_count: ColumnType<number, never, never>
 }
 
-/** How many assets carry each spelling of an asset type, client or product (migration 0009): kept by triggers, never written by the application. */
+/**
+ * How many assets carry each spelling of an asset type, client or product (migration 0009), each
+ * declared origin and each colour name (0022): kept by triggers, never written by the application.
+ */
 export interface AssetNameCountsTable {
   organization_id: ColumnType<string, never, never>
-  field: ColumnType<'asset_type' | 'client' | 'product', never, never>
+  field: ColumnType<'asset_type' | 'client' | 'product' | 'provenance' | 'color', never, never>
   /** `lower(name)`, which filters match. */
   key: ColumnType<string, never, never>
   name: ColumnType<string, never, never>

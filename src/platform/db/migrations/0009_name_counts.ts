@@ -32,22 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select organization_id, field, lower(name), name, count(*) from assets ${NAMED}
         where name is not null group by organization_id, field, name;
 
-    create function count_named_assets() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        ${addToNameCounts(sql`select organization_id, asset_type, client, product, 1 as delta from added_assets`)};
-      elsif tg_op = 'DELETE' then
-        ${addToNameCounts(sql`select organization_id, asset_type, client, product, -1 as delta from removed_assets`)};
-        ${removeEmptyCounts(sql`removed_assets`)};
-      else
-        ${addToNameCounts(sql`
-          select organization_id, asset_type, client, product, -1 as delta from assets_before
-          union all
-          select organization_id, asset_type, client, product, 1 as delta from assets_after`)};
-        ${removeEmptyCounts(sql`assets_before`)};
-      end if;
-      return null;
-    end $$;
+    ${countNamedAssetsFunction(NAMED, sql`asset_type, client, product`)};
     create trigger assets_named_counted_in after insert on assets referencing new table as added_assets
       for each statement execute function count_named_assets();
     create trigger assets_named_counted_out after delete on assets referencing old table as removed_assets
@@ -68,29 +53,56 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 }
 
 /** The names of `rows` (with organization_id, asset_type, client, product), one row per field used. */
-const NAMED = sql`cross join lateral (values ('asset_type', asset_type), ('client', client), ('product', product)) as named(field, name)`
+export const NAMED = sql`cross join lateral (values ('asset_type', asset_type), ('client', client), ('product', product)) as named(field, name)`
 
 /**
- * Adds each (organization, field, name)'s net change among `changes` (rows of organization_id,
- * asset_type, client, product and a ±1 delta) to its count. An update that leaves the three fields as
- * they were nets to nothing and writes nothing.
+ * The trigger function that keeps `asset_name_counts` for the fields `named` gives of an asset (a
+ * lateral join yielding (field, name) rows), reading `columns` of the transition tables.
  */
-function addToNameCounts(changes: RawBuilder<unknown>): RawBuilder<unknown> {
+export function countNamedAssetsFunction(named: RawBuilder<unknown>, columns: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`
+    create or replace function count_named_assets() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'INSERT' then
+        ${addToNameCounts(named, sql`select organization_id, ${columns}, 1 as delta from added_assets`)};
+      elsif tg_op = 'DELETE' then
+        ${addToNameCounts(named, sql`select organization_id, ${columns}, -1 as delta from removed_assets`)};
+        ${removeEmptyCounts(named, sql`removed_assets`)};
+      else
+        ${addToNameCounts(
+          named,
+          sql`
+          select organization_id, ${columns}, -1 as delta from assets_before
+          union all
+          select organization_id, ${columns}, 1 as delta from assets_after`,
+        )};
+        ${removeEmptyCounts(named, sql`assets_before`)};
+      end if;
+      return null;
+    end $$`
+}
+
+/**
+ * Adds each (organization, field, name)'s net change among `changes` (rows of organization_id, the
+ * named columns and a ±1 delta) to its count. An update that leaves the fields as they were nets to
+ * nothing and writes nothing.
+ */
+function addToNameCounts(named: RawBuilder<unknown>, changes: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     insert into asset_name_counts as counts (organization_id, field, key, name, asset_count)
       select organization_id, field, lower(name), name, sum(delta) from (${changes}) as changed
-        ${NAMED}
+        ${named}
         where name is not null
         group by organization_id, field, name having sum(delta) <> 0
         order by organization_id, field, lower(name), name
       on conflict (organization_id, field, key, name) do update set asset_count = counts.asset_count + excluded.asset_count`
 }
 
-/** Deletes the counts, among the names `left` (a transition table of assets) had, that fell to zero. */
-function removeEmptyCounts(left: RawBuilder<unknown>): RawBuilder<unknown> {
+/** Deletes the counts, among the names `left` (a transition table of assets) had by `named`, that fell to zero. */
+function removeEmptyCounts(named: RawBuilder<unknown>, left: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     delete from asset_name_counts as counts
-      using (select distinct organization_id, field, name from ${left} ${NAMED} where name is not null) as used
+      using (select distinct organization_id, field, name from ${left} ${named} where name is not null) as used
       where counts.organization_id = used.organization_id and counts.field = used.field
         and counts.key = lower(used.name) and counts.name = used.name and counts.asset_count = 0`
 }
