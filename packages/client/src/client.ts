@@ -109,6 +109,13 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
     duplicates: {
       /** A page of groups: an asset and its near-duplicates pushed after it, with their distances. */
       list: (query?: T.DuplicatesQuery, options?: RequestOptions) => call<T.DuplicateGroupPage>('listDuplicates', { query, options }),
+      /** Every group, fetching pages (of `limit`, default 100) as the loop goes; a group is known by its asset. */
+      iterate: (query: Omit<T.DuplicatesQuery, 'offset'> = {}, options?: RequestOptions) =>
+        everyItem<T.DuplicateGroup>(
+          (offset, limit) => call<T.DuplicateGroupPage>('listDuplicates', { query: { ...query, offset, limit }, options }),
+          (group) => group.asset.id,
+          query,
+        ),
       /**
        * Keeps `keep` and moves the assets of `trash` to the trash, in one transaction: `keep` gains their tags
        * and manual collections. Answers the kept asset's record and the trashed ids.

@@ -21,8 +21,22 @@ describe('help', () => {
     expect(HELP).toContain(`asset-library-client ${command}`)
   })
 
-  it('the overview names list --offset', () => {
+  it('the overview names list --offset, and list and search --color and --provenance', () => {
     expect(HELP).toMatch(/list .*--offset N/)
+    expect(HELP).toMatch(/list .*--color NAME\] \[--provenance P\]/)
+    expect(HELP).toMatch(/search .*--color NAME\] \[--provenance P\]/)
+  })
+
+  it('list and search --help name every origin --provenance takes, as openapi/v1.json lists them', () => {
+    const document = JSON.parse(readFileSync(new URL('../../../openapi/v1.json', import.meta.url), 'utf8')) as {
+      paths: Record<string, { get: { parameters: Array<{ name: string; schema: { enum?: string[] } }> } }>
+    }
+    const origins = document.paths['/api/v1/assets']!.get.parameters.find((parameter) => parameter.name === 'provenance')!.schema.enum!
+    expect(origins).toContain('ai_composite')
+    for (const command of ['list', 'search'] as const) {
+      const option = COMMAND_HELP[command].slice(COMMAND_HELP[command].indexOf('--provenance'))
+      for (const origin of origins) expect(option, origin).toMatch(new RegExp(`\\b${origin}\\b`))
+    }
   })
 
   it('prints the command\'s own help, exit 0, for mcp --help and list -h', () => {
@@ -34,6 +48,20 @@ describe('help', () => {
     const list = run(['list', '-h'])
     expect(list.code).toBe(0)
     expect(list.stdout).toBe(`${COMMAND_HELP.list}\n`)
+  })
+})
+
+describe('bad usage before any request: exit 2 with one line', () => {
+  it.each([
+    ['an empty --color', ['list', '--color', ''], /--color needs a value/],
+    ['an empty --provenance', ['search', 'poster', '--provenance', ''], /--provenance needs a value/],
+    ['duplicates without an action', ['duplicates'], /duplicates list or duplicates resolve <keep-id> <other-id…>/],
+    ['duplicates resolve with nothing to trash', ['duplicates', 'resolve', '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55'], /duplicates resolve <keep-id> <other-id…>/],
+    ['colors with an argument', ['colors', 'red'], /colors takes no arguments/],
+  ])('%s', (_name, args, message) => {
+    const answer = run(args)
+    expect(answer.code).toBe(2)
+    expect(answer.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)])
   })
 })
 

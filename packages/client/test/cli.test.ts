@@ -9,9 +9,10 @@ import { gzipSync } from 'node:zlib'
 import { sql } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../../../test/support/app.js'
+import { drainDerivations, seedOrganization, startTestApp, type Seeded, type TestApp } from '../../../test/support/app.js'
 import { noisePng, solid, uniquePng } from '../../../test/support/images.js'
 import { startServer, type TestServer } from '../../../test/support/http-server.js'
+import { digitalSourceType, imageWithXmp, xmpDeclaring } from '../../../test/support/provenance.js'
 import { claimBy, endLease, otherProcessLease } from '../../../test/support/process-leases.js'
 import { waitFor } from '../../../test/support/wait.js'
 import { createClient } from '../src/node.js'
@@ -648,6 +649,61 @@ describe('trash', () => {
   })
 })
 
+describe('duplicates', () => {
+  it('duplicates list prints each group and its near-duplicates, newest group first; resolve keeps one, trashes the others, and says so', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })
+    const harbour = await scenePng(23)
+    const { asset_id: original } = await client.assets.push(harbour, { title: 'Harbour at dusk', tag_names: ['harbour'] })
+    const { asset_id: copy } = await client.assets.push(await sharp(harbour).jpeg({ quality: 70 }).toBuffer(), { title: 'Harbour at dusk (export)', tag_names: ['export'] })
+    const meadow = await scenePng(24)
+    const { asset_id: meadowId } = await client.assets.push(meadow, { title: 'Meadow' })
+    const { asset_id: meadowCopy } = await client.assets.push(await sharp(meadow).resize(240).png().toBuffer(), { title: 'Meadow small' })
+    for (const id of [copy, meadowCopy]) await waitFor(`the hash of ${id}`, async () => (await client.assets.get(id)).near_duplicates?.length)
+
+    const table = await cli(['duplicates', 'list'], { ASSET_LIBRARY_KEY: library.acme.readKey })
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toMatch(new RegExp(`^${original}  Harbour at dusk\n  distance \\d  ${copy}  Harbour at dusk \\(export\\)$`, 'm'))
+    expect(table.stderr).toMatch(/^\d+ groups of near-duplicates; keep one of a group and trash the others with: duplicates resolve <keep-id> <other-id…>$/m)
+    const json = await cli(['duplicates', 'list', '--json'])
+    expect(json.events).toContainEqual({
+      asset: expect.objectContaining({ id: original, title: 'Harbour at dusk' }),
+      duplicates: [{ distance: expect.any(Number), asset: expect.objectContaining({ id: copy }) }],
+    })
+    const newest = await cli(['duplicates', 'list', '--limit', '1', '--json'])
+    expect(newest.events).toEqual([expect.objectContaining({ asset: expect.objectContaining({ id: meadowId }) })])
+
+    const readOnly = await cli(['duplicates', 'resolve', original, copy], { ASSET_LIBRARY_KEY: library.acme.readKey })
+    expect(readOnly.code).toBe(2)
+    expect(readOnly.stderr).toMatch(/the API key is read-only/)
+    const resolved = await cli(['duplicates', 'resolve', original, copy])
+    expect(resolved.code, resolved.stderr).toBe(0)
+    expect(resolved.stdout).toBe(`kept       ${original}  Harbour at dusk\ntrashed    ${copy}\n`)
+    expect((await client.assets.get(original)).tags.sort()).toEqual(['export', 'harbour'])
+    expect((await client.trash.list({ limit: 100 })).data.map((asset) => asset.id)).toContain(copy)
+
+    const again = await cli(['duplicates', 'resolve', original, copy])
+    expect(again.code).toBe(1)
+    expect(again.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^asset-library-client: nothing was changed \\(404 not_found\\): .*${copy}`))])
+    const keptAmongTrashed = await cli(['duplicates', 'resolve', meadowId, meadowCopy, meadowId])
+    expect(keptAmongTrashed.code).toBe(1)
+    expect(keptAmongTrashed.stderr).toMatch(/400 validation_failed: .*\(trash\/1: the asset to keep cannot also be trashed\)$/m)
+    const asJson = await cli(['duplicates', 'resolve', meadowId, meadowCopy, '--json'])
+    expect(asJson.code, asJson.stderr).toBe(0)
+    expect(asJson.events).toEqual([{ kept: expect.objectContaining({ id: meadowId }), trashed: [meadowCopy] }])
+  })
+})
+
+describe('colors', () => {
+  it('colors prints the colour names with their swatches\u2019 hex, as a table or NDJSON', async () => {
+    const table = await cli(['colors'], { ASSET_LIBRARY_KEY: library.acme.readKey })
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME +HEX$/)
+    expect(table.stdout).toMatch(/^red +#[0-9a-f]{6}$/m)
+    const json = await cli(['colors', '--json'])
+    expect(json.events).toEqual((await createClient({ baseUrl: library.url, apiKey: library.acme.readKey }).colors.list()).data)
+  })
+})
+
 describe('get', () => {
   it('downloads a rendition at a size and format, a preset, or the original; and the SDK\u2019s render answers its link and size', async () => {
     const client = createClient({ baseUrl: library.url, apiKey: library.acme.readKey })
@@ -692,5 +748,29 @@ describe('search and list', () => {
     const found = await cli(['search', 'zeppelin', '--json'])
     expect(found.code).toBe(0)
     expect(found.events.map((hit) => hit.id)).toContain(asset_id)
+  })
+
+  it('--color and --provenance filter list and search by what the pictures show; a value the API lacks is refused in its words', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })
+    const declaring = (source: string, colour: string) => imageWithXmp('png', xmpDeclaring(digitalSourceType(source)), colour)
+    const fields = { title: 'Lighthouse poster', tag_names: ['lighthouse'] }
+    const { asset_id: red } = await client.assets.push(await declaring('trainedAlgorithmicMedia', '#d32f2f'), fields)
+    const { asset_id: blue } = await client.assets.push(await declaring('digitalCapture', '#1976d2'), fields)
+    await drainDerivations(library.t.app, 'palette', 'provenance')
+    const ids = (run: Run) => run.events.map((asset) => asset.id)
+
+    expect(ids(await cli(['list', '--tag', 'lighthouse', '--color', 'red', '--json']))).toEqual([red])
+    const captured = await cli(['list', '--tag', 'lighthouse', '--provenance', 'capture'])
+    expect(captured.code, captured.stderr).toBe(0)
+    expect(captured.stdout).toMatch(new RegExp(`^${blue} +Lighthouse poster`, 'm'))
+    expect(captured.stdout).not.toContain(red)
+    expect(ids(await cli(['search', 'lighthouse poster', '--provenance', 'ai', '--json']))).toEqual([red])
+    expect(ids(await cli(['search', 'lighthouse poster', '--color', 'blue', '--json']))).toEqual([blue])
+
+    const unknown = await cli(['list', '--provenance', 'robot'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^asset-library-client: GET \/api\/v1\/assets: 400 validation_failed: .*\(query\/provenance: must be one of: ai, ai_composite, capture, edited, unknown\)$/),
+    ])
   })
 })

@@ -3,7 +3,7 @@ import { ApiError } from '../errors.js'
 import type { NodeAssetLibraryClient } from '../node.js'
 import type { Import, ImportCreate } from '../types.js'
 import { printListing, type Columns, type ListingValues } from './query.js'
-import { FatalError, UsageError } from './usage.js'
+import { FatalError, fieldProblemsOf, UsageError } from './usage.js'
 
 /** Loaded only for a terminal, as the push's bar (report.ts). */
 const cliProgress = process.stderr.isTTY ? (await import('cli-progress')).default : undefined
@@ -61,8 +61,7 @@ export function refusalOf(error: unknown): unknown {
     return new FatalError('no Figma token: give --token or set FIGMA_TOKEN, or store the organization\u2019s token (Settings \u2192 Integrations)')
   }
   if (error.status === 400 || error.status === 422) {
-    const fields = error.fieldProblems.map((problem) => ` (${problem.pointer.replace(/^\//, '')}: ${problem.detail})`).join('')
-    return new FatalError(`the import was refused (${error.status} ${error.code ?? ''}): ${error.detail ?? error.message}${fields}`)
+    return new FatalError(`the import was refused (${error.status} ${error.code ?? ''}): ${error.detail ?? error.message}${fieldProblemsOf(error)}`)
   }
   if (error.status === 409 && error.code === 'import_in_progress') return new FatalError(`${error.detail ?? 'the import is queued or running'}: wait for it (import get <id>)`)
   return error

@@ -10,10 +10,11 @@ import type { Import, PushFields } from '../types.js'
 import { HashCache } from './hash-cache.js'
 import { getAsset } from './get.js'
 import { figmaToken, follow, importSelection, listImports, notFound, refusalOf, succeeded, summaryOf } from './imports.js'
-import { list, search } from './query.js'
+import { listDuplicates, resolveDuplicates } from './duplicates.js'
+import { filtersOf, list, listColors, search } from './query.js'
 import { transfer, type TransferPlan } from './transfer.js'
 import { listTrash, restoreFromTrash } from './trash.js'
-import { COMMAND_HELP, connection, FatalError, HELP, isCommand, parseCommand, UsageError, wholeNumber, type Command, type Connection } from './usage.js'
+import { COMMAND_HELP, connection, FatalError, fieldProblemsOf, HELP, isCommand, parseCommand, UsageError, wholeNumber, type Command, type Connection } from './usage.js'
 
 const VERSION = '0.1.0'
 const DEFAULT_CONCURRENCY = 4
@@ -29,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`)
     return EXIT.ok
   }
-  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash, get, import or mcp`)
+  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash, duplicates, colors, get, import or mcp`)
 
   if (command === 'mcp') {
     const { values, positionals } = parseCommand('mcp', args)
@@ -47,17 +48,27 @@ async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseCommand('search', args)
     if (values.help) return help('search')
     if (positionals.length !== 1) throw new UsageError('search takes one query, in quotes: search "red poster"')
-    await search(await connect(connection(values, process.env)), positionals[0]!, values)
+    const filters = filtersOf(values)
+    await search(await connect(connection(values, process.env)), positionals[0]!, filters, values)
     return EXIT.ok
   }
   if (command === 'list') {
     const { values, positionals } = parseCommand('list', args)
     if (values.help) return help('list')
     if (positionals.length > 0) throw new UsageError(`list takes no arguments, only options (got ${positionals[0]})`)
-    await list(await connect(connection(values, process.env)), values)
+    const filters = filtersOf(values)
+    await list(await connect(connection(values, process.env)), filters, values)
     return EXIT.ok
   }
   if (command === 'trash') return trash(args)
+  if (command === 'duplicates') return duplicates(args)
+  if (command === 'colors') {
+    const { values, positionals } = parseCommand('colors', args)
+    if (values.help) return help('colors')
+    if (positionals.length > 0) throw new UsageError(`colors takes no arguments, only options (got ${positionals[0]})`)
+    await listColors(await connect(connection(values, process.env)), values.json ?? false)
+    return EXIT.ok
+  }
   if (command === 'import') return importCommand(args)
   if (command === 'get') {
     const { values, positionals } = parseCommand('get', args)
@@ -83,6 +94,23 @@ async function trash(args: string[]): Promise<number> {
     return restored ? EXIT.ok : EXIT.failed
   }
   throw new UsageError('trash takes trash list or trash restore <id>')
+}
+
+/** `duplicates list` and `duplicates resolve <keep-id> <other-id…>`. */
+async function duplicates(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('duplicates', args)
+  if (values.help) return help('duplicates')
+  const [action, ...rest] = positionals
+  if (action === 'list' && rest.length === 0) {
+    await listDuplicates(await connect(connection(values, process.env)), values)
+    return EXIT.ok
+  }
+  if (action === 'resolve' && rest.length >= 2) {
+    const [keep, ...trash] = rest
+    const resolved = await resolveDuplicates(await connect(connection(values, process.env), 'assets:write'), keep!, trash, values.json ?? false)
+    return resolved ? EXIT.ok : EXIT.failed
+  }
+  throw new UsageError('duplicates takes duplicates list or duplicates resolve <keep-id> <other-id…>')
 }
 
 /** `import figma <link>`, `import rerun <id>`, `import get <id>` and `import list`. */
@@ -316,7 +344,9 @@ main(process.argv.slice(2)).then(
     else if (error instanceof FatalError) process.stderr.write(`asset-library-client: ${error.message}\n`)
     else {
       const fatal = fatalFrom(error, process.env.ASSET_LIBRARY_URL ?? 'the server')
-      process.stderr.write(`asset-library-client: ${fatal instanceof Error ? fatal.message : String(fatal)}\n`)
+      // A refused value (a 400's fields: `query/provenance: must be one of: ai, …`) says what it takes.
+      const fields = fatal instanceof ApiError ? fieldProblemsOf(fatal) : ''
+      process.stderr.write(`asset-library-client: ${fatal instanceof Error ? fatal.message : String(fatal)}${fields}\n`)
       process.exitCode = fatal instanceof FatalError ? EXIT.usage : EXIT.failed
       return
     }

@@ -1,29 +1,51 @@
 import type { NodeAssetLibraryClient } from '../node.js'
 import type { Asset, AssetListQuery, SearchHit } from '../types.js'
-import { wholeNumber } from './usage.js'
+import { UsageError, wholeNumber } from './usage.js'
 
 interface FilterValues {
   tag?: string | undefined
   type?: string | undefined
   client?: string | undefined
   product?: string | undefined
+  color?: string | undefined
+  provenance?: string | undefined
 }
 
-/** The list filters, in the API's names, with only those given. */
-function filtersOf(values: FilterValues): Pick<AssetListQuery, 'tag' | 'asset_type' | 'client' | 'product'> {
-  const filters = { tag: values.tag, asset_type: values.type, client: values.client, product: values.product }
-  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined))
+export type Filters = Pick<AssetListQuery, 'tag' | 'asset_type' | 'client' | 'product' | 'color' | 'provenance'>
+
+/**
+ * The list filters, in the API's names, with only those given; read before any request, so an empty one
+ * is bad usage at once. Values go as typed: a colour or an origin the API does not know is refused by the
+ * server, whose answer names the values it takes.
+ */
+export function filtersOf(values: FilterValues): Filters {
+  const options: Array<[keyof FilterValues, keyof Filters]> = [
+    ['tag', 'tag'],
+    ['type', 'asset_type'],
+    ['client', 'client'],
+    ['product', 'product'],
+    ['color', 'color'],
+    ['provenance', 'provenance'],
+  ]
+  const filters: Record<string, string> = {}
+  for (const [option, field] of options) {
+    const value = values[option]
+    if (value === undefined) continue
+    if (value === '') throw new UsageError(`--${option} needs a value`)
+    filters[field] = value
+  }
+  return filters
 }
 
-export async function search(client: NodeAssetLibraryClient, query: string, values: FilterValues & { limit?: string | undefined; json?: boolean | undefined }): Promise<void> {
+export async function search(client: NodeAssetLibraryClient, query: string, filters: Filters, values: { limit?: string | undefined; json?: boolean | undefined }): Promise<void> {
   const limit = wholeNumber('limit', values.limit, 1, 100)
-  const answer = await client.search({ q: query, ...filtersOf(values), ...(limit !== undefined && { limit }) })
+  const answer = await client.search({ q: query, ...filters, ...(limit !== undefined && { limit }) })
   print(answer.data, values.json ?? false)
   if (!values.json) process.stderr.write(`${answer.data.length} hits (${answer.mode} search)\n`)
 }
 
-export async function list(client: NodeAssetLibraryClient, values: FilterValues & ListingValues & { q?: string | undefined }): Promise<void> {
-  const query: AssetListQuery = { ...filtersOf(values), ...(values.q !== undefined && { q: values.q }) }
+export async function list(client: NodeAssetLibraryClient, filters: Filters, values: ListingValues & { q?: string | undefined }): Promise<void> {
+  const query: AssetListQuery = { ...filters, ...(values.q !== undefined && { q: values.q }) }
   await printListing(values, COLUMNS, 'assets', {
     every: () => client.assets.iterate(query),
     page: (limit, offset) => client.assets.list({ ...query, limit, offset }),
@@ -101,4 +123,10 @@ export function printRows<Row>(rows: Row[], columns: Columns<Row>, json: boolean
 
 function cut(text: string): string {
   return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text
+}
+
+/** `colors`: the colour names `--color` takes, each with its swatch's hex, as a table or NDJSON. */
+export async function listColors(client: NodeAssetLibraryClient, json: boolean): Promise<void> {
+  const { data } = await client.colors.list()
+  printRows(data, [['NAME', (color) => color.name], ['HEX', (color) => color.hex]], json)
 }

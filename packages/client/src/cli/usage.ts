@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { ApiError } from '../errors.js'
 
 /** Bad usage: exit 2 with this one line (and a hint to `--help`). */
 export class UsageError extends Error {
@@ -10,6 +11,11 @@ export class FatalError extends Error {
   override readonly name = 'FatalError'
 }
 
+/** The fields a refusal names, each as ` (pointer: what is wrong)`, or nothing. */
+export function fieldProblemsOf(error: ApiError): string {
+  return error.fieldProblems.map((problem) => ` (${problem.pointer.replace(/^\//, '')}: ${problem.detail})`).join('')
+}
+
 const CONNECTION = `  --url URL            the service (or ASSET_LIBRARY_URL)
   --key KEY            an API key, al_… (or ASSET_LIBRARY_KEY)`
 const HELP_OPTION = '  -h, --help           this help'
@@ -19,7 +25,10 @@ const WALKING = `  --ignore GLOB        leave out matching paths (repeatable; a 
 const FILTERS = `  --tag T              only assets with this tag
   --type T             only assets of this asset type
   --client C           only assets of this client
-  --product P          only assets of this product`
+  --product P          only assets of this product
+  --color NAME         only assets with this colour in their palette (colors lists the names)
+  --provenance P       only assets whose file declares this origin: ai, ai_composite, capture, edited
+                       or unknown (an asset not yet analysed matches no colour and no origin)`
 const EXIT = `Exit: 0 every file is in the library; 1 some failed (or, for check, are missing);
 2 bad usage, a refused key or an unreachable server; 130 stopped by Ctrl-C or SIGTERM (run it again to resume).`
 
@@ -28,10 +37,13 @@ export const HELP = `asset-library-client: move files into an Asset Library and 
 Usage:
   asset-library-client push <files, folders or globs…> [options]
   asset-library-client check <files, folders or globs…> [options]
-  asset-library-client search "<query>" [--tag T] [--type T] [--client C] [--product P] [--limit N]
-  asset-library-client list [--tag T] [--type T] [--client C] [--product P] [-q Q] [--limit N] [--offset N | --all]
+  asset-library-client search "<query>" [--tag T] [--type T] [--client C] [--product P] [--color NAME] [--provenance P] [--limit N]
+  asset-library-client list [--tag T] [--type T] [--client C] [--product P] [--color NAME] [--provenance P] [-q Q] [--limit N] [--offset N | --all]
   asset-library-client trash list [--limit N] [--offset N | --all]
   asset-library-client trash restore <id>
+  asset-library-client duplicates list [--limit N]
+  asset-library-client duplicates resolve <keep-id> <other-id…>
+  asset-library-client colors   the colour names --color takes
   asset-library-client get <id> [--preset NAME | --width N --height N --fit F --format F --quality Q] -o FILE
   asset-library-client import figma <Figma link> [--components | --nodes 1:2,3:4] [--format F] [--scale N] [--wait]
   asset-library-client import rerun <id> [--wait]
@@ -41,8 +53,8 @@ Usage:
 
 Every command:
 ${CONNECTION}
-  --json               NDJSON on stdout: one line per file or asset, then a summary line (import: the
-                       import's record as JSON; not mcp)
+  --json               NDJSON on stdout: one line per file, asset, group or colour, then a summary line
+                       (import, duplicates resolve: the server's answer as JSON; not mcp)
 ${HELP_OPTION} (after a command: that command's options)
 
 push and check:
@@ -129,6 +141,31 @@ Options:
 ${CONNECTION}
   --json               NDJSON on stdout: one line per asset
 ${HELP_OPTION}`,
+  duplicates: `Usage: asset-library-client duplicates list [--limit N] [options]
+       asset-library-client duplicates resolve <keep-id> <other-id…> [options]
+
+list: every group of near-duplicates (pictures nearly the same: re-encodes, resizes), page after page,
+the group pushed last first: the group's asset (the oldest, the one to keep unless you choose another),
+then each of its near-duplicates pushed after it with their distance (bits of 64 that differ; 0 is the
+same picture). resolve: keeps <keep-id> and moves the others to the trash in one step; the kept asset gains
+their tags and manual collections. Prints what was kept and trashed; needs an assets:write key. Any id not
+a live asset of the organization changes nothing (exit 1).
+
+Options:
+  --limit N            list: at most N groups (default: every group)
+${CONNECTION}
+  --json               list: NDJSON on stdout, one line per group as the server sends it; resolve: the
+                       server's answer (the kept asset's record and the trashed ids)
+${HELP_OPTION}`,
+  colors: `Usage: asset-library-client colors [options]
+
+The colour names an asset's palette colours are given, and --color of list and search takes, each with
+the hex of its swatch.
+
+Options:
+${CONNECTION}
+  --json               NDJSON on stdout: one line per colour
+${HELP_OPTION}`,
   get: `Usage: asset-library-client get <id> [--preset NAME | --width N --height N --fit F --format F --quality Q] -o FILE
 
 Downloads the asset's image: at a size and in a format, as one of the organization's presets, or (with
@@ -206,6 +243,8 @@ const filters = {
   type: { type: 'string' },
   client: { type: 'string' },
   product: { type: 'string' },
+  color: { type: 'string' },
+  provenance: { type: 'string' },
   limit: { type: 'string' },
 } as const
 
@@ -232,6 +271,8 @@ export const COMMANDS = {
   search: { ...common, ...filters },
   list: { ...common, ...filters, q: { type: 'string', short: 'q' }, offset: { type: 'string' }, all: { type: 'boolean' } },
   trash: { ...common, limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' } },
+  duplicates: { ...common, limit: { type: 'string' } },
+  colors: common,
   get: {
     ...common,
     preset: { type: 'string' },
