@@ -106,7 +106,7 @@ describe('the Duplicates screen', () => {
     expect(await screen.findByText('Kept “Logo copy”; moved 2 others to the trash.')).toBeTruthy()
     expect(resolved).toEqual([{ keep: 'a2', trash: ['a1', 'a3'] }])
     await waitFor(() => expect(screen.queryByRole('region', { name: '3 pictures like “Logo”' })).toBeNull())
-    fireEvent.click(screen.getByRole('button', { name: 'Open the trash' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Open trash' }))
     expect(location.pathname).toBe('/trash')
   })
 
@@ -128,7 +128,7 @@ describe('the Duplicates screen', () => {
     await waitFor(() => expect(dialog.textContent).toContain('“Banner (1)” will be deleted forever: this server keeps no trash.'))
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep it, delete the others' }))
     expect(await screen.findByText('Kept “Banner”; deleted 1 other forever.')).toBeTruthy()
-    expect(screen.queryByRole('button', { name: 'Open the trash' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Open trash' })).toBeNull()
   })
 
   it('keeps all of a group by setting it aside for this session, sending nothing, and can show it again', async () => {

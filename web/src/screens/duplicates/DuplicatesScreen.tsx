@@ -157,7 +157,7 @@ function KeepDialog({ keeping, onClose }: { keeping: Keeping | null; onClose(): 
     onSuccess: ({ trashed }) => {
       const moved = plural(trashed.length, 'other')
       if (keeps === false) toast.success(`Kept “${title}”; deleted ${moved} forever.`)
-      else toast.success(`Kept “${title}”; moved ${moved} to the trash.`, { label: 'Open the trash', run: () => navigate('/trash') })
+      else toast.success(`Kept “${title}”; moved ${moved} to the trash.`, { label: 'Open trash', run: () => navigate('/trash') })
       onClose()
     },
     onSettled: () => invalidateAssetData(queryClient),
