@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { C2paReader } from '../../src/platform/images/c2pa.js'
-import { declaredSourceType, provenanceOf, readProvenance, sourceOfType } from '../../src/platform/images/provenance.js'
+import { declaredSourceType, provenanceOf, readProvenance, SOURCE_OF_TYPE, sourceOfType } from '../../src/platform/images/provenance.js'
+import { AI_SOURCE_TYPES, isAiSourceType } from '../../web/src/screens/upload/aiSourceTypes.js'
 import { solidPng } from '../support/images.js'
 import {
   digitalSourceType,
@@ -49,6 +50,12 @@ describe('the XMP digital source type', () => {
   ] as const)('maps %s to %s, as a URI or a bare name', (name, source) => {
     expect(sourceOfType(digitalSourceType(name))).toBe(source)
     expect(sourceOfType(name)).toBe(source)
+  })
+
+  it('says AI for the names the web app’s upload pre-selects "Made by AI" for, and for no other', () => {
+    const ai = Object.keys(SOURCE_OF_TYPE).filter((name) => ['ai', 'ai_composite'].includes(sourceOfType(name)))
+    expect([...AI_SOURCE_TYPES].sort()).toEqual(ai.sort())
+    for (const name of [...Object.keys(SOURCE_OF_TYPE), 'somethingNew']) expect(isAiSourceType(digitalSourceType(name))).toBe(ai.includes(name))
   })
 
   it('is unknown without XMP, with XMP that declares none, and with an XMP packet that does not close', async () => {

@@ -17,6 +17,7 @@ const CollectionScreen = lazyScreen(() => import('./screens/collections/Collecti
 const ImportScreen = lazyScreen(() => import('./screens/import/ImportScreen'), 'ImportScreen')
 const ImportDetailScreen = lazyScreen(() => import('./screens/import/ImportDetailScreen'), 'ImportDetailScreen')
 const CollectionsScreen = lazyScreen(() => import('./screens/collections/CollectionsScreen'), 'CollectionsScreen')
+const DuplicatesScreen = lazyScreen(() => import('./screens/duplicates/DuplicatesScreen'), 'DuplicatesScreen')
 const TrashScreen = lazyScreen(() => import('./screens/trash/TrashScreen'), 'TrashScreen')
 const SettingsScreen = lazyScreen(() => import('./screens/settings/SettingsScreen'), 'SettingsScreen')
 const UploadScreen = lazyScreen(() => import('./screens/upload/UploadScreen'), 'UploadScreen')
@@ -48,6 +49,7 @@ const NAV = [
   { href: '/upload', label: 'Upload', match: (path: string) => path.startsWith('/upload') },
   { href: '/import', label: 'Import', match: (path: string) => path === '/import' || path.startsWith('/import/') },
   { href: '/collections', label: 'Collections', match: (path: string) => path.startsWith('/collections') },
+  { href: '/duplicates', label: 'Duplicates', match: (path: string) => path.startsWith('/duplicates') },
   { href: '/trash', label: 'Trash', match: (path: string) => path.startsWith('/trash') },
   { href: '/settings', label: 'Settings', match: (path: string) => path.startsWith('/settings') },
 ]
@@ -122,6 +124,7 @@ function Shell() {
               <Route path="/import/:id">{(params) => <ImportDetailScreen id={params.id} />}</Route>
               <Route path="/collections" component={CollectionsScreen} />
               <Route path="/collections/:id" component={CollectionScreen} />
+              <Route path="/duplicates" component={DuplicatesScreen} />
               <Route path="/trash" component={TrashScreen} />
               <Route path="/settings" nest>
                 <SettingsScreen />

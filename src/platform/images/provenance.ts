@@ -6,8 +6,9 @@ import type { C2paReader, ManifestReading, ManifestSummary } from './c2pa.js'
  * The IPTC digital source types (http://cv.iptc.org/newscodes/digitalsourcetype/), by the origin the
  * record shows. `capture` is sampled from real life; `edited` is made or changed by people or by software
  * that is not generative AI; a value not listed here (or C2PA's own `empty`) says nothing: `unknown`.
+ * The web app's upload keeps its own copy of the AI names (web/src/screens/upload/aiSourceTypes.ts).
  */
-const SOURCE_OF_TYPE: Record<string, ProvenanceSource> = {
+export const SOURCE_OF_TYPE: Readonly<Record<string, ProvenanceSource>> = {
   trainedAlgorithmicMedia: 'ai',
   compositeWithTrainedAlgorithmicMedia: 'ai_composite',
   digitalCapture: 'capture',

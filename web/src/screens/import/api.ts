@@ -1,5 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { appApi, unwrap, v1, type AppData, type V1Data } from '../../api/client'
+import { nextOffset } from '../../api/paging'
 
 export type ImportRecord = V1Data<'/api/v1/imports/{id}', 'get'>
 export type FigmaConnection = AppData<'/app/api/orgs/{org}/integrations/figma', 'get'>
@@ -53,7 +54,7 @@ export function useImportNodes(record: ImportRecord) {
     queryKey: [IMPORTS_KEY, 'nodes', record.id, record.run, record.finished_at],
     queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/imports/{id}/nodes', { params: { path: { id: record.id }, query: { limit: NODES_PAGE, offset: pageParam } } })),
     initialPageParam: 0,
-    getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
+    getNextPageParam: nextOffset,
     refetchInterval: isActive(record) ? POLL_MS : false,
     // The rows stay in place while the run's end is read again, rather than blinking empty.
     placeholderData: keepPreviousData,

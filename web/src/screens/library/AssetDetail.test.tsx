@@ -95,7 +95,7 @@ describe('the record', () => {
     })
     render(<AssetRecord asset={analysed} />)
     const hrefs = screen.getAllByRole('link').map((link) => link.getAttribute('href'))
-    expect(hrefs).toEqual(['/?tag=brand', '/?color=blue', '/?color=white', '/assets/a2'])
+    expect(hrefs).toEqual(['/?tag=brand', '/?color=blue', '/?color=white', '/assets/a2', '/duplicates'])
     expect(screen.getByText('distance 3')).toBeTruthy()
     expect(screen.getByRole('note').textContent).toContain('The file says it was made by AI')
     expect(screen.getByText('It is made by AI; a C2PA manifest by Adobe Inc., intact')).toBeTruthy()

@@ -85,6 +85,7 @@ export function AssetRecord({ asset }: { asset: Asset }) {
                 {near.distance === 0 ? 'same picture' : `distance ${near.distance}`}
               </Link>
             ))}
+            <Link href="/duplicates">Review on the Duplicates screen</Link>
           </span>
         )}
       </dd>

@@ -2,6 +2,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { useMemo } from 'react'
 import { ASSETS_KEY } from '../../api/cache'
 import { unwrap, v1 } from '../../api/client'
+import { nextOffset } from '../../api/paging'
 import { plural } from '../../ui/format'
 import type { CardAsset } from './AssetGrid'
 import type { LibraryUrlState } from './filters'
@@ -29,7 +30,7 @@ export function useLibraryItems({ filters, search }: LibraryUrlState) {
     queryKey: [ASSETS_KEY, 'list', filters],
     queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/assets', { params: { query: { ...filters, limit: PAGE, offset: pageParam } } })),
     initialPageParam: 0,
-    getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
+    getNextPageParam: nextOffset,
     enabled: !search,
     // The grid stays in place while the next filters load, rather than blinking empty.
     placeholderData: keepPreviousData,

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useLocation } from 'wouter'
 import { ASSETS_KEY, invalidateAssetData } from '../../api/cache'
 import { unwrap, v1, type V1Data } from '../../api/client'
+import { nextOffset } from '../../api/paging'
 import { messageOf } from '../../api/problem'
 import { useOrg } from '../../session'
 import { assetTitle } from '../../ui/AssetThumb'
@@ -24,7 +25,7 @@ export function useTrash() {
     queryKey: [...TRASH_KEY, 'list'],
     queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/trash', { params: { query: { limit: TRASH_PAGE, offset: pageParam } } })),
     initialPageParam: 0,
-    getNextPageParam: (last) => (last.offset + last.data.length < last.total && last.data.length > 0 ? last.offset + last.data.length : undefined),
+    getNextPageParam: nextOffset,
     meta: { quiet: true },
   })
 }

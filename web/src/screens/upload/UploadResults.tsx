@@ -1,5 +1,8 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import { Link } from 'wouter'
+import { invalidateAssetData } from '../../api/cache'
+import { unwrap, v1 } from '../../api/client'
 import { useSession } from '../../session'
 import { formatBytes } from '../../ui/format'
 import { isFinal, summarize, type UploadItem } from './uploadStore'
@@ -64,6 +67,7 @@ function UploadRow({ item, organization, onCancel }: { item: UploadItem; organiz
           {item.size !== null && <span>&nbsp;· {formatBytes(item.size)}</span>}
           {organization && <span>&nbsp;· to {organization}</span>}
         </div>
+        {item.declaresAi && <DeclaredAi item={item} editable={organization === null} />}
         {!isFinal(state) && <progress max={1} value={progress} aria-label={`Uploading ${item.title}`} />}
       </div>
       <div className="upload-status">
@@ -75,6 +79,33 @@ function UploadRow({ item, organization, onCancel }: { item: UploadItem; organiz
         )}
       </div>
     </li>
+  )
+}
+
+/**
+ * A file pushed as made by AI because its XMP says so (the batch may have said "made by a person"): the
+ * note, and once it is a new asset of the organization shown, the way to say otherwise.
+ */
+function DeclaredAi({ item, editable }: { item: UploadItem; editable: boolean }) {
+  const queryClient = useQueryClient()
+  const change = useMutation({
+    mutationFn: (id: string) => unwrap(v1.PATCH('/api/v1/assets/{id}', { params: { path: { id } }, body: { created_by_ai: false } })),
+    onSettled: () => invalidateAssetData(queryClient),
+  })
+  if (change.isSuccess) return <div className="upload-note">Marked as made by a person</div>
+  const assetId = editable && item.state.kind === 'new' ? item.state.assetId : null
+  return (
+    <div className="upload-note" role="note">
+      The file says it was made by AI
+      {assetId && (
+        <>
+          {' · '}
+          <button type="button" className="upload-note-change" onClick={() => change.mutate(assetId)} disabled={change.isPending} aria-label={`Mark ${item.title} as made by a person`}>
+            Made by a person
+          </button>
+        </>
+      )}
+    </div>
   )
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useSession } from '../../session'
 import { BatchPanel, initialMetadata } from './BatchPanel'
 import { Dropzone, ImportForm } from './Dropzone'
+import { filesDeclaringAi } from './declaredOrigin'
 import type { BatchMetadata } from './queue'
 import { UploadResults } from './UploadResults'
 import { useUploads } from './uploadStore'
@@ -20,7 +21,7 @@ export function UploadScreen() {
       {/* The picker and the results come first: on a narrow screen the batch form follows them, folded. */}
       <div className="upload-layout">
         <div className="stack upload-main">
-          <Dropzone onFiles={(files) => queue.addFiles(files, meta)} />
+          <Dropzone onFiles={(files) => void filesDeclaringAi(files).then((declaringAi) => queue.addFiles(files, meta, declaringAi))} />
           <ImportForm onUrl={(url) => queue.addUrl(url, meta)} />
           <UploadResults items={queue.items} onCancel={queue.cancel} onClearFinished={queue.clearFinished} />
         </div>

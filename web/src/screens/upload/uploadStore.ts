@@ -21,6 +21,8 @@ export interface UploadItem {
   owner: string
   /** The organization it goes to, fixed when it was queued. */
   organization: string
+  /** The file's XMP says AI made it, so it is pushed as made by AI whatever the batch says. */
+  declaresAi: boolean
   state: ItemState
 }
 
@@ -107,7 +109,7 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
     emit(items.filter(keep))
   }
 
-  const enqueue = (row: Pick<UploadItem, 'title' | 'source' | 'size' | 'preview'>, batch: Batch, settled: (outcome: Final) => void, body: () => PushRequest['body']) => {
+  const enqueue = (row: Pick<UploadItem, 'title' | 'source' | 'size' | 'preview' | 'declaresAi'>, batch: Batch, settled: (outcome: Final) => void, body: () => PushRequest['body']) => {
     // Headers now, not when it is sent: the organization and session of the moment it was queued.
     const headers = sessionRequestHeaders('POST')
     const id = nextId++
@@ -136,14 +138,17 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
     },
     getItems: () => items,
 
-    addFiles(files: readonly File[], batch: Batch) {
+    /** Queues the files with the batch's details; those in `declaringAi` go as made by AI, as they say. */
+    addFiles(files: readonly File[], batch: Batch, declaringAi: ReadonlySet<File> = new Set()) {
       const settled = settleOnce(batch, files.length)
       for (const file of files) {
         const title = titleOf(file.name)
         const preview = typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null
-        enqueue({ title, source: file.name, size: file.size, preview }, batch, settled, () => {
+        const declaresAi = declaringAi.has(file)
+        const meta = declaresAi ? { ...batch.meta, created_by_ai: true } : batch.meta
+        enqueue({ title, source: file.name, size: file.size, preview, declaresAi }, batch, settled, () => {
           const form = new FormData()
-          for (const [key, value] of pushFields(batch.meta, title)) form.append(key, value)
+          for (const [key, value] of pushFields(meta, title)) form.append(key, value)
           form.append('file', file, file.name)
           return form
         })
@@ -152,7 +157,7 @@ export function createUploadStore(send: Sender, options: StoreOptions = {}) {
 
     addUrl(url: string, batch: Batch) {
       const title = titleOfUrl(url)
-      enqueue({ title, source: url, size: null, preview: null }, batch, settleOnce(batch, 1), () => importBody(batch.meta, url, title))
+      enqueue({ title, source: url, size: null, preview: null, declaresAi: false }, batch, settleOnce(batch, 1), () => importBody(batch.meta, url, title))
     },
 
     /** Stops a queued, waiting or sending row; its request is aborted and nothing more is sent. */
@@ -195,7 +200,7 @@ export function useUploads(owner: string, store: UploadStore = uploads) {
   return useMemo(
     () => ({
       items,
-      addFiles: (files: readonly File[], meta: BatchMetadata) => store.addFiles(files, { meta, owner, onSettled }),
+      addFiles: (files: readonly File[], meta: BatchMetadata, declaringAi?: ReadonlySet<File>) => store.addFiles(files, { meta, owner, onSettled }, declaringAi),
       addUrl: (url: string, meta: BatchMetadata) => store.addUrl(url, { meta, owner, onSettled }),
       cancel: store.cancel,
       clearFinished: store.clearFinished,
