@@ -60,3 +60,11 @@ export function actorText(actor: Actor | null, me: { name: string; email: string
   if (actor.kind === 'key') return `the key “${actor.name}”`
   return actor.name === (me.name || me.email) ? 'you' : actor.name
 }
+
+/** A format's short name from its MIME type, as people say it: PNG, JPEG, SVG, WebP. */
+export function imageFormat(mimeType: string): string {
+  const subtype = mimeType.split('/')[1] ?? mimeType
+  if (subtype === 'svg+xml') return 'SVG'
+  if (subtype === 'webp') return 'WebP'
+  return subtype.toUpperCase()
+}

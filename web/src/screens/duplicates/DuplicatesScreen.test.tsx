@@ -13,6 +13,7 @@ function asset(id: string, title: string, fields: Partial<GroupAsset> = {}): Gro
     id,
     title,
     thumbnail_url: `/t/${id}`,
+    mime_type: 'image/png',
     width: 480,
     height: 360,
     byte_size: 2048,
@@ -66,7 +67,7 @@ beforeEach(() => {
   resolved.length = 0
   sessionStorage.clear()
   groups = [
-    group(asset('a1', 'Logo', { byte_size: 1_536_000 }), [asset('a2', 'Logo copy', { width: 240, height: 180, created_at: '2026-11-21T10:00:00.000Z' }), 3], [asset('a3', 'Logo again'), 0]),
+    group(asset('a1', 'Logo', { byte_size: 1_536_000 }), [asset('a2', 'Logo copy', { mime_type: 'image/jpeg', width: 240, height: 180, created_at: '2026-11-21T10:00:00.000Z' }), 3], [asset('a3', 'Logo again'), 0]),
     group(asset('b1', 'Banner'), [asset('b2', 'Banner (1)'), 5]),
   ]
   serve()
@@ -84,10 +85,10 @@ describe('the Duplicates screen', () => {
       'duplicate-title-a3',
     ])
     const first = card(logo, 'Logo')
-    expect(first.textContent).toContain('480 × 360 px · 1.5 MB')
+    expect(first.textContent).toContain('PNG · 480 × 360 px · 1.5 MB')
     expect(first.textContent).toContain('Pushed first')
     expect(within(first).getByRole('link', { name: 'Logo' }).getAttribute('href')).toBe('/assets/a1')
-    expect(card(logo, 'Logo copy').textContent).toContain('240 × 180 px · 2.0 KB')
+    expect(card(logo, 'Logo copy').textContent).toContain('JPEG · 240 × 180 px · 2.0 KB')
     expect(card(logo, 'Logo copy').textContent).toMatch(/Pushed .*2026/)
     expect(card(logo, 'Logo copy').textContent).toContain('Distance 3 of 64')
     expect(card(logo, 'Logo again').textContent).toContain('The same picture (distance 0)')

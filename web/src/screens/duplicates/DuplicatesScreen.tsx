@@ -6,7 +6,7 @@ import { AssetThumb, assetTitle } from '../../ui/AssetThumb'
 import { ConfirmDialog } from '../../ui/Dialog'
 import { EmptyState } from '../../ui/EmptyState'
 import { FormError } from '../../ui/FormError'
-import { formatBytes, formatDate, plural } from '../../ui/format'
+import { formatBytes, formatDate, imageFormat, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { assetHref } from '../library/AssetGrid'
@@ -129,7 +129,7 @@ function MemberCard({ asset, likeness, onKeep }: { asset: GroupAsset; likeness: 
           <Link href={assetHref(asset.id)}>{title}</Link>
         </h3>
         <p className="duplicate-line">
-          {asset.width} × {asset.height} px · {formatBytes(asset.byte_size)}
+          {imageFormat(asset.mime_type)} · {asset.width} × {asset.height} px · {formatBytes(asset.byte_size)}
         </p>
         <p className="duplicate-line">Pushed {formatDate(asset.created_at)}</p>
         <p className="duplicate-line duplicate-likeness">{likeness}</p>
