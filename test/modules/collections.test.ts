@@ -236,11 +236,18 @@ describe('covers for the web app', () => {
     }
     for (let i = 1; i <= 6; i++) await make(i)
     const covers = (ids: string[]) => owner.get(coversUrl(globex, ids))
-    // A warm call right before each count: the session and preset caches (5 s) may have expired since.
-    await covers(made)
-    const two = await statementsDuring(() => covers(made.slice(0, 2)))
-    await covers(made)
-    const twelve = await statementsDuring(() => covers(made))
+    // The fewest of three counts, each right after a warm call: a cache (5 s) that expires, or a statement of
+    // another piece of work in the process, can only add to a count (CI once counted 7 for 6).
+    const fewestStatements = async (ids: string[]) => {
+      const counts = []
+      for (let i = 0; i < 3; i++) {
+        await covers(ids)
+        counts.push(await statementsDuring(() => covers(ids)))
+      }
+      return Math.min(...counts)
+    }
+    const two = await fewestStatements(made.slice(0, 2))
+    const twelve = await fewestStatements(made)
     expect(twelve).toBe(two)
     expect((await covers(made)).json<{ data: Cover[] }>().data).toHaveLength(6)
   })
