@@ -41,6 +41,9 @@ describe('the Duplicates screen', () => {
 
     const page = await (await e2e.context()).newPage()
     await signIn(page, org.owner.email, org.owner.password)
+    // The asset page lists the pictures that look alike, with no embedding provider on this server.
+    await page.goto(`/assets/${original.id}`)
+    await visible(page.getByRole('region', { name: 'Looks alike' }).getByRole('link', { name: /Harbour re-saved/ }))
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Duplicates' }).click()
     await visible(heading(page, 'Duplicates'))
     const group = page.getByRole('region', { name: '2 pictures like “Harbour”' })

@@ -15,7 +15,7 @@ import { downloadHref, downloadName } from './download'
 import { parseLibrarySearch } from './filters'
 import { useAsset, type Asset } from './queries'
 import { AddToCollectionDialog } from './SelectionToolbar'
-import { SimilarAssets } from './SimilarAssets'
+import { LookalikeAssets, SimilarAssets } from './SimilarAssets'
 import { useLibraryItems } from './useLibraryItems'
 import { useVersionUpload } from './versions'
 import { useSession } from '../../session'
@@ -125,6 +125,7 @@ export function AssetDetailScreen() {
             <LargeImage asset={data} />
           </VersionDropTarget>
           <SimilarAssets id={data.id} />
+          <LookalikeAssets id={data.id} hashed={data.near_duplicates !== null} />
         </div>
         <div className="detail-side">
           {/* Keyed by the asset, not its version: a refetch must not throw away an edit. */}

@@ -45,6 +45,56 @@ export function SimilarAssets({ id }: { id: string }) {
   )
 }
 
+/**
+ * Assets whose picture looks like this one (`similar?by=appearance`: the perceptual hashes, no AI), closest
+ * first with their distance: shown whatever the AI settings, so a server without an embedding provider
+ * still finds the same picture in another size or format.
+ */
+export function LookalikeAssets({ id, hashed }: { id: string; hashed: boolean }) {
+  const lookalikes = useQuery({
+    queryKey: [ASSETS_KEY, 'lookalikes', id, hashed],
+    queryFn: () => unwrap(v1.GET('/api/v1/assets/{id}/similar', { params: { path: { id }, query: { by: 'appearance', limit: 12 } } })),
+    enabled: hashed,
+    meta: { quiet: true },
+    retry: false,
+  })
+  return (
+    <section className="similar" aria-labelledby="lookalike-title">
+      <h2 className="section-title" id="lookalike-title">
+        Looks alike
+      </h2>
+      {!hashed ? (
+        <p className="muted">The picture is being compared with the library…</p>
+      ) : lookalikes.isPending ? (
+        <p className="muted">Looking for pictures like this one…</p>
+      ) : lookalikes.isError ? (
+        <p className="muted">Pictures that look alike are not available: {messageOf(lookalikes.error)}</p>
+      ) : lookalikes.data.data.length === 0 ? (
+        <p className="muted">No other picture in the library looks like this one.</p>
+      ) : (
+        <ul className="similar-grid">
+          {lookalikes.data.data.map((hit) => (
+            <li key={hit.id}>
+              <Link href={assetHref(hit.id)}>
+                <AssetThumb asset={hit} />
+                <span>{assetTitle(hit)}</span>
+                <span className="muted">{likeness(distanceOf(hit))}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+const distanceOf = (hit: object): number => ('distance' in hit && typeof hit.distance === 'number' ? hit.distance : 0)
+
+/** A distance as people read it: 0 is the same picture. */
+export function likeness(distance: number): string {
+  return distance === 0 ? 'the same picture' : `distance ${distance} of 64`
+}
+
 /** Why an asset has no similar assets: the server cannot embed, AI is off, or embeddings are still coming. */
 export function whyNone({ ai, ai_enabled }: Pick<Organization, 'ai' | 'ai_enabled'>): string {
   if (ai.unavailable_reason === 'no_pgvector') return 'Similar assets need the pgvector extension, and this server’s database does not have it.'
