@@ -31,17 +31,7 @@ export function AssetFilters({ value, onChange, text = false, clearable = true }
       <CatalogSelect className="filter-field" label="Product" empty="All products" path="/api/v1/products" value={value.product} onChange={(v) => set('product', v)} />
       <TagField key={`tag:${value.tag ?? ''}`} label="Tag" initial={value.tag ?? ''} onCommit={(v) => set('tag', v)} />
       <ColorSelect value={value.color} onChange={(v) => set('color', v)} />
-      <label className="filter-field">
-        <span>Origin</span>
-        <select value={value.provenance ?? ''} onChange={(e) => set('provenance', e.target.value)}>
-          <option value="">Any origin</option>
-          {Object.entries(ORIGINS).map(([source, label]) => (
-            <option key={source} value={source}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <OriginSelect value={value.provenance} onChange={(v) => set('provenance', v)} />
       {text && <CommitField key={`q:${value.q ?? ''}`} label="Text" initial={value.q ?? ''} onCommit={(v) => set('q', v)} />}
       {clearable && hasFilters(value) && (
         <button type="button" className="filters-clear" onClick={() => onChange({})}>
@@ -61,25 +51,43 @@ export const ORIGINS: Record<string, string> = {
   unknown: 'Not declared',
 }
 
-/** The colour filter: the named colours of the palettes, each with its swatch. */
+/** The colour filter: the named colours of the palettes, the chosen one's swatch beside its label. */
 function ColorSelect({ value, onChange }: { value: string | undefined; onChange(next: string): void }) {
   const colors = useColorNames().data ?? []
   const chosen = colors.find((color) => color.name === value)
+  const id = useId()
   return (
-    <label className="filter-field">
-      <span>Colour</span>
-      <span className="row" style={{ gap: 4 }}>
-        {chosen && <span className="swatch" style={{ background: chosen.hex }} aria-hidden="true" />}
-        <select value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
-          <option value="">Any colour</option>
-          {colors.map((color) => (
-            <option key={color.name} value={color.name}>
-              {color.name}
-            </option>
-          ))}
-        </select>
-      </span>
-    </label>
+    <div className="filter-field">
+      <label htmlFor={id}>
+        Colour {chosen && <span className="swatch swatch-small" style={{ background: chosen.hex }} aria-hidden="true" />}
+      </label>
+      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any colour</option>
+        {colors.map((color) => (
+          <option key={color.name} value={color.name}>
+            {color.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}
+
+/** The origin filter: what the files declare (`provenance=`). */
+function OriginSelect({ value, onChange }: { value: string | undefined; onChange(next: string): void }) {
+  const id = useId()
+  return (
+    <div className="filter-field">
+      <label htmlFor={id}>Origin</label>
+      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any origin</option>
+        {Object.entries(ORIGINS).map(([source, label]) => (
+          <option key={source} value={source}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
   )
 }
 
