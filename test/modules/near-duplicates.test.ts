@@ -192,7 +192,7 @@ describe('GET /api/v1/assets/{id}/similar?by=appearance', () => {
 })
 
 describe('GET /api/v1/duplicates', () => {
-  it('lists each group once: the older asset with its newer near-duplicates, paginated', async () => {
+  it('lists each cluster once: the oldest asset with its newer near-duplicates, paginated', async () => {
     const studio = await seedOrganization(t.app, 'Groups')
     const seedA = picture()
     const seedB = picture()
@@ -210,17 +210,35 @@ describe('GET /api/v1/duplicates', () => {
       return res.json<{ data: Array<{ asset: { id: string }; duplicates: Array<{ distance: number; asset: { id: string; mime_type: string } }> }>; total: number }>()
     }
     const all = await page('')
-    // The newest group first: b1's, then a2's (a3 is near it too) and a1's.
-    expect(all.data.map((group) => group.asset.id)).toEqual([b1, a2, a1])
-    expect(all.total).toBe(3)
+    // The newest group first: b1's, then a1's. a2 leads no group of its own: a3, near it, is near a1 too.
+    expect(all.data.map((group) => group.asset.id)).toEqual([b1, a1])
+    expect(all.total).toBe(2)
     expect(all.data[0]!.duplicates.map((near) => near.asset.id)).toEqual([b2])
-    expect(all.data[1]!.duplicates.map((near) => near.asset.id)).toEqual([a3])
-    expect(new Set(all.data[2]!.duplicates.map((near) => near.asset.id))).toEqual(new Set([a2, a3]))
+    expect(new Set(all.data[1]!.duplicates.map((near) => near.asset.id))).toEqual(new Set([a2, a3]))
     expect(all.data[0]!.duplicates[0]!.asset.mime_type).toBe('image/jpeg')
 
-    expect((await page('?limit=1&offset=1')).data.map((group) => group.asset.id)).toEqual([a2])
-    expect(await page('?offset=10')).toMatchObject({ data: [], total: 3 })
+    expect((await page('?limit=1&offset=1')).data.map((group) => group.asset.id)).toEqual([a1])
+    expect(await page('?offset=10')).toMatchObject({ data: [], total: 2 })
     expect((await callApi(t.app, acme.readKey, 'GET', '/api/v1/duplicates')).json().data.map((group: { asset: { id: string } }) => group.asset.id)).not.toContain(a1)
+  })
+
+  it('keeps every pair of a chain: A near B and B near C, A not near C, lists A with B and B with C', async () => {
+    const chain = await seedOrganization(t.app, 'Chain')
+    const [a, b, c] = [await push(await png(picture()), {}, chain), await push(await png(picture()), {}, chain), await push(await png(picture()), {}, chain)]
+    await hashAll()
+    // Three different pictures, paired by hand as the hashes of a gradual edit would pair them.
+    const pair = (one: string, other: string) => [
+      { asset_id: one, other_id: other, organization_id: chain.org.id, distance: 5 },
+      { asset_id: other, other_id: one, organization_id: chain.org.id, distance: 5 },
+    ]
+    const db = t.database.handle.db
+    await db.insertInto('near_duplicate_pairs').values([...pair(a, b), ...pair(b, c)]).execute()
+    const groups = async () =>
+      (await callApi(t.app, chain.readKey, 'GET', '/api/v1/duplicates')).json<{ data: Array<{ asset: { id: string }; duplicates: Array<{ asset: { id: string } }> }> }>().data.map((group) => [group.asset.id, group.duplicates.map((near) => near.asset.id)])
+    expect(await groups()).toEqual([[b, [c]], [a, [b]]])
+    // Once A is near C too, B's group would repeat what A's shows.
+    await db.insertInto('near_duplicate_pairs').values(pair(a, c)).execute()
+    expect(await groups()).toEqual([[a, [b, c].sort()]])
   })
 })
 

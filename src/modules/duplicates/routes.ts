@@ -19,7 +19,7 @@ export function publicDuplicateRoutes(app: App, deps: { duplicates: DuplicatesSe
         tags: TAGS,
         summary: 'List groups of near-duplicates',
         description:
-          'Live assets whose pictures are nearly the same (perceptual hashes within `NEAR_DUPLICATE_DISTANCE`, 6 bits of 64 by default), in groups to review: each group is an asset and its near-duplicates pushed after it, with their distances. A pair is listed once, in the group of its older asset; an asset may lead its own group and appear in an older one\u2019s. Groups whose asset was pushed last come first; paginated like the asset list. An asset is found once its hash is made, after the push answers.',
+          'Live assets whose pictures are nearly the same (perceptual hashes within `NEAR_DUPLICATE_DISTANCE`, 6 bits of 64 by default), in groups to review: each group is an asset and its near-duplicates pushed after it, with their distances. Each cluster is listed once, led by its oldest asset: an asset leads no group of its own when an older near-duplicate of it is near all its newer ones too (they are all in that group). In a chain (A near B, B near C, A not near C) B also leads a group, so no pair is lost. Groups whose asset was pushed last come first; paginated like the asset list. An asset is found once its hash is made, after the push answers.',
         querystring: DuplicatesQuery,
         response: { 200: okResponse('A page of groups.', DuplicateGroupList, DUPLICATE_GROUPS_EXAMPLE) },
       },

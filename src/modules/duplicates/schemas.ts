@@ -31,7 +31,7 @@ export const DuplicateGroupSchema = Type.Object(
     $id: 'DuplicateGroup',
     additionalProperties: false,
     description:
-      'A live asset and its near-duplicates pushed after it. Each near pair is in exactly one group, the one of its older asset; an asset may lead its own group and be a duplicate in the groups of older ones.',
+      'A live asset and its near-duplicates pushed after it. An asset leads no group when an older near-duplicate of it is near all its newer ones too (the cluster shows once, in the older asset\u2019s group); every near pair is in some group.',
   },
 )
 

@@ -120,20 +120,44 @@ export interface GroupRow {
 }
 
 /**
- * A page of the organization's duplicate groups (see DuplicateGroupSchema), the group whose asset was
- * pushed last first, and their total: one statement over the organization's pairs.
+ * The organization's groups as CTEs: `newer`, each pair from its older asset to the newer one, and
+ * `heads`, the assets that lead a group (`asset_id`, `created_at`). An asset leads one when it has a newer
+ * near-duplicate, unless an older near-duplicate of it is near every one of those too: then they are all
+ * in that older asset's group, and listing them again would show one cluster twice. No pair is lost: a
+ * newer asset that only this asset is near keeps its group (a chain A~B~C lists A with B, and B with C).
  */
-export async function duplicateGroups(db: Db, organizationId: string, page: Page): Promise<{ groups: GroupRow[]; total: number }> {
-  const { rows } = await sql<GroupRow & { total: number }>`
-    with newer as (
+function groupsOf(organizationId: string): RawBuilder<unknown> {
+  return sql`
+    newer as (
       select pair.asset_id, pair.other_id, pair.distance, asset.created_at
       from near_duplicate_pairs as pair
       join assets as asset on asset.id = pair.asset_id
       join assets as other on other.id = pair.other_id
       where pair.organization_id = ${organizationId} and (other.created_at, other.id) > (asset.created_at, asset.id)
     ),
+    heads as (
+      select distinct head.asset_id, head.created_at from newer as head
+      where not exists (
+        select 1 from newer as older
+        where older.other_id = head.asset_id
+          and not exists (
+            select 1 from newer as member
+            where member.asset_id = head.asset_id
+              and not exists (select 1 from near_duplicate_pairs as pair where pair.asset_id = older.asset_id and pair.other_id = member.other_id)
+          )
+      )
+    )`
+}
+
+/**
+ * A page of the organization's duplicate groups (see DuplicateGroupSchema), the group whose asset was
+ * pushed last first, and their total: one statement over the organization's pairs.
+ */
+export async function duplicateGroups(db: Db, organizationId: string, page: Page): Promise<{ groups: GroupRow[]; total: number }> {
+  const { rows } = await sql<GroupRow & { total: number }>`
+    with ${groupsOf(organizationId)},
     groups as (
-      select asset_id, created_at, count(*) over () as total from newer group by asset_id, created_at
+      select asset_id, created_at, count(*) over () as total from heads
       order by created_at desc, asset_id desc limit ${page.limit} offset ${page.offset}
     )
     select groups.asset_id, groups.total::int as total,
@@ -147,11 +171,7 @@ export async function duplicateGroups(db: Db, organizationId: string, page: Page
 
 /** How many groups the organization has (for a page past the last). */
 async function countGroups(db: Db, organizationId: string): Promise<number> {
-  const { rows } = await sql<{ total: number }>`
-    select count(distinct pair.asset_id)::int as total
-    from near_duplicate_pairs as pair join assets as asset on asset.id = pair.asset_id join assets as other on other.id = pair.other_id
-    where pair.organization_id = ${organizationId} and (other.created_at, other.id) > (asset.created_at, asset.id)
-  `.execute(db)
+  const { rows } = await sql<{ total: number }>`with ${groupsOf(organizationId)} select count(*)::int as total from heads`.execute(db)
   return rows[0]!.total
 }
 

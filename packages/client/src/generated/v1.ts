@@ -564,7 +564,7 @@ export interface paths {
         };
         /**
          * List groups of near-duplicates
-         * @description Live assets whose pictures are nearly the same (perceptual hashes within `NEAR_DUPLICATE_DISTANCE`, 6 bits of 64 by default), in groups to review: each group is an asset and its near-duplicates pushed after it, with their distances. A pair is listed once, in the group of its older asset; an asset may lead its own group and appear in an older one’s. Groups whose asset was pushed last come first; paginated like the asset list. An asset is found once its hash is made, after the push answers.
+         * @description Live assets whose pictures are nearly the same (perceptual hashes within `NEAR_DUPLICATE_DISTANCE`, 6 bits of 64 by default), in groups to review: each group is an asset and its near-duplicates pushed after it, with their distances. Each cluster is listed once, led by its oldest asset: an asset leads no group of its own when an older near-duplicate of it is near all its newer ones too (they are all in that group). In a chain (A near B, B near C, A not near C) B also leads a group, so no pair is lost. Groups whose asset was pushed last come first; paginated like the asset list. An asset is found once its hash is made, after the push answers.
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
@@ -1660,7 +1660,7 @@ export interface components {
             /** @description Bits that differ between this asset’s 64-bit perceptual hash and the one asked about; 0 is the same picture. Near-duplicates are those within `NEAR_DUPLICATE_DISTANCE` (6 by default). */
             distance: number;
         };
-        /** @description A live asset and its near-duplicates pushed after it. Each near pair is in exactly one group, the one of its older asset; an asset may lead its own group and be a duplicate in the groups of older ones. */
+        /** @description A live asset and its near-duplicates pushed after it. An asset leads no group when an older near-duplicate of it is near all its newer ones too (the cluster shows once, in the older asset’s group); every near pair is in some group. */
         DuplicateGroup: {
             asset: components["schemas"]["Asset"];
             /** @description The near-duplicates of `asset` pushed after it (created later), closest first. */
