@@ -68,3 +68,8 @@ export function imageFormat(mimeType: string): string {
   if (subtype === 'webp') return 'WebP'
   return subtype.toUpperCase()
 }
+
+/** How far one picture is from another: bits of their 64-bit perceptual hashes that differ. */
+export function likeness(distance: number): string {
+  return distance === 0 ? 'The same picture (distance 0)' : `Distance ${distance} of 64`
+}

@@ -6,7 +6,7 @@ import { AssetThumb, assetTitle } from '../../ui/AssetThumb'
 import { ConfirmDialog } from '../../ui/Dialog'
 import { EmptyState } from '../../ui/EmptyState'
 import { FormError } from '../../ui/FormError'
-import { formatBytes, formatDate, imageFormat, plural } from '../../ui/format'
+import { formatBytes, formatDate, imageFormat, likeness, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { assetHref } from '../library/AssetGrid'
@@ -100,7 +100,7 @@ function GroupCard({ group, onKeep, onKeepAll }: { group: DuplicateGroup; onKeep
         </li>
         {group.duplicates.map((near) => (
           <li key={near.asset.id}>
-            <MemberCard asset={near.asset} likeness={distanceText(near.distance)} onKeep={() => onKeep(near.asset)} />
+            <MemberCard asset={near.asset} likeness={likeness(near.distance)} onKeep={() => onKeep(near.asset)} />
           </li>
         ))}
       </ul>
@@ -113,10 +113,6 @@ function GroupCard({ group, onKeep, onKeepAll }: { group: DuplicateGroup; onKeep
   )
 }
 
-/** How far a picture is from the group's first: bits of the 64-bit perceptual hash that differ. */
-function distanceText(distance: number): string {
-  return distance === 0 ? 'The same picture (distance 0)' : `Distance ${distance} of 64`
-}
 
 function MemberCard({ asset, likeness, onKeep }: { asset: GroupAsset; likeness: string; onKeep(): void }) {
   const title = assetTitle(asset)

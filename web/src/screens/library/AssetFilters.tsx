@@ -1,4 +1,4 @@
-import { useId, useState, type ChangeEvent, type KeyboardEvent } from 'react'
+import { useId, useState, type ChangeEvent, type KeyboardEvent, type ReactNode } from 'react'
 import { cleanFilters, hasFilters, type AssetFilterValue } from './filters'
 import { CatalogSelect } from './CatalogSelect'
 import { useColorNames, useTagSuggestions } from './queries'
@@ -55,35 +55,36 @@ export const ORIGINS: Record<string, string> = {
 function ColorSelect({ value, onChange }: { value: string | undefined; onChange(next: string): void }) {
   const colors = useColorNames().data ?? []
   const chosen = colors.find((color) => color.name === value)
-  const id = useId()
-  return (
-    <div className="filter-field">
-      <label htmlFor={id}>
-        Colour {chosen && <span className="swatch swatch-small" style={{ background: chosen.hex }} aria-hidden="true" />}
-      </label>
-      <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Any colour</option>
-        {colors.map((color) => (
-          <option key={color.name} value={color.name}>
-            {color.name}
-          </option>
-        ))}
-      </select>
-    </div>
-  )
+  const swatch = chosen && <span className="swatch swatch-small" style={{ background: chosen.hex }} aria-hidden="true" />
+  const options = colors.map((color) => ({ value: color.name, label: color.name }))
+  return <ChoiceSelect label={<>Colour {swatch}</>} empty="Any colour" options={options} value={value} onChange={onChange} />
 }
 
 /** The origin filter: what the files declare (`provenance=`). */
 function OriginSelect({ value, onChange }: { value: string | undefined; onChange(next: string): void }) {
+  const options = Object.entries(ORIGINS).map(([source, label]) => ({ value: source, label }))
+  return <ChoiceSelect label="Origin" empty="Any origin" options={options} value={value} onChange={onChange} />
+}
+
+interface ChoiceSelectProps {
+  label: ReactNode
+  empty: string
+  options: Array<{ value: string; label: string }>
+  value: string | undefined
+  onChange(next: string): void
+}
+
+/** A filter chosen from a fixed list, labelled like the catalogue's selects. */
+function ChoiceSelect({ label, empty, options, value, onChange }: ChoiceSelectProps) {
   const id = useId()
   return (
     <div className="filter-field">
-      <label htmlFor={id}>Origin</label>
+      <label htmlFor={id}>{label}</label>
       <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Any origin</option>
-        {Object.entries(ORIGINS).map(([source, label]) => (
-          <option key={source} value={source}>
-            {label}
+        <option value="">{empty}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
           </option>
         ))}
       </select>

@@ -2,7 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { v1 } from '../../api/client'
-import { likeness, LookalikeAssets } from './SimilarAssets'
+import { likeness } from '../../ui/format'
+import { LookalikeAssets } from './SimilarAssets'
 
 const hit = (id: string, title: string, distance: number) => ({ id, title, thumbnail_url: `/t/${id}`, mime_type: 'image/png', width: 10, height: 10, distance })
 const answer = (data: unknown) => ({ data, response: new Response(null, { status: 200 }) })
@@ -23,8 +24,8 @@ describe('the pictures that look alike, on the asset page', () => {
     renderLookalikes(true)
     const first = await screen.findByRole('link', { name: /Banner small/ })
     expect(first.getAttribute('href')).toBe('/assets/a2')
-    expect(first.textContent).toContain('the same picture')
-    expect(screen.getByRole('link', { name: /Banner final/ }).textContent).toContain('distance 4 of 64')
+    expect(first.textContent).toContain('The same picture (distance 0)')
+    expect(screen.getByRole('link', { name: /Banner final/ }).textContent).toContain('Distance 4 of 64')
     expect(get).toHaveBeenCalledWith('/api/v1/assets/{id}/similar', { params: { path: { id: 'a1' }, query: { by: 'appearance', limit: 12 } } })
   })
 
@@ -41,7 +42,7 @@ describe('the pictures that look alike, on the asset page', () => {
   })
 
   it('reads a distance as people do', () => {
-    expect(likeness(0)).toBe('the same picture')
-    expect(likeness(6)).toBe('distance 6 of 64')
+    expect(likeness(0)).toBe('The same picture (distance 0)')
+    expect(likeness(6)).toBe('Distance 6 of 64')
   })
 })

@@ -5,7 +5,7 @@ import { unwrap, v1 } from '../../api/client'
 import { messageOf } from '../../api/problem'
 import { useOrg } from '../../session'
 import { AssetThumb, assetTitle } from '../../ui/AssetThumb'
-import { plural } from '../../ui/format'
+import { likeness, plural } from '../../ui/format'
 import { assetHref } from './AssetGrid'
 import { organizationQuery, type Organization } from './queries'
 
@@ -89,11 +89,6 @@ export function LookalikeAssets({ id, hashed }: { id: string; hashed: boolean })
 }
 
 const distanceOf = (hit: object): number => ('distance' in hit && typeof hit.distance === 'number' ? hit.distance : 0)
-
-/** A distance as people read it: 0 is the same picture. */
-export function likeness(distance: number): string {
-  return distance === 0 ? 'the same picture' : `distance ${distance} of 64`
-}
 
 /** Why an asset has no similar assets: the server cannot embed, AI is off, or embeddings are still coming. */
 export function whyNone({ ai, ai_enabled }: Pick<Organization, 'ai' | 'ai_enabled'>): string {
