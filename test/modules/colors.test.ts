@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { savePalette } from '../../src/modules/colors/store.js'
+import * as colourAndOriginCounts from '../../src/platform/db/migrations/0022_colour_and_origin_counts.js'
 import { drainDerivations, type Seeded, type TestApp } from '../support/app.js'
 import { expectInvalid, organizationApi, outboxEvents, pushImage, startTwoOrganizations, type OrganizationApi } from '../support/fixtures.js'
 import { solid, solidPng, undecodablePng } from '../support/images.js'
@@ -231,5 +232,24 @@ describe('the color filter', () => {
     const res = await api.call('POST', '/api/v1/search', { q: 'poster', color: 'red' }, acme.readKey)
     expect(res.statusCode, res.body).toBe(200)
     expect(ids(res)).toEqual([red])
+  })
+})
+
+describe('migration 0022 (the kept colour and origin counts)', () => {
+  it('goes down to the three catalogue fields and up again with the colours counted from the assets', async () => {
+    await drainDerivations(t.app, 'palette')
+    const db = t.database.handle.db
+    const kept = async () =>
+      (await sql<{ field: string; n: number }>`select field, sum(asset_count)::int as n from asset_name_counts where organization_id = ${acme.org.id} group by field order by field`.execute(db)).rows
+    const before = await kept()
+    expect(before.map((row) => row.field)).toContain('color')
+    await colourAndOriginCounts.down(db)
+    expect((await kept()).map((row) => row.field)).not.toContain('color')
+    await colourAndOriginCounts.up(db)
+    expect(await kept()).toEqual(before)
+    // The trigger counts colours again: a new palette adds to them.
+    await pushed(await solidPng(nextSide(), 12, '#7b1fa2'))
+    await drainDerivations(t.app, 'palette')
+    expect((await api.get('/api/v1/assets?color=purple&limit=1')).json().total).toBeGreaterThan(0)
   })
 })
