@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { savePalette } from '../../src/modules/colors/store.js'
@@ -243,9 +243,11 @@ describe('migration 0022 (the kept colour and origin counts)', () => {
       (await sql<{ field: string; n: number }>`select field, sum(asset_count)::int as n from asset_name_counts where organization_id = ${acme.org.id} group by field order by field`.execute(db)).rows
     const before = await kept()
     expect(before.map((row) => row.field)).toContain('color')
-    await colourAndOriginCounts.down(db)
+    // A migration takes the database untyped, as the migrator hands it over.
+    const untyped = db as unknown as Kysely<unknown>
+    await colourAndOriginCounts.down(untyped)
     expect((await kept()).map((row) => row.field)).not.toContain('color')
-    await colourAndOriginCounts.up(db)
+    await colourAndOriginCounts.up(untyped)
     expect(await kept()).toEqual(before)
     // The trigger counts colours again: a new palette adds to them.
     await pushed(await solidPng(nextSide(), 12, '#7b1fa2'))
