@@ -71,6 +71,32 @@ describe('editing an asset', () => {
   })
 })
 
+describe('the client and product fields', () => {
+  it('suggest the names in use and accept a new one typed by the editor, as the API does', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    for (const path of ['/api/v1/asset-types', '/api/v1/products']) client.setQueryData(catalogKey(path), { data: [], total: 0, offset: 0, limit: 100 })
+    client.setQueryData(catalogKey('/api/v1/clients'), { data: [{ name: 'Initech' }, { name: 'Globex' }], total: 2, offset: 0, limit: 100 })
+    client.setQueryData(catalogKey('/api/v1/tags', ''), [])
+    const patch = vi.spyOn(v1, 'PATCH').mockResolvedValue({ data: version('2', { client: 'Umbrella Corp' }), response: new Response('{}') } as never)
+    // Saving refreshes the lists: they answer as before.
+    vi.spyOn(v1, 'GET').mockResolvedValue({ data: { data: [], total: 0, offset: 0, limit: 100 }, response: new Response('{}') } as never)
+    const onDone = vi.fn()
+    render(
+      <QueryClientProvider client={client}>
+        <AssetEditForm asset={version('1')} onDone={onDone} />
+      </QueryClientProvider>,
+    )
+    const field = screen.getByRole('combobox', { name: 'Client' }) as HTMLInputElement
+    const suggestions = [...field.list!.options].map((option) => option.value)
+    expect(suggestions).toEqual(['Initech', 'Globex'])
+    fireEvent.change(field, { target: { value: '  Umbrella Corp ' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    await act(async () => {})
+    expect(patch).toHaveBeenCalledWith('/api/v1/assets/{id}', { params: { path: { id: 'a1' } }, body: { client: 'Umbrella Corp' } })
+    expect(onDone).toHaveBeenCalled()
+  })
+})
+
 describe('the record', () => {
   it('links a source only when it is a web address', () => {
     expect(safeHref('https://example.com/a.png')).toBe('https://example.com/a.png')

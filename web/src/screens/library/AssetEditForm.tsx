@@ -6,6 +6,7 @@ import type { paths } from '@asset-library/client'
 import { FormError } from '../../ui/FormError'
 import { useToast } from '../../ui/toast'
 import { CatalogSelect } from './CatalogSelect'
+import { SuggestedInput } from './MetadataInputs'
 import { assetKey, type Asset } from './queries'
 import { addTag, TagEditor } from './TagEditor'
 
@@ -39,8 +40,8 @@ function patchOf(fields: Fields, tagDraft: string): Patch {
   const tags = addTag(fields.tags, tagDraft)
   if (fields.title.trim() !== base.title) patch.title = fields.title.trim()
   if (fields.assetType !== (base.asset_type ?? '')) patch.asset_type = fields.assetType || null
-  if (fields.client !== (base.client ?? '')) patch.client = fields.client || null
-  if (fields.product !== (base.product ?? '')) patch.product = fields.product || null
+  if (fields.client.trim() !== (base.client ?? '')) patch.client = fields.client.trim() || null
+  if (fields.product.trim() !== (base.product ?? '')) patch.product = fields.product.trim() || null
   if (fields.ai !== base.created_by_ai) patch.created_by_ai = fields.ai
   if (tags.join('\n') !== base.tags.join('\n')) patch.tag_names = tags
   return patch
@@ -96,8 +97,8 @@ export function AssetEditForm({ asset, onDone }: { asset: Asset; onDone(): void 
         <input value={fields.title} onChange={(e) => set('title')(e.target.value)} maxLength={500} />
       </label>
       <CatalogSelect empty="None" label="Type" path="/api/v1/asset-types" value={fields.assetType} onChange={set('assetType')} />
-      <CatalogSelect empty="None" label="Client" path="/api/v1/clients" value={fields.client} onChange={set('client')} />
-      <CatalogSelect empty="None" label="Product" path="/api/v1/products" value={fields.product} onChange={set('product')} />
+      <SuggestedInput label="Client" path="/api/v1/clients" value={fields.client} onChange={set('client')} />
+      <SuggestedInput label="Product" path="/api/v1/products" value={fields.product} onChange={set('product')} />
       <TagEditor tags={fields.tags} onChange={set('tags')} draft={tagDraft} onDraft={setTagDraft} />
       <label className="check-field">
         <input type="checkbox" checked={fields.ai} onChange={(e) => set('ai')(e.target.checked)} />

@@ -9,7 +9,7 @@ export function SuggestedInput({ label, path, value, onChange }: { label: string
   return (
     <label className="field">
       <span>{label}</span>
-      <input list={list} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" maxLength={100} />
+      <input list={list} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" maxLength={200} />
       <datalist id={list}>
         {suggestions.map((name) => (
           <option key={name} value={name} />
