@@ -109,7 +109,7 @@ describe('settings', () => {
 
     await history.getByRole('button', { name: /^Details of the ping delivery/ }).click()
     const delivery = page.getByRole('dialog', { name: 'Delivery' })
-    await expect.poll(() => delivery.getByText('HTTP 200', { exact: true }).isVisible()).toBe(true)
+    await expect.poll(() => delivery.getByText('Answered 200', { exact: true }).isVisible()).toBe(true)
     expect(await delivery.getByLabel('Payload').textContent()).toContain('"event": "ping"')
     await checkScreen(page, 'settings-delivery')
     await delivery.getByRole('button', { name: 'Close' }).click()
@@ -161,7 +161,7 @@ describe('settings', () => {
     const row = (path: string) => page.getByRole('table', { name: 'Webhooks' }).getByRole('row').filter({ hasText: `${receiver.url}/${path}` })
     await expect.poll(() => row('working').getByText('Delivered').isVisible()).toBe(true)
     expect(await row('working').getByRole('time').textContent()).toMatch(/now|second|minute/)
-    await expect.poll(() => row('down').getByText('Failed: HTTP 500').isVisible()).toBe(true)
+    await expect.poll(() => row('down').getByText('Failed: Answered 500').isVisible()).toBe(true)
     await checkScreen(page, 'settings-webhooks-last-delivery')
     await context.close()
   })

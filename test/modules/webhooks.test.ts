@@ -349,6 +349,13 @@ describe('delivery', () => {
     await waitFor('a failed attempt', async () => ((await deliveryOf(pinged.id, newest)).attempt_count > 0 ? true : undefined))
     expect(await lastDeliveryOf(quiet.id)).toBeNull()
     expect(await lastDeliveryOf(pinged.id)).toMatchObject({ id: newest, event: 'ping', last_status_code: 503, last_error: 'http_error' })
+    // The history's rows and a delivery's page say why too, for the screen's words.
+    const history = await owner.get(`${hooksUrl}/${pinged.id}/deliveries`)
+    expect(history.json().data.map((d: { last_status_code: number; last_error: string | null }) => [d.last_status_code, d.last_error])).toEqual([
+      [503, 'http_error'],
+      [200, null],
+    ])
+    expect(await deliveryOf(pinged.id, newest)).toMatchObject({ last_status_code: 503, last_error: 'http_error' })
   })
 
   it('retries on the schedule, re-signing each attempt, fails after the fifth, and a replay keeps the id', async () => {

@@ -45,13 +45,14 @@ function deliveryStateView(row: LastDelivery) {
     status: row.status,
     attempt_count: row.attempt_count,
     last_status_code: row.last_status_code,
+    last_error: row.last_error,
     next_attempt_at: iso(row.next_attempt_at),
   }
 }
 
 function listedSubscriptionView(row: ListedSubscription) {
   const last = row.last_delivery
-  return { ...subscriptionView(row), last_delivery: last && { ...deliveryStateView(last), last_error: last.last_error, updated_at: iso(last.updated_at) } }
+  return { ...subscriptionView(row), last_delivery: last && { ...deliveryStateView(last), updated_at: iso(last.updated_at) } }
 }
 
 function deliveryView(row: DeliveryRow) {

@@ -74,6 +74,7 @@ export const DeliverySchema = Type.Object(
     status: DeliveryStatus,
     attempt_count: Type.Integer(),
     last_status_code: Type.Union([Type.Null(), Type.Integer()], { description: 'The receiver\u2019s last answer; null before any attempt.' }),
+    last_error: Type.Union([Type.Null(), Type.String()], { description: 'Why the last attempt failed, as a class such as `http_error` or `timeout`; null when it succeeded or before any attempt.' }),
     next_attempt_at: nullableDateTime('When it is tried next; null once it has succeeded or failed.'),
     created_at: DateTimeSchema,
   },
@@ -82,7 +83,7 @@ export const DeliverySchema = Type.Object(
 
 export const DeliveryListSchema = ListSchema(DeliverySchema, 'Deliveries, newest first.')
 
-const { id, event, status, attempt_count, last_status_code, next_attempt_at } = DeliverySchema.properties
+const { id, event, status, attempt_count, last_status_code, last_error, next_attempt_at } = DeliverySchema.properties
 
 export const LastDeliverySchema = Type.Object(
   {
@@ -91,7 +92,7 @@ export const LastDeliverySchema = Type.Object(
     status,
     attempt_count,
     last_status_code,
-    last_error: Type.Union([Type.Null(), Type.String()], { description: 'Why the last attempt failed, as a class such as `http_error` or `timeout`; null when it succeeded or before any attempt.' }),
+    last_error,
     next_attempt_at,
     updated_at: Type.String({ format: 'date-time', description: 'When its status last changed: when it succeeded, failed, or was last tried.' }),
   },

@@ -11,7 +11,7 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-const PENDING = { id: 'd1', event: 'ping', status: 'pending', attempt_count: 0, last_status_code: null, created_at: '2026-01-01T00:00:00Z', next_attempt_at: null }
+const PENDING = { id: 'd1', event: 'ping', status: 'pending', attempt_count: 0, last_status_code: null, last_error: null, created_at: '2026-01-01T00:00:00Z', next_attempt_at: null }
 
 describe('the delivery history', () => {
   it('polls a pending delivery every 3 s at most, and not while the page is hidden', async () => {

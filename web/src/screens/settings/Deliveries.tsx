@@ -9,6 +9,7 @@ import { formatDate, plural } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { Table } from '../../ui/Table'
+import { describeAnswer } from './answers'
 import { ALL_EVENTS, DELIVERY_STATUSES, filtersFromSearch, searchFromFilters, type DeliveryFilters, type DeliveryStatus } from './events'
 
 type Delivery = AppData<'/app/api/orgs/{org}/webhooks/{id}/deliveries', 'get'>['data'][number]
@@ -91,7 +92,7 @@ export function Deliveries({ webhookId, enabled }: { webhookId: string; enabled:
       )}
       {page && page.data.length > 0 && (
         <>
-          <Table columns={['Event', 'Status', 'Attempts', 'Last code', 'Created', { label: 'Details', hidden: true }]} className="deliveries" caption="Deliveries" stacked>
+          <Table columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created', { label: 'Details', hidden: true }]} className="deliveries" caption="Deliveries" stacked>
             {page.data.map((delivery) => (
               <DeliveryRow key={delivery.id} delivery={delivery} onOpen={() => setOpen(delivery.id)} />
             ))}
@@ -127,7 +128,7 @@ function DeliveryRow({ delivery, onOpen }: { delivery: Delivery; onOpen(): void 
         {delivery.status === 'pending' && delivery.next_attempt_at && <div className="hint">next try {formatDate(delivery.next_attempt_at)}</div>}
       </td>
       <td>{delivery.attempt_count}</td>
-      <td className="mono">{delivery.last_status_code ?? '—'}</td>
+      <td>{describeAnswer({ statusCode: delivery.last_status_code, error: delivery.last_error })}</td>
       <td className="nowrap">{formatDate(delivery.created_at)}</td>
       <td className="actions-cell">
         <button type="button" className="small" onClick={onOpen}>
@@ -180,12 +181,11 @@ function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; delivery
           <li key={attempt.number} className="attempt">
             <div className="row">
               <strong>#{attempt.number}</strong>
-              <span className={`badge ${attempt.error ? 'bad' : 'ok'}`}>{attempt.status_code === 0 ? 'No answer' : `HTTP ${attempt.status_code}`}</span>
+              <span className={`badge ${attempt.error ? 'bad' : 'ok'}`}>{describeAnswer({ statusCode: attempt.status_code, error: attempt.error, durationMs: attempt.duration_ms })}</span>
               <span className="muted">{attempt.trigger}</span>
               <span className="muted">{attempt.duration_ms} ms</span>
               <span className="muted push-end">{formatDate(attempt.attempted_at)}</span>
             </div>
-            {attempt.error && <p className="form-error mono">{attempt.error}</p>}
             {attempt.response_body && (
               <pre className="code snippet" tabIndex={0} role="region" aria-label={`Response to attempt ${attempt.number}`}>
                 {attempt.response_body}

@@ -29,9 +29,10 @@ describe('the last delivery of a webhook', () => {
   it('reads delivered, failed with the answer, retrying, sending, or none yet', () => {
     expect(shown(null)).toBe('No deliveries yet')
     expect(shown(DELIVERY)).toBe('Delivered2 minutes ago')
-    expect(shown({ ...DELIVERY, status: 'failed', attempt_count: 5, last_status_code: 500, last_error: 'http_error' })).toBe('Failed: HTTP 5002 minutes ago')
-    expect(shown({ ...DELIVERY, status: 'failed', last_status_code: 0, last_error: 'timeout' })).toBe('Failed: timeout2 minutes ago')
+    expect(shown({ ...DELIVERY, status: 'failed', attempt_count: 5, last_status_code: 500, last_error: 'http_error' })).toBe('Failed: Answered 5002 minutes ago')
+    expect(shown({ ...DELIVERY, status: 'failed', last_status_code: 0, last_error: 'timeout' })).toBe('Failed: Timed out: no answer in time2 minutes ago')
+    expect(shown({ ...DELIVERY, status: 'failed', last_status_code: 0, last_error: 'tls_error' })).toBe('Failed: TLS certificate not trusted2 minutes ago')
     expect(shown({ ...DELIVERY, status: 'pending', attempt_count: 0, last_status_code: null })).toBe('Sending')
-    expect(shown({ ...DELIVERY, status: 'pending', attempt_count: 2, last_status_code: 503, next_attempt_at: '2026-03-01T12:05:00.000Z' })).toMatch(/^Retrying: HTTP 503next try /)
+    expect(shown({ ...DELIVERY, status: 'pending', attempt_count: 2, last_status_code: 503, last_error: 'http_error', next_attempt_at: '2026-03-01T12:05:00.000Z' })).toMatch(/^Retrying: Answered 503next try /)
   })
 })

@@ -1,5 +1,6 @@
 import type { AppData } from '../../api/client'
 import { formatDate } from '../../ui/format'
+import { describeAnswer } from './answers'
 
 type LastDeliveryData = NonNullable<AppData<'/app/api/orgs/{org}/webhooks', 'get'>['data'][number]['last_delivery']>
 
@@ -21,11 +22,8 @@ export function timeAgo(iso: string, now = Date.now()): string {
   return formatDate(iso)
 }
 
-/** What the receiver answered last: its status code, or why no answer came (`timeout`, …). */
-function answer(delivery: LastDeliveryData): string {
-  if (delivery.last_status_code) return `HTTP ${delivery.last_status_code}`
-  return delivery.last_error ?? 'no answer'
-}
+/** What the receiver answered last, in words ("Answered 500", "Connection refused"). */
+const answer = (delivery: LastDeliveryData) => describeAnswer({ statusCode: delivery.last_status_code, error: delivery.last_error })
 
 function When({ iso }: { iso: string }) {
   return (

@@ -13,6 +13,7 @@ import { EventPicker } from './EventPicker'
 import { pickable, type PickableEvent } from './events'
 import { isPast, OnceSecret } from './parts'
 import { useConfirmedMutation } from './useConfirmedMutation'
+import { describeDisabledReason } from './answers'
 
 type Webhook = AppData<'/app/api/orgs/{org}/webhooks/{id}', 'get'>
 type Rotated = AppData<'/app/api/orgs/{org}/webhooks/{id}/rotate-secret', 'post'>
@@ -174,7 +175,7 @@ function EndpointHealth({ webhook }: { webhook: Webhook }) {
   if (webhook.disabled_reason) {
     return (
       <p className="once-warning" role="note">
-        <strong>Disabled automatically{webhook.disabled_at && ` on ${formatDate(webhook.disabled_at)}`}.</strong> {webhook.disabled_reason} Fix the endpoint, then enable
+        <strong>Disabled automatically{webhook.disabled_at && ` on ${formatDate(webhook.disabled_at)}`}.</strong> {describeDisabledReason(webhook.disabled_reason)} Fix the endpoint, then enable
         the webhook: the deliveries waiting for it are sent then.
       </p>
     )

@@ -13,6 +13,7 @@ import { EventPicker } from './EventPicker'
 import { LastDelivery } from './LastDelivery'
 import type { PickableEvent } from './events'
 import { OnceSecret, SectionHeader } from './parts'
+import { describeDisabledReason } from './answers'
 
 export function WebhooksSection() {
   const org = useOrg()
@@ -62,7 +63,7 @@ export function WebhooksSection() {
               </td>
               <td>
                 {hook.enabled ? <span className="badge ok">Enabled</span> : <span className="badge">Disabled</span>}
-                {hook.disabled_reason && <div className="muted small-text">{hook.disabled_reason}</div>}
+                {hook.disabled_reason && <div className="muted small-text">{describeDisabledReason(hook.disabled_reason)}</div>}
               </td>
               <td>
                 <LastDelivery delivery={hook.last_delivery} />
