@@ -3,7 +3,7 @@ import { Link } from 'wouter'
 import { ASSETS_KEY } from '../../api/cache'
 import { unwrap, v1 } from '../../api/client'
 import { messageOf } from '../../api/problem'
-import { useOrg } from '../../session'
+import { useOrg, useSession } from '../../session'
 import { AssetThumb, assetTitle } from '../../ui/AssetThumb'
 import { likeness, plural } from '../../ui/format'
 import { assetHref } from './AssetGrid'
@@ -18,6 +18,7 @@ export function SimilarAssets({ id }: { id: string }) {
     retry: false,
   })
   const organization = useQuery({ ...organizationQuery(useOrg()), meta: { quiet: true } })
+  const { canManage } = useSession()
   return (
     <section className="similar" aria-labelledby="similar-title">
       <h2 className="section-title" id="similar-title">
@@ -26,9 +27,9 @@ export function SimilarAssets({ id }: { id: string }) {
       {similar.isPending ? (
         <p className="muted">Looking for similar assets…</p>
       ) : similar.isError ? (
-        <p className="muted">Similar assets are not available: {messageOf(similar.error)}</p>
+        <p className="muted">{canManage ? `Similar assets are not available: ${messageOf(similar.error)}` : NOT_AVAILABLE}</p>
       ) : similar.data.data.length === 0 ? (
-        <p className="muted">{organization.data ? whyNone(organization.data) : 'None yet.'}</p>
+        <p className="muted">{organization.data ? whyNone(organization.data, canManage) : 'None yet.'}</p>
       ) : (
         <ul className="similar-grid">
           {similar.data.data.map((hit) => (
@@ -90,11 +91,19 @@ export function LookalikeAssets({ id, hashed }: { id: string; hashed: boolean })
 
 const distanceOf = (hit: object): number => ('distance' in hit && typeof hit.distance === 'number' ? hit.distance : 0)
 
-/** Why an asset has no similar assets: the server cannot embed, AI is off, or embeddings are still coming. */
-export function whyNone({ ai, ai_enabled }: Pick<Organization, 'ai' | 'ai_enabled'>): string {
+const NOT_AVAILABLE = 'Similar assets are not available.'
+
+/**
+ * Why an asset has no similar assets: the server cannot embed, AI is off, or embeddings are still coming.
+ * How the server or the organization is set up is for those who can change it (`canManage`); a member
+ * is told only that the feature is not available.
+ */
+export function whyNone({ ai, ai_enabled }: Pick<Organization, 'ai' | 'ai_enabled'>, canManage: boolean): string {
+  const unavailable = ai.unavailable_reason === 'no_pgvector' || !ai.available || !ai_enabled
+  if (unavailable && !canManage) return NOT_AVAILABLE
   if (ai.unavailable_reason === 'no_pgvector') return 'Similar assets need the pgvector extension, and this server’s database does not have it.'
   if (!ai.available) return 'Similar assets need an embedding provider, and none is configured on this server.'
-  if (!ai_enabled) return 'AI is off for this organization: an owner or admin can turn it on in Settings.'
+  if (!ai_enabled) return 'AI is off for this organization: you can turn it on in Settings, under Organization.'
   if (ai.embeddings_pending > 0) {
     return `This asset may have no embedding yet: ${plural(ai.embeddings_pending, 'asset')} in the organization ${ai.embeddings_pending === 1 ? 'is' : 'are'} waiting for one.`
   }
