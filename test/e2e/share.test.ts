@@ -75,7 +75,8 @@ describe('the public share page', () => {
         })).toBe(true)
     await page.keyboard.press('ArrowRight')
     await expect.poll(() => lightbox.getByRole('img', { name: second }).isVisible()).toBe(true)
-    await expect.poll(() => lightbox.getByText(`${second} (2 of 50)`).isVisible()).toBe(true)
+    // Counted in the whole collection, not the page.
+    await expect.poll(() => lightbox.getByText(`${second} (2 of 120)`).isVisible()).toBe(true)
     await checkScreen(page, 'share-lightbox')
     // Focus stays inside while it is open.
     for (let i = 0; i < 6; i++) {
@@ -87,6 +88,20 @@ describe('the public share page', () => {
     await page.keyboard.press('Escape')
     await expect.poll(() => lightbox.isVisible()).toBe(false)
     expect(await opener.evaluate((link) => link === link.ownerDocument.activeElement)).toBe(true)
+    await context.close()
+  })
+
+  it('counts a later page’s assets in the whole collection in the lightbox', async () => {
+    const context = await e2e.context()
+    const page = await context.newPage()
+    await page.goto(`${shareUrl}?page=3`)
+    const titles = (await titlesOn(page)) as string[]
+    expect(titles).toHaveLength(20)
+    await page.getByRole('link', { name: titles[0]!, exact: true }).click()
+    const lightbox = page.getByRole('dialog', { name: 'Large image' })
+    await expect.poll(() => lightbox.getByText(`${titles[0]} (101 of 120)`).isVisible()).toBe(true)
+    await page.keyboard.press('ArrowLeft')
+    await expect.poll(() => lightbox.getByText(`${titles[19]} (120 of 120)`).isVisible()).toBe(true)
     await context.close()
   })
 

@@ -14,7 +14,9 @@ export const APP_FAVICON_SVG =
 /**
  * The lightbox, a progressive enhancement: without it each thumbnail is a link to the large image. A
  * modal <dialog> keeps focus inside, closes on Esc and gives focus back to the thumbnail; the arrow
- * keys move through the page's assets. Inline, allowed by its hash in the page's policy.
+ * keys move through the page's assets. The caption counts in the whole collection ("51 of 120" on the
+ * second page): the dialog carries the page's offset and the total. Inline, allowed by its hash in the
+ * page's policy.
  */
 const LIGHTBOX_SCRIPT = `(() => {
   const dialog = document.getElementById('lightbox')
@@ -23,6 +25,8 @@ const LIGHTBOX_SCRIPT = `(() => {
   const image = dialog.querySelector('img')
   const caption = dialog.querySelector('.caption')
   const download = dialog.querySelector('a[download]')
+  const offset = Number(dialog.dataset.offset)
+  const total = Number(dialog.dataset.total)
   let current = 0
   let opener = null
   const show = (index) => {
@@ -30,7 +34,7 @@ const LIGHTBOX_SCRIPT = `(() => {
     const link = links[current]
     image.src = link.href
     image.alt = link.dataset.title
-    caption.textContent = link.dataset.title + ' (' + (current + 1) + ' of ' + links.length + ')'
+    caption.textContent = link.dataset.title + ' (' + (offset + current + 1) + ' of ' + total + ')'
     download.href = link.href
     download.setAttribute('download', link.dataset.file)
   }
@@ -137,7 +141,7 @@ ${view.description ? `    <p>${escape(view.description)}</p>\n` : ''}    <p>${to
 ${items}
     </ul>
 ${view.pages > 1 ? pageNav(view.page, view.pages, prev, next) : ''}  </main>
-  <dialog id="lightbox" aria-label="Large image">
+  <dialog id="lightbox" aria-label="Large image" data-offset="${(view.page - 1) * GALLERY_PAGE_SIZE}" data-total="${total}">
     <img alt="">
     <p class="caption"></p>
     <div class="controls">
