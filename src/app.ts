@@ -488,7 +488,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   healthRoutes(app, { database, embeddings, derivations, blobs, draining: () => draining })
   // In the order openapi/app.json lists them.
   sessionRoutes(app, { auth, orgs, guard })
-  orgRoutes(app, { orgs, planLimits: config.planLimits, trashRetentionDays: config.trashRetentionDays, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
+  orgRoutes(app, { orgs, planLimits: config.planLimits, trashRetentionDays: config.trashRetentionDays, publicBaseUrl: config.publicBaseUrl, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
   jobRoutes(app, { derivations })
   invitationRoutes(app, { auth })
   signInRoutes(app, { auth, orgs, guard })

@@ -59,6 +59,7 @@ describe('GET /app/api/orgs/:org and its members', () => {
         usage: { assets: expect.any(Number), trashed_assets: expect.any(Number), bytes: expect.any(Number), max_assets: 10_000, max_bytes: 10 * 1024 ** 3 },
         ai: { available: false, unavailable_reason: 'no_provider', embeddings_pending: 0 },
         trash_retention_days: 30,
+        public_base_url: 'http://assets.test',
       })
     }
   })

@@ -42,6 +42,7 @@ export function orgRoutes(
     orgs: OrgService
     planLimits: Config['planLimits']
     trashRetentionDays: Config['trashRetentionDays']
+    publicBaseUrl: Config['publicBaseUrl']
     aiStatus(organizationId: string): Promise<OrganizationAiStatus>
   },
 ): void {
@@ -69,7 +70,7 @@ export function orgRoutes(
         max_assets: limits.maxAssets ?? null,
         max_bytes: limits.maxBytes ?? null,
       }
-      return { ...orgView(organization), role, usage, ai: await deps.aiStatus(organization.id), trash_retention_days: deps.trashRetentionDays }
+      return { ...orgView(organization), role, usage, ai: await deps.aiStatus(organization.id), trash_retention_days: deps.trashRetentionDays, public_base_url: deps.publicBaseUrl }
     },
   )
 

@@ -42,6 +42,10 @@ export const OrganizationWithRoleSchema = Type.Object(
       minimum: 0,
       description: 'Days a deleted asset stays restorable in the trash on this server (`TRASH_RETENTION_DAYS`); 0: a delete purges at once and cannot be undone.',
     }),
+    public_base_url: Type.String({
+      format: 'uri',
+      description: 'This server\u2019s address as it knows it (`PUBLIC_BASE_URL`): what API clients, the command line and MCP clients call (`/api/v1`, `/mcp`).',
+    }),
   },
   {
     [COMPONENT]: 'AppOrganizationWithRole',

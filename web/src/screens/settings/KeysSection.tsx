@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
+import { Link } from 'wouter'
 import { appApi, unwrap, type AppData } from '../../api/client'
 import { useOrg } from '../../session'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
@@ -12,12 +13,13 @@ import { Table } from '../../ui/Table'
 import { isPast, OnceSecret, SectionHeader } from './parts'
 import { useConfirmedMutation } from './useConfirmedMutation'
 
-type Key = AppData<'/app/api/orgs/{org}/keys', 'get'>['data'][number]
+export type Key = AppData<'/app/api/orgs/{org}/keys', 'get'>['data'][number]
 type Scope = Key['scope']
+export type CreatedKey = AppData<'/app/api/orgs/{org}/keys', 'post'>
 
 const SCOPES: Record<Scope, string> = {
   'assets:read': 'Read only: list, fetch and search assets, tags and collections. For dashboards, sites and exports.',
-  'assets:write': 'Everything a read key does, plus pushing, editing and deleting assets and collections. For design-tool plugins and imports.',
+  'assets:write': 'Everything a read key does, plus pushing, editing and deleting assets and collections. For scripts, the command line and AI clients that add assets.',
 }
 const LIMITS = [
   { bucket: 'expensive', label: 'Pushes and searches a minute' },
@@ -30,15 +32,22 @@ const EXPIRIES = [
   { value: '365', label: 'In 1 year' },
 ]
 
+/** The organization's keys, revoked ones included (owners and admins only). */
+export function useKeys(enabled = true) {
+  const org = useOrg()
+  return useQuery({
+    queryKey: ['keys', org],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/keys', { params: { path: { org } } })),
+    enabled,
+    meta: { quiet: true },
+  })
+}
+
 export function KeysSection() {
   const org = useOrg()
   const queryClient = useQueryClient()
   const toast = useToast()
-  const keys = useQuery({
-    queryKey: ['keys', org],
-    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/keys', { params: { path: { org } } })),
-    meta: { quiet: true },
-  })
+  const keys = useKeys()
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['keys', org] })
   const revoke = useConfirmedMutation({
     mutationFn: (key: Key) => unwrap(appApi.DELETE('/app/api/orgs/{org}/keys/{id}', { params: { path: { org, id: key.id } } })),
@@ -52,13 +61,15 @@ export function KeysSection() {
     <section className="stack" aria-labelledby="keys-title">
       <SectionHeader title="API keys" id="keys-title" />
       <p className="muted section-intro">
-        Keys let scripts, plugins and other services call <code>/api/v1</code> for this organization. Send one as <code>Authorization: Bearer al_…</code>.
+        Keys let scripts, AI clients and other services call <code>/api/v1</code> for this organization. Send one as <code>Authorization: Bearer al_…</code>.{' '}
+        <Link href="/connect">Connect a client</Link> has the address and a snippet for each. To bring in Figma frames, use <Link href="~/import">Import</Link>: it needs no
+        key.
       </p>
       <CreateKeyForm onCreated={refresh} />
       {keys.isError && <QueryError error={keys.error} onRetry={() => void keys.refetch()} what="the keys" />}
       {keys.data && keys.data.data.length === 0 && (
         <EmptyState title="No API keys yet">
-          <p>Create a read key for a website or dashboard, or a write key for a design-tool plugin.</p>
+          <p>Create a read key for a website or dashboard, or a write key for a script, the command line or an AI client.</p>
         </EmptyState>
       )}
       {keys.data && keys.data.data.length > 0 && <KeyTable keys={keys.data.data} onRevoke={revoke.ask} />}
@@ -74,8 +85,12 @@ export function KeysSection() {
   )
 }
 
-/** The form, and the dialog that shows the new key once: the key lives only in the mutation, reset when the dialog closes. */
-function CreateKeyForm({ onCreated }: { onCreated(): void }) {
+/**
+ * The form, and the dialog that shows the new key once: the key lives only in the mutation, reset when
+ * the dialog closes (and in `onCreated`'s caller's state, for the Connect page's snippets; its dialog
+ * needs no link to that page).
+ */
+export function CreateKeyForm({ onCreated, onConnectPage = false }: { onCreated(created: CreatedKey): void; onConnectPage?: boolean }) {
   const org = useOrg()
   const [name, setName] = useState('')
   const [scope, setScope] = useState<Scope>('assets:read')
@@ -95,10 +110,10 @@ function CreateKeyForm({ onCreated }: { onCreated(): void }) {
           },
         }),
       ),
-    onSuccess: () => {
+    onSuccess: (created) => {
       setName('')
       setLimits({ expensive: '', cheap: '' })
-      onCreated()
+      onCreated(created)
     },
     gcTime: 0,
     meta: { quiet: true },
@@ -115,7 +130,7 @@ function CreateKeyForm({ onCreated }: { onCreated(): void }) {
         <div className="form-grid">
           <label className="field">
             <span>Name</span>
-            <input required maxLength={100} placeholder="e.g. Figma plugin" value={name} onChange={(e) => setName(e.target.value)} />
+            <input required maxLength={100} placeholder="e.g. Website gallery" value={name} onChange={(e) => setName(e.target.value)} />
           </label>
           <label className="field">
             <span>Scope</span>
@@ -166,6 +181,11 @@ function CreateKeyForm({ onCreated }: { onCreated(): void }) {
             <OnceSecret label="API key" value={created.token} onDone={() => create.reset()}>
               {' '}Only a hash is kept: if it is lost, revoke it and create another.
             </OnceSecret>
+            {!onConnectPage && (
+              <p>
+                <Link href={`/connect?key=${created.id}`}>Connect a client with this key</Link>: the address and snippets for curl, the SDK, the command line, MCP and webhooks.
+              </p>
+            )}
           </div>
         )}
       </Dialog>

@@ -1,6 +1,7 @@
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter'
 import { useSession } from '../../session'
 import { AccountSection } from './AccountSection'
+import { ConnectSection } from './ConnectSection'
 import { IntegrationsSection } from './IntegrationsSection'
 import { KeysSection } from './KeysSection'
 import { MembersSection } from './MembersSection'
@@ -17,6 +18,7 @@ const SECTIONS = [
   { href: '/processing', label: 'Processing', managersOnly: true },
   { href: '/members', label: 'Members', managersOnly: false },
   { href: '/organization', label: 'Organization', managersOnly: false },
+  { href: '/connect', label: 'Connect', managersOnly: false },
   { href: '/integrations', label: 'Integrations', managersOnly: false },
   { href: '/presets', label: 'Rendition presets', managersOnly: false },
   { href: '/account', label: 'Your account', managersOnly: false },
@@ -58,6 +60,7 @@ export function SettingsScreen() {
           <Route path="/integrations" component={IntegrationsSection} />
           <Route path="/members" component={MembersSection} />
           <Route path="/organization" component={OrganizationSection} />
+          <Route path="/connect" component={ConnectSection} />
           <Route path="/presets" component={PresetsSection} />
           <Route path="/account" component={AccountSection} />
           <Route>
