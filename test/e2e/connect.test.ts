@@ -72,10 +72,17 @@ describe('names are free text in the web app', () => {
 })
 
 describe('the Connect page', () => {
-  it('shows the server’s address, offers the keys by name, and passes axe at 1280 and 375 px', async () => {
+  it('opens from the key-created dialog with that key picked, shows the server’s address, and passes axe at 1280 and 375 px', async () => {
     const page = await signedIn(e2e.acme.owner.email, e2e.acme.owner.password)
-    await page.goto('/settings/connect')
+    await page.goto('/settings/keys')
+    await page.getByLabel('Name', { exact: true }).fill('Website gallery')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const token = await page.getByRole('dialog', { name: 'API key created' }).getByLabel('API key').inputValue()
+    await page.getByRole('link', { name: 'Connect a client with this key' }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Connect a client' }).isVisible()).toBe(true)
+    // Its secret is not shown again: the snippets hold its prefix.
+    await expect.poll(() => snippet(page, 'Your key')).toBe(`export ASSET_LIBRARY_KEY='al_${token.split('_')[1]}_…'`)
+    expect(await page.getByRole('combobox', { name: 'Key for the snippets' }).locator('option:checked').textContent()).toMatch(/^Website gallery /)
     await expect.poll(() => page.getByText(e2e.url, { exact: true }).first().isVisible()).toBe(true)
     const prefix = e2e.acme.writeKey.split('_')[1]!
     await page.getByRole('combobox', { name: 'Key for the snippets' }).selectOption({ label: `assets:write (al_${prefix}_…, assets:write)` })

@@ -51,7 +51,7 @@ describe('settings', () => {
 
     // Every section of the settings is in view at 375 px: the tabs wrap rather than run off the screen.
     const tabs = page.getByRole('navigation', { name: 'Settings' }).getByRole('link')
-    expect(await tabs.allTextContents()).toEqual(['API keys', 'Webhooks', 'Processing', 'Members', 'Organization', 'Integrations', 'Rendition presets', 'Your account'])
+    expect(await tabs.allTextContents()).toEqual(['API keys', 'Webhooks', 'Processing', 'Members', 'Organization', 'Connect', 'Integrations', 'Rendition presets', 'Your account'])
     await expectShownWhole(page, await tabs.all())
     const keys = page.getByRole('table', { name: 'API keys' })
     const row = keys.getByRole('row').filter({ hasText: 'CI read' })
