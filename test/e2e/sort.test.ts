@@ -96,6 +96,29 @@ describe('sorting the library', () => {
     expect(await page.getByRole('link', { name: 'Next' }).isVisible()).toBe(true)
   })
 
+  it('lists a smart collection in its stored order, which the Sort control overrides in the URL; the asset page steps in it', async () => {
+    const created = await e2e.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/collections',
+      headers: { authorization: `Bearer ${org.writeKey}` },
+      payload: { name: 'Wallpapers Z to A', query: { tag_prefix: 'wall', sort: '-title' } },
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const wallpapers = BY_TITLE.filter((title) => ![0, 1, 2].map(titleOf).includes(title))
+    const collectionTitles = () => page.locator('.collection-card-title .middle-ellipsis').evaluateAll((titles) => titles.map((title) => title.getAttribute('title')))
+    await page.goto(`/collections/${created.json<{ id: string }>().id}`)
+    await expect.poll(async () => (await collectionTitles())[0]).toBe(wallpapers.at(-1))
+    expect(await page.getByRole('combobox', { name: 'Sort' }).inputValue()).toBe('-title')
+    await page.getByRole('combobox', { name: 'Sort' }).selectOption({ label: 'Title A–Z' })
+    await expect.poll(() => new URL(page.url()).searchParams.get('sort')).toBe('title')
+    await expect.poll(async () => (await collectionTitles())[0]).toBe(wallpapers[0])
+    await checkScreen(page, 'collection-sorted')
+    await page.getByRole('link', { name: wallpapers[0], exact: true }).click()
+    await expect.poll(() => heading(page, wallpapers[0]!).isVisible()).toBe(true)
+    await page.keyboard.press('ArrowRight')
+    await expect.poll(() => heading(page, wallpapers[1]!).isVisible()).toBe(true)
+  })
+
   it('adds the asset to a collection created on the spot', async () => {
     await page.getByRole('button', { name: 'Add to collection' }).click()
     const dialog = page.getByRole('dialog', { name: 'Add this asset to a collection' })

@@ -16,9 +16,13 @@ describe('the sort control', () => {
     expect(onChange).toHaveBeenLastCalledWith('-byte_size')
   })
 
-  it('shows the order it is given', () => {
-    render(<SortControl value="-updated_at" onChange={vi.fn()} />)
-    expect((screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement).value).toBe('-updated_at')
+  it('shows the order it is given, one it does not offer too (a smart collection may store any)', () => {
+    const { rerender } = render(<SortControl value="-updated_at" onChange={vi.fn()} />)
+    const select = screen.getByRole('combobox', { name: 'Sort' }) as HTMLSelectElement
+    expect(select.value).toBe('-updated_at')
+    rerender(<SortControl value="-title" onChange={vi.fn()} />)
+    expect(select.value).toBe('-title')
+    expect(select.selectedOptions[0]?.text).toBe('Title Z–A')
   })
 })
 
@@ -28,6 +32,8 @@ describe('the order in the library URL', () => {
     expect(formatLibrarySearch(state)).toBe('tag_prefix=wall&sort=title')
     expect(parseLibrarySearch('?tag_prefix=wall&sort=title')).toEqual(state)
     expect(formatLibrarySearch({ filters: {}, search: '', sort: '' })).toBe('')
-    expect(parseLibrarySearch('?sort=-title')).toEqual({ filters: {}, search: '' })
+    expect(parseLibrarySearch('?sort=size')).toEqual({ filters: {}, search: '' })
+    expect(parseLibrarySearch('?sort=-created_at')).toEqual({ filters: {}, search: '' })
+    expect(parseLibrarySearch('?sort=-title')).toEqual({ filters: {}, search: '', sort: '-title' })
   })
 })

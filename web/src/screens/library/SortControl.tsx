@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { SORT_CHOICES, sortOf, type SortValue } from './sort'
+import { sortChoices, sortOf, type SortValue } from './sort'
 
 /** The order of a list of assets (the library's, a collection's), a labelled select. */
 export function SortControl({ value, onChange }: { value: SortValue | undefined; onChange(next: SortValue): void }) {
@@ -8,7 +8,7 @@ export function SortControl({ value, onChange }: { value: SortValue | undefined;
     <div className="filter-field sort-field">
       <label htmlFor={id}>Sort</label>
       <select id={id} value={value ?? ''} onChange={(e) => onChange(sortOf(e.target.value))}>
-        {SORT_CHOICES.map((choice) => (
+        {sortChoices(value ?? '').map((choice) => (
           <option key={choice.value} value={choice.value}>
             {choice.label}
           </option>

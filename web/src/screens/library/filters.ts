@@ -42,7 +42,7 @@ export function hasFilters(value: AssetFilterValue): boolean {
 export interface LibraryUrlState {
   filters: AssetFilterValue
   search: string
-  /** One of SORT_CHOICES' values; '' is newest first (and a search is always best first). */
+  /** The list's order; '' is newest first (and a search is always best first). */
   sort?: SortValue
 }
 

@@ -2,32 +2,42 @@ import type { components } from '@asset-library/client'
 
 /** `sort` as GET /api/v1/assets takes it. */
 export type ApiSort = NonNullable<components['schemas']['AssetQuery']['sort']>
-/** A choice of the Sort control: '' is the default order, newest first. */
+/** An order of a list: '' is the default, newest first. */
 export type SortValue = '' | ApiSort
 
-/** The orders people pick from, in their words. */
-export const SORT_CHOICES: ReadonlyArray<{ value: SortValue; label: string }> = [
-  { value: '', label: 'Newest first' },
-  { value: 'created_at', label: 'Oldest first' },
-  { value: 'title', label: 'Title A–Z' },
-  { value: '-byte_size', label: 'Largest first' },
-  { value: '-updated_at', label: 'Recently updated' },
-]
+/** Every order, in people's words. */
+const LABELS: Record<ApiSort, string> = {
+  '-created_at': 'Newest first',
+  created_at: 'Oldest first',
+  title: 'Title A–Z',
+  '-title': 'Title Z–A',
+  '-byte_size': 'Largest first',
+  byte_size: 'Smallest first',
+  '-updated_at': 'Recently updated',
+  updated_at: 'Least recently updated',
+}
 
-/** Every `sort` the API takes, ascending and descending. */
-const API_SORTS: readonly string[] = ['created_at', 'title', 'byte_size', 'updated_at'].flatMap((key) => [key, `-${key}`])
+/** The orders the Sort control offers (another one shows too while it is the current one, as a smart collection may store it). */
+const OFFERED: readonly SortValue[] = ['', 'created_at', 'title', '-byte_size', '-updated_at']
+
+/** The Sort control's options: the offered orders, and `current` when it is not one of them. */
+export function sortChoices(current: SortValue): Array<{ value: SortValue; label: string }> {
+  const values = OFFERED.includes(current) ? OFFERED : [...OFFERED, current]
+  return values.map((value) => ({ value, label: LABELS[value || '-created_at'] }))
+}
 
 /** A URL's `sort` as the API takes it, or undefined when it names none. */
 export function apiSortOf(value: string | null | undefined): ApiSort | undefined {
-  return value && API_SORTS.includes(value) ? (value as ApiSort) : undefined
+  return value && Object.hasOwn(LABELS, value) ? (value as ApiSort) : undefined
 }
 
-/** A URL's `sort` as a choice: anything not offered (or absent) is the default. */
+/** A URL's `sort` as an order: the default (newest first) is '', and so is anything the API does not take. */
 export function sortOf(value: string | null | undefined): SortValue {
-  return SORT_CHOICES.find((choice) => choice.value === value)?.value ?? ''
+  const sort = apiSortOf(value)
+  return sort === undefined || sort === '-created_at' ? '' : sort
 }
 
-/** The query parameter for a choice: none for the default, so the default's URLs stay as they were. */
+/** The query parameter for an order: none for the default, so the default's URLs stay as they were. */
 export function sortParam(sort: SortValue | undefined): { sort?: ApiSort } {
   return sort ? { sort } : {}
 }
