@@ -115,7 +115,7 @@ describe('the library', () => {
     const page = await signedIn(org)
     await page.getByLabel('Tag', { exact: true }).fill('campaign')
     await page.getByLabel('Tag', { exact: true }).press('Enter')
-    await expect.poll(() => page.url()).toContain('tag=campaign')
+    await expect.poll(() => page.url()).toContain('tag_prefix=campaign')
     await expect.poll(() => cardTitles(page)).toEqual(expect.arrayContaining(['Summer banner', 'Winter banner']))
     await expect.poll(() => cards(page).count()).toBe(2)
     await page.reload()

@@ -295,7 +295,7 @@ describe('the MCP server', () => {
     it('checks arguments against the tool\u2019s own schema as JSON, coercing nothing, before the endpoint reads them as text', async () => {
       const client = await connect(served.url, acme.writeKey)
       const text = await toolError(client, 'list_assets', { client: { a: 1 }, limit: null })
-      expect(text).toBe('Invalid arguments for list_assets (it takes asset_type, client, product, tag, q, color, provenance, external_id, limit, offset):\n- client: must be a string\n- limit: must be an integer')
+      expect(text).toBe('Invalid arguments for list_assets (it takes asset_type, client, product, tag, tag_prefix, q, color, provenance, external_id, sort, limit, offset):\n- client: must be a string\n- limit: must be an integer')
       expect(await toolError(client, 'list_tags', { limit: '5' })).toContain('- limit: must be an integer')
       expect(await toolError(client, 'get_collection', { id: randomUuid(), offset: true })).toContain('- offset: must be an integer')
       expect(await toolError(client, 'search_assets', { q: ['poster'] })).toContain('- q: must be a string')

@@ -620,6 +620,21 @@ describe('bad usage, a refused key, an unreachable server: exit 2 with one line'
   })
 })
 
+describe('list --sort', () => {
+  it('lists in the order asked, and a key the API does not take is its 400', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })
+    for (const title of ['sorted Zebra', 'sorted apple', 'sorted Mango']) await client.assets.push(await uniquePng(), { title })
+    const sorted = await cli(['list', '--sort=title', '-q', 'sorted', '--all', '--json'])
+    expect(sorted.code, sorted.stderr).toBe(0)
+    expect(sorted.events.map((asset) => asset.title)).toEqual(['sorted apple', 'sorted Mango', 'sorted Zebra'])
+    const descending = await cli(['list', '--sort=-title', '-q', 'sorted', '--json'])
+    expect(descending.events.map((asset) => asset.title)).toEqual(['sorted Zebra', 'sorted Mango', 'sorted apple'])
+    const unknown = await cli(['list', '--sort=size'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/400|sort/)
+  })
+})
+
 describe('trash', () => {
   it('trash list shows the deleted assets as a table or NDJSON, and trash restore puts one back', async () => {
     const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })

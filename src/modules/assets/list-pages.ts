@@ -1,5 +1,6 @@
 import type { Page } from '../../platform/http/pagination.js'
 import type { RenditionPreset } from '../renditions/spec.js'
+import type { AssetSort } from './sort.js'
 import type { AssetFilter, CountedTotal } from './store.js'
 
 /** What a page of the list answers, as the service computed it. */
@@ -98,9 +99,9 @@ class Recent<V> {
   }
 }
 
-/** One string per distinct list request: the filters in a fixed order, the collection, the page. */
-export function listQueryKey(filter: AssetFilter, page: Page, inCollection: string | undefined): string {
-  return JSON.stringify([...scopeOf(filter, inCollection), page.limit, page.offset])
+/** One string per distinct list request: the filters in a fixed order, the collection, the order, the page. */
+export function listQueryKey(filter: AssetFilter, page: Page, inCollection: string | undefined, sort: AssetSort): string {
+  return JSON.stringify([...scopeOf(filter, inCollection), sort.key, sort.descending, page.limit, page.offset])
 }
 
 /** One string per set of assets a list can page through: the filters in a fixed order and the collection. */
@@ -109,7 +110,7 @@ export function countedScopeKey(filter: AssetFilter, inCollection: string | unde
 }
 
 function scopeOf(filter: AssetFilter, inCollection: string | undefined) {
-  return [inCollection ?? null, filter.asset_type ?? null, filter.client ?? null, filter.product ?? null, filter.tag ?? null, filter.q ?? null, filter.color ?? null, filter.provenance ?? null]
+  return [inCollection ?? null, filter.asset_type ?? null, filter.client ?? null, filter.product ?? null, filter.tag ?? null, filter.tag_prefix ?? null, filter.q ?? null, filter.color ?? null, filter.provenance ?? null]
 }
 
 function scopedKey(organizationId: string, key: string): string {

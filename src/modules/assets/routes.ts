@@ -28,6 +28,7 @@ import {
   VersionRestoreResponse,
 } from './schemas.js'
 import type { AssetService } from './service.js'
+import { parseSort } from './sort.js'
 import { PUSH_FORM_OPTIONS, readPushForm } from './upload.js'
 
 /** A 25 MiB image is ~35 MB of base64; the decoded size is checked against 25 MiB in the service. */
@@ -136,18 +137,18 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         operationId: 'listAssets',
         tags: ['assets'],
         summary: 'List and filter assets',
-        description: 'Newest first. Filters combine (AND).',
+        description: 'Newest first unless `sort` says otherwise. Filters combine (AND).',
         querystring: ListQuery,
         response: {
-          200: okResponse('A page of assets.', AssetListSchema('Assets, newest first.'), { data: [ASSET_EXAMPLE], total: 1, total_exact: true, limit: 50, offset: 0 }),
+          200: okResponse('A page of assets.', AssetListSchema('Assets, in the order of `sort` (newest first by default).'), { data: [ASSET_EXAMPLE], total: 1, total_exact: true, limit: 50, offset: 0 }),
         },
       },
     },
     async (request, reply) => {
-      const { limit: _limit, offset: _offset, external_id: externalId, ...filter } = request.query
+      const { limit: _limit, offset: _offset, external_id: externalId, sort, ...filter } = request.query
       const organizationId = request.caller!.organizationId
       if (externalId !== undefined) return assets.listByExternalId(organizationId, externalId, filter, pageOf(request.query))
-      const page = await assets.list(organizationId, filter, pageOf(request.query))
+      const page = await assets.list(organizationId, filter, pageOf(request.query), { sort: parseSort(sort) })
       let body = serializedPages.get(page)
       if (body === undefined) serializedPages.set(page, (body = reply.serializeInput({ ...page }, '200', 'application/json') as string))
       return reply.type('application/json; charset=utf-8').send(body)

@@ -3,6 +3,7 @@ import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
 import { PROVENANCE_SOURCES } from '../../platform/db/schema.js'
 import { COLOR_NAMES, type ColorName } from '../../platform/images/color-names.js'
+import { SortProperty } from './sort.js'
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description })
 const Url = (description: string) => Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://', description })
@@ -343,6 +344,9 @@ export const FilterProperties = {
   client: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact client, case-insensitive.' })),
   product: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact product, case-insensitive.' })),
   tag: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Assets carrying this tag, case-insensitive.' })),
+  tag_prefix: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Assets carrying a tag that starts with this text, case-insensitive (`%` and `_` are plain characters).' }),
+  ),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not).' })),
   color: Type.Optional(
     Type.Enum(colorNames(), {
@@ -360,6 +364,7 @@ export const ListQuery = Type.Object(
     ...FilterProperties,
     // Not a filter a smart collection stores: it names one asset.
     external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The asset with exactly this `external_id` (case-sensitive), if any.' })),
+    sort: Type.Optional(SortProperty),
     ...PaginationQuery,
   },
   { additionalProperties: false },

@@ -12,6 +12,7 @@ import type { ImageSource } from './incoming-file.js'
 import { AssetPush, normaliseTags, type AssetPushDeps, type FilePush, type PushInput, type PushOutcome } from './push.js'
 import * as store from './store.js'
 import type { AssetFilter, AssetWithRelations } from './store.js'
+import { NEWEST_FIRST, type AssetSort } from './sort.js'
 import { AssetVersions } from './versions.js'
 
 /** The filters whose matches are counted by triggers (tags: 0007, the catalogue's names: 0009, origin and colour: 0022). */
@@ -46,6 +47,13 @@ interface KeptPageCheck {
   organizationId: string
   since: string
   scope: store.ListedScope
+}
+
+/** Which assets a list pages through beside its filter, and in what order. */
+export interface ListedAssets {
+  /** A manual collection's members instead of the whole library. */
+  inCollection?: string | undefined
+  sort?: AssetSort | undefined
 }
 
 /** A picture that stands for a group of assets (a collection's cover): one asset's signed thumbnail. */
@@ -112,15 +120,15 @@ export class AssetService {
    * log since the version it was kept at, says nothing it shows has changed (see `ListPages`), and while
    * the organization's presets, which its records link, are the ones it was made with.
    */
-  async list(organizationId: string, filter: AssetFilter, page: Page, inCollection?: string): Promise<ListedPage<AssetRecord>> {
-    const query = listQueryKey(filter, page, inCollection)
+  async list(organizationId: string, filter: AssetFilter, page: Page, { inCollection, sort = NEWEST_FIRST }: ListedAssets = {}): Promise<ListedPage<AssetRecord>> {
+    const query = listQueryKey(filter, page, inCollection, sort)
     const linksExpire = this.deps.signer.currentExpiry()
     const presets = await this.deps.presets.presetsOf(organizationId)
     const kept = this.pages.get(organizationId, query)
-    if (kept?.linksExpire === linksExpire && kept.presets === presets && (await this.stillCurrent(organizationId, query, kept, { filter, inCollection }))) return kept.page
+    if (kept?.linksExpire === linksExpire && kept.presets === presets && (await this.stillCurrent(organizationId, query, kept, { filter, inCollection, sort }))) return kept.page
     // Only full text counts up to a cap: a word can match most of a library, and its total matters least.
     const countCap = filter.q === undefined ? undefined : this.deps.exactTotalUpTo
-    const options = { ...this.totalOptions(organizationId, filter, inCollection), countCap }
+    const options = { ...this.totalOptions(organizationId, filter, inCollection), countCap, sort }
     const counted = store.countsMatches(filter, options) ? countedScopeKey(filter, inCollection) : undefined
     const countedBefore = counted === undefined ? undefined : this.pages.countedTotal(organizationId, counted)
     const { rows, total: count, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore })
@@ -142,7 +150,7 @@ export class AssetService {
    * changes since it cannot have altered it (then it is kept under the current version, so the next
    * read is free again).
    */
-  private async stillCurrent(organizationId: string, query: string, kept: CachedPage<AssetRecord>, scope: { filter: AssetFilter; inCollection: string | undefined }): Promise<boolean> {
+  private async stillCurrent(organizationId: string, query: string, kept: CachedPage<AssetRecord>, scope: Omit<store.ListedScope, 'shown'>): Promise<boolean> {
     if (kept.version === null) return false
     if (kept.version === (await this.libraryVersions.get(organizationId))) return true
     const check = { organizationId, since: kept.version, scope: { ...scope, shown: kept.page.data.map((asset) => asset.id) } }

@@ -4,6 +4,7 @@ import type { EmbeddedMetadata, PaletteColor, Provenance, ProvenanceSource } fro
 import type { Page } from '../../platform/http/pagination.js'
 import type { Actor } from './record.js'
 import { textQuery } from './full-text.js'
+import { NEWEST_FIRST, reordersOnUpdate, type AssetSort, type SortKey } from './sort.js'
 
 /**
  * The filters of GET /api/v1/assets; smart collections store exactly this object and are evaluated
@@ -14,6 +15,8 @@ export interface AssetFilter {
   client?: string
   product?: string
   tag?: string
+  /** Assets with a tag that starts with this text, case-insensitive. */
+  tag_prefix?: string
   q?: string
   /** One of COLOR_NAMES: assets whose palette has a colour of that name. */
   color?: string
@@ -126,10 +129,17 @@ function filterConditions(filter: AssetFilter, column: (name: FilteredColumn) =>
     if (value !== undefined) conditions.push(sql<boolean>`lower(${column(name)}) = ${value.toLowerCase()}`)
   }
   if (filter.tag !== undefined) conditions.push(sql<boolean>`${column('tag_keys')} @> array[${filter.tag.toLowerCase()}]::text[]`)
+  if (filter.tag_prefix !== undefined) conditions.push(hasTagStartingWith(filter.tag_prefix, column('tag_keys')))
   if (filter.q !== undefined) conditions.push(matchesText(filter.q, column('search')))
   if (filter.color !== undefined) conditions.push(sql<boolean>`${column('color_names')} @> array[${filter.color}]::text[]`)
   if (filter.provenance !== undefined) conditions.push(sql<boolean>`${column('provenance_source')} = ${filter.provenance}`)
   return conditions
+}
+
+/** Whether a tag key (tags' lower-case names) starts with `prefix`: its `%`, `_` and `\\` are literal. */
+function hasTagStartingWith(prefix: string, tagKeys: RawBuilder<unknown>): RawBuilder<boolean> {
+  const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (special) => `\\${special}`)}%`
+  return sql<boolean>`exists (select 1 from unnest(${tagKeys}) as tag_key where tag_key like ${pattern} escape '\\')`
 }
 
 /**
@@ -187,6 +197,26 @@ export interface ListOptions {
   countedBefore?: CountedTotal | undefined
   /** The count stops once it passes this many matches (the total is then `countCap + 1`), so a broad word does not cost its every match. */
   countCap?: number | undefined
+  /** The page's order; newest first when absent. */
+  sort?: AssetSort | undefined
+}
+
+/**
+ * What each sort key orders by. A title sorts case-insensitively by character code (the same order on
+ * every database, whatever its collation), so an index on the expression can serve it and a keyset
+ * `(key, id)` compares the same way.
+ */
+const SORTED_BY: Record<SortKey, RawBuilder<unknown>> = {
+  created_at: sql`assets.created_at`,
+  title: sql`lower(assets.title) collate "C"`,
+  byte_size: sql`assets.byte_size`,
+  updated_at: sql`assets.updated_at`,
+}
+
+/** The ORDER BY of a sort: its key, then the id, both in its direction, so a page ends at a keyset `(key, id)`. */
+export function orderOf({ key, descending }: AssetSort): RawBuilder<unknown> {
+  const direction = sql.raw(descending ? 'desc' : 'asc')
+  return sql`${SORTED_BY[key]} ${direction}, assets.id ${direction}`
 }
 
 /**
@@ -194,9 +224,9 @@ export interface ListOptions {
  * and the organization's `library_version` read in the same snapshot as both.
  */
 export function listQuery(db: Db, organizationId: string, filter: AssetFilter, page: Page, options: ListOptions = {}) {
+  const order = orderOf(options.sort ?? NEWEST_FIRST)
   const pageColumns = whereFilter(scopedAssets(db, options.inCollection).select(ASSET_COLUMNS), organizationId, filter)
-    .orderBy('assets.created_at', 'desc')
-    .orderBy('assets.id', 'desc')
+    .orderBy(order)
     .limit(page.limit)
     .offset(page.offset)
   // The derived columns over the page alone: beside the columns, PostgreSQL would compute them for every
@@ -204,8 +234,7 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
   const pageRows = db
     .selectFrom(pageColumns.as('assets'))
     .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS])
-    .orderBy('assets.created_at', 'desc')
-    .orderBy('assets.id', 'desc')
+    .orderBy(order)
   return db
     .selectFrom(totalOf(db, organizationId, filter, options).as('counted'))
     .leftJoinLateral(pageRows.as('page'), (join) => join.onTrue())
@@ -230,11 +259,12 @@ function totalOf(db: Db, organizationId: string, filter: AssetFilter, options: L
   return db.selectNoFrom(sql<number>`case when (${version}) = ${before.version} or ${unchanged} then ${before.total}::int else (${counted}) end`.as('total'))
 }
 
-/** What a kept page or total lists: a filter, within a manual collection or not, and a page's assets (`shown`). */
+/** What a kept page or total lists: a filter, within a manual collection or not, and a page's assets (`shown`) in its order. */
 export interface ListedScope {
   filter: AssetFilter
   inCollection?: string | undefined
   shown?: string[]
+  sort?: AssetSort | undefined
 }
 
 /**
@@ -266,9 +296,11 @@ function unchangedSince(organizationId: string, since: string, scope: ListedScop
  * a shown asset or its memberships alters its record; an asset that enters or leaves the filter alters
  * the set, so the pages and the total. In a manual collection the set moves with the collection's
  * members (an asset inserted or deleted is a member added or removed too), and with a member's update
- * into or out of the filter. An asset's place in the order (created_at, id) never changes.
+ * into or out of the filter. An asset's place in the order (created_at, id) never changes; in any other
+ * order, an update of an asset the filter selects (before or after) may move it, so it alters the pages
+ * (in a manual collection, whose members the log does not name, any asset's update does).
  */
-function touches({ filter, inCollection, shown = [] }: ListedScope): RawBuilder<boolean> {
+function touches({ filter, inCollection, shown = [], sort = NEWEST_FIRST }: ListedScope): RawBuilder<boolean> {
   const matches = (side: 'before' | 'after') => {
     const conditions = filterConditions(filter, (column) => sql.ref(`change.${side}_${column}`))
     return conditions.length === 0 ? sql<boolean>`true` : sql<boolean>`coalesce(${sql.join(conditions, sql` and `)}, false)`
@@ -280,6 +312,9 @@ function touches({ filter, inCollection, shown = [] }: ListedScope): RawBuilder<
   } else {
     touching.push(sql`change.kind = 'member' and change.collection_id = ${inCollection}`)
     if (hasFilter(filter)) touching.push(sql`change.kind = 'asset' and change.before_exists and change.after_exists and ${matches('before')} <> ${matches('after')}`)
+  }
+  if (reordersOnUpdate(sort)) {
+    touching.push(inCollection === undefined ? sql`change.kind = 'asset' and ((change.before_exists and ${matches('before')}) or (change.after_exists and ${matches('after')}))` : sql`change.kind = 'asset'`)
   }
   return sql.join(touching.map((condition) => sql`(${condition})`), sql` or `)
 }
@@ -345,8 +380,6 @@ export interface FirstAsset {
   height: number
 }
 
-/** The order of every list: newest first. */
-const NEWEST_FIRST = sql`assets.created_at desc, assets.id desc`
 
 /**
  * The first asset each manual collection lists (newest first), for many collections in one set-based
@@ -362,7 +395,7 @@ export async function firstInCollections(db: Db, organizationId: string, collect
       select assets.id, assets.version, assets.width, assets.height from collection_assets
       join assets on assets.id = collection_assets.asset_id
       where collection_assets.collection_id = wanted.collection_id and assets.organization_id = ${organizationId}
-      order by ${NEWEST_FIRST} limit 1
+      order by ${orderOf(NEWEST_FIRST)} limit 1
     ) as first`.execute(db)
   return new Map(rows.map(({ collection_id, ...first }) => [collection_id, first]))
 }
@@ -371,7 +404,7 @@ export async function firstInCollections(db: Db, organizationId: string, collect
 export async function firstMatchingEach(db: Db, organizationId: string, filters: AssetFilter[]): Promise<Array<FirstAsset | null>> {
   if (filters.length === 0) return []
   const firsts = filters.map((filter, i) => {
-    const first = whereFilter(db.selectFrom('assets').select(['assets.id', 'assets.version', 'assets.width', 'assets.height']), organizationId, filter).orderBy(NEWEST_FIRST).limit(1)
+    const first = whereFilter(db.selectFrom('assets').select(['assets.id', 'assets.version', 'assets.width', 'assets.height']), organizationId, filter).orderBy(orderOf(NEWEST_FIRST)).limit(1)
     return sql`(select json_build_object('id', first.id, 'version', first.version, 'width', first.width, 'height', first.height) from (${first}) as first) as ${sql.ref(`f${i}`)}`
   })
   const { rows } = await sql<Record<string, FirstAsset | null>>`select ${sql.join(firsts)}`.execute(db)

@@ -16,11 +16,11 @@ import {
   CollectionWithAssetsSchema,
   CoverSchema,
   CoversQuery,
+  CollectionQuery,
   CreateBody,
   ListQuery,
   MembersBody,
   MembersResponse,
-  PageQuery,
   PatchBody,
 } from './schemas.js'
 import type { CollectionService } from './service.js'
@@ -85,16 +85,17 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         operationId: 'getCollection',
         tags: TAGS,
         summary: 'Fetch a collection and its assets',
-        description: 'The collection with `asset_count` and a page of its assets (`limit`, `offset`). A smart collection\u2019s assets are exactly what GET /api/v1/assets returns for its query.',
+        description:
+          'The collection with `asset_count` and a page of its assets (`limit`, `offset`, `sort`). A smart collection\u2019s assets are exactly what GET /api/v1/assets returns for its query, in the order of its `query.sort` unless `sort` is given.',
         params: CollectionParams,
-        querystring: PageQuery,
+        querystring: CollectionQuery,
         response: {
           200: okResponse('The collection.', CollectionWithAssetsSchema, { ...COLLECTION_EXAMPLE, assets: { data: [], total: 0, total_exact: true, limit: 50, offset: 0 } }),
           ...problemResponses(NOT_FOUND),
         },
       },
     },
-    async (request) => collections.get(org(request), request.params.id, pageOf(request.query)),
+    async (request) => collections.get(org(request), request.params.id, pageOf(request.query), request.query.sort),
   )
 
   app.patch(

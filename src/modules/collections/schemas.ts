@@ -2,16 +2,21 @@ import { Type } from 'typebox'
 import { PaginationQuery } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
 import { AssetListSchema, FilterProperties } from '../assets/schemas.js'
+import { SortProperty } from '../assets/sort.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Unique in the organization, compared without case.' })
 const Description = Type.String({ maxLength: 2000 })
 
-export const QuerySchema = Type.Object(FilterProperties, {
-  $id: 'AssetQuery',
-  additionalProperties: false,
-  description: 'The filters of GET /api/v1/assets; the collection holds whatever matches, evaluated when read.',
-  examples: [{ tag: 'summer', client: 'Initech' }],
-})
+export const QuerySchema = Type.Object(
+  { ...FilterProperties, sort: Type.Optional(SortProperty) },
+  {
+    $id: 'AssetQuery',
+    additionalProperties: false,
+    description:
+      'The filters of GET /api/v1/assets, and optionally the order (`sort`) the collection lists its assets in; the collection holds whatever matches, evaluated when read.',
+    examples: [{ tag: 'summer', client: 'Initech' }],
+  },
+)
 
 export const CollectionSchema = Type.Object(
   {
@@ -43,7 +48,7 @@ export const COLLECTION_EXAMPLE = {
 }
 
 export const CollectionWithAssetsSchema = Type.Object(
-  { ...CollectionSchema.properties, assets: AssetListSchema('A page of the collection\u2019s assets, newest first.') },
+  { ...CollectionSchema.properties, assets: AssetListSchema('A page of the collection\u2019s assets, in the order of `sort`, else of a smart collection\u2019s `query.sort`, else newest first.') },
   { additionalProperties: false },
 )
 
@@ -97,7 +102,8 @@ export const ListQuery = Type.Object(
 )
 
 export const CollectionParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
-export const PageQuery = Type.Object(PaginationQuery, { additionalProperties: false })
+/** A collection's read: a page of its assets, in an order that overrides a smart collection's own. */
+export const CollectionQuery = Type.Object({ sort: Type.Optional(SortProperty), ...PaginationQuery }, { additionalProperties: false })
 
 /** A page of the list's collections, whose covers the web app shows. */
 export const CoversQuery = Type.Object(

@@ -9,25 +9,28 @@ import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetFiles, RenditionFiles } from '../assets/files.js'
 import { filePath, type AssetRecord, type PresetSource } from '../assets/record.js'
 import { createdBySomeoneElse, onlyCreatedBy, type AssetService, type Cover } from '../assets/service.js'
+import { parseSort } from '../assets/sort.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
 import type { CollectionMembers } from './membership.js'
-import type { CollectionRow } from './store.js'
+import type { CollectionRow, SmartQuery } from './store.js'
 import { fileNameOf, uniqueNames, type ZipEntry } from './share-zip.js'
 import { sharePresets, type SharePreset } from './share-presets.js'
 
 export interface NewCollection {
   name: string
   description?: string
-  query?: AssetFilter
+  query?: SmartQuery
 }
 
-export type CollectionChanges = Partial<{ name: string; description: string; kind: 'manual' | 'smart'; query: AssetFilter }>
+export type CollectionChanges = Partial<{ name: string; description: string; kind: 'manual' | 'smart'; query: SmartQuery }>
 
 const notFound = () => problems.notFound('Collection')
 
+/** The filters of a smart collection's query, without its order. */
+const filterOf = ({ sort: _sort, ...filter }: SmartQuery = {}): AssetFilter => filter
 /** What a collection holds: a smart one its query's matches, a manual one its members. */
-const scopeOf = (row: CollectionRow) => (row.kind === 'smart' ? { filter: (row.query ?? {}) as AssetFilter } : { filter: {}, inCollection: row.id })
+const scopeOf = (row: CollectionRow) => (row.kind === 'smart' ? { filter: filterOf(row.query ?? {}) } : { filter: {}, inCollection: row.id })
 const nameTaken = (name: string) =>
   problems.unprocessable('collection_name_taken', `A collection named "${name}" already exists (names are compared without case).`, [
     { pointer: '/name', detail: 'is already used by another collection' },
@@ -73,7 +76,7 @@ export class CollectionService {
     const kind = input.query ? 'smart' : 'manual'
     const name = input.name.trim()
     // Counted before the transaction: on the embedded database it holds the only connection.
-    const assetCount = input.query ? await this.assets.count(organizationId, input.query) : 0
+    const assetCount = input.query ? await this.assets.count(organizationId, filterOf(input.query)) : 0
     const record = await inTransaction(this.db, async (tx) => {
       const row = await store.insertCollection(tx, organizationId, {
         name,
@@ -97,9 +100,10 @@ export class CollectionService {
     return { data: rows.map((row, i) => recordOf(row, counts[i]!)), total, ...page }
   }
 
-  async get(organizationId: string, id: string, page: Page) {
+  /** `sort` orders the page of assets, over a smart collection's own (`query.sort`); newest first without either. */
+  async get(organizationId: string, id: string, page: Page, sort?: string) {
     const row = await this.find(organizationId, id)
-    return { ...(await this.record(organizationId, row)), assets: await this.assetsOf(organizationId, row, page) }
+    return { ...(await this.record(organizationId, row)), assets: await this.assetsOf(organizationId, row, page, sort) }
   }
 
   /**
@@ -115,7 +119,7 @@ export class CollectionService {
     const smart = rows.filter((row) => row.kind === 'smart')
     const [manualCovers, smartCovers] = await Promise.all([
       this.assets.firstInCollections(organizationId, manual),
-      this.assets.firstMatchingEach(organizationId, smart.map((row) => row.query ?? {})),
+      this.assets.firstMatchingEach(organizationId, smart.map((row) => filterOf(row.query ?? {}))),
     ])
     const covers = new Map([...manualCovers, ...smart.map((row, i) => [row.id, smartCovers[i]] as const)])
     return ids.flatMap((id) => {
@@ -282,11 +286,14 @@ export class CollectionService {
     if (!collectionId) return false
     const row = await store.findShareForFile(this.db, collectionId, assetId)
     if (!row?.share_token_hash || shareRef(collectionId, row.share_token_hash) !== share) return false
-    return row.kind === 'manual' ? row.member : this.assets.matches(row.organization_id, assetId, row.query ?? {})
+    return row.kind === 'manual' ? row.member : this.assets.matches(row.organization_id, assetId, filterOf(row.query ?? {}))
   }
 
-  private assetsOf(organizationId: string, row: CollectionRow, page: Page) {
-    return row.kind === 'smart' ? this.assets.list(organizationId, row.query ?? {}, page) : this.assets.list(organizationId, {}, page, row.id)
+  /** A page of what the collection holds, in the order `sort` names, or else its query's (a smart one's), or else newest first. */
+  private assetsOf(organizationId: string, row: CollectionRow, page: Page, sort?: string) {
+    if (row.kind === 'manual') return this.assets.list(organizationId, {}, page, { inCollection: row.id, sort: parseSort(sort) })
+    const query = row.query ?? {}
+    return this.assets.list(organizationId, filterOf(query), page, { sort: parseSort(sort ?? query.sort) })
   }
 
   private async record(organizationId: string, row: CollectionRow) {

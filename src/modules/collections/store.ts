@@ -5,12 +5,15 @@ import { uuidv7 } from '../../platform/ids.js'
 import type { NamedCollection } from '../assets/push.js'
 import type { AssetFilter } from '../assets/store.js'
 
+/** A smart collection's query: the filters of the asset list, and optionally the order (`sort`) it lists them in. */
+export type SmartQuery = AssetFilter & { sort?: string }
+
 export interface CollectionRow {
   id: string
   name: string
   description: string
   kind: 'manual' | 'smart'
-  query: AssetFilter | null
+  query: SmartQuery | null
   shared_at: Date | null
   created_at: Date
   updated_at: Date
@@ -22,7 +25,7 @@ const COLUMNS = ['id', 'name', 'description', 'kind', 'query', 'shared_at', 'cre
 export async function insertCollection(
   db: Db,
   organizationId: string,
-  fields: { name: string; description: string; kind: 'manual' | 'smart'; query: AssetFilter | null; createdBy: string | null },
+  fields: { name: string; description: string; kind: 'manual' | 'smart'; query: SmartQuery | null; createdBy: string | null },
 ): Promise<CollectionRow | undefined> {
   return (await db
     .insertInto('collections')
@@ -83,7 +86,7 @@ export async function findShareForFile(db: Db, collectionId: string, assetId: st
     ])
     .where('id', '=', collectionId)
     .executeTakeFirst()) as
-    | { organization_id: string; kind: 'manual' | 'smart'; query: AssetFilter | null; share_token_hash: string | null; member: boolean }
+    | { organization_id: string; kind: 'manual' | 'smart'; query: SmartQuery | null; share_token_hash: string | null; member: boolean }
     | undefined
 }
 
@@ -115,7 +118,7 @@ export async function updateCollection(
   db: Db,
   organizationId: string,
   id: string,
-  changes: { name?: string; description?: string; query?: AssetFilter },
+  changes: { name?: string; description?: string; query?: SmartQuery },
 ): Promise<CollectionRow | 'name_taken' | undefined> {
   try {
     return (await db

@@ -1,10 +1,9 @@
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { Type, type TObject, type TProperties } from 'typebox'
 import type { Scope } from '../../platform/db/schema.js'
-import { PaginationQuery } from '../../platform/http/pagination.js'
 import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
 import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
-import { CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
+import { CollectionQuery, CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
 import { DuplicatesQuery } from '../duplicates/schemas.js'
 import { CreateImportBody, ImportSchema, type ImportRecord } from '../imports/schemas.js'
 import { RenderQuery, RenditionLinkSchema } from '../renditions/schemas.js'
@@ -124,7 +123,10 @@ const TRASH_FIELDS = {
   purge_at: TrashedAssetSchema.properties.purge_at,
   deleted_by: TrashedAssetSchema.properties.deleted_by,
 }
-const AssetQuery = Type.Object(FilterProperties, { additionalProperties: false, description: 'The filters of list_assets.' })
+const AssetQuery = Type.Object(
+  { ...FilterProperties, sort: AssetListQuery.properties.sort },
+  { additionalProperties: false, description: 'The filters of list_assets, and optionally its `sort`: the order the collection lists its assets in.' },
+)
 const Collection = Type.Object({ ...CollectionSchema.properties, query: Type.Union([Type.Null(), AssetQuery], { description: 'Smart collections only.' }) }, { additionalProperties: false })
 
 const asJson = (body: unknown): ToolAnswer => ({ structured: body as Record<string, unknown> })
@@ -218,7 +220,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'search_assets',
     title: 'Search assets',
     description:
-      'Find design assets (images) by what they show or are about: full text over title, tags, asset type, client and product, combined with similarity of meaning when the organization has AI on. Best first, each with its `score`. Narrow with `asset_type`, `client`, `product`, `tag`, `color` (a colour name of list_colors\u2019s kind: red, blue, \u2026; what the picture shows) or `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`: what the file declares). To browse or filter without a query use list_assets; to look at one asset use get_asset.',
+      'Find design assets (images) by what they show or are about: full text over title, tags, asset type, client and product, combined with similarity of meaning when the organization has AI on. Best first, each with its `score`. Narrow with `asset_type`, `client`, `product`, `tag` (exact), `tag_prefix` (a tag starting with it), `color` (a colour name of list_colors\u2019s kind: red, blue, \u2026; what the picture shows) or `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`: what the file declares). To browse or filter without a query use list_assets; to look at one asset use get_asset.',
     scope: 'assets:read',
     annotations: { title: 'Search assets', ...READ },
     inputSchema: SearchBody,
@@ -239,11 +241,11 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'list_assets',
     title: 'List assets',
     description:
-      'List the organization\u2019s assets, newest first, optionally filtered by `asset_type`, `client`, `product` or `tag` (exact, case-insensitive), `q` (full text), `color` (a colour name: red, orange, yellow, green, teal, blue, purple, pink, brown, black, gray, white) and `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`). Compact records; `next_offset` is the `offset` of the next page. The names the filters take come from list_asset_types, list_clients, list_products and list_tags.',
+      'List the organization\u2019s assets, newest first unless `sort` says otherwise (`created_at`, `title`, `byte_size` or `updated_at`; `-title` for descending), optionally filtered by `asset_type`, `client`, `product` or `tag` (exact, case-insensitive), `tag_prefix` (a tag starting with it), `q` (full text), `color` (a colour name: red, orange, yellow, green, teal, blue, purple, pink, brown, black, gray, white) and `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`). Compact records; `next_offset` is the `offset` of the next page. The names the filters take come from list_asset_types, list_clients, list_products and list_tags.',
     scope: 'assets:read',
     annotations: { title: 'List assets', ...READ },
     inputSchema: AssetListQuery,
-    outputSchema: AssetPageOf('Assets, newest first.'),
+    outputSchema: AssetPageOf('Assets, in the order of `sort` (newest first by default).'),
     endpoint: 'GET /api/v1/assets',
     answer: (body) => ({ structured: assetPageAnswer(body as AssetPage) }),
   },
@@ -341,11 +343,12 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'get_collection',
     title: 'Get a collection',
-    description: 'One collection by id, with a page of its assets (compact records, newest first; `next_offset` pages on).',
+    description:
+      'One collection by id, with a page of its assets (compact records; `next_offset` pages on), newest first unless `sort` or a smart collection\u2019s `query.sort` says otherwise (`sort` as list_assets takes it).',
     scope: 'assets:read',
     annotations: { title: 'Get a collection', ...READ },
-    inputSchema: Type.Object({ id: Id('collection'), ...PaginationQuery }, { additionalProperties: false }),
-    outputSchema: Type.Object({ ...Collection.properties, assets: AssetPageOf('The collection\u2019s assets, newest first.') }, { additionalProperties: false }),
+    inputSchema: Type.Object({ id: Id('collection'), ...CollectionQuery.properties }, { additionalProperties: false }),
+    outputSchema: Type.Object({ ...Collection.properties, assets: AssetPageOf('The collection\u2019s assets, in its order.') }, { additionalProperties: false }),
     endpoint: 'GET /api/v1/collections/{id}',
     pathArgument: 'id',
     answer: (body) => {

@@ -22,6 +22,7 @@ export const SearchBody = Type.Object(
     client: FilterProperties.client,
     product: FilterProperties.product,
     tag: FilterProperties.tag,
+    tag_prefix: FilterProperties.tag_prefix,
     color: FilterProperties.color,
     provenance: FilterProperties.provenance,
   },

@@ -44,8 +44,10 @@ export async function search(client: NodeAssetLibraryClient, query: string, filt
   if (!values.json) process.stderr.write(`${answer.data.length} hits (${answer.mode} search)\n`)
 }
 
-export async function list(client: NodeAssetLibraryClient, filters: Filters, values: ListingValues & { q?: string | undefined }): Promise<void> {
-  const query: AssetListQuery = { ...filters, ...(values.q !== undefined && { q: values.q }) }
+export async function list(client: NodeAssetLibraryClient, filters: Filters, values: ListingValues & { q?: string | undefined; sort?: string | undefined }): Promise<void> {
+  // A key the API does not know is refused by the server, whose answer names the keys it takes.
+  const sort = values.sort as AssetListQuery['sort']
+  const query: AssetListQuery = { ...filters, ...(values.q !== undefined && { q: values.q }), ...(sort !== undefined && { sort }) }
   await printListing(values, COLUMNS, 'assets', {
     every: () => client.assets.iterate(query),
     page: (limit, offset) => client.assets.list({ ...query, limit, offset }),

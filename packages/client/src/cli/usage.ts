@@ -38,7 +38,7 @@ Usage:
   asset-library-client push <files, folders or globs…> [options]
   asset-library-client check <files, folders or globs…> [options]
   asset-library-client search "<query>" [--tag T] [--type T] [--client C] [--product P] [--color NAME] [--provenance P] [--limit N]
-  asset-library-client list [--tag T] [--type T] [--client C] [--product P] [--color NAME] [--provenance P] [-q Q] [--limit N] [--offset N | --all]
+  asset-library-client list [--tag T] [--type T] [--client C] [--product P] [--color NAME] [--provenance P] [-q Q] [--sort KEY] [--limit N] [--offset N | --all]
   asset-library-client trash list [--limit N] [--offset N | --all]
   asset-library-client trash restore <id>
   asset-library-client duplicates list [--limit N]
@@ -116,11 +116,13 @@ ${CONNECTION}
 ${HELP_OPTION}`,
   list: `Usage: asset-library-client list [options]
 
-A page of assets as a table, newest first, or every one with --all.
+A page of assets as a table, newest first (or in the order of --sort), or every one with --all.
 
 Options:
 ${FILTERS}
   -q, --q Q            only assets whose text matches Q
+  --sort KEY           the order: created_at, title, byte_size or updated_at, ascending; -KEY descending
+                       (--sort=-byte_size: largest first). Default -created_at
   --limit N            assets per page (1 to 100, default 50)
   --offset N           skip the first N assets (the next page starts at offset + limit)
   --all                every matching asset, page after page
@@ -269,7 +271,7 @@ export const COMMANDS = {
   },
   check: { ...common, ...walking },
   search: { ...common, ...filters },
-  list: { ...common, ...filters, q: { type: 'string', short: 'q' }, offset: { type: 'string' }, all: { type: 'boolean' } },
+  list: { ...common, ...filters, q: { type: 'string', short: 'q' }, sort: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' } },
   trash: { ...common, limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' } },
   duplicates: { ...common, limit: { type: 'string' } },
   colors: common,

@@ -218,7 +218,7 @@ export interface paths {
         };
         /**
          * List and filter assets
-         * @description Newest first. Filters combine (AND).
+         * @description Newest first unless `sort` says otherwise. Filters combine (AND).
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
@@ -428,7 +428,7 @@ export interface paths {
         };
         /**
          * Fetch a collection and its assets
-         * @description The collection with `asset_count` and a page of its assets (`limit`, `offset`). A smart collection’s assets are exactly what GET /api/v1/assets returns for its query.
+         * @description The collection with `asset_count` and a page of its assets (`limit`, `offset`, `sort`). A smart collection’s assets are exactly what GET /api/v1/assets returns for its query, in the order of its `query.sort` unless `sort` is given.
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
@@ -1278,7 +1278,7 @@ export interface components {
             };
         };
         /**
-         * @description The filters of GET /api/v1/assets; the collection holds whatever matches, evaluated when read.
+         * @description The filters of GET /api/v1/assets, and optionally the order (`sort`) the collection lists its assets in; the collection holds whatever matches, evaluated when read.
          * @example {
          *       "tag": "summer",
          *       "client": "Initech"
@@ -1293,6 +1293,8 @@ export interface components {
             product?: string;
             /** @description Assets carrying this tag, case-insensitive. */
             tag?: string;
+            /** @description Assets carrying a tag that starts with this text, case-insensitive (`%` and `_` are plain characters). */
+            tag_prefix?: string;
             /** @description Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not). */
             q?: string;
             /**
@@ -1305,6 +1307,11 @@ export interface components {
              * @enum {string}
              */
             provenance?: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
+            /**
+             * @description The order, `-created_at` (newest first) when absent: `created_at`, `title` (case-insensitive, by character code; an empty title first), `byte_size` or `updated_at`; `-` before the key for descending. Ties are broken by `id` in the same direction, so offset paging is stable.
+             * @enum {string}
+             */
+            sort?: "created_at" | "-created_at" | "title" | "-title" | "byte_size" | "-byte_size" | "updated_at" | "-updated_at";
         };
         Collection: {
             /** Format: uuid */
@@ -3753,6 +3760,8 @@ export interface operations {
                 product?: string;
                 /** @description Assets carrying this tag, case-insensitive. */
                 tag?: string;
+                /** @description Assets carrying a tag that starts with this text, case-insensitive (`%` and `_` are plain characters). */
+                tag_prefix?: string;
                 /** @description Full-text search over title, tags, type, client and product (web-search syntax: "quoted", or, -not). */
                 q?: string;
                 /** @description Assets whose palette has a colour of this name (see `GET /api/v1/colors`); assets not yet analysed match no colour. */
@@ -3761,6 +3770,8 @@ export interface operations {
                 provenance?: "ai" | "ai_composite" | "capture" | "edited" | "unknown";
                 /** @description The asset with exactly this `external_id` (case-sensitive), if any. */
                 external_id?: string;
+                /** @description The order, `-created_at` (newest first) when absent: `created_at`, `title` (case-insensitive, by character code; an empty title first), `byte_size` or `updated_at`; `-` before the key for descending. Ties are broken by `id` in the same direction, so offset paging is stable. */
+                sort?: "created_at" | "-created_at" | "title" | "-title" | "byte_size" | "-byte_size" | "updated_at" | "-updated_at";
                 /** @description Page size; values above 100 are capped to 100. */
                 limit?: number;
                 /** @description How many items to skip. */
@@ -6837,6 +6848,8 @@ export interface operations {
     getCollection: {
         parameters: {
             query?: {
+                /** @description The order, `-created_at` (newest first) when absent: `created_at`, `title` (case-insensitive, by character code; an empty title first), `byte_size` or `updated_at`; `-` before the key for descending. Ties are broken by `id` in the same direction, so offset paging is stable. */
+                sort?: "created_at" | "-created_at" | "title" | "-title" | "byte_size" | "-byte_size" | "updated_at" | "-updated_at";
                 /** @description Page size; values above 100 are capped to 100. */
                 limit?: number;
                 /** @description How many items to skip. */
@@ -6904,7 +6917,7 @@ export interface operations {
                         created_at: string;
                         /** Format: date-time */
                         updated_at: string;
-                        /** @description A page of the collection’s assets, newest first. */
+                        /** @description A page of the collection’s assets, in the order of `sort`, else of a smart collection’s `query.sort`, else newest first. */
                         assets: {
                             data: components["schemas"]["Asset"][];
                             /** @description Items matching, across all pages. */
@@ -8480,6 +8493,8 @@ export interface operations {
                     product?: string;
                     /** @description Assets carrying this tag, case-insensitive. */
                     tag?: string;
+                    /** @description Assets carrying a tag that starts with this text, case-insensitive (`%` and `_` are plain characters). */
+                    tag_prefix?: string;
                     /**
                      * @description Assets whose palette has a colour of this name (see `GET /api/v1/colors`); assets not yet analysed match no colour.
                      * @enum {string}

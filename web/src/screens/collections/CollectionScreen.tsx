@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import { Link, useLocation, useParams } from 'wouter'
+import { Link, useLocation, useParams, useSearch } from 'wouter'
 import { unwrap, v1 } from '../../api/client'
 import { ApiError } from '@asset-library/client'
 import { AiBadge, AssetThumb, assetTitle } from '../../ui/AssetThumb'
+import { MiddleEllipsis } from '../../ui/MiddleEllipsis'
 import { ConfirmDialog, Dialog } from '../../ui/Dialog'
 import { EmptyState } from '../../ui/EmptyState'
 import { formatDate, plural } from '../../ui/format'
@@ -11,8 +12,10 @@ import { FormError } from '../../ui/FormError'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { sameFilters, type AssetFilterValue } from '../library/filters'
+import { apiSortOf, sortOf, type ApiSort } from '../library/sort'
+import { SortControl } from '../library/SortControl'
 import { AddAssetsDialog } from './AddAssetsDialog'
-import { describeQuery, useCollection, useRefreshAssetData, useRefreshCollections, type Collection, type CollectionAsset } from './api'
+import { collectionHref, describeQuery, useCollection, useRefreshAssetData, useRefreshCollections, type Collection, type CollectionAsset } from './api'
 import { CollectionFields } from './CollectionFields'
 import { SharePanel } from './SharePanel'
 import { SmartQueryEditor } from './SmartQueryEditor'
@@ -22,10 +25,11 @@ type CollectionQuery = ReturnType<typeof useCollection>
 
 export function CollectionScreen() {
   const { id } = useParams<{ id: string }>()
-  const query = useCollection(id)
+  const sort = apiSortOf(new URLSearchParams(useSearch()).get('sort'))
+  const query = useCollection(id, sort)
   // Every page carries the collection; the first is as fresh as the others (they refetch together).
   // Once loaded, a failed refetch or "Show more" keeps the page and says so where it happened.
-  if (query.data) return <CollectionView collection={query.data.pages[0]!} query={query} />
+  if (query.data) return <CollectionView collection={query.data.pages[0]!} query={query} sort={sort} />
   if (query.isError) {
     const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400)
     return missing ? (
@@ -39,7 +43,7 @@ export function CollectionScreen() {
   return <p className="page-message">Loading the collection…</p>
 }
 
-function CollectionView({ collection, query }: { collection: Collection; query: CollectionQuery }) {
+function CollectionView({ collection, query, sort }: { collection: Collection; query: CollectionQuery; sort: ApiSort | undefined }) {
   const [dialog, setDialog] = useState<'rename' | 'delete' | 'add' | null>(null)
   const [, navigate] = useLocation()
   const refresh = useRefreshCollections()
@@ -84,7 +88,14 @@ function CollectionView({ collection, query }: { collection: Collection; query: 
 
       <SharePanel collection={collection} />
       {!manual && <QueryPanel key={JSON.stringify(collection.query)} collection={collection} />}
-      <CollectionAssets collection={collection} query={query} onAdd={() => setDialog('add')} />
+      <CollectionAssets
+        collection={collection}
+        query={query}
+        onAdd={() => setDialog('add')}
+        sort={sort}
+        // An explicit order in the URL, newest first included: a smart collection may have another of its own.
+        onSort={(next) => navigate(collectionHref(collection.id, next || '-created_at'), { replace: true })}
+      />
 
       <RenameDialog collection={collection} open={dialog === 'rename'} onClose={() => setDialog(null)} />
       {manual && <AddAssetsDialog collection={collection} open={dialog === 'add'} onClose={() => setDialog(null)} />}
@@ -113,7 +124,9 @@ function QueryPanel({ collection }: { collection: Collection }) {
   const toast = useToast()
   const changed = !sameFilters(draft, saved)
   const save = useMutation({
-    mutationFn: () => unwrap(v1.PATCH('/api/v1/collections/{id}', { params: { path: { id: collection.id } }, body: { query: draft } })),
+    // The filters edited here, and the order the query may also store (chosen on the collection's Sort).
+    mutationFn: () =>
+      unwrap(v1.PATCH('/api/v1/collections/{id}', { params: { path: { id: collection.id } }, body: { query: { ...draft, ...(collection.query?.sort && { sort: collection.query.sort }) } } })),
     onSuccess: async () => {
       await refresh()
       toast.success('Query saved.')
@@ -138,7 +151,17 @@ function QueryPanel({ collection }: { collection: Collection }) {
   )
 }
 
-function CollectionAssets({ collection, query, onAdd }: { collection: Collection; query: CollectionQuery; onAdd(): void }) {
+interface CollectionAssetsProps {
+  collection: Collection
+  query: CollectionQuery
+  onAdd(): void
+  /** The order asked in the URL; none is the collection's own (a smart one's `query.sort`, else newest first). */
+  sort: ApiSort | undefined
+  onSort(next: ApiSort | ''): void
+}
+
+function CollectionAssets({ collection, query, onAdd, sort, onSort }: CollectionAssetsProps) {
+  const back = collectionHref(collection.id, sort)
   const refresh = useRefreshAssetData()
   const toast = useToast()
   const manual = collection.kind === 'manual'
@@ -168,16 +191,19 @@ function CollectionAssets({ collection, query, onAdd }: { collection: Collection
   }
   return (
     <section aria-label="Assets in this collection" className="stack">
+      <div className="row end">
+        <SortControl value={sortOf(sort ?? collection.query?.sort)} onChange={onSort} />
+      </div>
       <ul className="collection-grid">
         {items.map((asset) => (
           <li key={asset.id}>
             <article className="collection-card" aria-labelledby={`card-${asset.id}`}>
-              <Link href={`/assets/${asset.id}`} className="collection-thumb" tabIndex={-1} aria-hidden="true">
+              <Link href={`/assets/${asset.id}`} state={{ back }} className="collection-thumb" tabIndex={-1} aria-hidden="true">
                 <AssetThumb asset={asset}>{asset.created_by_ai && <AiBadge />}</AssetThumb>
               </Link>
               <div className="collection-card-body">
-                <Link href={`/assets/${asset.id}`} id={`card-${asset.id}`} className="collection-card-title">
-                  {assetTitle(asset)}
+                <Link href={`/assets/${asset.id}`} state={{ back }} id={`card-${asset.id}`} className="collection-card-title">
+                  <MiddleEllipsis text={assetTitle(asset)} />
                 </Link>
                 {manual && (
                   <button

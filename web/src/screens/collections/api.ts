@@ -3,6 +3,7 @@ import { ASSETS_KEY, COLLECTIONS_KEY, invalidateAssetData } from '../../api/cach
 import { appApi, unwrap, v1, type AppData, type V1Data } from '../../api/client'
 import { useOrg } from '../../session'
 import type { AssetFilterValue } from '../library/filters'
+import type { ApiSort } from '../library/sort'
 import { useDebounced } from '../../ui/useDebounced'
 
 export type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
@@ -48,10 +49,18 @@ export function useManualCollections({ enabled = true }: { enabled?: boolean } =
  * One collection and its assets, a page at a time ("Show more"): every page is the collection with a
  * slice of its assets, so the first page gives the collection itself without a second request.
  */
-export function useCollection(id: string) {
+/** A collection's screen path, with the order its assets were asked in (none: the collection's own). */
+export function collectionHref(id: string, sort?: ApiSort): string {
+  return sort ? `/collections/${id}?sort=${encodeURIComponent(sort)}` : `/collections/${id}`
+}
+
+/** A collection and its assets page by page, in the order `sort` names (else the collection's own). */
+export function useCollection(id: string, sort?: ApiSort, { enabled = true } = {}) {
   return useInfiniteQuery({
-    queryKey: [COLLECTIONS_KEY, 'one', id],
-    queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/collections/{id}', { params: { path: { id }, query: { limit: PAGE, offset: pageParam } } })),
+    queryKey: [COLLECTIONS_KEY, 'one', id, sort ?? ''],
+    queryFn: ({ pageParam }) =>
+      unwrap(v1.GET('/api/v1/collections/{id}', { params: { path: { id }, query: { ...(sort && { sort }), limit: PAGE, offset: pageParam } } })),
+    enabled,
     initialPageParam: 0,
     getNextPageParam: ({ assets }) => (assets.offset + assets.data.length < assets.total ? assets.offset + assets.data.length : undefined),
     meta: { quiet: true },
@@ -83,9 +92,19 @@ export function useLiveCount(filters: AssetFilterValue) {
 
 /** "tag red · client Acme" for a smart collection's query. */
 export function describeQuery(query: AssetFilterValue | null | undefined): string {
-  const labels: Record<keyof AssetFilterValue, string> = { asset_type: 'type', client: 'client', product: 'product', tag: 'tag', q: 'text', color: 'colour', provenance: 'origin' }
+  const labels: Record<keyof AssetFilterValue, string> = {
+    asset_type: 'type',
+    client: 'client',
+    product: 'product',
+    tag: 'tag',
+    tag_prefix: 'tag starting with',
+    q: 'text',
+    color: 'colour',
+    provenance: 'origin',
+  }
+  // A stored `sort` is the order of the assets, not a filter.
   const parts = Object.entries(query ?? {})
-    .filter(([, value]) => value)
+    .filter(([key, value]) => value && key in labels)
     .map(([key, value]) => `${labels[key as keyof AssetFilterValue]} “${value}”`)
   return parts.length > 0 ? parts.join(' · ') : 'every asset'
 }

@@ -1,10 +1,11 @@
-import { useEffect, useState, type CSSProperties, type ReactNode } from 'react'
+import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react'
 import { Link, useLocation, useParams } from 'wouter'
 import { ApiError } from '@asset-library/client'
 import { messageOf } from '../../api/problem'
 import { AiBadge, assetTitle } from '../../ui/AssetThumb'
 import { CopyButton } from '../../ui/CopyButton'
 import { useTransparency } from '../../ui/transparency'
+import { AddAssetToCollectionDialog } from './AddAssetToCollection'
 import { AssetEditForm } from './AssetEditForm'
 import { assetHref, type CardAsset } from './AssetGrid'
 import { AssetRecord } from './AssetRecord'
@@ -12,16 +13,17 @@ import { UploadStatus, UploadVersionButton, VersionDropTarget, VersionHistory } 
 import { DeleteAsset } from './DeleteAsset'
 import { DownloadAs } from './DownloadAs'
 import { downloadHref, downloadName } from './download'
+import { useCollection } from '../collections/api'
 import { parseLibrarySearch } from './filters'
+import { apiSortOf } from './sort'
 import { useAsset, type Asset } from './queries'
-import { AddToCollectionDialog } from './SelectionToolbar'
 import { LookalikeAssets, SimilarAssets } from './SimilarAssets'
 import { useLibraryItems } from './useLibraryItems'
 import { useVersionUpload } from './versions'
 import { useSession } from '../../session'
 import './library.css'
 
-/** Where "back to the library" goes: the library as it was left (filters and search), else `/`. */
+/** Where "back" goes: the library or the collection as it was left (filters, search, sort), else `/`. */
 function libraryBack(): string {
   const back = (history.state as { back?: unknown } | null)?.back
   return typeof back === 'string' && back.startsWith('/') ? back : '/'
@@ -42,12 +44,30 @@ function useEscapeTo(href: string) {
   }, [href, navigate])
 }
 
+/** A collection's screen, as `back` names it: `/collections/ID?sort=…`. */
+const COLLECTION_PATH = /^\/collections\/([^/?#]+)/
+
 /**
- * The assets before and after this one in the list the library showed (its filters and search, from the
- * cache when it was just open); the next page is asked for when this is the last one loaded.
+ * The list the asset was opened from, as `back` names it: a collection's assets in its order, or the
+ * library's with its filters, search and sort (from the cache when it was just open).
+ */
+function useListFrom(back: string): { items: readonly CardAsset[]; more: ReturnType<typeof useLibraryItems>['more'] } {
+  const url = new URL(back, window.location.href)
+  const collectionId = COLLECTION_PATH.exec(url.pathname)?.[1]
+  const library = useLibraryItems(parseLibrarySearch(url.search), { enabled: collectionId === undefined })
+  const collection = useCollection(collectionId ?? '', apiSortOf(url.searchParams.get('sort')), { enabled: collectionId !== undefined })
+  const items = useMemo(() => collection.data?.pages.flatMap((page) => page.assets.data) ?? [], [collection.data])
+  if (collectionId === undefined) return library
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = collection
+  return { items, more: { hasMore: hasNextPage, loading: isFetchingNextPage, failed: isFetchNextPageError, load: () => void fetchNextPage() } }
+}
+
+/**
+ * The assets before and after this one in the list it was opened from; the next page is asked for when
+ * this is the last one loaded.
  */
 function useNeighbours(back: string, id: string): { previous?: CardAsset; next?: CardAsset } {
-  const { items, more } = useLibraryItems(parseLibrarySearch(new URL(back, window.location.href).search))
+  const { items, more } = useListFrom(back)
   const index = items.findIndex((item) => item.id === id)
   const atLoadedEnd = index >= 0 && index === items.length - 1 && more.hasMore && !more.loading && !more.failed
   useEffect(() => {
@@ -55,6 +75,22 @@ function useNeighbours(back: string, id: string): { previous?: CardAsset; next?:
   }, [atLoadedEnd, more])
   if (index < 0) return {}
   return { previous: items[index - 1], next: items[index + 1] }
+}
+
+/** ArrowLeft and ArrowRight go to the previous and next asset, unless typing in a field or in a dialog. */
+function useArrowsTo({ previous, next }: { previous?: CardAsset | undefined; next?: CardAsset | undefined }, back: string) {
+  const [, navigate] = useLocation()
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.key === 'ArrowLeft' ? previous : event.key === 'ArrowRight' ? next : undefined
+      if (!target || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
+      if (document.querySelector('dialog[open]') || (event.target as HTMLElement | null)?.closest('input, textarea, select, [contenteditable="true"]')) return
+      event.preventDefault()
+      navigate(assetHref(target.id), { state: { back } })
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [previous, next, back, navigate])
 }
 
 /**
@@ -67,6 +103,7 @@ export function AssetDetailScreen() {
   const [, navigate] = useLocation()
   const asset = useAsset(id)
   const neighbours = useNeighbours(back, id)
+  useArrowsTo(neighbours, back)
   const [collecting, setCollecting] = useState(false)
   const upload = useVersionUpload(id)
   const { user } = useSession()
@@ -74,7 +111,7 @@ export function AssetDetailScreen() {
 
   const backLink = (
     <Link href={back} className="back-link">
-      ← Library
+      ← {COLLECTION_PATH.test(back) ? 'Collection' : 'Library'}
     </Link>
   )
   if (asset.isPending) return <p className="page-message" aria-busy="true">{backLink} Loading…</p>
@@ -115,7 +152,7 @@ export function AssetDetailScreen() {
           </a>
           <DeleteAsset asset={data} onDeleted={() => navigate(back)} />
         </div>
-        <AddToCollectionDialog open={collecting} ids={[data.id]} onClose={() => setCollecting(false)} />
+        <AddAssetToCollectionDialog open={collecting} assetId={data.id} onClose={() => setCollecting(false)} />
       </header>
       <Neighbours {...neighbours} back={back} />
       <div className="detail">

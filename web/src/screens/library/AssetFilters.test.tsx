@@ -51,3 +51,18 @@ describe('the colour and origin filters', () => {
     expect(container.querySelector<HTMLElement>('label .swatch')?.style.background).toBe('#d32f2f')
   })
 })
+
+describe('the tag filter', () => {
+  it('takes typed text as a prefix, and a picked suggestion as the exact tag', async () => {
+    const onChange = vi.fn()
+    const { container } = render(<AssetFilters value={{ tag: 'old' }} onChange={onChange} />, { wrapper: wrapper() })
+    const tag = screen.getByRole('combobox', { name: 'Tag' })
+    fireEvent.change(tag, { target: { value: 'wall' } })
+    fireEvent.keyDown(tag, { key: 'Enter' })
+    expect(onChange).toHaveBeenLastCalledWith({ tag_prefix: 'wall' })
+    // The suggestions come from GET /api/v1/tags (answered here by the test's stub).
+    await vi.waitFor(() => expect(container.querySelector('datalist option[value="blue"]')).not.toBeNull())
+    fireEvent.change(tag, { target: { value: 'blue' } })
+    expect(onChange).toHaveBeenLastCalledWith({ tag: 'blue' })
+  })
+})

@@ -29,7 +29,12 @@ export function AssetFilters({ value, onChange, text = false, clearable = true }
       <CatalogSelect className="filter-field" label="Type" empty="All types" path="/api/v1/asset-types" value={value.asset_type} onChange={(v) => set('asset_type', v)} />
       <CatalogSelect className="filter-field" label="Client" empty="All clients" path="/api/v1/clients" value={value.client} onChange={(v) => set('client', v)} />
       <CatalogSelect className="filter-field" label="Product" empty="All products" path="/api/v1/products" value={value.product} onChange={(v) => set('product', v)} />
-      <TagField key={`tag:${value.tag ?? ''}`} label="Tag" initial={value.tag ?? ''} onCommit={(v) => set('tag', v)} />
+      <TagField
+        key={`tag:${value.tag ?? ''}:${value.tag_prefix ?? ''}`}
+        label="Tag"
+        initial={value.tag ?? value.tag_prefix ?? ''}
+        onCommit={(text, picked) => onChange(cleanFilters({ ...value, tag: picked ? text : '', tag_prefix: picked ? '' : text }))}
+      />
       <ColorSelect value={value.color} onChange={(v) => set('color', v)} />
       <OriginSelect value={value.provenance} onChange={(v) => set('provenance', v)} />
       {text && <CommitField key={`q:${value.q ?? ''}`} label="Text" initial={value.q ?? ''} onCommit={(v) => set('q', v)} />}
@@ -95,25 +100,30 @@ function ChoiceSelect({ label, empty, options, value, onChange }: ChoiceSelectPr
 interface CommitProps {
   label: string
   initial: string
-  onCommit(value: string): void
+  /** `picked`: the value is one of the suggestions, picked from the list (not typed). */
+  onCommit(value: string, picked: boolean): void
   suggestions?: string[]
   onDraft?(value: string): void
 }
 
-/** A text field that reports its value when committed (Enter, blur, or picking a suggestion), not on each key. */
+/**
+ * A text field that reports its value when committed (Enter, blur, or picking a suggestion), not on each key.
+ * The tag filter takes typed text as a prefix (`tag_prefix`: "wall" finds "wallpaper") and a picked
+ * suggestion as the exact tag.
+ */
 function CommitField({ label, initial, onCommit, suggestions, onDraft }: CommitProps) {
   const [draft, setDraft] = useState(initial)
   const listId = useId()
   const id = useId()
-  const commit = (next: string) => {
-    if (next.trim() !== initial.trim()) onCommit(next)
+  const commit = (next: string, picked = false) => {
+    if (picked || next.trim() !== initial.trim()) onCommit(next, picked)
   }
   const change = (e: ChangeEvent<HTMLInputElement>) => {
     setDraft(e.target.value)
     onDraft?.(e.target.value)
     const native = e.nativeEvent as InputEvent
     // Picking an option of the datalist replaces the text in one go.
-    if (suggestions && (native.inputType === 'insertReplacementText' || native.inputType === undefined) && suggestions.includes(e.target.value)) commit(e.target.value)
+    if (suggestions && (native.inputType === 'insertReplacementText' || native.inputType === undefined) && suggestions.includes(e.target.value)) commit(e.target.value, true)
   }
   const keyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react'
 import { Link } from 'wouter'
 import { AiBadge, AssetThumb, assetTitle, type ThumbAsset } from '../../ui/AssetThumb'
+import { MiddleEllipsis } from '../../ui/MiddleEllipsis'
 import { columnsOf, moveInGrid } from './gridNav'
 
 /** What a card shows: a listed asset and a search hit both have these. */
@@ -133,7 +134,7 @@ export function AssetGrid({ items, selected, onToggle, onOpen, onEscape, linkSta
                   <h3 className="asset-title" title={title}>
                     {/* Not a tab stop of its own: the card is, and Enter on it opens. */}
                     <Link href={assetHref(asset.id)} state={linkState} id={titleId} tabIndex={-1}>
-                      {title}
+                      <MiddleEllipsis text={title} />
                     </Link>
                   </h3>
                   <div className="asset-sub">

@@ -9,6 +9,7 @@ import { LibraryEmpty, NoMatches } from './LibraryEmpty'
 import { LoadMore } from './LoadMore'
 import { SearchBox } from './SearchBox'
 import { SelectionToolbar } from './SelectionToolbar'
+import { SortControl } from './SortControl'
 import { useLibraryItems } from './useLibraryItems'
 import { useSelection } from './useSelection'
 import './library.css'
@@ -23,8 +24,8 @@ const SEARCH_MODE_LABEL = {
 export function LibraryScreen() {
   const [, navigate] = useLocation()
   const state = parseLibrarySearch(useSearch())
-  const { filters, search } = state
-  const go = (next: typeof state) => navigate(libraryHref(libraryState(next.filters, next.search)), { replace: true })
+  const { filters, search, sort } = state
+  const go = (next: typeof state) => navigate(libraryHref(libraryState(next.filters, next.search, next.sort)), { replace: true })
 
   const library = useLibraryItems(state)
   const { items } = library
@@ -37,7 +38,7 @@ export function LibraryScreen() {
     <div className="library">
       <header className="library-header">
         <h1>Library</h1>
-        {!brandNew && <SearchBox key={search} initial={search} onSearch={(text) => go({ filters, search: text })} />}
+        {!brandNew && <SearchBox key={search} initial={search} onSearch={(text) => go({ filters, search: text, sort })} />}
         {/* Live regions stay mounted and change their text: one mounted with its text is not read. */}
         <span className="count" aria-live="polite">
           {brandNew ? '' : library.countText}
@@ -47,7 +48,13 @@ export function LibraryScreen() {
       <p className="visually-hidden" role="status">
         {selection.ids.length > 0 ? `${selection.ids.length} selected` : ''}
       </p>
-      {!brandNew && <AssetFilters value={filters} onChange={(next) => go({ filters: next, search })} />}
+      {!brandNew && (
+        <div className="library-controls">
+          <AssetFilters value={filters} onChange={(next) => go({ filters: next, search, sort })} />
+          {/* A search is best first: no order to choose. */}
+          {!search && <SortControl value={sort} onChange={(next) => go({ filters, search, sort: next })} />}
+        </div>
+      )}
 
       {library.mode && (
         <p className="search-mode">

@@ -6,6 +6,7 @@ import { nextOffset } from '../../api/paging'
 import { plural } from '../../ui/format'
 import type { CardAsset } from './AssetGrid'
 import type { LibraryUrlState } from './filters'
+import { sortParam } from './sort'
 
 export const PAGE = 60
 export const SEARCH_LIMIT = 100
@@ -25,13 +26,13 @@ export function countText(total: number | undefined, searching: boolean, estimat
  * the top hits of a search (POST /api/v1/search, one request without pages). `items` is stable
  * between renders while the data is.
  */
-export function useLibraryItems({ filters, search }: LibraryUrlState) {
+export function useLibraryItems({ filters, search, sort }: LibraryUrlState, { enabled = true } = {}) {
   const list = useInfiniteQuery({
-    queryKey: [ASSETS_KEY, 'list', filters],
-    queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/assets', { params: { query: { ...filters, limit: PAGE, offset: pageParam } } })),
+    queryKey: [ASSETS_KEY, 'list', filters, sort ?? ''],
+    queryFn: ({ pageParam }) => unwrap(v1.GET('/api/v1/assets', { params: { query: { ...filters, ...sortParam(sort), limit: PAGE, offset: pageParam } } })),
     initialPageParam: 0,
     getNextPageParam: nextOffset,
-    enabled: !search,
+    enabled: enabled && !search,
     // The grid stays in place while the next filters load, rather than blinking empty.
     placeholderData: keepPreviousData,
     meta: { quiet: true },
@@ -40,7 +41,7 @@ export function useLibraryItems({ filters, search }: LibraryUrlState) {
     queryKey: [ASSETS_KEY, 'search', search, filters],
     // The search text is the body's `q`; the text filter never goes with a search (libraryState).
     queryFn: () => unwrap(v1.POST('/api/v1/search', { body: { ...filters, q: search, limit: SEARCH_LIMIT } })),
-    enabled: Boolean(search),
+    enabled: enabled && Boolean(search),
     staleTime: 60_000,
     placeholderData: keepPreviousData,
     meta: { quiet: true },
