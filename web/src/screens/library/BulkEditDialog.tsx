@@ -1,6 +1,6 @@
 import type { paths } from '@asset-library/client'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useId, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { invalidateAssetData } from '../../api/cache'
 import { v1 } from '../../api/client'
 import { assetTitle } from '../../ui/AssetThumb'
@@ -9,8 +9,9 @@ import { FormError } from '../../ui/FormError'
 import { plural } from '../../ui/format'
 import { useToast } from '../../ui/toast'
 import { chunks, sendPaced } from './bulk'
+import { CatalogSelect } from './CatalogSelect'
 import { SuggestedInput } from './MetadataInputs'
-import { useCatalog, type Asset } from './queries'
+import type { Asset } from './queries'
 import { addTag, TagEditor } from './TagEditor'
 
 type BulkOperation = paths['/api/v1/assets/bulk']['post']
@@ -99,8 +100,6 @@ export function BulkEditDialog({ open, assets, onClose }: { open: boolean; asset
 function BulkEditForm({ count, busy, error, onApply, onCancel }: { count: number; busy: boolean; error: unknown; onApply(change: BulkChange): void; onCancel(): void }) {
   const [fields, setFields] = useState(NO_CHANGE)
   const [drafts, setDrafts] = useState({ add: '', remove: '' })
-  const types = useCatalog('/api/v1/asset-types').data ?? []
-  const typeId = useId()
   const change = changeOf(fields, drafts)
   const changes = Object.keys(change).length > 0
   const set = <K extends keyof Fields>(key: K) => (value: Fields[K]) => setFields((previous) => ({ ...previous, [key]: value }))
@@ -113,17 +112,7 @@ function BulkEditForm({ count, busy, error, onApply, onCancel }: { count: number
       <p className="muted">Empty fields leave each asset as it is.</p>
       <TagEditor label="Add tags" fieldLabel="Tag to add" tags={fields.add} onChange={set('add')} draft={drafts.add} onDraft={(add) => setDrafts((d) => ({ ...d, add }))} />
       <TagEditor label="Remove tags" fieldLabel="Tag to remove" tags={fields.remove} onChange={set('remove')} draft={drafts.remove} onDraft={(remove) => setDrafts((d) => ({ ...d, remove }))} />
-      <div className="field">
-        <label htmlFor={typeId}>Type</label>
-        <select id={typeId} value={fields.assetType} onChange={(e) => set('assetType')(e.target.value)}>
-          <option value="">Keep each asset’s</option>
-          {types.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <CatalogSelect empty="Keep each asset’s" label="Type" path="/api/v1/asset-types" value={fields.assetType} onChange={set('assetType')} />
       <SuggestedInput label="Client" path="/api/v1/clients" value={fields.client} onChange={set('client')} />
       <SuggestedInput label="Product" path="/api/v1/products" value={fields.product} onChange={set('product')} />
       <fieldset className="field">
