@@ -26,13 +26,14 @@ const ALL_TOOLS = [
   'list_trash',
   'push_asset',
   'update_asset',
+  'update_assets',
   'restore_asset',
   'create_collection',
   'add_to_collection',
   'import_from_figma',
   'get_import',
 ]
-const WRITE_TOOLS = ['push_asset', 'update_asset', 'restore_asset', 'create_collection', 'add_to_collection', 'import_from_figma']
+const WRITE_TOOLS = ['push_asset', 'update_asset', 'update_assets', 'restore_asset', 'create_collection', 'add_to_collection', 'import_from_figma']
 
 const clients: Client[] = []
 afterEach(async () => {
@@ -193,6 +194,22 @@ describe('the MCP server', () => {
       expect(await sharp(Buffer.from(await file.arrayBuffer())).metadata()).toMatchObject({ format: 'jpeg', width: 200, height: 200 })
       expect(await ok(client, 'render_asset', { id, preset: 'thumbnail' })).toMatchObject({ width: 400, height: 400, format: 'webp' })
       expect(await toolError(client, 'render_asset', { id, format: 'gif' })).toMatch(/^- format: /m)
+    })
+
+    it('update_assets edits many assets in one call and answers each id, another organization\u2019s as not found', async () => {
+      const client = await connect(served.url, acme.writeKey)
+      const mine = [await pushImage(t.app, acme.writeKey, { tag_names: ['draft'] }), await pushImage(t.app, acme.writeKey, { client: 'Umbrella' })]
+      const theirs = await pushImage(t.app, globex.writeKey, { tag_names: ['draft'] })
+      const ids = [...mine.map((asset) => asset.id), theirs.id]
+      const answer = await ok<{ results: Array<{ id: string; result: string; reason?: string }> }>(client, 'update_assets', { ids, set: { client: 'Umbrella' }, remove_tags: ['draft'] })
+      expect(answer.results.map(({ id, result }) => [id, result])).toEqual([
+        [ids[0], 'updated'],
+        [ids[1], 'unchanged'],
+        [ids[2], 'not_found'],
+      ])
+      expect(answer.results[2]!.reason).toBeTruthy()
+      expect(await ok(client, 'get_asset', { id: ids[0] })).toMatchObject({ client: 'Umbrella', tags: [] })
+      expect(await toolError(client, 'update_assets', { ids })).toContain('400 validation_failed')
     })
 
     it('lists the trash and restores an asset from it, as it was', async () => {

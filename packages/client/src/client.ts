@@ -78,6 +78,12 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       update: (id: string, changes: T.AssetUpdate, options?: RequestOptions) => call<T.Asset>('updateAsset', { id, body: json(changes), options }),
       delete: (id: string, options?: RequestOptions) => call<void>('deleteAsset', { id, options }),
       /**
+       * Edits up to 500 assets in one request and one transaction: `set` fields on each, `add_tags` and
+       * `remove_tags` (the other tags stay). Answers each distinct id in order: `updated`, `unchanged`,
+       * `not_found` or `forbidden` (with a `reason`); an unknown asset type is 422 and changes nothing.
+       */
+      bulkEdit: (edit: T.BulkEdit, options?: RequestOptions) => call<T.BulkEditResult>('bulkEditAssets', { body: json(edit), options }),
+      /**
        * The nearest assets by meaning (the default; empty when AI is off for the organization), or with
        * `{by: 'appearance'}` every asset within 7 bits of its perceptual hash, closest first, with `distance`.
        */

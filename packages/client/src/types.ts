@@ -31,6 +31,10 @@ export type AssetListQuery = QueryOf<'listAssets'>
 export type PushFields = Omit<JsonBodyOf<'pushAsset'>, 'image_url' | 'image_base64'>
 export type PushResult = Success<'pushAsset'>
 export type AssetUpdate = JsonBodyOf<'updateAsset'>
+/** `{ids, set?, add_tags?, remove_tags?}`: 1 to 500 assets, at least one change. */
+export type BulkEdit = JsonBodyOf<'bulkEditAssets'>
+/** `{results: [{id, result, reason?}]}`, one per distinct id in the order sent. */
+export type BulkEditResult = Success<'bulkEditAssets'>
 export type AssetPage = Success<'listAssets'>
 export type SimilarQuery = QueryOf<'similarAssets'>
 /** What `assets.render` asks for: a size and format, or a `preset`; `redirect` is the client's own (always false). */

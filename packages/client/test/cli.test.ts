@@ -664,6 +664,44 @@ describe('trash', () => {
   })
 })
 
+describe('edit', () => {
+  it('edit selects assets with --where, edits every page of them (those its edit takes out of the selection included) and sums up; --dry-run edits nothing', async () => {
+    const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })
+    const ids: string[] = []
+    for (let i = 0; i < 3; i++) ids.push((await client.assets.push(await uniquePng(), { tag_names: ['wip'], client: i === 0 ? 'Acme' : 'Initech' })).asset_id)
+    const other = (await client.assets.push(await uniquePng(), { tag_names: ['final'] })).asset_id
+
+    const dry = await cli(['edit', '--where', 'tag=WIP', '--tag-add', 'reviewed', '--dry-run'], { ASSET_LIBRARY_KEY: library.acme.readKey })
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stdout).toBe('3 assets would be edited\n')
+    expect((await client.assets.get(ids[0]!)).tags).toEqual(['wip'])
+
+    const edited = await cli(['edit', '--where', 'tag=wip', '--tag-add', 'reviewed', '--tag-remove', 'wip', '--set', 'client=Acme', '--set', 'origin=person'])
+    expect(edited.code, edited.stderr).toBe(0)
+    expect(edited.stdout).toBe('3 updated, 0 unchanged, 0 not found, 0 forbidden\n')
+    for (const id of ids) expect(await client.assets.get(id)).toMatchObject({ tags: ['reviewed'], client: 'Acme', created_by_ai: false })
+    expect((await client.assets.get(other)).tags).toEqual(['final'])
+
+    const again = await cli(['edit', '--where', 'tag=reviewed', '--where', 'client=acme', '--set', 'client=Acme', '--json'])
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.events.at(-1)).toEqual({ event: 'summary', updated: 0, unchanged: 3, not_found: 0, forbidden: 0 })
+    expect(again.events.slice(0, -1).map((event) => event.id).sort()).toEqual([...ids].sort())
+
+    const readOnly = await cli(['edit', '--where', 'tag=reviewed', '--tag-add', 'x'], { ASSET_LIBRARY_KEY: library.acme.readKey })
+    expect(readOnly.code).toBe(2)
+    expect(readOnly.stderr).toMatch(/the API key is read-only/)
+    const noChange = await cli(['edit', '--where', 'tag=reviewed'])
+    expect(noChange.code).toBe(2)
+    expect(noChange.stderr).toMatch(/edit needs a change/)
+    const badSet = await cli(['edit', '--where', 'tag=reviewed', '--set', 'title=x'])
+    expect(badSet.code).toBe(2)
+    expect(badSet.stderr).toMatch(/--set takes FIELD=VALUE with FIELD one of type, client, product, origin/)
+    const unknownType = await cli(['edit', '--where', 'tag=reviewed', '--set', 'type=Hologram'])
+    expect(unknownType.code).toBe(1)
+    expect(unknownType.stderr).toMatch(/422 unknown_asset_type/)
+  })
+})
+
 describe('duplicates', () => {
   it('duplicates list prints each group and its near-duplicates, newest group first; resolve keeps one, trashes the others, and says so', async () => {
     const client = createClient({ baseUrl: library.url, apiKey: library.acme.writeKey })

@@ -32,6 +32,7 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   getAsset: (client) => client.assets.get(ID),
   updateAsset: (client) => client.assets.update(ID, { title: 'x' }),
   deleteAsset: (client) => client.assets.delete(ID),
+  bulkEditAssets: (client) => client.assets.bulkEdit({ ids: [ID], add_tags: ['x'] }),
   listCollections: (client) => client.collections.list(),
   createCollection: (client) => client.collections.create({ name: 'x' }),
   getCollection: (client) => client.collections.get(ID),

@@ -11,6 +11,9 @@ import {
   AssetListSchema,
   AssetParams,
   AssetSchema,
+  BULK_EDIT_EXAMPLE,
+  BulkEditBody,
+  BulkEditResponse,
   CHECK_EXAMPLE,
   CheckBody,
   CheckResponse,
@@ -173,6 +176,41 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
       },
     },
     async (request) => assets.check(request.caller!.organizationId, request.body.sha256),
+  )
+
+  app.post(
+    '/api/v1/assets/bulk',
+    {
+      config: { auth: { kind: 'key', scope: 'assets:write', bucket: 'standard' } },
+      schema: {
+        operationId: 'bulkEditAssets',
+        tags: ['assets'],
+        summary: 'Edit many assets at once',
+        description: [
+          'Sets fields on up to 500 assets and adds or removes tags, in one transaction. Give at least one change: `set` (asset type, client, product, origin), `add_tags` or `remove_tags` (a tag in both is refused). Tags are matched case-insensitively and trimmed; an added tag takes the catalogue\u2019s spelling.',
+          '',
+          'Answers 200 even when some ids fail, one result per distinct id in the order given: `updated` (emits one `asset.updated` for that asset, its `changes` naming the fields that changed), `unchanged` (it had every value already: no event), `not_found` (another organization\u2019s, in the trash, or no asset), or `forbidden` (you may not edit it; today every role edits every asset, so this is not answered yet). An asset type outside the catalogue is 422 for the whole request, and nothing changes.',
+        ].join('\n'),
+        body: BulkEditBody,
+        response: {
+          200: okResponse('What was done to each asset.', BulkEditResponse, BULK_EDIT_EXAMPLE),
+          ...problemResponses({
+            validation_failed: 'no id or more than 500, an unknown field, no change at all, or a tag both added and removed',
+            unknown_asset_type: UNKNOWN_ASSET_TYPE,
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { body } = request
+      if (body.set === undefined && body.add_tags === undefined && body.remove_tags === undefined) {
+        throw problems.validation([{ pointer: '/', detail: 'give at least one change: set, add_tags or remove_tags' }])
+      }
+      const removed = new Set(body.remove_tags?.map((tag) => tag.trim().toLowerCase()))
+      const both = body.add_tags?.findIndex((tag) => removed.has(tag.trim().toLowerCase())) ?? -1
+      if (both >= 0) throw problems.validation([{ pointer: `/add_tags/${both}`, detail: 'is also in remove_tags' }])
+      return { results: await assets.bulkEdit(request.caller!.organizationId, body) }
+    },
   )
 
   app.get(

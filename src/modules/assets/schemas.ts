@@ -339,6 +339,69 @@ export const PatchBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 )
 
+/** How many assets one bulk edit may name. */
+export const MAX_BULK_EDIT_IDS = 500
+
+const BulkTags = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), { minItems: 1, maxItems: 100, description: `${description} Matched case-insensitively, trimmed.` })
+
+export const BulkEditBody = Type.Object(
+  {
+    ids: Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1,
+      maxItems: MAX_BULK_EDIT_IDS,
+      description: 'The assets to edit, 1 to 500; an id given twice is edited and answered once.',
+    }),
+    set: Type.Optional(
+      Type.Object(
+        {
+          asset_type: Type.Optional(nullable(Name('One of the asset types; null clears it.'))),
+          client: Type.Optional(nullable(Name('null clears it.'))),
+          product: Type.Optional(nullable(Name('null clears it.'))),
+          created_by_ai: Type.Optional(Type.Boolean({ description: 'true: made with AI; false: made by a person.' })),
+        },
+        { additionalProperties: false, minProperties: 1, description: 'Fields given the same value on every asset.' },
+      ),
+    ),
+    add_tags: Type.Optional(BulkTags('Tags each asset gains (created on first use); one it has already is left as it is.')),
+    remove_tags: Type.Optional(BulkTags('Tags each asset loses; one it lacks is no change.')),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ ids: ['0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a56'], set: { client: 'Acme' }, add_tags: ['campaign-2026'], remove_tags: ['draft'] }],
+  },
+)
+
+export const BULK_EDIT_RESULTS = ['updated', 'unchanged', 'not_found', 'forbidden'] as const
+
+export const BulkEditResponse = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ format: 'uuid' }),
+          result: Type.Enum([...BULK_EDIT_RESULTS], {
+              type: 'string',
+              description:
+                '`updated`: changed, with its `asset.updated`; `unchanged`: it already had every value (no event); `not_found`: no live asset of your organization has this id (another organization\u2019s, or in the trash); `forbidden`: you may not edit it.',
+          }),
+          reason: Type.Optional(Type.String({ description: 'Why it was skipped, in plain words (not_found, forbidden).' })),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'One per distinct id, in the order the request named them.' },
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const BULK_EDIT_EXAMPLE = {
+  results: [
+    { id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55', result: 'updated' as const },
+    { id: '0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a56', result: 'not_found' as const, reason: 'No asset of your organization has this id: it may be in the trash.' },
+  ],
+}
+
 export const FilterProperties = {
   asset_type: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact asset type, case-insensitive.' })),
   client: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Exact client, case-insensitive.' })),

@@ -629,6 +629,46 @@ export async function updateAsset(db: Db, organizationId: string, id: string, ch
   return result.numUpdatedRows > 0n
 }
 
+/** The organization's live assets among `ids` with their relations, locked for update until the transaction ends (in id order, so two edits never deadlock). */
+export async function lockAssetsForEdit(tx: Db, organizationId: string, ids: string[]): Promise<AssetWithRelations[]> {
+  if (ids.length === 0) return []
+  return (await tx
+    .selectFrom('assets')
+    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS])
+    .where('assets.organization_id', '=', organizationId)
+    .where('assets.id', '=', sql<string>`any(${ids}::uuid[])`)
+    .orderBy('assets.id')
+    .forUpdate()
+    .execute()) as AssetWithRelations[]
+}
+
+/** One asset's new values in a bulk edit: the fields every edited asset is given, and its own tags. */
+export interface AssetEdit {
+  id: string
+  tags: string[]
+}
+
+/** Edits many assets in one statement: `fields` on every one, each its own tags, all at `updatedAt`. */
+export async function updateAssets(tx: Db, organizationId: string, edits: AssetEdit[], fields: Omit<AssetChanges, 'tags'>, updatedAt: Date): Promise<void> {
+  if (edits.length === 0) return
+  const rows = edits.map(({ id, tags }) => ({ id, tags, tag_keys: tags.map((tag) => tag.toLowerCase()), tag_text: tagText(tags) }))
+  const assignments = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([column, value]) => sql`${sql.ref(column)} = ${value}`)
+  await sql`
+    update assets set ${sql.join(assignments.concat(sql`tags = edit.tags, tag_keys = edit.tag_keys, tag_text = edit.tag_text, updated_at = ${updatedAt}::timestamptz`))}
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as edit(id uuid, tags text[], tag_keys text[], tag_text text)
+    where assets.organization_id = ${organizationId} and assets.id = edit.id
+  `.execute(tx)
+}
+
+/** Runs these clauses (inserts, updates) as one statement, each a data-modifying `with` of it; none: no statement. */
+export async function runTogether(tx: Db, clauses: Array<RawBuilder<unknown>>): Promise<void> {
+  if (clauses.length === 0) return
+  const parts = clauses.map((clause, i) => sql`${sql.ref(`together_${i}`)} as (${clause})`)
+  await sql`with ${sql.join(parts)} select 1`.execute(tx)
+}
+
 /**
  * Which of these contents (SHA-256) any asset, of any organization, still stores: as its current file, or
  * as any version of a live or trashed asset (`asset_versions` holds them all; the current file is read

@@ -1,7 +1,7 @@
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { Type, type TObject, type TProperties } from 'typebox'
 import type { Scope } from '../../platform/db/schema.js'
-import { AssetSchema, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
+import { AssetSchema, BulkEditBody, BulkEditResponse, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
 import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
 import { CollectionQuery, CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
 import { DuplicatesQuery } from '../duplicates/schemas.js'
@@ -421,6 +421,19 @@ export const TOOLS: readonly ToolDefinition[] = [
     outputSchema: FullAsset,
     endpoint: 'PATCH /api/v1/assets/{id}',
     pathArgument: 'id',
+    answer: asJson,
+  },
+  {
+    name: 'update_assets',
+    title: 'Update many assets',
+    description:
+      'Change up to 500 assets at once (their `ids`, from list_assets or search_assets): `set` gives every one the same `asset_type` (one of list_asset_types), `client`, `product` or `created_by_ai` (null clears a name); `add_tags` and `remove_tags` add or remove tags, leaving the others (matched without case). Give at least one change. Answers each id: `updated`, `unchanged` (it had those values already), `not_found` (not in this library, or in the trash) or `forbidden`, with a `reason` for the last two.',
+    scope: 'assets:write',
+    // Overwrites fields of many assets; the same call twice leaves them the same.
+    annotations: { title: 'Update many assets', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    inputSchema: BulkEditBody,
+    outputSchema: BulkEditResponse,
+    endpoint: 'POST /api/v1/assets/bulk',
     answer: asJson,
   },
   {

@@ -8,6 +8,7 @@ import { ApiError, NetworkError } from '../errors.js'
 import { createClient, type NodeAssetLibraryClient } from '../node.js'
 import type { Import, PushFields } from '../types.js'
 import { HashCache } from './hash-cache.js'
+import { editAssets, editPlan } from './edit.js'
 import { getAsset } from './get.js'
 import { figmaToken, follow, importSelection, listImports, notFound, refusalOf, succeeded, summaryOf } from './imports.js'
 import { listDuplicates, resolveDuplicates } from './duplicates.js'
@@ -30,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`)
     return EXIT.ok
   }
-  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, trash, duplicates, colors, get, import or mcp`)
+  if (!isCommand(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}: push, check, search, list, edit, trash, duplicates, colors, get, import or mcp`)
 
   if (command === 'mcp') {
     const { values, positionals } = parseCommand('mcp', args)
@@ -59,6 +60,14 @@ async function main(argv: string[]): Promise<number> {
     const filters = filtersOf(values)
     await list(await connect(connection(values, process.env)), filters, values)
     return EXIT.ok
+  }
+  if (command === 'edit') {
+    const { values, positionals } = parseCommand('edit', args)
+    if (values.help) return help('edit')
+    if (positionals.length > 0) throw new UsageError(`edit takes no arguments, only options (got ${positionals[0]})`)
+    const plan = editPlan(values)
+    const client = await connect(connection(values, process.env), values['dry-run'] ? 'assets:read' : 'assets:write')
+    return (await editAssets(client, plan, values)) ? EXIT.ok : EXIT.failed
   }
   if (command === 'trash') return trash(args)
   if (command === 'duplicates') return duplicates(args)

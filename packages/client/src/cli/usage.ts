@@ -43,6 +43,7 @@ Usage:
   asset-library-client trash restore <id>
   asset-library-client duplicates list [--limit N]
   asset-library-client duplicates resolve <keep-id> <other-id…>
+  asset-library-client edit --where FIELD=VALUE [--tag-add T] [--tag-remove T] [--set FIELD=VALUE] [--dry-run]
   asset-library-client colors   the colour names --color takes
   asset-library-client get <id> [--preset NAME | --width N --height N --fit F --format F --quality Q] -o FILE
   asset-library-client import figma <Figma link> [--components | --nodes 1:2,3:4] [--format F] [--scale N] [--wait]
@@ -159,6 +160,28 @@ ${CONNECTION}
   --json               list: NDJSON on stdout, one line per group as the server sends it; resolve: the
                        server's answer (the kept asset's record and the trashed ids)
 ${HELP_OPTION}`,
+  edit: `Usage: asset-library-client edit --where FIELD=VALUE [--tag-add T] [--tag-remove T] [--set FIELD=VALUE] [options]
+
+Edits every asset the --where filters select, in requests of 500: adds and removes tags (the others stay)
+and sets fields. All matching assets are listed first, so an edit that takes them out of the selection
+(--where tag=draft --tag-remove draft) still reaches each one. Prints how many were updated, unchanged (they
+had every value), not found (deleted meanwhile) or forbidden, and why any was skipped. Needs an assets:write
+key.
+
+Options:
+  --where FIELD=VALUE  select by tag, type, client, product, color, provenance or q (full text); repeatable,
+                       the filters combine
+  --tag-add T          a tag each asset gains (repeatable)
+  --tag-remove T       a tag each asset loses (repeatable)
+  --set FIELD=VALUE    type=T (one of the library's asset types), client=C, product=P (an empty value
+                       clears it), origin=ai or origin=person; repeatable
+  --dry-run            edit nothing: say how many assets would be edited
+${CONNECTION}
+  --json               NDJSON on stdout: one line per asset ({id, result, reason?}), then a summary line
+${HELP_OPTION}
+
+Exit: 0 every selected asset was updated or unchanged; 1 some were not found or forbidden; 2 bad usage, a
+refused key or an unreachable server.`,
   colors: `Usage: asset-library-client colors [options]
 
 The colour names an asset's palette colours are given, and --color of list and search takes, each with
@@ -274,6 +297,14 @@ export const COMMANDS = {
   list: { ...common, ...filters, q: { type: 'string', short: 'q' }, sort: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' } },
   trash: { ...common, limit: { type: 'string' }, offset: { type: 'string' }, all: { type: 'boolean' } },
   duplicates: { ...common, limit: { type: 'string' } },
+  edit: {
+    ...common,
+    where: { type: 'string', multiple: true },
+    set: { type: 'string', multiple: true },
+    'tag-add': { type: 'string', multiple: true },
+    'tag-remove': { type: 'string', multiple: true },
+    'dry-run': { type: 'boolean' },
+  },
   colors: common,
   get: {
     ...common,

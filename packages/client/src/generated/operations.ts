@@ -15,6 +15,7 @@ export const OPERATIONS = {
   listAssets: { method: 'GET', path: '/api/v1/assets', bucket: 'cheap' },
   pushAsset: { method: 'POST', path: '/api/v1/assets', bucket: 'expensive' },
   checkAssets: { method: 'POST', path: '/api/v1/assets/check', bucket: 'cheap' },
+  bulkEditAssets: { method: 'POST', path: '/api/v1/assets/bulk', bucket: 'standard' },
   getAsset: { method: 'GET', path: '/api/v1/assets/{id}', bucket: 'cheap' },
   updateAsset: { method: 'PATCH', path: '/api/v1/assets/{id}', bucket: 'standard' },
   deleteAsset: { method: 'DELETE', path: '/api/v1/assets/{id}', bucket: 'standard' },

@@ -265,6 +265,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assets/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit many assets at once
+         * @description Sets fields on up to 500 assets and adds or removes tags, in one transaction. Give at least one change: `set` (asset type, client, product, origin), `add_tags` or `remove_tags` (a tag in both is refused). Tags are matched case-insensitively and trimmed; an added tag takes the catalogue’s spelling.
+         *
+         *     Answers 200 even when some ids fail, one result per distinct id in the order given: `updated` (emits one `asset.updated` for that asset, its `changes` naming the fields that changed), `unchanged` (it had every value already: no event), `not_found` (another organization’s, in the trash, or no asset), or `forbidden` (you may not edit it; today every role edits every asset, so this is not answered yet). An asset type outside the catalogue is 422 for the whole request, and nothing changes.
+         *
+         *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
+         */
+        post: operations["bulkEditAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assets/{id}": {
         parameters: {
             query?: never;
@@ -4634,6 +4658,314 @@ export interface operations {
                 };
             };
             /** @description - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body. */
+            422: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bulkEditAssets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the first answer to this key is kept for 24 hours (per API key) and replayed to a retry of the same method, path and body, which then does nothing. Another request with the key is 422 `idempotency_key_reused`; a retry while the first still runs is 409 `idempotency_key_in_use`. A 5xx, 408, 409 or 429 is not kept. A UUID makes a good key.
+                 * @example 5f2b7c0e-8a51-4d0c-9a4e-1f3f6f0c2b7d
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                 *         "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a56"
+                 *       ],
+                 *       "set": {
+                 *         "client": "Acme"
+                 *       },
+                 *       "add_tags": [
+                 *         "campaign-2026"
+                 *       ],
+                 *       "remove_tags": [
+                 *         "draft"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The assets to edit, 1 to 500; an id given twice is edited and answered once. */
+                    ids: string[];
+                    /** @description Fields given the same value on every asset. */
+                    set?: {
+                        asset_type?: null | string;
+                        client?: null | string;
+                        product?: null | string;
+                        /** @description true: made with AI; false: made by a person. */
+                        created_by_ai?: boolean;
+                    };
+                    /** @description Tags each asset gains (created on first use); one it has already is left as it is. Matched case-insensitively, trimmed. */
+                    add_tags?: string[];
+                    /** @description Tags each asset loses; one it lacks is no change. Matched case-insensitively, trimmed. */
+                    remove_tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description What was done to each asset. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a55",
+                     *           "result": "updated"
+                     *         },
+                     *         {
+                     *           "id": "0193a5b2-7c1e-7d3a-9f10-4b2d8e6c1a56",
+                     *           "result": "not_found",
+                     *           "reason": "No asset of your organization has this id: it may be in the trash."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description One per distinct id, in the order the request named them. */
+                        results: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description `updated`: changed, with its `asset.updated`; `unchanged`: it already had every value (no event); `not_found`: no live asset of your organization has this id (another organization’s, or in the trash); `forbidden`: you may not edit it.
+                             * @enum {string}
+                             */
+                            result: "updated" | "unchanged" | "not_found" | "forbidden";
+                            /** @description Why it was skipped, in plain words (not_found, forbidden). */
+                            reason?: string;
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description - `validation_failed`: no id or more than 500, an unknown field, no change at all, or a tag both added and removed.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; `errors` points at each field.
+             *     - `malformed_json`: the body is not valid JSON.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `insufficient_scope`: an `assets:read` key: this endpoint needs `assets:write`.
+             *     - `csrf_token_invalid`: the web app's session without its `X-CSRF-Token`.
+             */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of. */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `body_too_large`: a body over this endpoint's limit (1 MiB unless it says otherwise). */
+            413: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unsupported_media_type`: a body that is not `application/json`.
+             *     - `unsupported_charset`: a JSON body declared in another charset than UTF-8.
+             *     - `unsupported_content_encoding`: a body sent with a `Content-Encoding` (gzip, …); carries `Accept-Encoding: identity`.
+             */
+            415: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    /** @description Present on an answer replayed for an `Idempotency-Key`: it was kept from the first request with that key. */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `unknown_asset_type`: `asset_type` is not in the organization's asset-type catalogue.
+             *     - `idempotency_key_reused`: an `Idempotency-Key` used in the last 24 h for another method, path or body.
+             */
             422: {
                 headers: {
                     /** @description Requests allowed in the current window for this bucket. */

@@ -12,6 +12,7 @@ import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
 import { trashEach, useDeletedNote, useTrashKeeps } from '../trash/api'
 import { addInChunks } from './bulk'
+import { BulkEditDialog } from './BulkEditDialog'
 import { DeleteForeverDialog } from './DeleteAsset'
 import type { Asset } from './queries'
 
@@ -25,6 +26,7 @@ type Collection = V1Data<'/api/v1/collections', 'get'>['data'][number]
 export function SelectionToolbar({ assets, onClear }: { assets: ReadonlyArray<Pick<Asset, 'id' | 'title'>>; onClear(): void }) {
   const ids = assets.map((asset) => asset.id)
   const [collecting, setCollecting] = useState(false)
+  const [editing, setEditing] = useState(false)
   const [asking, setAsking] = useState(false)
   const queryClient = useQueryClient()
   const toast = useToast()
@@ -37,9 +39,9 @@ export function SelectionToolbar({ assets, onClear }: { assets: ReadonlyArray<Pi
     mutationFn: (targets: Array<Pick<Asset, 'id' | 'title'>>) => trashEach(targets.map((asset) => asset.id)),
     onSuccess: ({ done, failures }, targets) => {
       const moved = targets.filter((asset) => done.includes(asset.id))
-      const went = keeps ? `Moved ${done.length} of ${targets.length} to the trash` : `Deleted ${done.length} of ${targets.length} forever`
-      if (failures.length === 0) deletedNote(moved)
-      else toast.error(new Error(`${went}; ${failures.length} failed: ${messageOf(failures[0])}`))
+      // One note, with one Undo for all of them, even when some could not go.
+      if (moved.length > 0) deletedNote(moved)
+      if (failures.length > 0) toast.error(new Error(`${plural(failures.length, 'asset')} of ${targets.length} could not be deleted: ${messageOf(failures[0])}`))
       setAsking(false)
       onClear()
     },
@@ -49,6 +51,9 @@ export function SelectionToolbar({ assets, onClear }: { assets: ReadonlyArray<Pi
   return (
     <div className="library-toolbar" role="toolbar" aria-label="Selection">
       <strong>{ids.length} selected</strong>
+      <button type="button" onClick={() => setEditing(true)}>
+        Edit
+      </button>
       <button type="button" onClick={() => setCollecting(true)}>
         Add to collection
       </button>
@@ -64,6 +69,7 @@ export function SelectionToolbar({ assets, onClear }: { assets: ReadonlyArray<Pi
       <button type="button" onClick={onClear}>
         Clear
       </button>
+      <BulkEditDialog open={editing} assets={assets} onClose={() => setEditing(false)} />
       <AddToCollectionDialog open={collecting} ids={ids} onClose={() => setCollecting(false)} />
       <DeleteForeverDialog
         assets={assets}

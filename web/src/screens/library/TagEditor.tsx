@@ -13,8 +13,8 @@ export function addTag(tags: readonly string[], tag: string): string[] {
  * /api/v1/tags: Enter or a comma adds what is typed, Backspace in the empty field removes the last.
  * `draft`/`onDraft` hold the text typed but not yet added, so a Save can include it.
  */
-export function TagEditor(props: { tags: string[]; onChange(tags: string[]): void; draft: string; onDraft(text: string): void }) {
-  const { tags, onChange, draft, onDraft } = props
+export function TagEditor(props: { tags: string[]; onChange(tags: string[]): void; draft: string; onDraft(text: string): void; label?: string; fieldLabel?: string }) {
+  const { tags, onChange, draft, onDraft, label = 'Tags', fieldLabel = 'Add tag' } = props
   const [focused, setFocused] = useState(false)
   const suggestions = useTagSuggestions(focused ? draft : '').data ?? []
   const listId = useId()
@@ -35,7 +35,7 @@ export function TagEditor(props: { tags: string[]; onChange(tags: string[]): voi
   }
   return (
     <div className="field">
-      <span id={labelId}>Tags</span>
+      <span id={labelId}>{label}</span>
       <div className="tag-editor" role="group" aria-labelledby={labelId}>
         {tags.map((tag) => (
           <span key={tag.toLowerCase()} className="chip">
@@ -47,8 +47,8 @@ export function TagEditor(props: { tags: string[]; onChange(tags: string[]): voi
         ))}
         <input
           type="text"
-          aria-label="Add tag"
-          placeholder={tags.length ? 'Add tag' : 'Add a tag…'}
+          aria-label={fieldLabel}
+          placeholder={tags.length ? fieldLabel : `${fieldLabel}…`}
           list={listId}
           autoComplete="off"
           value={draft}
