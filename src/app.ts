@@ -27,7 +27,7 @@ import { appCatalogRoutes, publicCatalogRoutes } from './modules/catalog/routes.
 import { CatalogService } from './modules/catalog/service.js'
 import { AssetFiles, fileRoutes } from './modules/assets/files.js'
 import type { CollectionMembership } from './modules/assets/push.js'
-import { publicAssetRoutes } from './modules/assets/routes.js'
+import { appAssetRoutes, publicAssetRoutes } from './modules/assets/routes.js'
 import { AssetSchema } from './modules/assets/schemas.js'
 import type { AssetDerivation } from './modules/assets/record.js'
 import { AssetService } from './modules/assets/service.js'
@@ -463,7 +463,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   renditions.start()
   // Before the files close: its last pass writes the uses recorded since the one before.
   app.addHook('onClose', () => renditions.close())
-  const collections = new CollectionService(database.db, assets, assetFiles, renditions, presets, members, signer, config.publicBaseUrl, wake.eventsCommitted)
+  const collections = new CollectionService(database.db, assets, assetFiles, renditions, presets, members, signer, config.publicBaseUrl, config.appSecret, wake.eventsCommitted)
   const webhooks = new WebhookService({
     db: database.db,
     appSecret: config.appSecret,
@@ -496,6 +496,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   appCatalogRoutes(app, { catalog })
   appPresetRoutes(app, { presets })
   appCollectionRoutes(app, { collections })
+  appAssetRoutes(app, { assets })
   fileRoutes(app, {
     files: assetFiles,
     renditions,

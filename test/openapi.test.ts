@@ -7,10 +7,10 @@ import { ERROR_CODES, type ErrorCode } from '../src/platform/http/error-codes.js
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from './support/app.js'
 
 const COMMITTED_FILE = fileURLToPath(new URL('../openapi/v1.json', import.meta.url))
-const APP_TAGS = ['app-session', 'app-org', 'app-keys', 'app-catalogue', 'app-presets', 'app-webhooks', 'app-integrations', 'app-collections']
+const APP_TAGS = ['app-session', 'app-org', 'app-keys', 'app-catalogue', 'app-presets', 'app-webhooks', 'app-integrations', 'app-collections', 'app-assets']
 const REGENERATE = 'openapi/v1.json is out of date with the route schemas: run `npm run openapi` and commit openapi/v1.json'
 /** The operations a web-app session may call only as an owner or admin (the deletes: on what someone else created). */
-const MANAGED_OPERATIONS = ['shareCollection', 'unshareCollection', 'deleteAsset', 'deleteCollection', 'purgeTrashedAsset', 'resolveDuplicates']
+const MANAGED_OPERATIONS = ['shareCollection', 'getCollectionShare', 'unshareCollection', 'deleteAsset', 'deleteCollection', 'purgeTrashedAsset', 'resolveDuplicates']
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is walked as plain JSON */

@@ -69,9 +69,9 @@ describe('collections', () => {
     expect(await publicPage.getByRole('img', { name: 'Blue poster' }).count()).toBe(0)
     await stranger.close()
 
-    // Done hides the link for good; the panel offers a new one instead.
-    await page.getByRole('button', { name: 'Done' }).click()
-    await expect.poll(() => link.count()).toBe(0)
+    // The link stays: an owner sees it again when coming back, with "Make a new link" beside Unshare.
+    await page.reload()
+    await expect.poll(() => link.inputValue()).toBe(shareUrl)
     await expect.poll(() => page.getByRole('button', { name: 'Make a new link' }).isVisible()).toBe(true)
 
     await page.getByRole('button', { name: 'Unshare' }).click()

@@ -197,8 +197,10 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
         call<T.MembershipChange>('addCollectionAssets', { id, body: json(members(assetIds)), options }),
       removeAssets: (id: string, assetIds: string | string[], options?: RequestOptions) =>
         call<T.MembershipChange>('removeCollectionAssets', { id, body: json(members(assetIds)), options }),
-      /** Makes a public link (shown once; sharing again replaces it). */
+      /** Makes a public link (sharing again replaces it: the old one stops working). */
       share: (id: string, options?: RequestOptions) => call<T.ShareLink>('shareCollection', { id, options }),
+      /** The live public link again (`share_url` null when not shared, or made before links were kept). */
+      shareLink: (id: string, options?: RequestOptions) => call<T.LiveShareLink>('getCollectionShare', { id, options }),
       /** Revokes the public link. */
       unshare: (id: string, options?: RequestOptions) => call<void>('unshareCollection', { id, options }),
     },

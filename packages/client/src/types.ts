@@ -75,6 +75,7 @@ export type CollectionAssetsQuery = QueryOf<'getCollection'>
 export type CollectionMembers = JsonBodyOf<'addCollectionAssets'>
 export type MembershipChange = Success<'addCollectionAssets'>
 export type ShareLink = Success<'shareCollection'>
+export type LiveShareLink = Success<'getCollectionShare'>
 
 export type CatalogQuery = QueryOf<'listTags'>
 export type TagPage = Success<'listTags'>

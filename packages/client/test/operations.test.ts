@@ -41,6 +41,7 @@ const sdkMethods: Record<OperationId, (client: AssetLibraryClient) => Promise<un
   addCollectionAssets: (client) => client.collections.addAssets(ID, ID),
   removeCollectionAssets: (client) => client.collections.removeAssets(ID, ID),
   shareCollection: (client) => client.collections.share(ID),
+  getCollectionShare: (client) => client.collections.shareLink(ID),
   unshareCollection: (client) => client.collections.unshare(ID),
   searchAssets: (client) => client.search({ q: 'x' }),
   similarAssets: (client) => client.assets.similar(ID),

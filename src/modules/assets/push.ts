@@ -255,7 +255,7 @@ export class AssetPush {
   private async insertPushed(asset: store.NewAsset, collection: { id: string; name: string } | null, source: AssetSource) {
     const organizationId = asset.organization_id
     const presets = await this.deps.presets.presetsOf(organizationId)
-    const record = assetRecord({ ...asset, ...store.NOT_ANALYSED, collections: collection ? [collection] : [], updated_at: asset.created_at }, this.deps.signer, presets)
+    const record = assetRecord({ ...asset, ...store.NOT_ANALYSED, created_by_kind: asset.pushed_by.kind, created_by_name: asset.pushed_by.name, collections: collection ? [collection] : [], updated_at: asset.created_at }, this.deps.signer, presets)
     const change: AssetChange = { kind: 'created', organizationId, record }
     const queued: AssetDerivation[] = []
     const derived = this.deps.derivations.map((derivation) => (inserted: ChangedRows) => {

@@ -43,6 +43,7 @@ export function assetRecord(row: AssetWithRelations, signer: UrlSigner, presets:
     colors: row.colors,
     metadata: row.metadata,
     provenance: row.provenance,
+    created_by: recordedActor(row.created_by_kind, row.created_by_name),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   }
@@ -91,6 +92,11 @@ export type AssetDerivation = Derivation<AssetChange>
 export interface Actor {
   kind: ActorKind
   name: string
+}
+
+/** An actor as a row records it, in two columns; null where it was not recorded (rows older than their migration). */
+export function recordedActor(kind: ActorKind | null, name: string | null): Actor | null {
+  return kind === null ? null : { kind, name: name ?? '' }
 }
 
 /** A user who never gave a name is shown by email, as the app shows members. */

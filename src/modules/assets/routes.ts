@@ -1,10 +1,11 @@
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
-import type { Static } from 'typebox'
+import { Type, type Static } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { pageOf } from '../../platform/http/pagination.js'
-import { noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import { appResponse, noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
+import { OrgParams, Uuid } from '../orgs/schemas.js'
 import type { ImageSource } from './incoming-file.js'
 import {
   ASSET_EXAMPLE,
@@ -14,6 +15,7 @@ import {
   BULK_EDIT_EXAMPLE,
   BulkEditBody,
   BulkEditResponse,
+  PermissionSchema,
   CHECK_EXAMPLE,
   CheckBody,
   CheckResponse,
@@ -68,6 +70,31 @@ const IMAGE_PROBLEMS = {
 } as const
 
 const CONTENT_OF_OTHER_ASSET = 'the bytes are another asset\u2019s, live or in the trash; the problem\u2019s `asset_id` names it' as const
+
+/**
+ * GET /app/api/orgs/:org/assets/:id/permissions: what the signed-in user may do to the asset, so the web
+ * app disables what they may not, saying why, instead of answering a 403 after they tried.
+ */
+export function appAssetRoutes(app: App, deps: { assets: AssetService }): void {
+  app.get(
+    '/app/api/orgs/:org/assets/:id/permissions',
+    {
+      config: { auth: { kind: 'session', role: 'member' } },
+      schema: {
+        operationId: 'appAssetPermissions',
+        tags: ['app-assets'],
+        summary: 'What the user may do to an asset',
+        description: 'A member may delete only the assets they pushed through the web app; owners and admins any.',
+        params: Type.Object({ ...OrgParams.properties, id: Uuid }),
+        response: { 200: appResponse('The permissions.', Type.Object({ delete: PermissionSchema }, { additionalProperties: false })) },
+      },
+    },
+    async (request) => {
+      const membership = request.membership!
+      return deps.assets.permissions(membership.organization.id, request.params.id, { userId: membership.user.id, manager: membership.role !== 'member' })
+    },
+  )
+}
 
 /** /api/v1/assets and /api/v1/assets/{id}. */
 export function publicAssetRoutes(app: App, deps: { assets: AssetService }): void {

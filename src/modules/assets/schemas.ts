@@ -103,6 +103,24 @@ const ProvenanceSchema = Type.Object(
   { additionalProperties: false },
 )
 
+/**
+ * Who did something to an asset (pushed it, added a version, deleted it): an API key or a user, by the
+ * name it had then. Never a secret, nor a key's prefix, nor a user's id or email.
+ */
+export const ActorSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('key'), Type.Literal('user')]),
+    name: Type.String({ description: 'The API key\u2019s name, or the user\u2019s display name (their email when they gave none), at the time.' }),
+  },
+  { additionalProperties: false },
+)
+
+/** Whether the signed-in user may do something, and if not why (the refusal's own words), for the web app. */
+export const PermissionSchema = Type.Object(
+  { allowed: Type.Boolean(), reason: Type.Union([Type.Null(), Type.String()], { description: 'Why not, in the words of the refusal; null when allowed.' }) },
+  { additionalProperties: false },
+)
+
 export const AssetSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -156,6 +174,10 @@ export const AssetSchema = Type.Object(
     }),
     provenance: Type.Union([Type.Null(), ProvenanceSchema], {
       description: 'What the current file says of who or what made it, whatever `created_by_ai` says. Null until read (after the push answers).',
+    }),
+    created_by: Type.Union([Type.Null(), ActorSchema], {
+      description:
+        'Who pushed it: an API key (`kind: "key"`, the key\u2019s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import\u2019s assets name whoever started the import. Null for assets pushed with a key before this was recorded.',
     }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -263,7 +285,7 @@ const VersionSchema = Type.Object(
     height: Type.Integer(),
     mime_type: Type.String(),
     created_at: Type.String({ format: 'date-time', description: 'When this version was added.' }),
-    created_by: Type.Union([Type.Null(), Type.Object({ kind: Type.Union([Type.Literal('key'), Type.Literal('user')]), name: Type.String() }, { additionalProperties: false })], {
+    created_by: Type.Union([Type.Null(), ActorSchema], {
       description: 'Who added it: an API key or a user, by the name it had then; null for versions from before versions were recorded (pushed with a key).',
     }),
     original_url: Type.String({ description: 'Signed URL of this version\u2019s original, valid about 24 hours.' }),
@@ -482,6 +504,7 @@ export const ASSET_EXAMPLE = {
     gps: null,
   },
   provenance: { source: 'capture' as const, c2pa: null },
+  created_by: { kind: 'key' as const, name: 'figma-plugin' },
   collections: [{ id: '0193a5b2-6b00-7000-8000-000000000002', name: 'Q3 launch' }],
   created_at: '2026-11-21T19:00:00.000Z',
   updated_at: '2026-11-21T19:05:00.000Z',

@@ -347,6 +347,13 @@ export class AssetService {
     return (row) => assetRecord(row, this.deps.signer, presets)
   }
 
+  /** What the viewer may do to the asset, before they try (the web app disables what they may not). */
+  async permissions(organizationId: string, id: string, viewer: Viewer): Promise<{ delete: Permission }> {
+    const found = await store.findCreator(this.deps.db, organizationId, id)
+    if (!found) throw problems.notFound('Asset')
+    return { delete: mayDelete(viewer, found.created_by, 'an asset') }
+  }
+
   private async recordIn(db: Db, organizationId: string, id: string, record: (row: AssetWithRelations) => AssetRecord): Promise<AssetRecord> {
     const row = await store.findAsset(db, organizationId, id)
     if (!row) throw problems.notFound('Asset')
@@ -364,7 +371,30 @@ export function onlyCreatedBy(caller: Caller): string | undefined {
 }
 
 export function createdBySomeoneElse(what: 'an asset' | 'a collection'): AppError {
-  return problems.forbidden('role_required', `Only owners and admins can delete ${what} someone else created.`)
+  return problems.forbidden('role_required', deleteRefusal(what))
+}
+
+function deleteRefusal(what: 'an asset' | 'a collection'): string {
+  return `Only owners and admins can delete ${what} someone else created.`
+}
+
+/** The signed-in user the web app asks for: what they may do follows their role and what they created. */
+export interface Viewer {
+  userId: string
+  manager: boolean
+}
+
+/** Whether the viewer may do something, and if not why, in the words the refusal would use. */
+export interface Permission {
+  allowed: boolean
+  reason: string | null
+}
+
+export const ALLOWED: Permission = { allowed: true, reason: null }
+
+/** The rule of `onlyCreatedBy`, asked ahead: may the viewer delete a row `createdBy` made? */
+export function mayDelete(viewer: Viewer, createdBy: string | null, what: 'an asset' | 'a collection'): Permission {
+  return viewer.manager || createdBy === viewer.userId ? ALLOWED : { allowed: false, reason: deleteRefusal(what) }
 }
 
 /** The edit, with another live asset's `external_id` refused as 409 `external_id_taken`. */

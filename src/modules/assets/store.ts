@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database, Db } from '../../platform/db/index.js'
-import type { EmbeddedMetadata, PaletteColor, Provenance, ProvenanceSource } from '../../platform/db/schema.js'
+import type { ActorKind, EmbeddedMetadata, PaletteColor, Provenance, ProvenanceSource } from '../../platform/db/schema.js'
 import type { Page } from '../../platform/http/pagination.js'
 import type { Actor } from './record.js'
 import { textQuery } from './full-text.js'
@@ -45,6 +45,8 @@ export const ASSET_COLUMNS = [
   'assets.colors',
   'assets.metadata',
   'assets.provenance',
+  'assets.created_by_kind',
+  'assets.created_by_name',
   // Read by DERIVED_COLUMNS' near_duplicates (null while the hash is pending), which may run over a page of these columns.
   'assets.perceptual_hash_algorithm',
   'assets.created_at',
@@ -101,6 +103,9 @@ export interface AssetRow {
   colors: PaletteColor[] | null
   metadata: EmbeddedMetadata | null
   provenance: Provenance | null
+  /** Who pushed it (null for older rows where that is unknown). */
+  created_by_kind: ActorKind | null
+  created_by_name: string | null
   created_at: Date
   updated_at: Date
 }
@@ -367,6 +372,11 @@ export async function findAsset(db: Db, organizationId: string, id: string): Pro
 }
 
 /** The live asset of the organization with this `external_id`, if the filter selects it. */
+/** The user whose session pushed the asset (null: a key, or unknown); undefined when there is no such asset. */
+export async function findCreator(db: Db, organizationId: string, id: string): Promise<{ created_by: string | null } | undefined> {
+  return db.selectFrom('assets').select('created_by').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+}
+
 export async function findByExternalId(db: Db, organizationId: string, externalId: string, filter: AssetFilter): Promise<AssetWithRelations | undefined> {
   const query = db.selectFrom('assets').select([...ASSET_COLUMNS, ...DERIVED_COLUMNS]).where('assets.external_id', '=', externalId)
   return (await whereFilter(query, organizationId, filter).executeTakeFirst()) as AssetWithRelations | undefined
@@ -475,7 +485,7 @@ export async function assetIdsBySha256(db: Db, organizationId: string, sha256s: 
 }
 
 /** A row to insert, complete: the push knows every value before the statement, so nothing is read back. */
-export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at' | AnalysedColumn> {
+export interface NewAsset extends Omit<AssetRow, 'byte_size' | 'updated_at' | AnalysedColumn | 'created_by_kind' | 'created_by_name'> {
   organization_id: string
   byte_size: number
   /** The user whose session pushed it; null for an API key. */
@@ -585,11 +595,12 @@ export async function insertAsset(db: Db, insert: AssetInsert): Promise<InsertOu
     ),
     inserted as (
       insert into assets (id, organization_id, title, asset_type, client, product, tags, tag_keys, tag_text, source_url, created_by_ai,
-        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, external_id, file_text, created_by, created_at, updated_at)
+        mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, external_id, file_text, created_by, created_by_kind, created_by_name, created_at, updated_at)
       select ${asset.id}::uuid, ${asset.organization_id}::uuid, ${asset.title}, ${asset.asset_type}, ${asset.client}, ${asset.product},
         ${asset.tags}::text[], ${asset.tags.map((tag) => tag.toLowerCase())}::text[], ${tagText(asset.tags)}, ${asset.source_url},
         ${asset.created_by_ai}, ${asset.mime_type}, ${asset.width}::int, ${asset.height}::int, ${asset.byte_size}::bigint, ${asset.sha256},
-        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.external_id}, ${asset.file_text}, ${asset.created_by}::uuid, ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
+        ${asset.blob_key}, ${asset.thumbnail_key}, ${asset.external_id}, ${asset.file_text}, ${asset.created_by}::uuid, ${asset.pushed_by.kind}, ${asset.pushed_by.name},
+        ${asset.created_at}::timestamptz, ${asset.created_at}::timestamptz
       from allowed
       on conflict (organization_id, sha256) do nothing
       returning id

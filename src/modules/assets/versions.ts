@@ -6,7 +6,7 @@ import type { Caller } from '../../platform/http/route-auth.js'
 import { removeIfUnreferenced } from './blob-sweep.js'
 import { assertWithinPlan, filesOf, inspectImage, readFileWords, readImageBytes, type ImageSource } from './incoming-file.js'
 import type { AssetPushDeps } from './push.js'
-import { actorOf, assetRecord, fileLink, type AssetChange, type AssetDerivation } from './record.js'
+import { actorOf, assetRecord, fileLink, recordedActor, type AssetChange, type AssetDerivation } from './record.js'
 import * as store from './store.js'
 
 /** What adding a version answers: the asset, its version now, and whether the bytes were already its current ones. */
@@ -92,7 +92,7 @@ export class AssetVersions {
         height: row.height,
         mime_type: row.mime_type,
         created_at: row.created_at.toISOString(),
-        created_by: row.created_by_kind === null ? null : { kind: row.created_by_kind, name: row.created_by_name ?? '' },
+        created_by: recordedActor(row.created_by_kind, row.created_by_name),
         original_url: fileLink(this.deps.signer, assetId, row.version, 'original').url,
         thumbnail_url: fileLink(this.deps.signer, assetId, row.version, 'thumbnail').url,
       })),

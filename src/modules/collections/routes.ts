@@ -7,6 +7,7 @@ import { ListSchema, PaginationQuery, pageOf } from '../../platform/http/paginat
 import { appResponse, DataListSchema, noContentResponse, okResponse, problemResponses, ref } from '../../platform/http/schemas.js'
 import { OrgParams } from '../orgs/schemas.js'
 import { creatorOf } from '../assets/record.js'
+import { PermissionSchema } from '../assets/schemas.js'
 import { GALLERY_CSP, GALLERY_PAGE_SIZE, pageCount, renderGallery, renderGone } from './gallery.js'
 import { zipNameOf, zipOf, ZipTooLargeError } from './share-zip.js'
 import {
@@ -29,6 +30,17 @@ const NOT_FOUND = { not_found: 'no collection with this id in your organization'
 const NAME_TAKEN = { collection_name_taken: 'another collection of the organization has this name (compared without case)' } as const
 const TAGS = ['collections']
 const ShareLinkSchema = Type.Object({ share_url: Type.String() }, { additionalProperties: false })
+const LiveShareLinkSchema = Type.Object(
+  {
+    shared: Type.Boolean({ description: 'Has a public link now.' }),
+    shared_at: Type.Union([Type.Null(), Type.String({ format: 'date-time' })]),
+    share_url: Type.Union([Type.Null(), Type.String()], {
+      description:
+        'The live link; null when the collection is not shared, or when its link was made before links were kept (only a hash of those is stored: make a new link to see it here).',
+    }),
+  },
+  { additionalProperties: false },
+)
 
 const membersOf = (body: { asset_id: string } | { asset_ids: string[] }) => ('asset_id' in body ? [body.asset_id] : body.asset_ids)
 
@@ -190,7 +202,7 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         operationId: 'shareCollection',
         tags: TAGS,
         summary: 'Create a public link',
-        description: 'An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link. Shown once. Emits `collection.shared`. From the web app, only owners and admins may share.',
+        description: 'An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link, which stops working. GET on the same path shows it again while it is live. Emits `collection.shared`. From the web app, only owners and admins may share.',
         params: CollectionParams,
         response: {
           201: okResponse('The link.', ShareLinkSchema, { share_url: 'https://assets.example.com/s/9f1c3e…' }),
@@ -199,6 +211,26 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
       },
     },
     async (request, reply) => reply.code(201).send(await collections.share(org(request), request.params.id)),
+  )
+
+  app.get(
+    '/api/v1/collections/:id/share',
+    {
+      config: { auth: { kind: 'key', scope: 'assets:read', bucket: 'cheap', role: 'manager' } },
+      schema: {
+        operationId: 'getCollectionShare',
+        tags: TAGS,
+        summary: 'See the public link again',
+        description:
+          'The collection\u2019s live link, as it was made (it is kept encrypted under a key derived from APP_SECRET; lookups use its hash). Links made before links were kept answer `share_url: null`. Any key (`assets:read`) may read it, as it reads the assets\u2019 signed file links; from the web app, only owners and admins.',
+        params: CollectionParams,
+        response: {
+          200: okResponse('The link, if any.', LiveShareLinkSchema, { shared: true, shared_at: '2026-11-21T19:00:00.000Z', share_url: 'https://assets.example.com/s/9f1c3e…' }),
+          ...problemResponses(NOT_FOUND),
+        },
+      },
+    },
+    async (request) => collections.shareLink(org(request), request.params.id),
   )
 
   app.delete(
@@ -242,6 +274,25 @@ export function appCollectionRoutes(app: App, deps: { collections: CollectionSer
       },
     },
     async (request) => ({ data: await deps.collections.covers(request.membership!.organization.id, request.query.ids) }),
+  )
+
+  app.get(
+    '/app/api/orgs/:org/collections/:id/permissions',
+    {
+      config: { auth: { kind: 'session', role: 'member' } },
+      schema: {
+        operationId: 'appCollectionPermissions',
+        tags: ['app-collections'],
+        summary: 'What the user may do to a collection',
+        description: 'A member may delete only the collections they created, and may not share; owners and admins may do both. Every member may rename one and change its assets.',
+        params: Type.Object({ ...OrgParams.properties, ...CollectionParams.properties }),
+        response: { 200: appResponse('The permissions.', Type.Object({ delete: PermissionSchema, share: PermissionSchema }, { additionalProperties: false })) },
+      },
+    },
+    async (request) => {
+      const membership = request.membership!
+      return deps.collections.permissions(membership.organization.id, request.params.id, { userId: membership.user.id, manager: membership.role !== 'member' })
+    },
   )
 }
 

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../platform/crypto.js'
+import { seal, sha256Hex, unseal } from '../../platform/crypto.js'
 import { inTransaction, type Db } from '../../platform/db/index.js'
 import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
@@ -8,7 +8,7 @@ import { randomToken } from '../../platform/ids.js'
 import type { UrlSigner } from '../../platform/signed-urls.js'
 import type { AssetFiles, RenditionFiles } from '../assets/files.js'
 import { filePath, type AssetRecord, type PresetSource } from '../assets/record.js'
-import { createdBySomeoneElse, onlyCreatedBy, type AssetService, type Cover } from '../assets/service.js'
+import { ALLOWED, createdBySomeoneElse, mayDelete, onlyCreatedBy, type AssetService, type Cover, type Permission, type Viewer } from '../assets/service.js'
 import { parseSort } from '../assets/sort.js'
 import type { AssetFilter } from '../assets/store.js'
 import * as store from './store.js'
@@ -46,6 +46,20 @@ function shareRef(collectionId: string, tokenHash: string): string {
   return `${collectionId}.${sha256Hex(`share-ref\n${tokenHash}`).slice(0, 16)}`
 }
 
+/** The purpose the share tokens are sealed under (see crypto.ts `seal`). */
+const SHARE_TOKEN_PURPOSE = 'collection-share-token'
+
+/**
+ * A collection's public link as owners and admins see it again: `share_url` null when the collection is
+ * not shared, or when its link was made before links were kept (only its hash is stored) or under another
+ * APP_SECRET; `shared` says which.
+ */
+export interface ShareLink {
+  shared: boolean
+  shared_at: string | null
+  share_url: string | null
+}
+
 const smartImmutable = () =>
   problems.conflict('smart_collection_immutable', 'A smart collection is defined by its query; its assets cannot be added or removed.')
 
@@ -67,6 +81,8 @@ export class CollectionService {
     /** Signs the file links a share hands out, bound to that share. */
     private readonly signer: UrlSigner,
     private readonly publicBaseUrl: string,
+    /** Seals the share tokens, so a live link can be shown again. */
+    private readonly appSecret: string,
     /** After the commit of a change that emitted events: wakes their delivery. */
     private readonly afterEventsCommitted: () => void,
   ) {}
@@ -154,6 +170,19 @@ export class CollectionService {
     throw notFound()
   }
 
+  /**
+   * What the viewer may do to the collection, before they try: delete it (a member only their own), and
+   * share it (owners and admins). Renaming and editing its assets is open to every member.
+   */
+  async permissions(organizationId: string, id: string, viewer: Viewer): Promise<{ delete: Permission; share: Permission }> {
+    const found = await store.findCreator(this.db, organizationId, id)
+    if (!found) throw notFound()
+    return {
+      delete: mayDelete(viewer, found.created_by, 'a collection'),
+      share: viewer.manager ? ALLOWED : { allowed: false, reason: 'Only owners and admins can share a collection publicly.' },
+    }
+  }
+
   /** Adding twice is a no-op; one unknown asset refuses the whole request. */
   async addAssets(organizationId: string, id: string, assetIds: string[]) {
     const collection = await this.manual(organizationId, id)
@@ -168,18 +197,41 @@ export class CollectionService {
     return { changed: await this.members.remove(collection.id, assetIds), asset_count: await this.assets.count(organizationId, {}, collection.id) }
   }
 
-  /** A new unguessable link (replacing any earlier one); only its hash is stored. */
+  /**
+   * A new unguessable link (replacing any earlier one, which stops working). Lookups use its hash; the
+   * token itself is kept only sealed under APP_SECRET, for `shareLink`.
+   */
   async share(organizationId: string, id: string): Promise<{ share_url: string }> {
     const token = randomToken(24)
-    const shareUrl = `${this.publicBaseUrl}/s/${token}`
+    const shareUrl = this.shareUrlOf(token)
     const collection = await this.record(organizationId, await this.find(organizationId, id))
     await inTransaction(this.db, async (tx) => {
-      const sharedAt = await store.setShareToken(tx, organizationId, id, sha256Hex(token))
+      const sharedAt = await store.setShareToken(tx, organizationId, id, { hash: sha256Hex(token), sealed: seal(this.appSecret, SHARE_TOKEN_PURPOSE, token) })
       if (!sharedAt) throw notFound()
       await emit(tx, organizationId, 'collection.shared', { collection: { ...collection, shared: true, shared_at: sharedAt.toISOString() }, share_url: shareUrl })
     })
     this.afterEventsCommitted()
     return { share_url: shareUrl }
+  }
+
+  /** The live link, again (see `ShareLink`). */
+  async shareLink(organizationId: string, id: string): Promise<ShareLink> {
+    const stored = await store.findShareToken(this.db, organizationId, id)
+    if (!stored) throw notFound()
+    return { shared: stored.shared_at !== null, shared_at: stored.shared_at?.toISOString() ?? null, share_url: stored.sealed === null ? null : this.openShareToken(stored.sealed) }
+  }
+
+  /** The link of a sealed token; null when it was sealed under another APP_SECRET (the link still works, but cannot be shown). */
+  private openShareToken(sealed: string): string | null {
+    try {
+      return this.shareUrlOf(unseal(this.appSecret, SHARE_TOKEN_PURPOSE, sealed))
+    } catch {
+      return null
+    }
+  }
+
+  private shareUrlOf(token: string): string {
+    return `${this.publicBaseUrl}/s/${token}`
   }
 
   async unshare(organizationId: string, id: string): Promise<void> {

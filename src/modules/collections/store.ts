@@ -50,6 +50,11 @@ export async function findCollection(db: Db, organizationId: string, id: string)
     | undefined
 }
 
+/** The user whose session created the collection (null: a key, or unknown); undefined when there is no such collection. */
+export async function findCreator(db: Db, organizationId: string, id: string): Promise<{ created_by: string | null } | undefined> {
+  return db.selectFrom('collections').select('created_by').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst()
+}
+
 /** The organization's collections among `ids`; an id of another organization's finds nothing. */
 export async function findCollections(db: Db, organizationId: string, ids: string[]): Promise<CollectionRow[]> {
   if (ids.length === 0) return []
@@ -168,13 +173,29 @@ export async function removeMembers(db: Db, collectionId: string, assetIds: stri
 }
 
 /** The new `shared_at` (null when unshared), or undefined when there is no such collection. */
-export async function setShareToken(db: Db, organizationId: string, id: string, tokenHash: string | null): Promise<Date | null | undefined> {
+/** A new link's token, as stored: its hash for lookups, and the token sealed so owners and admins can see it again. */
+export interface StoredShareToken {
+  hash: string
+  sealed: string
+}
+
+export async function setShareToken(db: Db, organizationId: string, id: string, token: StoredShareToken | null): Promise<Date | null | undefined> {
   const row = await db
     .updateTable('collections')
-    .set({ share_token_hash: tokenHash, shared_at: tokenHash ? sql<Date>`now()` : null })
+    .set({ share_token_hash: token?.hash ?? null, share_token_sealed: token?.sealed ?? null, shared_at: token ? sql<Date>`now()` : null })
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .returning('shared_at')
     .executeTakeFirst()
   return row?.shared_at
+}
+
+/** The collection's live link as stored: undefined for no such collection; nulls when it is not shared (or, for `sealed`, shared before tokens were kept). */
+export async function findShareToken(db: Db, organizationId: string, id: string): Promise<{ sealed: string | null; shared_at: Date | null } | undefined> {
+  return db
+    .selectFrom('collections')
+    .select(['share_token_sealed as sealed', 'shared_at'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst()
 }

@@ -1,17 +1,14 @@
 import { Type } from 'typebox'
 import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
-import { ASSET_EXAMPLE, AssetSchema } from '../assets/schemas.js'
+import { ActorSchema, ASSET_EXAMPLE, AssetSchema } from '../assets/schemas.js'
 
 export const TrashedAssetSchema = Type.Object(
   {
     ...AssetSchema.properties,
     deleted_at: Type.String({ format: 'date-time' }),
     purge_at: Type.String({ format: 'date-time', description: 'When the purge removes it for good, unless it is restored before (`TRASH_RETENTION_DAYS` after `deleted_at`).' }),
-    deleted_by: Type.Object(
-      { kind: Type.Union([Type.Literal('key'), Type.Literal('user')]), name: Type.String({ description: 'The API key\u2019s or the user\u2019s name at the time.' }) },
-      { additionalProperties: false, description: 'Who deleted it.' },
-    ),
+    deleted_by: Type.Object(ActorSchema.properties, { additionalProperties: false, description: 'Who deleted it.' }),
   },
   {
     $id: 'TrashedAsset',

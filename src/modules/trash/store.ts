@@ -43,6 +43,8 @@ export const RESTORED_COLUMNS = [
   'provenance',
   'provenance_source',
   'created_by',
+  'created_by_kind',
+  'created_by_name',
   'created_at',
   'updated_at',
 ] as const

@@ -227,6 +227,9 @@ export interface AssetsTable {
   search: ColumnType<string, never, never>
   /** The user whose session pushed it; null for an API key's, and for rows older than migration 0012. */
   created_by: ColumnType<string | null, string | null | undefined, never>
+  /** Who pushed it, an API key or a user, by the name it had then (migration 0025); null when that is unknown (older rows). */
+  created_by_kind: ColumnType<ActorKind | null, ActorKind | null | undefined, never>
+  created_by_name: ColumnType<string | null, string | null | undefined, never>
   created_at: CreatedAt
   updated_at: Timestamp
   /** 1 at the push, one more for each new file (migration 0018); its files are the row of `asset_versions` with this number. */
@@ -405,6 +408,8 @@ export interface CollectionsTable {
   kind: 'manual' | 'smart'
   query: ColumnType<unknown, string | null, string | null>
   share_token_hash: ColumnType<string | null, string | null | undefined, string | null>
+  /** The live link's token sealed under APP_SECRET (migration 0025), so owners and admins see it again; null for links made before it. */
+  share_token_sealed: ColumnType<string | null, string | null | undefined, string | null>
   shared_at: NullableTimestamp
   /** The user whose session created it; null for an API key's, and for rows older than migration 0012. */
   created_by: ColumnType<string | null, string | null | undefined, never>

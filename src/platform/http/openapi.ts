@@ -262,7 +262,8 @@ const APP_OPTIONS: SwaggerOptions = {
       { name: 'app-presets', description: 'Rendition presets: members read them, owners and admins define them.' },
       { name: 'app-webhooks', description: 'Webhook subscriptions, their deliveries and replays, for owners and admins.' },
       { name: 'app-integrations', description: 'Figma: the organization\'s stored token, its Figma webhooks, and file outlines for the Import screen.' },
-      { name: 'app-collections', description: 'What the web app shows of collections beyond their public record: their covers.' },
+      { name: 'app-collections', description: 'What the web app shows of collections beyond their public record: their covers, and what the user may do to one.' },
+      { name: 'app-assets', description: 'What the web app shows of assets beyond their public record: what the user may do to one.' },
     ],
   },
   transform: ({ schema, url, route }) => {

@@ -30,6 +30,7 @@ export const OPERATIONS = {
   deleteCollection: { method: 'DELETE', path: '/api/v1/collections/{id}', bucket: 'standard' },
   addCollectionAssets: { method: 'POST', path: '/api/v1/collections/{id}/assets', bucket: 'standard' },
   removeCollectionAssets: { method: 'DELETE', path: '/api/v1/collections/{id}/assets', bucket: 'standard' },
+  getCollectionShare: { method: 'GET', path: '/api/v1/collections/{id}/share', bucket: 'cheap' },
   shareCollection: { method: 'POST', path: '/api/v1/collections/{id}/share', bucket: 'standard' },
   unshareCollection: { method: 'DELETE', path: '/api/v1/collections/{id}/share', bucket: 'standard' },
   searchAssets: { method: 'POST', path: '/api/v1/search', bucket: 'expensive' },

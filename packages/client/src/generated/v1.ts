@@ -512,11 +512,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * See the public link again
+         * @description The collection’s live link, as it was made (it is kept encrypted under a key derived from APP_SECRET; lookups use its hash). Links made before links were kept answer `share_url: null`. Any key (`assets:read`) may read it, as it reads the assets’ signed file links; from the web app, only owners and admins.
+         *
+         *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
+         */
+        get: operations["getCollectionShare"];
         put?: never;
         /**
          * Create a public link
-         * @description An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link. Shown once. Emits `collection.shared`. From the web app, only owners and admins may share.
+         * @description An unguessable read-only link (`/s/{token}` as an HTML gallery, `/s/{token}.json` as JSON), replacing any earlier link, which stops working. GET on the same path shows it again while it is live. Emits `collection.shared`. From the web app, only owners and admins may share.
          *
          *     Needs an API key with scope `assets:write`. Rate-limit bucket: `standard` (60 a minute per key, shared by the other writes).
          */
@@ -1173,6 +1179,12 @@ export interface components {
                     valid: boolean;
                 };
             };
+            /** @description Who pushed it: an API key (`kind: "key"`, the key’s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import’s assets name whoever started the import. Null for assets pushed with a key before this was recorded. */
+            created_by: null | {
+                kind: "key" | "user";
+                /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
+                name: string;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1283,6 +1295,12 @@ export interface components {
                     valid: boolean;
                 };
             };
+            /** @description Who pushed it: an API key (`kind: "key"`, the key’s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import’s assets name whoever started the import. Null for assets pushed with a key before this was recorded. */
+            created_by: null | {
+                kind: "key" | "user";
+                /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
+                name: string;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1297,7 +1315,7 @@ export interface components {
             /** @description Who deleted it. */
             deleted_by: {
                 kind: "key" | "user";
-                /** @description The API key’s or the user’s name at the time. */
+                /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
                 name: string;
             };
         };
@@ -1458,6 +1476,12 @@ export interface components {
                     valid: boolean;
                 };
             };
+            /** @description Who pushed it: an API key (`kind: "key"`, the key’s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import’s assets name whoever started the import. Null for assets pushed with a key before this was recorded. */
+            created_by: null | {
+                kind: "key" | "user";
+                /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
+                name: string;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1573,6 +1597,12 @@ export interface components {
                     valid: boolean;
                 };
             };
+            /** @description Who pushed it: an API key (`kind: "key"`, the key’s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import’s assets name whoever started the import. Null for assets pushed with a key before this was recorded. */
+            created_by: null | {
+                kind: "key" | "user";
+                /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
+                name: string;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1683,6 +1713,12 @@ export interface components {
                     /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                     valid: boolean;
                 };
+            };
+            /** @description Who pushed it: an API key (`kind: "key"`, the key’s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import’s assets name whoever started the import. Null for assets pushed with a key before this was recorded. */
+            created_by: null | {
+                kind: "key" | "user";
+                /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
+                name: string;
             };
             /** Format: date-time */
             created_at: string;
@@ -3032,6 +3068,7 @@ export interface operations {
                             /** @description Who added it: an API key or a user, by the name it had then; null for versions from before versions were recorded (pushed with a key). */
                             created_by: null | {
                                 kind: "key" | "user";
+                                /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
                                 name: string;
                             };
                             /** @description Signed URL of this version’s original, valid about 24 hours. */
@@ -3896,6 +3933,10 @@ export interface operations {
                      *           "provenance": {
                      *             "source": "capture",
                      *             "c2pa": null
+                     *           },
+                     *           "created_by": {
+                     *             "kind": "key",
+                     *             "name": "figma-plugin"
                      *           },
                      *           "collections": [
                      *             {
@@ -5121,6 +5162,10 @@ export interface operations {
                      *         "source": "capture",
                      *         "c2pa": null
                      *       },
+                     *       "created_by": {
+                     *         "kind": "key",
+                     *         "name": "figma-plugin"
+                     *       },
                      *       "collections": [
                      *         {
                      *           "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -5558,6 +5603,10 @@ export interface operations {
                      *       "provenance": {
                      *         "source": "capture",
                      *         "c2pa": null
+                     *       },
+                     *       "created_by": {
+                     *         "kind": "key",
+                     *         "name": "figma-plugin"
                      *       },
                      *       "collections": [
                      *         {
@@ -6111,6 +6160,10 @@ export interface operations {
                      *             "source": "capture",
                      *             "c2pa": null
                      *           },
+                     *           "created_by": {
+                     *             "kind": "key",
+                     *             "name": "figma-plugin"
+                     *           },
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -6349,6 +6402,10 @@ export interface operations {
                      *       "provenance": {
                      *         "source": "capture",
                      *         "c2pa": null
+                     *       },
+                     *       "created_by": {
+                     *         "kind": "key",
+                     *         "name": "figma-plugin"
                      *       },
                      *       "collections": [
                      *         {
@@ -8383,6 +8440,166 @@ export interface operations {
             };
         };
     };
+    getCollectionShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, if any. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shared": true,
+                     *       "shared_at": "2026-11-21T19:00:00.000Z",
+                     *       "share_url": "https://assets.example.com/s/9f1c3e…"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Has a public link now. */
+                        shared: boolean;
+                        shared_at: null | string;
+                        /** @description The live link; null when the collection is not shared, or when its link was made before links were kept (only a hash of those is stored: make a new link to see it here). */
+                        share_url: null | string;
+                    };
+                };
+            };
+            /**
+             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
+             *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
+             *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
+             */
+            400: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `invalid_api_key`: key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`.
+             *     - `not_signed_in`: the web app's session cookie, sent instead of a key, is for a session that expired or was signed out.
+             */
+            401: {
+                headers: {
+                    /** @description The authentication scheme to use: `Bearer realm="asset-library"`. */
+                    "www-authenticate"?: string;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `role_required`: the web app's session of a member: only owners and admins may do this (for a key its scope is all that counts). */
+            403: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description - `not_found`: no collection with this id in your organization.
+             *     - `not_found`: the web app's `X-Organization` names an organization the signed-in user is not a member of.
+             */
+            404: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `rate_limited`: too many requests in this bucket from this key (or web-app user, or without either this address); wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description - `internal_error`: our bug; the details go to the log with the request id. */
+            500: {
+                headers: {
+                    /** @description Requests allowed in the current window for this bucket. */
+                    "x-ratelimit-limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "x-ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets. */
+                    "x-ratelimit-reset"?: number;
+                    /** @description Identifies this request in our logs; quote it when reporting a problem. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     shareCollection: {
         parameters: {
             query?: never;
@@ -8934,6 +9151,10 @@ export interface operations {
                      *             "source": "capture",
                      *             "c2pa": null
                      *           },
+                     *           "created_by": {
+                     *             "kind": "key",
+                     *             "name": "figma-plugin"
+                     *           },
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -9266,6 +9487,10 @@ export interface operations {
                      *             "source": "capture",
                      *             "c2pa": null
                      *           },
+                     *           "created_by": {
+                     *             "kind": "key",
+                     *             "name": "figma-plugin"
+                     *           },
                      *           "collections": [
                      *             {
                      *               "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -9498,6 +9723,10 @@ export interface operations {
                      *               "source": "capture",
                      *               "c2pa": null
                      *             },
+                     *             "created_by": {
+                     *               "kind": "key",
+                     *               "name": "figma-plugin"
+                     *             },
                      *             "collections": [
                      *               {
                      *                 "id": "0193a5b2-6b00-7000-8000-000000000002",
@@ -9582,6 +9811,10 @@ export interface operations {
                      *                 "provenance": {
                      *                   "source": "capture",
                      *                   "c2pa": null
+                     *                 },
+                     *                 "created_by": {
+                     *                   "kind": "key",
+                     *                   "name": "figma-plugin"
                      *                 },
                      *                 "collections": [
                      *                   {
@@ -9826,6 +10059,10 @@ export interface operations {
                      *         "provenance": {
                      *           "source": "capture",
                      *           "c2pa": null
+                     *         },
+                     *         "created_by": {
+                     *           "kind": "key",
+                     *           "name": "figma-plugin"
                      *         },
                      *         "collections": [
                      *           {
@@ -11517,6 +11754,12 @@ export interface operations {
                                 valid: boolean;
                             };
                         };
+                        /** @description Who pushed it: an API key (`kind: "key"`, the key’s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import’s assets name whoever started the import. Null for assets pushed with a key before this was recorded. */
+                        created_by: null | {
+                            kind: "key" | "user";
+                            /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
+                            name: string;
+                        };
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -11699,6 +11942,12 @@ export interface operations {
                                 /** @description Whether the manifest’s signature and hashes check out; false too when it cannot be read (then the other two are null). Not a statement of trust: no trust list is configured. */
                                 valid: boolean;
                             };
+                        };
+                        /** @description Who pushed it: an API key (`kind: "key"`, the key’s name) or a signed-in user (`kind: "user"`, their display name), as it was at the push; a Figma import’s assets name whoever started the import. Null for assets pushed with a key before this was recorded. */
+                        created_by: null | {
+                            kind: "key" | "user";
+                            /** @description The API key’s name, or the user’s display name (their email when they gave none), at the time. */
+                            name: string;
                         };
                         /** Format: date-time */
                         created_at: string;

@@ -10,12 +10,13 @@ import { EmptyState } from '../../ui/EmptyState'
 import { formatDate, plural } from '../../ui/format'
 import { FormError } from '../../ui/FormError'
 import { QueryError } from '../../ui/QueryError'
+import { RefusedButton } from '../../ui/RefusedButton'
 import { useToast } from '../../ui/toast'
 import { sameFilters, type AssetFilterValue } from '../library/filters'
 import { apiSortOf, sortOf, type ApiSort } from '../library/sort'
 import { SortControl } from '../library/SortControl'
 import { AddAssetsDialog } from './AddAssetsDialog'
-import { collectionHref, describeQuery, useCollection, useRefreshAssetData, useRefreshCollections, type Collection, type CollectionAsset } from './api'
+import { collectionHref, describeQuery, useCollection, useCollectionPermissions, useRefreshAssetData, useRefreshCollections, type Collection, type CollectionAsset } from './api'
 import { CollectionFields } from './CollectionFields'
 import { SharePanel } from './SharePanel'
 import { SmartQueryEditor } from './SmartQueryEditor'
@@ -48,6 +49,8 @@ function CollectionView({ collection, query, sort }: { collection: Collection; q
   const [, navigate] = useLocation()
   const refresh = useRefreshCollections()
   const toast = useToast()
+  // A member deletes only the collections they made: the server says which, and why not, before they try.
+  const permissions = useCollectionPermissions(collection.id)
   const remove = useMutation({
     mutationFn: () => unwrap(v1.DELETE('/api/v1/collections/{id}', { params: { path: { id: collection.id } } })),
     onSuccess: async () => {
@@ -58,6 +61,7 @@ function CollectionView({ collection, query, sort }: { collection: Collection; q
     },
   })
   const manual = collection.kind === 'manual'
+  const deleteRefused = permissions.data?.delete.allowed === false ? permissions.data.delete.reason : null
 
   return (
     <div className="collection-page">
@@ -79,9 +83,13 @@ function CollectionView({ collection, query, sort }: { collection: Collection; q
           <button type="button" onClick={() => setDialog('rename')}>
             Rename
           </button>
-          <button type="button" className="danger" onClick={() => setDialog('delete')}>
-            Delete
-          </button>
+          {deleteRefused ? (
+            <RefusedButton className="danger" label="Delete" reason={deleteRefused} />
+          ) : (
+            <button type="button" className="danger" onClick={() => setDialog('delete')} disabled={permissions.isPending}>
+              Delete
+            </button>
+          )}
         </div>
         {collection.description && <p className="collection-description muted">{collection.description}</p>}
       </header>

@@ -108,3 +108,25 @@ export function describeQuery(query: AssetFilterValue | null | undefined): strin
     .map(([key, value]) => `${labels[key as keyof AssetFilterValue]} “${value}”`)
   return parts.length > 0 ? parts.join(' · ') : 'every asset'
 }
+
+export type LiveShareLink = V1Data<'/api/v1/collections/{id}/share', 'get'>
+
+/** The collection's live public link, for owners and admins only (`enabled`): the server refuses members. */
+export function useLiveShareLink(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [COLLECTIONS_KEY, 'share', id],
+    queryFn: () => unwrap(v1.GET('/api/v1/collections/{id}/share', { params: { path: { id } } })),
+    enabled,
+    gcTime: 0,
+  })
+}
+
+/** What the user may do to the collection (delete, share), asked of the server, which keeps the rules. */
+export function useCollectionPermissions(id: string) {
+  const org = useOrg()
+  return useQuery({
+    queryKey: [COLLECTIONS_KEY, 'permissions', org, id],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/collections/{id}/permissions', { params: { path: { org, id } } })),
+    staleTime: 60_000,
+  })
+}

@@ -3,13 +3,13 @@ import { Link, useLocation, useParams } from 'wouter'
 import { ApiError } from '@asset-library/client'
 import { messageOf } from '../../api/problem'
 import { AiBadge, assetTitle } from '../../ui/AssetThumb'
-import { CopyButton } from '../../ui/CopyButton'
 import { useTransparency } from '../../ui/transparency'
 import { AddAssetToCollectionDialog } from './AddAssetToCollection'
 import { AssetEditForm } from './AssetEditForm'
 import { assetHref, type CardAsset } from './AssetGrid'
 import { AssetRecord } from './AssetRecord'
 import { UploadStatus, UploadVersionButton, VersionDropTarget, VersionHistory } from './AssetVersions'
+import { AssetLinks } from './AssetLinks'
 import { DeleteAsset } from './DeleteAsset'
 import { DownloadAs } from './DownloadAs'
 import { downloadHref, downloadName } from './download'
@@ -146,7 +146,6 @@ export function AssetDetailScreen() {
           <button type="button" onClick={() => setCollecting(true)}>
             Add to collection
           </button>
-          <CopyButton text={data.original_url} label="Copy original URL" />
           <a className="button" href={data.original_url} target="_blank" rel="noreferrer">
             Open original
           </a>
@@ -168,6 +167,9 @@ export function AssetDetailScreen() {
           {/* Keyed by the asset, not its version: a refetch must not throw away an edit. */}
           <RecordPanel key={data.id} asset={data} />
           <VersionHistory asset={data} me={user} />
+          <Panel id="asset-links" title="Links">
+            <AssetLinks asset={data} />
+          </Panel>
           <Panel id="in-collections" title="Collections">
             <InCollections collections={data.collections} />
           </Panel>

@@ -117,12 +117,19 @@ export function AssetRecord({ asset }: { asset: Asset }) {
           asset.source_url
         )}
       </dd>
+      <dt>Added by</dt>
+      <dd>{asset.created_by ? addedBy(asset.created_by) : <span className="muted">Not recorded (added before this was kept)</span>}</dd>
       <dt>Created</dt>
       <dd>{formatDate(asset.created_at)}</dd>
       <dt>Updated</dt>
       <dd>{formatDate(asset.updated_at)}</dd>
     </dl>
   )
+}
+
+/** Who pushed the asset, and whether an API key (an automation) or a person. */
+export function addedBy(actor: NonNullable<Asset['created_by']>): string {
+  return `${actor.name} (${actor.kind === 'key' ? 'API key' : 'person'})`
 }
 
 const SOURCES: Record<NonNullable<Asset['provenance']>['source'], string> = {

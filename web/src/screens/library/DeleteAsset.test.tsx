@@ -12,9 +12,15 @@ afterEach(() => vi.restoreAllMocks())
 
 const ok = (status: number) => ({ data: undefined, response: new Response(null, { status }) }) as never
 
-/** The organization as the server describes it, with its trash's retention (`TRASH_RETENTION_DAYS`). */
-function serveOrganization(trashRetentionDays: number) {
-  vi.spyOn(appApi, 'GET').mockResolvedValue({ data: { slug: 'acme', trash_retention_days: trashRetentionDays }, response: new Response(null, { status: 200 }) } as never)
+const ALLOWED = { delete: { allowed: true, reason: null } }
+
+/** The organization as the server describes it, with its trash's retention (`TRASH_RETENTION_DAYS`), and what the user may do to the asset. */
+function serveOrganization(trashRetentionDays: number, permissions: object = ALLOWED) {
+  vi.spyOn(appApi, 'GET').mockImplementation(((path: string) =>
+    Promise.resolve({
+      data: path.endsWith('/permissions') ? permissions : { slug: 'acme', trash_retention_days: trashRetentionDays },
+      response: new Response(null, { status: 200 }),
+    })) as never)
 }
 
 /** Renders the button once the organization is known, as the asset page shows it. */
@@ -76,5 +82,21 @@ describe('deleting an asset on a server whose trash keeps nothing', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(remove).not.toHaveBeenCalled()
     expect(screen.queryByRole('button', { name: 'Move to trash' })).toBeNull()
+  })
+})
+
+describe('an asset the user may not delete', () => {
+  it('shows the button refused, with the server\u2019s reason read with it, and sends nothing', async () => {
+    navigate('/assets/a1')
+    const reason = 'Only owners and admins can delete an asset someone else created.'
+    serveOrganization(30, { delete: { allowed: false, reason } })
+    const remove = vi.spyOn(v1, 'DELETE').mockResolvedValue(ok(204))
+    await renderDelete()
+    const button = await screen.findByRole('button', { name: 'Move to trash' })
+    expect(button.getAttribute('aria-disabled')).toBe('true')
+    expect(document.getElementById(button.getAttribute('aria-describedby')!)?.textContent).toBe(reason)
+    fireEvent.click(button)
+    expect(remove).not.toHaveBeenCalled()
+    expect(location.pathname).toBe('/assets/a1')
   })
 })

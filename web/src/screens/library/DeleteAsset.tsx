@@ -7,15 +7,25 @@ import { ConfirmDialog } from '../../ui/Dialog'
 import { FormError } from '../../ui/FormError'
 import { plural } from '../../ui/format'
 import { useDeletedNote, useTrashKeeps } from '../trash/api'
-import { assetKey, type Asset } from './queries'
+import { useOrg } from '../../session'
+import { RefusedButton } from '../../ui/RefusedButton'
+import { assetKey, useAssetPermissions, type Asset } from './queries'
 
 /**
  * Moves the asset to the trash at once, without asking: the note that follows offers "Undo", and the
  * trash keeps it for days after (Gmail, Figma and Google Photos work this way). On a server whose trash
  * keeps nothing, a delete is for good, so it asks first, as "Delete forever" does in the trash; until the
  * server has said which, the button waits. It waits for the answer too, so a double click sends one DELETE.
+ * A member sees it refused, with why, on an asset someone else pushed (the server's rule, asked ahead).
  */
 export function DeleteAsset({ asset, onDeleted }: { asset: Asset; onDeleted(): void }) {
+  const permissions = useAssetPermissions(useOrg(), asset.id)
+  const refused = permissions.data?.delete.allowed === false ? permissions.data.delete.reason : null
+  if (refused) return <RefusedButton className="danger" label="Move to trash" reason={refused} />
+  return <DeleteAssetButton asset={asset} onDeleted={onDeleted} waiting={permissions.isPending} />
+}
+
+function DeleteAssetButton({ asset, onDeleted, waiting }: { asset: Asset; onDeleted(): void; waiting: boolean }) {
   const queryClient = useQueryClient()
   const keeps = useTrashKeeps()
   const deletedNote = useDeletedNote()
@@ -34,14 +44,14 @@ export function DeleteAsset({ asset, onDeleted }: { asset: Asset; onDeleted(): v
   })
   if (keeps) {
     return (
-      <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
+      <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending || waiting}>
         {remove.isPending ? 'Moving to trash…' : 'Move to trash'}
       </button>
     )
   }
   return (
     <>
-      <button type="button" className="danger" onClick={() => setAsking(true)} disabled={keeps === undefined}>
+      <button type="button" className="danger" onClick={() => setAsking(true)} disabled={keeps === undefined || waiting}>
         Delete
       </button>
       <DeleteForeverDialog assets={[asset]} open={asking} busy={remove.isPending} error={remove.error} onConfirm={() => remove.mutate()} onClose={() => setAsking(false)} />

@@ -79,3 +79,15 @@ export function useAsset(id: string) {
     meta: { quiet: true },
   })
 }
+
+/**
+ * What the signed-in user may do to the asset (a member deletes only what they pushed), asked of the
+ * server, which keeps the rule: the page disables what they may not, saying why.
+ */
+export function useAssetPermissions(org: string, id: string) {
+  return useQuery({
+    queryKey: [ASSETS_KEY, 'permissions', org, id],
+    queryFn: () => unwrap(appApi.GET('/app/api/orgs/{org}/assets/{id}/permissions', { params: { path: { org, id } } })),
+    staleTime: 60_000,
+  })
+}
