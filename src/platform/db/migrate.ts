@@ -22,6 +22,7 @@ import * as svgAndRenditions from './migrations/0019_svg_and_renditions.js'
 import * as figmaImports from './migrations/0020_figma_imports.js'
 import * as imageAnalyses from './migrations/0021_image_analyses.js'
 import * as colourAndOriginCounts from './migrations/0022_colour_and_origin_counts.js'
+import * as passwordResets from './migrations/0024_password_resets.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_figma_imports': figmaImports,
   '0021_image_analyses': imageAnalyses,
   '0022_colour_and_origin_counts': colourAndOriginCounts,
+  '0024_password_resets': passwordResets,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
