@@ -135,7 +135,7 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
         tags: INVITATION_TAGS,
         summary: 'Invite someone',
         description:
-          'An invitation valid for 7 days (INVITATION_TTL_DAYS on the server), used once; only owners invite owners. Emits `member.invited`. When the server sends email (`SMTP_URL`), the link is emailed to the invitee once the invitation is saved; `email` says whether the mail server took it, and the invitation stands either way.',
+          'An invitation valid for 7 days (INVITATION_TTL_DAYS on the server), used once; only owners invite owners. Emits `member.invited`. When the server sends email (`SMTP_URL`), the link is emailed to the invitee once the invitation is saved; `email_status` says whether the mail server took it, and the invitation stands either way.',
         params: OrgParams,
         body: InviteBody,
         response: {
@@ -146,8 +146,8 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
     },
     async (request, reply) => {
       const { organization, role, user } = request.membership!
-      const { invitation, token, email } = await auth.invite(organization, { ...user, role }, request.body)
-      return reply.code(201).send({ ...invitationView(invitation), token, email })
+      const { invitation, token, emailStatus } = await auth.invite(organization, { ...user, role }, request.body)
+      return reply.code(201).send({ ...invitationView(invitation), token, email_status: emailStatus })
     },
   )
 
@@ -179,7 +179,7 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
         tags: INVITATION_TAGS,
         summary: 'Re-send an invitation',
         description:
-          'A new token for an invitation not yet accepted or revoked, expired or not: the old one stops working, and it expires 7 days (INVITATION_TTL_DAYS) from now. Only owners re-send an owner\u2019s invitation. Emits `member.invited` again. Emailed as a new invitation is (see `email`).',
+          'A new token for an invitation not yet accepted or revoked, expired or not: the old one stops working, and it expires 7 days (INVITATION_TTL_DAYS) from now. Only owners re-send an owner\u2019s invitation. Emits `member.invited` again. Emailed as a new invitation is (see `email_status`).',
         params: InvitationParams,
         response: {
           200: appResponse('The invitation, with its new token (shown once).', CreatedInvitationSchema),
@@ -189,8 +189,8 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
     },
     async (request) => {
       const { organization, role, user } = request.membership!
-      const { invitation, token, email } = await auth.resendInvitation(organization, { ...user, role }, request.params.id)
-      return { ...invitationView(invitation), token, email }
+      const { invitation, token, emailStatus } = await auth.resendInvitation(organization, { ...user, role }, request.params.id)
+      return { ...invitationView(invitation), token, email_status: emailStatus }
     },
   )
 

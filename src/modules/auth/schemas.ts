@@ -46,7 +46,7 @@ export const CreatedInvitationSchema = Type.Object(
   {
     ...InvitationSchema.properties,
     token: Type.String({ description: `The invitation's token, shown once: the invitee accepts with it (POST /app/api/invitations/accept).` }),
-    email: Type.Union([Type.Literal('sent'), Type.Literal('failed'), Type.Literal('not_configured')], {
+    email_status: Type.Union([Type.Literal('sent'), Type.Literal('failed'), Type.Literal('not_configured')], {
       description:
         'Whether the link was emailed to the invitee: `sent` (the mail server took it), `failed` (it refused or did not answer; the server\u2019s log says why), or `not_configured` (the server has no `SMTP_URL`). Unless `sent`, send the link yourself.',
     }),

@@ -147,7 +147,7 @@ export class AuthService {
       return created
     })
     this.afterEventsCommitted()
-    return { invitation, token, email: await this.emailInvitation(organization, inviter, invitation, token) }
+    return { invitation, token, emailStatus: await this.emailInvitation(organization, inviter, invitation, token) }
   }
 
   /** Sends the invitation's link; a refusal or a timeout is logged and answered `failed`, never thrown: the invitation stands. */
@@ -187,7 +187,7 @@ export class AuthService {
       return renewed
     })
     this.afterEventsCommitted()
-    return { invitation, token, email: await this.emailInvitation(organization, inviter, invitation, token) }
+    return { invitation, token, emailStatus: await this.emailInvitation(organization, inviter, invitation, token) }
   }
 
   listInvitations(organizationId: string) {
