@@ -64,7 +64,7 @@ describe('email', () => {
     // The token leaves the address bar (and the history) as soon as the screen has it.
     expect(page.url()).toBe(`${e2e.url}/reset-password`)
     await checkScreen(page, 'reset-password')
-    await page.getByLabel('New password').fill('my new long password')
+    await page.getByRole('textbox', { name: /^New password/ }).fill('my new long password')
     await page.getByLabel('Repeat it').fill('my new long password')
     await page.getByRole('button', { name: 'Set new password' }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Your password is changed' }).isVisible()).toBe(true)

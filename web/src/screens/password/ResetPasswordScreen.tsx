@@ -6,10 +6,13 @@ import { messageOf } from '../../api/problem'
 
 const MIN_PASSWORD = 10
 
-/** The emailed link's token, read once from the fragment, which is then dropped from the address bar and history. */
+/**
+ * The emailed link's token, from the fragment; the address bar then shows no token, which moves to this
+ * history entry's state, so a remount (or a reload) of the screen still has it.
+ */
 function takeTokenFromFragment(): string {
-  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? ''
-  if (location.hash) history.replaceState(null, '', location.pathname)
+  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? (history.state as { resetToken?: string } | null)?.resetToken ?? ''
+  if (location.hash) history.replaceState({ resetToken: token }, '', location.pathname)
   return token
 }
 
