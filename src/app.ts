@@ -67,8 +67,10 @@ import { webhookRoutes } from './modules/webhooks/routes.js'
 import { webhooksSection } from './modules/webhooks/payloads.js'
 import { WebhookService } from './modules/webhooks/service.js'
 import { SERVICE_VERSION } from './platform/version.js'
-import { invitationRoutes, sessionRoutes, signInRoutes } from './modules/auth/routes.js'
-import { AccountSignInLimit } from './modules/auth/sign-in-limit.js'
+import { invitationRoutes, passwordResetRoutes, sessionRoutes, signInRoutes } from './modules/auth/routes.js'
+import { PasswordResets } from './modules/auth/password-resets.js'
+import { passwordResetAccountLimit, signInAccountLimit } from './modules/auth/sign-in-limit.js'
+import type { Mailer } from './platform/mail/mailer.js'
 import { AuthService } from './modules/auth/service.js'
 import { SessionGuard } from './modules/auth/session-guard.js'
 import { jobRoutes, orgRoutes } from './modules/orgs/routes.js'
@@ -103,6 +105,8 @@ export interface AppDeps {
   /** Prefix for this app's Redis keys, so test apps sharing one Redis do not share counters. */
   redisNamespace?: string
   logger?: FastifyBaseLogger
+  /** Sends email (invitations, reset links); absent when the server has no `SMTP_URL`. Its creator closes it. */
+  mailer?: Mailer | undefined
   /** The OpenAPI document the app generates: the served v1 one (default), or the app's own (scripts/openapi.ts). */
   openApiDocument?: 'v1' | 'app'
 }
@@ -227,6 +231,7 @@ export type BuiltApp = App & {
     derivations: readonly AssetDerivation[]
     /** The background purge of the trash, started by a process that runs background work. */
     trashPurge: { start(): void }
+    passwordResets: PasswordResets
   }
 }
 
@@ -413,7 +418,8 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const limiter = new RateLimiter(limitStore, config.rateLimits.windowMs)
   // Closes the store both limiters count in.
   app.addHook('onClose', async () => limiter.close())
-  const accountLimit = new AccountSignInLimit(new RateLimiter(limitStore, config.rateLimits.signInAccountWindowMs), config.rateLimits.signInAccount)
+  const accountLimit = signInAccountLimit(new RateLimiter(limitStore, config.rateLimits.signInAccountWindowMs), config.rateLimits.signInAccount)
+  const resetLimit = passwordResetAccountLimit(new RateLimiter(limitStore, config.rateLimits.passwordResetAccountWindowMs), config.rateLimits.passwordResetAccount)
   const files = createProcessFiles(config)
   const { blobs } = files
   const foreground = new ForegroundActivity()
@@ -470,7 +476,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     fetcher: background.webhooks.fetcher,
     deliveriesDue: () => webhookDelivery.deliveriesDue(),
   })
-  const auth = new AuthService(database.db, orgs, wake.eventsCommitted, accountLimit, config.invitationTtlDays)
+  const { mailer } = deps
+  const auth = new AuthService(database.db, orgs, wake.eventsCommitted, accountLimit, config.invitationTtlDays, { mailer, publicBaseUrl: config.publicBaseUrl, logger: app.log })
+  const resets = new PasswordResets({ db: database.db, orgs, mailer, limit: resetLimit, publicBaseUrl: config.publicBaseUrl, logger: app.log })
+  // Links being sent finish before the database closes.
+  app.addHook('onClose', () => resets.settled())
   const guard = new SessionGuard(auth, orgs, config.appSecret, config.publicBaseUrl)
 
   // Before any route: every route, the plugins' included, must declare who may call it.
@@ -487,11 +497,12 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   if (webApp.built) await serveStaticFiles(app, config.webDir)
   healthRoutes(app, { database, embeddings, derivations, blobs, draining: () => draining })
   // In the order openapi/app.json lists them.
-  sessionRoutes(app, { auth, orgs, guard })
+  sessionRoutes(app, { auth, orgs, guard, emailConfigured: mailer !== undefined })
   orgRoutes(app, { orgs, planLimits: config.planLimits, trashRetentionDays: config.trashRetentionDays, publicBaseUrl: config.publicBaseUrl, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
   jobRoutes(app, { derivations })
   invitationRoutes(app, { auth })
   signInRoutes(app, { auth, orgs, guard })
+  passwordResetRoutes(app, { resets })
   appKeyRoutes(app, { keys })
   appCatalogRoutes(app, { catalog })
   appPresetRoutes(app, { presets })
@@ -521,5 +532,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections, passwordResets: resets } })
 }

@@ -115,6 +115,15 @@ export interface Config {
   serveBackgroundWork: boolean
   webhooks: WebhookConfig
   httpTimeouts: HttpTimeouts
+  /** Undefined: no email; invitations are links to copy, and a forgotten password is reset by an owner's operator. */
+  smtp: SmtpConfig | undefined
+}
+
+export interface SmtpConfig {
+  /** `smtp://` or `smtps://`, with its credentials if any (`SMTP_URL`). Never logged. */
+  url: string
+  /** The sender of every email (`SMTP_FROM`): one address, optionally with a display name. */
+  from: string
 }
 
 export type FilesRedirect = 'none' | 'presigned'
@@ -259,6 +268,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   if (httpTimeouts.headersMs > httpTimeouts.requestMs) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request')
   }
+  const smtp = readSmtpConfig(read, problems)
   const rateLimits: RateLimitConfig = {
     windowMs: read.integer('RATE_LIMIT_WINDOW_MS', 60_000, 1, 86_400_000),
     expensive: read.integer('RATE_LIMIT_EXPENSIVE', 30, 1, 1_000_000),
@@ -268,6 +278,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     signIn: read.integer('RATE_LIMIT_SIGN_IN', 10, 1, 1_000_000),
     signInAccount: read.integer('RATE_LIMIT_SIGN_IN_ACCOUNT', 10, 1, 1_000_000),
     signInAccountWindowMs: read.integer('RATE_LIMIT_SIGN_IN_ACCOUNT_WINDOW_MS', 15 * 60_000, 1_000, 86_400_000),
+    passwordResetAccount: read.integer('RATE_LIMIT_PASSWORD_RESET_ACCOUNT', 3, 1, 1_000_000),
+    passwordResetAccountWindowMs: read.integer('RATE_LIMIT_PASSWORD_RESET_ACCOUNT_WINDOW_MS', 60 * 60_000, 1_000, 86_400_000),
     files: read.integer('RATE_LIMIT_FILES', 600, 1, 1_000_000),
     session: {
       expensive: read.integer('RATE_LIMIT_SESSION_EXPENSIVE', 600, 1, 1_000_000),
@@ -338,7 +350,24 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     serveBackgroundWork,
     webhooks,
     httpTimeouts,
+    smtp,
   }
+}
+
+/** One address (`a@b.example`), or a display name and an address (`Asset Library <a@b.example>`, the name quoted or not). */
+const MAILBOX = /^(?:(?:"[^"\\\r\n]*"|[^"<>\r\n]*?)\s*<[^\s<>@"]+@[^\s<>@"]+\.[^\s<>@"]+>|[^\s<>@"]+@[^\s<>@"]+\.[^\s<>@"]+)$/
+
+function readSmtpConfig(read: EnvReader, problems: string[]): SmtpConfig | undefined {
+  const url = read.url('SMTP_URL', ['smtp:', 'smtps:'])
+  const from = read.string('SMTP_FROM', '')
+  if (url === undefined) return undefined
+  if (!new URL(url).hostname) problems.push('SMTP_URL must name the mail server, such as smtps://user:password@smtp.example.com')
+  if (!from) {
+    problems.push('SMTP_FROM is required with SMTP_URL: the sender of the emails, such as "Asset Library <assets@example.com>"')
+  } else if (!MAILBOX.test(from)) {
+    problems.push(`SMTP_FROM must be one email address, optionally with a display name ("Asset Library <assets@example.com>"), got "${from}"`)
+  }
+  return { url, from }
 }
 
 /**

@@ -146,6 +146,8 @@ describe('/app/api responses', () => {
 
 const NO_CONTENT = new Set([
   'POST /app/api/logout',
+  'POST /app/api/password-reset',
+  'POST /app/api/password-reset/complete',
   'POST /app/api/password',
   'DELETE /app/api/orgs/:org/invitations/:id',
   'DELETE /app/api/orgs/:org/keys/:id',

@@ -25,6 +25,33 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
+  it('reads SMTP_URL and SMTP_FROM together, and says what is wrong without echoing the password', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).smtp).toBeUndefined()
+    const from = 'Asset Library <assets@example.com>'
+    expect(loadConfig({ DATA_DIR: dataDir(), SMTP_URL: 'smtps://user:secret-pw@smtp.example.com:465', SMTP_FROM: from }).smtp).toEqual({
+      url: 'smtps://user:secret-pw@smtp.example.com:465',
+      from,
+    })
+    for (const good of ['assets@example.com', '"Assets, Inc." <assets@example.com>', 'Assets<assets@example.com>']) {
+      expect(problemsOf({ SMTP_URL: 'smtp://127.0.0.1:2525', SMTP_FROM: good }), good).toEqual([])
+    }
+    const problems = [
+      ...problemsOf({ SMTP_URL: 'http://user:secret-pw@smtp.example.com', SMTP_FROM: from }),
+      ...problemsOf({ SMTP_URL: 'smtp://user:secret-pw@smtp.example.com' }),
+      ...problemsOf({ SMTP_URL: 'smtp://smtp.example.com', SMTP_FROM: 'a@example.com, b@example.com' }),
+      ...problemsOf({ SMTP_URL: 'smtp://smtp.example.com', SMTP_FROM: 'Eve\r\nBcc: x@example.com <a@example.com>' }),
+      ...problemsOf({ SMTP_URL: 'smtp://smtp.example.com', SMTP_FROM: 'not an address' }),
+    ]
+    expect(problems).toEqual([
+      'SMTP_URL must start with smtp:// or smtps://',
+      'SMTP_FROM is required with SMTP_URL: the sender of the emails, such as "Asset Library <assets@example.com>"',
+      expect.stringContaining('SMTP_FROM must be one email address'),
+      expect.stringContaining('SMTP_FROM must be one email address'),
+      expect.stringContaining('SMTP_FROM must be one email address'),
+    ])
+    expect(problems.join('\n')).not.toContain('secret-pw')
+  })
+
   it('runs with no settings at all: embedded database under ./data, port 3000', () => {
     const dir = dataDir()
     const config = loadConfig({ DATA_DIR: dir })

@@ -6,6 +6,7 @@ import { IDEMPOTENCY_PRUNE_INTERVAL_MS, scheduleIdempotencyPruning } from '../pl
 import { createBlobStore } from '../platform/blobs/create.js'
 import { migrate } from '../platform/db/migrate.js'
 import { createLogger } from '../platform/logger.js'
+import { mailerFor } from '../platform/mail/mailer.js'
 import { connectRedis } from '../platform/redis.js'
 import { openServingDatabase } from './database.js'
 import { prepareEmbeddings } from './embeddings.js'
@@ -22,7 +23,9 @@ export async function serve(config: Config): Promise<void> {
   await probe.checkReachable().finally(() => probe.close?.())
   const database = await openServingDatabase(config, logger, shutdown)
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined
+  const mailer = mailerFor(config.smtp)
   const release = async () => {
+    mailer?.close()
     redis?.disconnect()
     await database.close()
   }
@@ -31,7 +34,7 @@ export async function serve(config: Config): Promise<void> {
   let stopPruning = async () => undefined as void
   try {
     const outcome = await migrate(database.db)
-    app = await buildApp({ config, database, redis, logger })
+    app = await buildApp({ config, database, redis, logger, mailer })
     app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
     await prepareEmbeddings(app.services.embeddings, app.log)
     const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)

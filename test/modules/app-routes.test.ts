@@ -117,6 +117,8 @@ const VALID_BODIES: Record<string, object> = {
   'POST /app/api/login': { email: 'nobody@example.com', password: 'whatever it is' },
   'POST /app/api/invitations/lookup': { token: 'no-such-invitation' },
   'POST /app/api/invitations/accept': { token: 'no-such-invitation', password: 'a long enough password' },
+  'POST /app/api/password-reset': { email: 'nobody@example.com' },
+  'POST /app/api/password-reset/complete': { token: 'no-such-link', new_password: 'a long enough password' },
 }
 
 describe('signed-URL and public routes', () => {

@@ -35,9 +35,9 @@ describe('GET /app/api/instance', () => {
     }
   })
 
-  it('answers nothing but that fact, to anyone', async () => {
+  it('answers nothing but those facts (and whether it sends email), to anyone', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/app/api/instance' })
-    expect(Object.keys(res.json())).toEqual(['first_sign_in_pending'])
+    expect(Object.keys(res.json())).toEqual(['first_sign_in_pending', 'email_configured'])
     expect(res.headers['set-cookie']).toBeUndefined()
   })
 })

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis'
 import { buildApp, type BuiltApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import type { Scope } from '../../src/platform/db/schema.js'
+import { mailerFor } from '../../src/platform/mail/mailer.js'
 import { connectRedis } from '../../src/platform/redis.js'
 import { createTestDatabase, silentLogger, type TestDatabase } from './database.js'
 import { createTestBucket, s3Env } from './s3-server.js'
@@ -52,10 +53,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   })
   const redis = redisUrl ? await connectRedis(redisUrl, silentLogger) : undefined
+  const mailer = mailerFor(config.smtp)
   const app = await buildApp({
     config,
     database: database.handle,
     redis,
+    mailer,
     redisNamespace: options.redisNamespace ?? `al-test:${randomBytes(6).toString('hex')}:`,
     ...(options.logger && { logger: options.logger }),
   })
@@ -68,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     redis,
     async close() {
       await app.close()
+      mailer?.close()
       redis?.disconnect()
       if (!options.database) await database.dispose()
     },

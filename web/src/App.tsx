@@ -12,6 +12,8 @@ function lazyScreen<P>(load: () => Promise<Record<string, ComponentType<P>>>, na
 }
 
 const AcceptInvitationScreen = lazyScreen(() => import('./screens/invite/AcceptInvitationScreen'), 'AcceptInvitationScreen')
+const ForgotPasswordScreen = lazyScreen(() => import('./screens/password/ForgotPasswordScreen'), 'ForgotPasswordScreen')
+const ResetPasswordScreen = lazyScreen(() => import('./screens/password/ResetPasswordScreen'), 'ResetPasswordScreen')
 const AssetDetailScreen = lazyScreen(() => import('./screens/library/AssetDetailScreen'), 'AssetDetailScreen')
 const CollectionScreen = lazyScreen(() => import('./screens/collections/CollectionScreen'), 'CollectionScreen')
 const ImportScreen = lazyScreen(() => import('./screens/import/ImportScreen'), 'ImportScreen')
@@ -22,19 +24,28 @@ const TrashScreen = lazyScreen(() => import('./screens/trash/TrashScreen'), 'Tra
 const SettingsScreen = lazyScreen(() => import('./screens/settings/SettingsScreen'), 'SettingsScreen')
 const UploadScreen = lazyScreen(() => import('./screens/upload/UploadScreen'), 'UploadScreen')
 
-/** Signed out: the sign-in screen, or the invitation being accepted. Signed in: the shell and its screens. */
+/** The screens that need no session, whether or not there is one: an invitation, and a forgotten password. */
+function SessionlessScreen() {
+  return (
+    <ErrorBoundary>
+      <Suspense fallback={<div className="splash" aria-busy="true" />}>
+        <Switch>
+          <Route path="/invite/:token" component={AcceptInvitationScreen} />
+          <Route path="/forgot-password" component={ForgotPasswordScreen} />
+          <Route path="/reset-password" component={ResetPasswordScreen} />
+        </Switch>
+      </Suspense>
+    </ErrorBoundary>
+  )
+}
+
+/** Signed out: the sign-in screen, or a screen that needs no session. Signed in: the shell and its screens. */
 export function App() {
   const session = useSessionQuery()
   const [inviting] = useRoute('/invite/:token')
-  if (inviting) {
-    return (
-      <ErrorBoundary>
-        <Suspense fallback={<div className="splash" aria-busy="true" />}>
-          <Route path="/invite/:token" component={AcceptInvitationScreen} />
-        </Suspense>
-      </ErrorBoundary>
-    )
-  }
+  const [forgetting] = useRoute('/forgot-password')
+  const [resetting] = useRoute('/reset-password')
+  if (inviting || forgetting || resetting) return <SessionlessScreen />
   if (session.isPending) return <div className="splash" aria-busy="true" />
   if (!session.data) return <SignInScreen />
   return (

@@ -13,8 +13,11 @@ import {
   InstanceSchema,
   InviteBody,
   LoginBody,
+  PasswordResetBody,
+  PasswordResetRequestBody,
   SessionSchema,
 } from './schemas.js'
+import type { PasswordResets } from './password-resets.js'
 import type { AuthService } from './service.js'
 import { SESSION_COOKIE, type SessionGuard } from './session-guard.js'
 
@@ -28,12 +31,17 @@ interface SessionDeps {
   guard: SessionGuard
 }
 
+interface InstanceDeps extends SessionDeps {
+  /** `SMTP_URL` is set: invitations are emailed and forgotten passwords reset by a link. */
+  emailConfigured: boolean
+}
+
 /**
  * POST /app/api/logout and GET /app/api/session: the signed-in browser's own session; GET /app/api/instance:
  * what the sign-in screen says about this server before there is one.
  */
-export function sessionRoutes(app: App, deps: SessionDeps): void {
-  const { auth, guard } = deps
+export function sessionRoutes(app: App, deps: InstanceDeps): void {
+  const { auth, guard, emailConfigured } = deps
   const sessionBody = sessionBodyFor(deps)
 
   app.post(
@@ -105,11 +113,12 @@ export function sessionRoutes(app: App, deps: SessionDeps): void {
         operationId: 'appGetInstance',
         tags: SESSION_TAGS,
         summary: 'Describe this server before signing in',
-        description: 'Whether anyone has signed in yet, so the sign-in screen points a new server\u2019s owner to the login its first start printed.',
+        description:
+          'Whether anyone has signed in yet, so the sign-in screen points a new server\u2019s owner to the login its first start printed; and whether the server sends email (invitations, reset links).',
         response: { 200: appResponse('Facts about this server.', InstanceSchema) },
       },
     },
-    async () => ({ first_sign_in_pending: await auth.firstSignInPending() }),
+    async () => ({ first_sign_in_pending: await auth.firstSignInPending(), email_configured: emailConfigured }),
   )
 }
 
@@ -125,7 +134,8 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
         operationId: 'appCreateInvitation',
         tags: INVITATION_TAGS,
         summary: 'Invite someone',
-        description: 'An invitation valid for 7 days (INVITATION_TTL_DAYS on the server), used once; only owners invite owners. Emits `member.invited`.',
+        description:
+          'An invitation valid for 7 days (INVITATION_TTL_DAYS on the server), used once; only owners invite owners. Emits `member.invited`. When the server sends email (`SMTP_URL`), the link is emailed to the invitee once the invitation is saved; `email_status` says whether the mail server took it, and the invitation stands either way.',
         params: OrgParams,
         body: InviteBody,
         response: {
@@ -136,8 +146,8 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
     },
     async (request, reply) => {
       const { organization, role, user } = request.membership!
-      const { invitation, token } = await auth.invite(organization.id, { id: user.id, email: user.email, role }, request.body)
-      return reply.code(201).send({ ...invitationView(invitation), token })
+      const { invitation, token, emailStatus } = await auth.invite(organization, { ...user, role }, request.body)
+      return reply.code(201).send({ ...invitationView(invitation), token, email_status: emailStatus })
     },
   )
 
@@ -169,7 +179,7 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
         tags: INVITATION_TAGS,
         summary: 'Re-send an invitation',
         description:
-          'A new token for an invitation not yet accepted or revoked, expired or not: the old one stops working, and it expires 7 days (INVITATION_TTL_DAYS) from now. Only owners re-send an owner\u2019s invitation. Emits `member.invited` again.',
+          'A new token for an invitation not yet accepted or revoked, expired or not: the old one stops working, and it expires 7 days (INVITATION_TTL_DAYS) from now. Only owners re-send an owner\u2019s invitation. Emits `member.invited` again. Emailed as a new invitation is (see `email_status`).',
         params: InvitationParams,
         response: {
           200: appResponse('The invitation, with its new token (shown once).', CreatedInvitationSchema),
@@ -179,8 +189,8 @@ export function invitationRoutes(app: App, deps: { auth: AuthService }): void {
     },
     async (request) => {
       const { organization, role, user } = request.membership!
-      const { invitation, token } = await auth.resendInvitation(organization.id, { id: user.id, email: user.email, role }, request.params.id)
-      return { ...invitationView(invitation), token }
+      const { invitation, token, emailStatus } = await auth.resendInvitation(organization, { ...user, role }, request.params.id)
+      return { ...invitationView(invitation), token, email_status: emailStatus }
     },
   )
 
@@ -296,6 +306,63 @@ export function signInRoutes(app: App, deps: SessionDeps): void {
       const { user, session } = await auth.acceptInvitation(request.body)
       guard.setSessionCookie(reply, session.token)
       return sessionBody(user, session.id)
+    },
+  )
+}
+
+/**
+ * POST /app/api/password-reset and /app/api/password-reset/complete: a forgotten password, reset with a
+ * link emailed to the account's address. Rate limited per IP like signing in, and refused from another site.
+ */
+export function passwordResetRoutes(app: App, deps: { resets: PasswordResets }): void {
+  const { resets } = deps
+
+  app.post(
+    '/app/api/password-reset',
+    {
+      config: { auth: { kind: 'public', bucket: 'sign-in', sameOrigin: true } },
+      schema: {
+        operationId: 'appRequestPasswordReset',
+        tags: SESSION_TAGS,
+        summary: 'Ask for a password reset link',
+        description:
+          'Emails a link to set a new password to this address, if it has an account: the answer is the same either way, and comes before the address is looked up. The link works once, for 30 minutes; asking again makes a new link and the older one stops working.',
+        body: PasswordResetRequestBody,
+        response: {
+          202: appNoContent('Accepted: if the address has an account, a link is on its way.'),
+          ...problemResponses({
+            rate_limited: 'too many requests from this address (`RATE_LIMIT_SIGN_IN` a minute), or for this email (`RATE_LIMIT_PASSWORD_RESET_ACCOUNT` an hour), known or not; wait `Retry-After` seconds',
+          }),
+          ...appProblemResponses({ email_not_configured: true, cross_site_request: true }),
+        },
+      },
+    },
+    async (request, reply) => {
+      await resets.request(request.body.email)
+      return reply.code(202).send()
+    },
+  )
+
+  app.post(
+    '/app/api/password-reset/complete',
+    {
+      config: { auth: { kind: 'public', bucket: 'sign-in', sameOrigin: true } },
+      schema: {
+        operationId: 'appResetPassword',
+        tags: SESSION_TAGS,
+        summary: 'Set a new password with a reset link',
+        description: 'Takes the token of an emailed link, once. Every session of the user ends; they sign in with the new password.',
+        body: PasswordResetBody,
+        response: {
+          204: appNoContent('The password is changed.'),
+          ...appProblemResponses({ reset_link_invalid: true }),
+          ...SIGN_IN_PROBLEMS,
+        },
+      },
+    },
+    async (request, reply) => {
+      await resets.reset(request.body.token, request.body.new_password)
+      return reply.code(204).send()
     },
   )
 }

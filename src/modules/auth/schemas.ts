@@ -4,6 +4,9 @@ import { OrgParams, Role, Uuid } from '../orgs/schemas.js'
 import { MIN_PASSWORD_LENGTH } from '../orgs/service.js'
 
 const Email = Type.String({ format: 'email', maxLength: 254 })
+/** Text that ends up in an email's headers (a display name): a line break there would start a header of its own. */
+export const SingleLine = (options: { maxLength: number; minLength?: number; description?: string }) =>
+  Type.String({ ...options, pattern: '^[^\\r\\n]*$' })
 const Password = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 })
 const InvitationToken = Type.String({ minLength: 1, maxLength: 200 })
 
@@ -43,6 +46,10 @@ export const CreatedInvitationSchema = Type.Object(
   {
     ...InvitationSchema.properties,
     token: Type.String({ description: `The invitation's token, shown once: the invitee accepts with it (POST /app/api/invitations/accept).` }),
+    email_status: Type.Union([Type.Literal('sent'), Type.Literal('failed'), Type.Literal('not_configured')], {
+      description:
+        'Whether the link was emailed to the invitee: `sent` (the mail server took it), `failed` (it refused or did not answer; the server\u2019s log says why), or `not_configured` (the server has no `SMTP_URL`). Unless `sent`, send the link yourself.',
+    }),
   },
   { [COMPONENT]: 'AppCreatedInvitation', additionalProperties: false },
 )
@@ -65,7 +72,7 @@ export const InvitationPreviewSchema = Type.Object(
 export const InvitationTokenBody = Type.Object({ token: InvitationToken }, { additionalProperties: false })
 
 export const AcceptInvitationBody = Type.Object(
-  { token: InvitationToken, password: Password, name: Type.Optional(Type.String({ maxLength: 200 })) },
+  { token: InvitationToken, password: Password, name: Type.Optional(SingleLine({ maxLength: 200 })) },
   { additionalProperties: false },
 )
 
@@ -74,6 +81,16 @@ export const InstanceSchema = Type.Object(
     first_sign_in_pending: Type.Boolean({
       description: 'No one has signed in to this server yet: the owner login that the first start printed in the server\u2019s log is the way in.',
     }),
+    email_configured: Type.Boolean({
+      description: 'The server sends email (`SMTP_URL` is set): invitations are emailed, and a forgotten password can be reset by a link sent to its address.',
+    }),
   },
   { [COMPONENT]: 'AppInstance', additionalProperties: false, description: 'Facts about this server for the sign-in screen; nothing secret, nobody\u2019s data.' },
+)
+
+export const PasswordResetRequestBody = Type.Object({ email: Email }, { additionalProperties: false })
+
+export const PasswordResetBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the emailed link (what follows `#token=`).' }), new_password: Password },
+  { additionalProperties: false },
 )

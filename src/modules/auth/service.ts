@@ -5,7 +5,11 @@ import { emit } from '../../platform/events/outbox.js'
 import { AppError, problems } from '../../platform/http/errors.js'
 import { randomToken, uuidv7 } from '../../platform/ids.js'
 import type { OrgService } from '../orgs/service.js'
-import type { AccountSignInLimit } from './sign-in-limit.js'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Mailer } from '../../platform/mail/mailer.js'
+import { sendFailure } from '../../platform/mail/mailer.js'
+import { invitationEmail } from './emails.js'
+import type { AccountLimit } from './sign-in-limit.js'
 import * as store from './store.js'
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000
@@ -20,6 +24,24 @@ export interface SessionUser {
   id: string
   email: string
   name: string
+}
+
+/** Whether an invitation was emailed: `failed` leaves the link to copy, as `not_configured` (no SMTP) does. */
+export type EmailOutcome = 'sent' | 'failed' | 'not_configured'
+
+/** What invitation emails need: the mailer (none without SMTP), where links point, and where a failed send is logged. */
+export interface InvitationMail {
+  mailer: Mailer | undefined
+  publicBaseUrl: string
+  logger: FastifyBaseLogger
+}
+
+/** The inviter, as the session knows them. */
+interface Inviter {
+  id: string
+  email: string
+  name: string
+  role: Role
 }
 
 const invalidCredentials = () =>
@@ -50,8 +72,9 @@ export class AuthService {
     private readonly orgs: OrgService,
     /** After the commit of a change that emitted events: wakes their delivery. */
     private readonly afterEventsCommitted: () => void,
-    private readonly accountLimit: AccountSignInLimit,
+    private readonly accountLimit: AccountLimit,
     private readonly invitationTtlDays: number,
+    private readonly mail: InvitationMail,
   ) {}
 
   /** When an invitation sent now stops working. */
@@ -68,7 +91,7 @@ export class AuthService {
     const user = await this.orgs.userByEmail(email)
     const valid = await verifyPassword(password, user?.password_hash ?? DECOY_PASSWORD_HASH)
     if (!user || !valid) {
-      await this.accountLimit.failed(email)
+      await this.accountLimit.hit(email)
       throw invalidCredentials()
     }
     return { session: await this.startSession(user.id), user }
@@ -82,7 +105,7 @@ export class AuthService {
     await this.accountLimit.check(user.email)
     const stored = await store.passwordHash(this.db, user.id)
     if (stored === undefined || !(await verifyPassword(input.current_password, stored))) {
-      await this.accountLimit.failed(user.email)
+      await this.accountLimit.hit(user.email)
       throw currentPasswordWrong()
     }
     const passwordHash = await hashPassword(input.new_password)
@@ -102,11 +125,12 @@ export class AuthService {
     return store.deleteSession(this.db, sha256Hex(token))
   }
 
-  async invite(
-    organizationId: string,
-    inviter: { id: string; email: string; role: Role },
-    input: { email: string; role: Role },
-  ) {
+  /**
+   * Invites `input.email`, then (after the commit, so the invitation exists whatever the mail server
+   * says) emails the link when SMTP is set up; the answer says whether the mail server took it.
+   */
+  async invite(organization: { id: string; name: string }, inviter: Inviter, input: { email: string; role: Role }) {
+    const organizationId = organization.id
     assertMayInvite(inviter.role, input.role)
     const token = randomToken()
     const invitation = await this.db.transaction().execute(async (tx) => {
@@ -123,14 +147,36 @@ export class AuthService {
       return created
     })
     this.afterEventsCommitted()
-    return { invitation, token }
+    return { invitation, token, emailStatus: await this.emailInvitation(organization, inviter, invitation, token) }
+  }
+
+  /** Sends the invitation's link; a refusal or a timeout is logged and answered `failed`, never thrown: the invitation stands. */
+  private async emailInvitation(organization: { name: string }, inviter: Inviter, invitation: { id: string; email: string; role: Role; expires_at: Date }, token: string): Promise<EmailOutcome> {
+    const { mailer, publicBaseUrl, logger } = this.mail
+    if (!mailer) return 'not_configured'
+    const message = invitationEmail({
+      to: invitation.email,
+      inviter,
+      organizationName: organization.name,
+      role: invitation.role,
+      link: `${publicBaseUrl}/invite/${token}`,
+      expiresAt: invitation.expires_at,
+    })
+    try {
+      await mailer.send(message)
+      return 'sent'
+    } catch (error) {
+      logger.warn({ invitation: invitation.id, ...sendFailure(error) }, 'the invitation email was not sent')
+      return 'failed'
+    }
   }
 
   /**
    * Sends an open invitation (expired or not) again: a new token, so the old link stops working, valid
    * for INVITATION_TTL_DAYS from now. Emits `member.invited` again, as an invitation sent is what the event reports.
    */
-  async resendInvitation(organizationId: string, inviter: { id: string; email: string; role: Role }, id: string) {
+  async resendInvitation(organization: { id: string; name: string }, inviter: Inviter, id: string) {
+    const organizationId = organization.id
     const token = randomToken()
     const invitation = await this.db.transaction().execute(async (tx) => {
       const renewed = await store.renewInvitation(tx, organizationId, id, { token_hash: sha256Hex(token), expires_at: this.invitationExpiry() })
@@ -141,7 +187,7 @@ export class AuthService {
       return renewed
     })
     this.afterEventsCommitted()
-    return { invitation, token }
+    return { invitation, token, emailStatus: await this.emailInvitation(organization, inviter, invitation, token) }
   }
 
   listInvitations(organizationId: string) {
@@ -196,7 +242,7 @@ export class AuthService {
     }
     await this.accountLimit.check(email)
     if (!(await verifyPassword(input.password, user.password_hash))) {
-      await this.accountLimit.failed(email)
+      await this.accountLimit.hit(email)
       throw invalidCredentials()
     }
     return user

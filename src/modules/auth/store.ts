@@ -133,3 +133,27 @@ export async function anyoneSignedIn(db: Db): Promise<boolean> {
     .executeTakeFirstOrThrow()
   return Boolean(signed_in)
 }
+
+/** The user's reset link: a new one replaces the one before, which stops working. */
+export async function replacePasswordReset(db: Db, reset: { user_id: string; token_hash: string; expires_at: Date }): Promise<void> {
+  await db
+    .insertInto('password_resets')
+    .values(reset)
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ token_hash: reset.token_hash, expires_at: reset.expires_at}))
+    .execute()
+}
+
+/** Uses a reset link once: deletes it if it is still valid, and answers whose it was. */
+export async function takePasswordReset(db: Db, tokenHash: string): Promise<string | undefined> {
+  const taken = await db
+    .deleteFrom('password_resets')
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .returning('user_id')
+    .executeTakeFirst()
+  return taken?.user_id
+}
+
+export async function deleteAllSessions(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute()
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { DEFAULT_LIMIT } from '../../platform/http/pagination.js'
+import { escapeHtml as escape } from '../../platform/html.js'
 import { fileNameOf } from './share-zip.js'
 
 export const GALLERY_PAGE_SIZE = DEFAULT_LIMIT
@@ -275,7 +276,3 @@ const STYLE = `
     .controls button { font: inherit; padding: .4rem .9rem; border: 1px solid #fff; border-radius: .3rem; background: transparent; color: #fff; cursor: pointer; }
     @media (max-width: 30rem) { body { padding: 1rem; } .grid { grid-template-columns: repeat(2, 1fr); gap: .75rem; } .grid img { height: 130px; } }
   `
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}

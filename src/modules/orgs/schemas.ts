@@ -55,7 +55,7 @@ export const OrganizationWithRoleSchema = Type.Object(
 )
 
 export const UpdateOrganizationBody = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })), ai_enabled: Type.Optional(Type.Boolean()) },
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]*\\S[^\\r\\n]*$' })), ai_enabled: Type.Optional(Type.Boolean()) },
   { additionalProperties: false, minProperties: 1 },
 )
 

@@ -23,6 +23,7 @@ import * as figmaImports from './migrations/0020_figma_imports.js'
 import * as imageAnalyses from './migrations/0021_image_analyses.js'
 import * as colourAndOriginCounts from './migrations/0022_colour_and_origin_counts.js'
 import * as assetSortIndexes from './migrations/0023_asset_sort_indexes.js'
+import * as passwordResets from './migrations/0024_password_resets.js'
 import * as assetCreators from './migrations/0025_asset_creators.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_image_analyses': imageAnalyses,
   '0022_colour_and_origin_counts': colourAndOriginCounts,
   '0023_asset_sort_indexes': assetSortIndexes,
+  '0024_password_resets': passwordResets,
   '0025_asset_creators': assetCreators,
 }
 

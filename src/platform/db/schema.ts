@@ -64,6 +64,12 @@ export interface SessionsTable {
   created_at: CreatedAt
 }
 
+export interface PasswordResetsTable {
+  user_id: string
+  token_hash: string
+  expires_at: Timestamp
+}
+
 export type MemberAuditAction = 'removed' | 'role_changed' | 'ownership_transferred'
 
 /** Who removed a member, changed a role or handed over ownership (migration 0011); emails as they were then. */
@@ -551,6 +557,7 @@ export interface Database {
   memberships: MembershipsTable
   invitations: InvitationsTable
   sessions: SessionsTable
+  password_resets: PasswordResetsTable
   member_audit: MemberAuditTable
   api_keys: ApiKeysTable
   outbox_events: OutboxEventsTable

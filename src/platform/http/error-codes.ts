@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   bad_url: { status: 400, title: 'Bad Request', when: 'the URL cannot be read (a bad percent-encoding)' },
   bad_request: { status: 400, title: 'Bad Request', when: 'the request is not valid HTTP (e.g. `Authorization`, `Content-Type` or `Host` sent twice)' },
   invalid_figma_url: { status: 400, title: 'Bad Request', when: 'an import `file_url` that is not a Figma file or design link, or has no file key' },
+  reset_link_invalid: { status: 400, title: 'Bad Request', when: 'a password reset token that is unknown, expired, already used, or replaced by a newer link' },
   organization_required: { status: 400, title: 'Bad Request', when: 'a session call to /api/v1 without `X-Organization`, by a user of several organizations' },
   invalid_api_key: { status: 401, title: 'Unauthorized', when: 'key missing, malformed, unknown, revoked or expired; carries `WWW-Authenticate: Bearer`' },
   not_signed_in: { status: 401, title: 'Unauthorized', when: 'an app endpoint without a session' },
@@ -78,6 +79,7 @@ export const ERROR_CODES = {
   image_fetch_failed: { status: 502, title: 'Bad Gateway', when: '`image_url` could not be fetched' },
   figma_unavailable: { status: 502, title: 'Bad Gateway', when: 'Figma could not be reached, or kept answering 429 or 5xx, when it is asked at once; an import ends `failed` with this code instead' },
   render_busy: { status: 503, title: 'Service Unavailable', when: 'too many renditions are being made for a new one to wait its turn; carries `Retry-After`' },
+  email_not_configured: { status: 503, title: 'Service Unavailable', when: 'a password reset link asked of a server that sends no email (no `SMTP_URL`); the operator resets the password (`asset-library user set-password`)' },
   storage_unavailable: { status: 503, title: 'Service Unavailable', when: 'the file storage (the S3 bucket) cannot be reached; nothing was changed, retry later' },
 } as const satisfies Record<string, { status: number; title: string; when: string }>
 

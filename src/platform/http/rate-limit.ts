@@ -16,6 +16,9 @@ export interface RateLimitConfig {
   /** Per account (the email signed in with, known or not): wrong passwords in `signInAccountWindowMs`. */
   signInAccount: number
   signInAccountWindowMs: number
+  /** Per account (the email given, known or not): requests for a password reset link in `passwordResetAccountWindowMs`. */
+  passwordResetAccount: number
+  passwordResetAccountWindowMs: number
   /** Per IP: signed file downloads (`/files/*`) and public share links (`/s/*`) together. */
   files: number
   /**

@@ -1,27 +1,15 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
+import { Link } from 'wouter'
 import { appApi, unwrap } from '../api/client'
+import { useInstance } from '../instance'
 import { FormError } from '../ui/FormError'
 import { signedIn } from '../session'
 
-/**
- * Whether no one has signed in to this server yet. Forgotten as soon as the screen goes (`gcTime: 0`),
- * so that after a sign-in and a sign-out the answer is asked again, not read from before.
- */
-function useFirstSignInPending(): boolean {
-  const instance = useQuery({
-    queryKey: ['instance'],
-    queryFn: () => unwrap(appApi.GET('/app/api/instance')),
-    gcTime: 0,
-    // Without the answer the hint stays hidden; the form works either way.
-    meta: { quiet: true },
-  })
-  return instance.data?.first_sign_in_pending === true
-}
-
 export function SignInScreen() {
   const queryClient = useQueryClient()
-  const firstSignIn = useFirstSignInPending()
+  // Whether no one has signed in to this server yet.
+  const firstSignIn = useInstance().data?.first_sign_in_pending === true
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const signIn = useMutation({
@@ -50,6 +38,9 @@ export function SignInScreen() {
         <button type="submit" className="primary" disabled={signIn.isPending}>
           Sign in
         </button>
+        <p className="hint">
+          <Link href="/forgot-password">Forgot password?</Link>
+        </p>
         {firstSignIn && <p className="hint">The first start printed the owner's email and password in the server's log.</p>}
       </form>
     </main>

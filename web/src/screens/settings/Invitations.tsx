@@ -11,6 +11,29 @@ import { isPast, OnceSecret } from './parts'
 import { useConfirmedMutation } from './useConfirmedMutation'
 
 type Invitation = AppData<'/app/api/orgs/{org}/invitations', 'get'>['data'][number]
+type CreatedInvitation = AppData<'/app/api/orgs/{org}/invitations', 'post'>
+
+/** What a new (or re-sent) invitation's panel says of its email, beside the link to copy. */
+const EMAILED: Record<CreatedInvitation['email_status'], (email: string) => string> = {
+  sent: (email) => `It was emailed to ${email}; you can also send the link yourself.`,
+  failed: (email) => `The email to ${email} could not be sent (the server's log says why): send the link yourself.`,
+  not_configured: (email) => `Email is not set up on this server; copy the link and send it to ${email}.`,
+}
+
+/** A new invitation's link, shown once, and whether it was emailed. */
+export function InvitationLink(props: { invitation: CreatedInvitation; takeFocus?: boolean; onDone(): void }) {
+  const { invitation, takeFocus, onDone } = props
+  return (
+    <OnceSecret label="Invitation link" value={invitationLink(invitation.token)} takeFocus={takeFocus} onDone={onDone}>
+      {' '}
+      {EMAILED[invitation.email_status](invitation.email)} It works once, until {formatDate(invitation.expires_at)}.
+    </OnceSecret>
+  )
+}
+
+/** The toast after an invitation is made or re-sent. */
+export const invitationToast = (invitation: CreatedInvitation, made: string) =>
+  invitation.email_status === 'sent' ? `${made} and emailed to ${invitation.email}.` : `${made} for ${invitation.email}.`
 
 /** The link an invitee opens; it carries the token, shown once. */
 export const invitationLink = (token: string) => `${location.origin}/invite/${token}`
@@ -41,7 +64,7 @@ export function PendingInvitations() {
     mutationFn: (invitation: Invitation) =>
       unwrap(appApi.POST('/app/api/orgs/{org}/invitations/{id}/resend', { params: { path: { org, id: invitation.id } } })),
     onSuccess: (invitation) => {
-      toast.success(`A new link for ${invitation.email} is ready; the old one no longer works.`)
+      toast.success(`${invitationToast(invitation, 'A new link is made')} The old one no longer works.`)
       refresh()
     },
     gcTime: 0,
@@ -57,9 +80,7 @@ export function PendingInvitations() {
       <FormError error={resend.error} />
       {resent && (
         <div className="panel">
-          <OnceSecret label="Invitation link" value={invitationLink(resent.token)} takeFocus onDone={() => resend.reset()}>
-            {' '}Send it to <strong>{resent.email}</strong>: it works once, until {formatDate(resent.expires_at)}.
-          </OnceSecret>
+          <InvitationLink invitation={resent} takeFocus onDone={() => resend.reset()} />
         </div>
       )}
       {open.length > 0 && (

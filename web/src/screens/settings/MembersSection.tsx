@@ -3,13 +3,13 @@ import { useState, type FormEvent } from 'react'
 import { appApi, unwrap, type AppData } from '../../api/client'
 import { useOrg, useSession } from '../../session'
 import { FormError } from '../../ui/FormError'
-import { formatDate } from '../../ui/format'
 import { QueryError } from '../../ui/QueryError'
 import { useToast } from '../../ui/toast'
-import { invitationLink, PendingInvitations } from './Invitations'
+import { useInstance } from '../../instance'
+import { InvitationLink, invitationToast, PendingInvitations } from './Invitations'
 import { MemberChanges } from './MemberChanges'
 import { MemberTable } from './MemberTable'
-import { OnceSecret, SectionHeader } from './parts'
+import { SectionHeader } from './parts'
 
 type Invitation = AppData<'/app/api/orgs/{org}/invitations', 'get'>['data'][number]
 type Role = Invitation['role']
@@ -53,7 +53,7 @@ function InviteForm() {
     mutationFn: () => unwrap(appApi.POST('/app/api/orgs/{org}/invitations', { params: { path: { org } }, body: { email: email.trim(), role } })),
     onSuccess: (invitation) => {
       setEmail('')
-      toast.success(`Invitation created for ${invitation.email}.`)
+      toast.success(invitationToast(invitation, 'Invitation created'))
       void queryClient.invalidateQueries({ queryKey: ['invitations', org] })
     },
     gcTime: 0,
@@ -64,6 +64,7 @@ function InviteForm() {
     invite.mutate()
   }
   const invitation = invite.data
+  const emailConfigured = useInstance().data?.email_configured
   return (
     <div className="panel stack">
       <form className="stack" onSubmit={submit} aria-labelledby="invite-title">
@@ -88,12 +89,13 @@ function InviteForm() {
         <small id="role-hint" className="hint">
           {ROLES[role]}
         </small>
+        {emailConfigured !== undefined && (
+          <p className="hint">{emailConfigured ? 'The invitation is emailed to them; its link is also shown here.' : 'Email is not set up on this server; copy the link.'}</p>
+        )}
         <FormError error={invite.error} />
       </form>
       {invitation && (
-        <OnceSecret label="Invitation link" value={invitationLink(invitation.token)} onDone={() => invite.reset()}>
-          {' '}Send it to <strong>{invitation.email}</strong>: it works once, until {formatDate(invitation.expires_at)}.
-        </OnceSecret>
+        <InvitationLink invitation={invitation} onDone={() => invite.reset()} />
       )}
     </div>
   )
