@@ -530,6 +530,7 @@ describe('delivery history', () => {
       status: 'failed',
       attempt_count: 5,
       last_status_code: 410,
+      last_error: 'http_error',
       next_attempt_at: null,
       created_at: expect.stringMatching(ISO),
     })
