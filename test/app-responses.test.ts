@@ -126,8 +126,10 @@ describe('/app/api responses', () => {
     await ok(owner.delete(`${org}/integrations/figma/webhooks/${figmaHook.id}`))
     await ok(owner.delete(`${org}/integrations/figma`))
     const collection = await ok<{ id: string }>(owner.post('/api/v1/collections', { name: 'Covered' }))
-    await ok(owner.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64'), collection_name: 'Covered' }))
+    const pushed = await ok<{ asset_id: string }>(owner.post('/api/v1/assets', { image_base64: (await uniquePng()).toString('base64'), collection_name: 'Covered' }))
     await ok(owner.get(`${org}/collections/covers?ids=${collection.id}`))
+    await ok(owner.get(`${org}/assets/${pushed.asset_id}/permissions`))
+    await ok(owner.get(`${org}/collections/${collection.id}/permissions`))
 
     await ok(owner.post('/app/api/password', { current_password: acme.owner.password, new_password: 'a new password, long enough' }))
     await ok(owner.post('/app/api/logout'))

@@ -236,6 +236,9 @@ describe('a server killed mid-request', () => {
           const image = await solidPng(16, 16, `#${(++shade).toString(16).padStart(6, '0')}`)
           const res = await call(first.url, `/api/v1/assets/${assetId}/versions`, { image_base64: image.toString('base64') }).catch(() => null)
           if (!res) return
+          // Four senders race for one asset: a sender that loses every retry is told to send again, which is
+          // no acknowledgement (it happened once on a loaded CI machine), so the sender goes on.
+          if (res.status === 409 && ((await res.clone().json()) as { code: string }).code === 'concurrent_change') continue
           if (res.status !== 201) throw new Error(`a version upload answered ${res.status}: ${await res.text()}`)
           acknowledged.set(((await res.json()) as { version: number }).version, image)
         }

@@ -329,7 +329,7 @@ export function passwordResetRoutes(app: App, deps: { resets: PasswordResets }):
           'Emails a link to set a new password to this address, if it has an account: the answer is the same either way, and comes before the address is looked up. The link works once, for 30 minutes; asking again makes a new link and the older one stops working.',
         body: PasswordResetRequestBody,
         response: {
-          202: appNoContent('Accepted: if the address has an account, a link is on its way.'),
+          204: appNoContent('Taken: if the address has an account, a link is on its way.'),
           ...problemResponses({
             rate_limited: 'too many requests from this address (`RATE_LIMIT_SIGN_IN` a minute), or for this email (`RATE_LIMIT_PASSWORD_RESET_ACCOUNT` an hour), known or not; wait `Retry-After` seconds',
           }),
@@ -339,7 +339,7 @@ export function passwordResetRoutes(app: App, deps: { resets: PasswordResets }):
     },
     async (request, reply) => {
       await resets.request(request.body.email)
-      return reply.code(202).send()
+      return reply.code(204).send()
     },
   )
 
