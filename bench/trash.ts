@@ -25,6 +25,7 @@ import { silent } from './support/app.js'
 import { percentile } from './support/child.js'
 import { redactedUrl, startBenchAppOn } from './support/database.js'
 import { envNumber } from './support/env.js'
+import { seedAssetRows } from './support/synthetic.js'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL
 const ASSETS = envNumber('BENCH_ASSETS', 100_000)
@@ -35,22 +36,6 @@ const PAGE = 50
 /** Pages the list reads, those that the smaller library still fills. */
 const OFFSETS = [0, 50, 1000, 10_000].filter((offset) => offset + PAGE <= ASSETS * (1 - TRASHED_PERCENT / 100))
 const TOLERANCE = 0.1
-
-/** `count` assets of the organization and their version rows, in two statements. */
-async function seed(db: Db, organizationId: string, count: number): Promise<void> {
-  await sql`
-    insert into assets (id, organization_id, title, mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, tags, tag_keys, tag_text, created_at, updated_at)
-    select md5(${organizationId} || i)::uuid, ${organizationId}::uuid, 'Bench asset ' || i, 'image/png', 800, 600, 20000 + i % 1000,
-      md5(${organizationId} || i) || md5(i || ${organizationId}), md5(${organizationId} || i) || md5(i || ${organizationId}),
-      md5(${organizationId} || i) || md5(i || ${organizationId}) || '.thumb.webp', array['bench'], array['bench'], 'bench',
-      now() - i * interval '1 second', now() - i * interval '1 second'
-    from generate_series(1, ${count}::int) as i
-  `.execute(db)
-  await sql`
-    insert into asset_versions (asset_id, version, organization_id, sha256, blob_key, thumbnail_key, mime_type, width, height, byte_size, created_at)
-    select id, 1, organization_id, sha256, blob_key, thumbnail_key, mime_type, width, height, byte_size, created_at from assets where organization_id = ${organizationId}
-  `.execute(db)
-}
 
 /** Moves `count` assets spread over the whole library (every nth) to the trash, as a delete does, in one statement. */
 async function trashSpread(db: Db, organizationId: string, count: number): Promise<void> {
@@ -99,7 +84,7 @@ async function main(): Promise<void> {
       ['purged', `${(ASSETS - trashedCount).toLocaleString()} live, ${trashedCount.toLocaleString()} deleted and purged`],
     ] as const) {
       const organization = await app.services.orgs.createOrganization({ name, slug: `bench-${name}` })
-      await seed(db, organization.id, ASSETS)
+      await seedAssetRows(db, organization.id, ASSETS)
       if (name !== 'none') await trashSpread(db, organization.id, trashedCount)
       if (name === 'purged') {
         await sql`update trashed_assets set purge_at = now() where organization_id = ${organization.id}`.execute(db)
