@@ -50,7 +50,7 @@ async function updatedEvents(db: Db, organizationId: string): Promise<number> {
 
 async function main(): Promise<void> {
   const where = SERVER_URL ? `PostgreSQL (${redactedUrl(SERVER_URL)})` : 'embedded (PGlite)'
-  const bench = await startBenchAppOn('bulk-edit', SERVER_URL, { RATE_LIMIT_STANDARD: '1000000', RATE_LIMIT_CHEAP: '1000000' })
+  const bench = await startBenchAppOn('bulk_edit', SERVER_URL, { RATE_LIMIT_STANDARD: '1000000', RATE_LIMIT_CHEAP: '1000000' })
   try {
     const { app, baseUrl } = bench
     const db = bench.database.db
