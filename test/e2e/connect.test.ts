@@ -82,12 +82,12 @@ describe('the Connect page', () => {
     await page.getByRole('link', { name: 'Connect a client with this key' }).click()
     await expect.poll(() => page.getByRole('heading', { name: 'Connect a client' }).isVisible()).toBe(true)
     // Its secret is not shown again: the snippets hold its prefix.
-    await expect.poll(() => snippet(page, 'Your key')).toBe(`export ASSET_LIBRARY_KEY='al_${token.split('_')[1]}_…'`)
+    await expect.poll(() => snippet(page, 'Key variable')).toBe(`export ASSET_LIBRARY_KEY='al_${token.split('_')[1]}_…'`)
     expect(await page.getByRole('combobox', { name: 'Key for the snippets' }).locator('option:checked').textContent()).toMatch(/^Website gallery /)
     await expect.poll(() => page.getByText(e2e.url, { exact: true }).first().isVisible()).toBe(true)
     const prefix = e2e.acme.writeKey.split('_')[1]!
     await page.getByRole('combobox', { name: 'Key for the snippets' }).selectOption({ label: `assets:write (al_${prefix}_…, assets:write)` })
-    await expect.poll(() => snippet(page, 'Your key')).toBe(`export ASSET_LIBRARY_KEY='al_${prefix}_…'`)
+    await expect.poll(() => snippet(page, 'Key variable')).toBe(`export ASSET_LIBRARY_KEY='al_${prefix}_…'`)
     await checkScreen(page, 'settings-connect')
   })
 
@@ -103,18 +103,18 @@ describe('the Connect page', () => {
     const token = await dialog.getByLabel('API key').inputValue()
     expect(token).toMatch(/^al_/)
     await dialog.getByRole('button', { name: 'Done' }).click()
-    await expect.poll(() => snippet(page, 'Your key')).toBe(`export ASSET_LIBRARY_KEY='${token}'`)
+    await expect.poll(() => snippet(page, 'Key variable')).toBe(`export ASSET_LIBRARY_KEY='${token}'`)
     const shell = async (...labels: string[]) => (await Promise.all(labels.map((label) => snippet(page, label)))).join('\n')
 
     // curl: the five newest assets.
-    const curl = await run('bash', ['-ec', await shell('Your key', 'curl')], { cwd: project })
+    const curl = await run('bash', ['-ec', await shell('Key variable', 'curl')], { cwd: project })
     expect(JSON.parse(curl.stdout).data.map((asset: { id: string }) => asset.id)).toContain(assetId)
 
     // The command line pushes a folder.
     const folder = join(project, 'folder')
     await mkdir(folder)
     await writeFile(join(folder, 'teal.png'), await solid(40, 30, '#0ca678').png().toBuffer())
-    const cli = await run('bash', ['-ec', await shell('Your key', 'Command line')], { cwd: project, env: { ...process.env, CI: '1' } })
+    const cli = await run('bash', ['-ec', await shell('Key variable', 'Command line')], { cwd: project, env: { ...process.env, CI: '1' } })
     expect(cli.stdout + cli.stderr).toMatch(/1 pushed/)
     const pushed = await callApi(e2e.t.app, e2e.acme.readKey, 'GET', '/api/v1/assets?q=teal')
     expect(pushed.json().data.map((asset: { title: string }) => asset.title)).toEqual(['teal'])

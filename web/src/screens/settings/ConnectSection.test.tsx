@@ -31,7 +31,7 @@ describe('the Connect page', () => {
     // Only the live keys are offered.
     const picker = screen.getByRole('combobox', { name: 'Key for the snippets' })
     expect(within(picker).getAllByRole('option').map((option) => option.textContent)).toEqual(['Website (al_ab12cd34_…, assets:write)', 'Uploads (al_ee99aa00_…, assets:write)'])
-    expect(snippet('Your key')).toBe("export ASSET_LIBRARY_KEY='al_ab12cd34_…'")
+    expect(snippet('Key variable')).toBe("export ASSET_LIBRARY_KEY='al_ab12cd34_…'")
     expect(snippet('curl')).toBe(`curl -sS "${BASE}/api/v1/assets?limit=5" \\\n  -H "Authorization: Bearer $ASSET_LIBRARY_KEY"`)
     expect(snippet('SDK')).toContain(`createClient({ baseUrl: '${BASE}', apiKey: process.env.ASSET_LIBRARY_KEY! })`)
     expect(snippet('Command line')).toBe(`export ASSET_LIBRARY_URL=${BASE}\nnpx --no-install asset-library-client push ./folder`)
@@ -46,7 +46,7 @@ describe('the Connect page', () => {
     expect(snippet('Webhook receiver')).toContain("import { verifyWebhook, WebhookVerificationError } from '@asset-library/client'")
 
     fireEvent.change(picker, { target: { value: 'k3' } })
-    expect(snippet('Your key')).toBe("export ASSET_LIBRARY_KEY='al_ee99aa00_…'")
+    expect(snippet('Key variable')).toBe("export ASSET_LIBRARY_KEY='al_ee99aa00_…'")
     expect(snippet('Claude Desktop')).toContain('"ASSET_LIBRARY_KEY": "al_ee99aa00_…"')
   })
 
@@ -54,7 +54,7 @@ describe('the Connect page', () => {
     shown(false, [])
     expect(screen.queryByRole('combobox', { name: 'Key for the snippets' })).toBeNull()
     expect(screen.getByText(/An owner or admin of the organization creates API keys/)).toBeTruthy()
-    expect(snippet('Your key')).toBe("export ASSET_LIBRARY_KEY='al_…'")
+    expect(snippet('Key variable')).toBe("export ASSET_LIBRARY_KEY='al_…'")
     expect(snippet('curl')).toContain(BASE)
   })
 })

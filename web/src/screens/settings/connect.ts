@@ -39,7 +39,7 @@ export function connectSnippets(baseUrl: string, key: SnippetKey): SnippetGroup[
       id: 'api',
       title: 'The API with curl',
       snippets: [
-        { id: 'env', label: 'Your key', where: 'Terminal: once per shell', text: `export ${KEY_VARIABLE}='${fileKey}'` },
+        { id: 'env', label: 'Key variable', where: 'Terminal: once per shell', text: `export ${KEY_VARIABLE}='${fileKey}'` },
         { id: 'curl', label: 'curl', where: 'Terminal: the five newest assets', text: `curl -sS "${baseUrl}/api/v1/assets?limit=5" \\\n  -H "Authorization: Bearer $${KEY_VARIABLE}"` },
       ],
     },
