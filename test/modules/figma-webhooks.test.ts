@@ -86,7 +86,8 @@ describe('registering a Figma webhook', () => {
     } finally {
       await other.close()
     }
-  })
+    // Seven apps are built one after another here; on a loaded CI machine that passed the 30 s default once.
+  }, 120_000)
 
   it('registers it at Figma with a passcode of its own, kept only as its hash, once', async () => {
     const res = await owner.post(webhooksUrl(acme), { event_type: 'FILE_UPDATE', file_url: FILE_URL })
