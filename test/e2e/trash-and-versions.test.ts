@@ -48,6 +48,9 @@ describe('the trash', () => {
     await visible(heading(page, 'Logo'))
     await page.getByRole('button', { name: 'Move to trash' }).click()
     await visible(page.getByText('Moved “Logo” to the trash.'))
+    // A note with Undo goes after 10 s unless it holds the focus; the checks below take longer than that
+    // on a slow machine, so the focus waits on its button, as a keyboard user's would.
+    await page.getByRole('button', { name: 'Undo' }).focus()
     await visible(heading(page, 'Library'))
     await expect.poll(() => card(page, 'Logo').count()).toBe(0)
     await visible(page.getByRole('link', { name: '1 asset in the trash' }))
