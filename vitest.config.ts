@@ -33,6 +33,7 @@ const UNIT_TESTS = [
   'test/platform/ids.test.ts',
   'test/platform/embedded-metadata.test.ts',
   'test/platform/images.test.ts',
+  'test/platform/immich-ml-provider.test.ts',
   'test/platform/palette.test.ts',
   'test/platform/perceptual-hash.test.ts',
   'test/platform/provenance.test.ts',

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BlobStoreKind } from './platform/blobs/create.js'
 import type { S3Config } from './platform/blobs/s3-blob-store.js'
 import type { EmbeddingConfig } from './platform/embeddings/provider.js'
+import type { ImageEmbeddingConfig } from './platform/embeddings/image-provider.js'
 import type { RateLimitConfig } from './platform/http/rate-limit.js'
 import type { HttpTimeouts } from './platform/http/slow-clients.js'
 import type { LogFormat, LogLevel } from './platform/logger.js'
@@ -109,6 +110,8 @@ export interface Config {
   planLimits: Record<string, { maxAssets?: number; maxBytes?: number }>
   /** Undefined: no provider, search runs in text mode. */
   embeddings: EmbeddingConfig | undefined
+  /** Undefined (`IMAGE_EMBEDDING_PROVIDER=none`): no image vectors; search's meaning is the text provider's. */
+  imageEmbeddings: ImageEmbeddingConfig | undefined
   /** HNSW candidates examined per vector search (pgvector's hnsw.ef_search). */
   vectorEfSearch: number
   /** Whether `serve` also runs the background work (embeddings, webhooks); `worker` always does. */
@@ -248,6 +251,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const shareZipMaxBytes = read.integer('SHARE_ZIP_MAX_BYTES', 2 * 1024 ** 3, 1, 1024 ** 4)
   const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
   const embeddings = readEmbeddingConfig(read, problems)
+  const imageEmbeddings = readImageEmbeddingConfig(read, problems, embeddings?.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS)
   const vectorEfSearch = read.integer('VECTOR_EF_SEARCH', DEFAULT_EF_SEARCH, 10, 1000)
   const serveBackgroundWork = read.boolean('SERVE_BACKGROUND_WORK', true)
   const webhooks: WebhookConfig = {
@@ -346,6 +350,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
     shareZipMaxBytes,
     planLimits,
     embeddings,
+    imageEmbeddings,
     vectorEfSearch,
     serveBackgroundWork,
     webhooks,
@@ -377,11 +382,38 @@ function readSmtpConfig(read: EnvReader, problems: string[]): SmtpConfig | undef
  */
 const DEFAULT_EF_SEARCH = 100
 
+const DEFAULT_EMBEDDING_TIMEOUT_MS = 2_000
+const IMAGE_EMBEDDING_PROVIDERS = ['none', 'immich-ml', 'onnx'] as const
+/** The CLIP model Immich uses by default, under the name its ML service knows it by. */
+const DEFAULT_IMAGE_MODEL = 'ViT-B-32__openai'
+
+/**
+ * `IMAGE_EMBEDDING_PROVIDER`: `immich-ml` needs `IMAGE_EMBEDDING_URL`, `onnx` needs
+ * `IMAGE_EMBEDDING_MODEL_DIR` (whose folder name is the model's, unless `IMAGE_EMBEDDING_MODEL` says
+ * otherwise). A search's one request has the text provider's budget, `EMBEDDING_TIMEOUT_MS`.
+ */
+function readImageEmbeddingConfig(read: EnvReader, problems: string[], timeoutMs: number): ImageEmbeddingConfig | undefined {
+  const provider = read.oneOf('IMAGE_EMBEDDING_PROVIDER', IMAGE_EMBEDDING_PROVIDERS, 'none')
+  const url = read.url('IMAGE_EMBEDDING_URL', ['http:', 'https:'])
+  const modelDir = read.string('IMAGE_EMBEDDING_MODEL_DIR', '')
+  const model = read.string('IMAGE_EMBEDDING_MODEL', '')
+  if (provider === 'immich-ml') {
+    if (url === undefined) problems.push('IMAGE_EMBEDDING_URL is required with IMAGE_EMBEDDING_PROVIDER=immich-ml (for example http://immich-machine-learning:3003)')
+    return { provider, url: (url ?? '').replace(/\/+$/, ''), model: model || DEFAULT_IMAGE_MODEL, timeoutMs }
+  }
+  if (provider === 'onnx') {
+    if (!modelDir) problems.push('IMAGE_EMBEDDING_MODEL_DIR is required with IMAGE_EMBEDDING_PROVIDER=onnx (a folder with visual/ and textual/ ONNX models)')
+    const folder = resolve(modelDir || '.')
+    return { provider, modelDir: folder, model: model || basename(folder), timeoutMs }
+  }
+  return undefined
+}
+
 function readEmbeddingConfig(read: EnvReader, problems: string[]): EmbeddingConfig | undefined {
   const baseUrl = read.url('EMBEDDING_BASE_URL', ['http:', 'https:'])
   const model = read.string('EMBEDDING_MODEL', '')
   const dimensions = read.optionalInteger('EMBEDDING_DIMENSIONS', 1, 16_000)
-  const timeoutMs = read.integer('EMBEDDING_TIMEOUT_MS', 2_000, 50, 600_000)
+  const timeoutMs = read.integer('EMBEDDING_TIMEOUT_MS', DEFAULT_EMBEDDING_TIMEOUT_MS, 50, 600_000)
   const apiKey = read.string('EMBEDDING_API_KEY', '') || undefined
   if (baseUrl === undefined) return undefined
   if (!model) {

@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici'
+import { Agent, request as undiciRequest, type Dispatcher, type FormData } from 'undici'
 
 /** The provider's settings (`EMBEDDING_*`). */
 export interface EmbeddingConfig {
@@ -63,33 +63,48 @@ export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvi
   return {
     model: config.model,
     dimensions: config.dimensions,
-    async embed(texts, { timeoutMs, signal }) {
-      const deadline = AbortSignal.timeout(timeoutMs)
-      const abort = signal ? AbortSignal.any([deadline, signal]) : deadline
-      let body: unknown
-      try {
-        const response = await request(url, {
-          method: 'POST',
-          dispatcher: agent,
-          headers,
-          body: JSON.stringify({ model: config.model, input: texts }),
-          signal: abort,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        })
-        const text = await readText(response.body, response.headers['content-length'])
-        if (response.statusCode < 200 || response.statusCode >= 300) throw statusError(response.statusCode, redact(text, config.apiKey))
-        body = parseJson(text)
-      } catch (error) {
-        if (error instanceof EmbeddingError) throw error
-        if (deadline.aborted) throw new EmbeddingError('timeout', `the embedding provider did not answer within ${timeoutMs} ms`)
-        if (signal?.aborted) throw signal.reason
-        throw new EmbeddingError('unavailable', `the embedding provider could not be reached (${errorClass(error)})`)
-      }
+    async embed(texts, options) {
+      const body = await postJson(agent, url, { headers, body: JSON.stringify({ model: config.model, input: texts }) }, options, config.apiKey)
       return vectorsOf(body, texts.length, config.dimensions)
     },
     // destroy, not close: a request hanging on a stuck provider must not hold the shutdown.
     close: () => agent.destroy(),
+  }
+}
+
+/**
+ * POSTs `request` to a provider and returns its JSON answer, within `timeoutMs`. Every failure is an
+ * EmbeddingError of its kind: no answer in time, unreachable, refused (a 4xx other than 408 and 429),
+ * or an answer that is not JSON; `signal` aborting (a stop) is rethrown as its reason. `apiKey` is cut
+ * out of whatever the provider said.
+ */
+export async function postJson(
+  agent: Dispatcher,
+  url: string,
+  request: { headers: Record<string, string>; body: string | FormData },
+  { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal | undefined },
+  apiKey?: string,
+): Promise<unknown> {
+  const deadline = AbortSignal.timeout(timeoutMs)
+  const abort = signal ? AbortSignal.any([deadline, signal]) : deadline
+  try {
+    const response = await undiciRequest(url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: request.headers,
+      body: request.body,
+      signal: abort,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    })
+    const text = await readText(response.body, response.headers['content-length'])
+    if (response.statusCode < 200 || response.statusCode >= 300) throw statusError(response.statusCode, redact(text, apiKey))
+    return parseJson(text)
+  } catch (error) {
+    if (error instanceof EmbeddingError) throw error
+    if (deadline.aborted) throw new EmbeddingError('timeout', `the embedding provider did not answer within ${timeoutMs} ms`)
+    if (signal?.aborted) throw signal.reason
+    throw new EmbeddingError('unavailable', `the embedding provider could not be reached (${errorClass(error)})`)
   }
 }
 
@@ -133,21 +148,27 @@ function vectorsOf(body: unknown, count: number, dimensions: number | undefined)
   const ordered = data.every((item) => Number.isInteger(item?.index)) ? [...data].sort((a, b) => a.index - b.index) : data
   const vectors = ordered.map((item) => (item as { embedding?: unknown })?.embedding)
   const length = dimensions ?? (Array.isArray(vectors[0]) ? vectors[0].length : 0)
-  for (const vector of vectors) {
-    if (!Array.isArray(vector) || vector.length === 0 || !vector.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-      throw new EmbeddingError('bad_response', 'the embedding provider returned a vector that is not a list of numbers')
-    }
-    if (vector.every((v) => v === 0)) {
-      throw new EmbeddingError('bad_response', 'the embedding provider returned a zero vector, which has no direction to compare')
-    }
-    if (vector.length !== length) {
-      throw new EmbeddingError(
-        'dimension_mismatch',
-        `the embedding provider returned ${vector.length} dimensions where EMBEDDING_DIMENSIONS is ${length}: set EMBEDDING_DIMENSIONS to the model's size`,
-      )
-    }
+  return vectors.map((vector) => checkedVector(vector, length, 'EMBEDDING_DIMENSIONS'))
+}
+
+/**
+ * `value` as a vector to store and compare: a non-empty list of finite numbers, not all zero, of
+ * `length` numbers when one is expected (`setting` names what fixed it, for the message).
+ */
+export function checkedVector(value: unknown, length: number | undefined, setting: string): number[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    throw new EmbeddingError('bad_response', 'the embedding provider returned a vector that is not a list of numbers')
   }
-  return vectors as number[][]
+  if (value.every((v) => v === 0)) {
+    throw new EmbeddingError('bad_response', 'the embedding provider returned a zero vector, which has no direction to compare')
+  }
+  if (length !== undefined && value.length !== length) {
+    throw new EmbeddingError(
+      'dimension_mismatch',
+      `the embedding provider returned ${value.length} dimensions where ${setting} is ${length}: set ${setting} to the model's size`,
+    )
+  }
+  return value as number[]
 }
 
 function errorClass(error: unknown): string {
