@@ -164,17 +164,25 @@ async function main(): Promise<void> {
       filter: {},
       tsquery: textQuery(q),
       vector: withVector
-        ? { value: vectorParam(textVector(semanticText(parseQuery(q)))), model: MODEL, dimensions: DIMENSIONS, index: index?.dimensions === DIMENSIONS ? index.type : undefined }
+        ? { table: 'asset_embeddings', value: vectorParam(textVector(semanticText(parseQuery(q)))), model: MODEL, dimensions: DIMENSIONS, index: index?.dimensions === DIMENSIONS ? index.type : undefined }
         : undefined,
       candidates: CANDIDATES,
       limit: LIMIT,
     })
+    const similarRequest = {
+      organizationId,
+      limit: LIMIT,
+      table: 'asset_embeddings' as const,
+      model: MODEL,
+      dimensions: DIMENSIONS,
+      index: index?.dimensions === DIMENSIONS ? index.type : undefined,
+    }
     const raw: Record<Kind, (i: number) => Promise<Array<{ id: string }>>> = {
       hybrid: (i) => store.withVectorScan(db, hybridScan, (tx) => store.searchAssets(tx, searchRequest(QUERIES[i % QUERIES.length]!, true))),
       text: (i) => store.searchAssets(db, searchRequest(QUERIES[i % QUERIES.length]!, false)),
       similar: (i) =>
         store.withVectorScan(db, similarScan, (tx) =>
-          store.similarAssets(tx, { organizationId, assetId: seeded.sampleIds[i % seeded.sampleIds.length]!, limit: LIMIT, index }),
+          store.similarAssets(tx, { ...similarRequest, assetId: seeded.sampleIds[i % seeded.sampleIds.length]! }),
         ),
     }
     // The same through SearchService in this process: what the service adds to the SQL, without HTTP.
@@ -225,7 +233,7 @@ async function main(): Promise<void> {
       plans.push([
         'similar',
         await withPlan(db, similarScan, (tx) =>
-          store.similarAssets(tx, { organizationId, assetId: seeded.sampleIds[0]!, limit: LIMIT, index }),
+          store.similarAssets(tx, { ...similarRequest, assetId: seeded.sampleIds[0]! }),
         ),
       ])
       await measure('similar', similarPaths, '"semantic_score"')

@@ -59,6 +59,8 @@ import type { ImportPushes } from './modules/imports/run.js'
 import { ImportNodeSchema, ImportSchema } from './modules/imports/schemas.js'
 import { ImportService } from './modules/imports/service.js'
 import { Embeddings } from './modules/search/embeddings.js'
+import { ImageEmbeddings } from './modules/search/image-embeddings.js'
+import { organizationAiStatus, searchReadiness } from './modules/search/readiness.js'
 import { publicSearchRoutes } from './modules/search/routes.js'
 import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
 import { SearchService } from './modules/search/service.js'
@@ -123,23 +125,28 @@ export interface BackgroundWake {
   eventsCommitted(): void
 }
 
-const NO_BACKGROUND: BackgroundWake = { textChanged: () => undefined, eventsCommitted: () => undefined }
+/** What follows an organization's AI setting: its texts and images parked or due again, in the setting's transaction. */
+interface AiFollower {
+  followAiSetting(tx: Db, organizationId: string, enabled: boolean): Promise<void>
+  afterCommit(): void
+}
 
 /** The modules' services over one database; shared by the HTTP app and the operator commands. */
 export function createServices(
   db: Db,
   logger: FastifyBaseLogger,
   apiKeyCacheTtlMs: number,
-  embeddings: Embeddings,
-  wake: BackgroundWake = NO_BACKGROUND,
+  ai: readonly AiFollower[],
 ): Services {
   const catalog = new CatalogService(db)
   return {
     catalog,
     orgs: new OrgService(db, {
       organizationCreated: (organizationId, tx) => catalog.seedDefaults(organizationId, tx),
-      aiChanged: (organizationId, enabled, tx) => embeddings.followAiSetting(tx, organizationId, enabled),
-      afterAiChanged: () => wake.textChanged(),
+      aiChanged: async (organizationId, enabled, tx) => {
+        for (const follower of ai) await follower.followAiSetting(tx, organizationId, enabled)
+      },
+      afterAiChanged: () => ai.forEach((follower) => follower.afterCommit()),
     }),
     keys: new ApiKeyService(db, logger, apiKeyCacheTtlMs),
   }
@@ -218,6 +225,7 @@ export type BuiltApp = App & {
     search: SearchService
     duplicates: DuplicatesService
     embeddings: Embeddings
+    imageEmbeddings: ImageEmbeddings
     webhooks: WebhookService
     webhookDelivery: WebhookDelivery
     thumbnails: Thumbnails
@@ -272,6 +280,7 @@ export function createProcessFiles(config: Config): ProcessFiles {
 export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
   const embeddings = createEmbeddings(config, database, logger)
+  const imageEmbeddings = new ImageEmbeddings({ database, config: config.imageEmbeddings, logger, ...files, databaseUrl: config.databaseUrl, foreground })
   const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl, foreground }
   const perceptualHashes = new AnalysisDerivation(
     new PerceptualHashAnalysis({ images: files.images, nearDuplicateDistance: config.analysis.nearDuplicateDistance }),
@@ -280,8 +289,8 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
   const palettes = new AnalysisDerivation(new PaletteAnalysis(files.images), analysisDeps)
   const metadata = new AnalysisDerivation(metadataAnalysis({ exposeGps: config.analysis.exposeGps }), analysisDeps)
   const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
-  const list: readonly AssetDerivation[] = [thumbnails, embeddings, perceptualHashes, palettes, metadata, provenance]
-  return { thumbnails, embeddings, list }
+  const list: readonly AssetDerivation[] = [thumbnails, embeddings, imageEmbeddings, perceptualHashes, palettes, metadata, provenance]
+  return { thumbnails, embeddings, imageEmbeddings, list }
 }
 
 /**
@@ -290,7 +299,7 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
  */
 export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
   const derivations = createDerivations(config, database, logger, files, foreground)
-  const { embeddings } = derivations
+  const { embeddings, imageEmbeddings } = derivations
   const webhooks = createWebhookDelivery(config, database.db, logger)
   let stopPurge: (() => Promise<void>) | undefined
   const trashPurge = {
@@ -301,6 +310,7 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
   }
   return {
     embeddings,
+    imageEmbeddings,
     thumbnails: derivations.thumbnails,
     derivations: derivations.list,
     webhooks,
@@ -317,7 +327,7 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
     close: async () => {
       const budget = Math.floor(config.shutdownTimeoutMs / 2)
       await Promise.all([...derivations.list.map((derivation) => derivation.stop(budget)), webhooks.delivery.stop(budget), stopPurge?.()])
-      await Promise.all([embeddings.close(), webhooks.close()])
+      await Promise.all([embeddings.close(), imageEmbeddings.close(), webhooks.close()])
     },
   }
 }
@@ -431,7 +441,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     if (auth?.bucket === 'expensive') reply.raw.once('close', foreground.begin())
   })
   const background = createBackgroundWork(config, database, app.log, files, foreground)
-  const { embeddings, derivations } = background
+  const { embeddings, imageEmbeddings, derivations } = background
   const webhookDelivery = background.webhooks.delivery
   let closeImports = async (): Promise<void> => undefined
   // Background work a caller started stops before the database it uses is closed, and before the files it uses.
@@ -442,7 +452,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
     files.images.close()
   })
   const wake: BackgroundWake = { textChanged: () => embeddings.afterCommit(), eventsCommitted: () => webhookDelivery.eventsCommitted() }
-  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, embeddings, wake)
+  const services = createServices(database.db, app.log, config.apiKeyCacheTtlMs, [embeddings, imageEmbeddings])
   const { orgs, keys, catalog } = services
   const members = new CollectionMembers(database.db)
   const presets = new PresetService(database.db, { cacheTtlMs: config.presetsCacheTtlMs, maxSide: config.renditions.maxSide })
@@ -454,7 +464,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   closeImports = importWork.close
   const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken, job: importWork.job })
   const figma = createFigmaIntegration(config, database.db, app.log, importWork.figma, imports)
-  const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, efSearch: config.vectorEfSearch })
+  const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, images: imageEmbeddings, efSearch: config.vectorEfSearch })
   const duplicates = new DuplicatesService({ db: database.db, assets, catalog, trash, derivations, afterEventsCommitted: wake.eventsCommitted })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
   const renditions = new Renditions({
@@ -495,10 +505,10 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   registerIdempotency(app, database)
   await registerOpenApi(app, deps.openApiDocument, webhooksSection)
   if (webApp.built) await serveStaticFiles(app, config.webDir)
-  healthRoutes(app, { database, embeddings, derivations, blobs, draining: () => draining })
+  healthRoutes(app, { database, search: () => searchReadiness(embeddings, imageEmbeddings), derivations, blobs, draining: () => draining })
   // In the order openapi/app.json lists them.
   sessionRoutes(app, { auth, orgs, guard, emailConfigured: mailer !== undefined })
-  orgRoutes(app, { orgs, planLimits: config.planLimits, trashRetentionDays: config.trashRetentionDays, publicBaseUrl: config.publicBaseUrl, aiStatus: (organizationId) => embeddings.organizationStatus(organizationId) })
+  orgRoutes(app, { orgs, planLimits: config.planLimits, trashRetentionDays: config.trashRetentionDays, publicBaseUrl: config.publicBaseUrl, aiStatus: (organizationId) => organizationAiStatus(embeddings, imageEmbeddings, organizationId) })
   jobRoutes(app, { derivations })
   invitationRoutes(app, { auth })
   signInRoutes(app, { auth, orgs, guard })
@@ -532,5 +542,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections, passwordResets: resets } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, imageEmbeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections, passwordResets: resets } })
 }

@@ -250,8 +250,9 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   }
   const shareZipMaxBytes = read.integer('SHARE_ZIP_MAX_BYTES', 2 * 1024 ** 3, 1, 1024 ** 4)
   const planLimits = read.planLimits('PLAN_LIMITS', DEFAULT_PLAN_LIMITS)
-  const embeddings = readEmbeddingConfig(read, problems)
-  const imageEmbeddings = readImageEmbeddingConfig(read, problems, embeddings?.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS)
+  const embeddingTimeoutMs = read.integer('EMBEDDING_TIMEOUT_MS', 2_000, 50, 600_000)
+  const embeddings = readEmbeddingConfig(read, problems, embeddingTimeoutMs)
+  const imageEmbeddings = readImageEmbeddingConfig(read, problems, embeddingTimeoutMs)
   const vectorEfSearch = read.integer('VECTOR_EF_SEARCH', DEFAULT_EF_SEARCH, 10, 1000)
   const serveBackgroundWork = read.boolean('SERVE_BACKGROUND_WORK', true)
   const webhooks: WebhookConfig = {
@@ -382,7 +383,6 @@ function readSmtpConfig(read: EnvReader, problems: string[]): SmtpConfig | undef
  */
 const DEFAULT_EF_SEARCH = 100
 
-const DEFAULT_EMBEDDING_TIMEOUT_MS = 2_000
 const IMAGE_EMBEDDING_PROVIDERS = ['none', 'immich-ml', 'onnx'] as const
 /** The CLIP model Immich uses by default, under the name its ML service knows it by. */
 const DEFAULT_IMAGE_MODEL = 'ViT-B-32__openai'
@@ -397,23 +397,23 @@ function readImageEmbeddingConfig(read: EnvReader, problems: string[], timeoutMs
   const url = read.url('IMAGE_EMBEDDING_URL', ['http:', 'https:'])
   const modelDir = read.string('IMAGE_EMBEDDING_MODEL_DIR', '')
   const model = read.string('IMAGE_EMBEDDING_MODEL', '')
+  const jobTimeoutMs = read.integer('IMAGE_EMBEDDING_JOB_TIMEOUT_MS', 60_000, 100, 600_000)
   if (provider === 'immich-ml') {
     if (url === undefined) problems.push('IMAGE_EMBEDDING_URL is required with IMAGE_EMBEDDING_PROVIDER=immich-ml (for example http://immich-machine-learning:3003)')
-    return { provider, url: (url ?? '').replace(/\/+$/, ''), model: model || DEFAULT_IMAGE_MODEL, timeoutMs }
+    return { provider, url: (url ?? '').replace(/\/+$/, ''), model: model || DEFAULT_IMAGE_MODEL, timeoutMs, jobTimeoutMs }
   }
   if (provider === 'onnx') {
     if (!modelDir) problems.push('IMAGE_EMBEDDING_MODEL_DIR is required with IMAGE_EMBEDDING_PROVIDER=onnx (a folder with visual/ and textual/ ONNX models)')
     const folder = resolve(modelDir || '.')
-    return { provider, modelDir: folder, model: model || basename(folder), timeoutMs }
+    return { provider, modelDir: folder, model: model || basename(folder), timeoutMs, jobTimeoutMs }
   }
   return undefined
 }
 
-function readEmbeddingConfig(read: EnvReader, problems: string[]): EmbeddingConfig | undefined {
+function readEmbeddingConfig(read: EnvReader, problems: string[], timeoutMs: number): EmbeddingConfig | undefined {
   const baseUrl = read.url('EMBEDDING_BASE_URL', ['http:', 'https:'])
   const model = read.string('EMBEDDING_MODEL', '')
   const dimensions = read.optionalInteger('EMBEDDING_DIMENSIONS', 1, 16_000)
-  const timeoutMs = read.integer('EMBEDDING_TIMEOUT_MS', DEFAULT_EMBEDDING_TIMEOUT_MS, 50, 600_000)
   const apiKey = read.string('EMBEDDING_API_KEY', '') || undefined
   if (baseUrl === undefined) return undefined
   if (!model) {

@@ -6,10 +6,10 @@ Commands:
   serve                      Start the HTTP API and the background work (the default)
   worker                     Run the background work only (webhook deliveries, embeddings); run several for scale
   migrate                    Bring the database schema up to date
-  embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding
-  embeddings backfill [--org SLUG]  Embed every text that is missing or stale, now
-  jobs [--org SLUG]          The queues of work done after a push (thumbnails, embeddings, perceptual_hash,
-             palette, metadata, provenance): pending, running, failed, and since when the oldest job waits
+  embeddings status [--org SLUG]    How many assets have a current, stale or missing embedding (texts, and images with an image provider)
+  embeddings backfill [--org SLUG] [--images]  Embed every text (--images: every picture) that is missing or stale, now
+  jobs [--org SLUG]          The queues of work done after a push (thumbnails, embeddings, image_embeddings,
+             perceptual_hash, palette, metadata, provenance): pending, running, failed, and since when the oldest job waits
   jobs retry NAME [--org SLUG]  Queue again what failed or is missing in one queue (one of those jobs lists)
   blobs sweep                Remove image files no asset refers to (older than BLOB_SWEEP_GRACE_MS)
   blobs migrate --from file|s3 --to s3|file  Copy every image file assets refer to into the other store,
@@ -27,6 +27,7 @@ Add --json to print machine-readable output. Settings come from environment vari
 
 const OPTIONS = {
   json: { type: 'boolean' },
+  images: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   name: { type: 'string' },
   slug: { type: 'string' },

@@ -1,6 +1,7 @@
 import type { Services } from '../app.js'
 import type { Config } from '../config.js'
 import type { Embeddings } from '../modules/search/embeddings.js'
+import type { ImageEmbeddings } from '../modules/search/image-embeddings.js'
 import type { DerivedWork } from '../platform/background/derivation.js'
 import type { DatabaseHandle } from '../platform/db/index.js'
 import type { MigrationOutcome } from '../platform/db/migrate.js'
@@ -16,6 +17,7 @@ export interface CommandContext {
   migrated: MigrationOutcome
   services: Services
   embeddings: Embeddings
+  imageEmbeddings: ImageEmbeddings
   /** The work that follows a change to an asset, in the order the app lists it. */
   derivations: readonly DerivedWork[]
 }

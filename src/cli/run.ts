@@ -49,12 +49,12 @@ async function onDatabase(config: Config, call: { values: Options; subject: stri
   try {
     const migrated = await migrate(database.db)
     const files = createProcessFiles(config)
-    const { embeddings, list } = createDerivations(config, database, logger, files)
+    const { embeddings, imageEmbeddings, list } = createDerivations(config, database, logger, files)
     try {
-      const services = createServices(database.db, logger, 0, embeddings)
-      return await command({ ...call, config, database, migrated, services, embeddings, derivations: list })
+      const services = createServices(database.db, logger, 0, [embeddings, imageEmbeddings])
+      return await command({ ...call, config, database, migrated, services, embeddings, imageEmbeddings, derivations: list })
     } finally {
-      await embeddings.close()
+      await Promise.all([embeddings.close(), imageEmbeddings.close()])
       await files.blobs.close?.()
       files.images.close()
     }

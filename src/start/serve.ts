@@ -36,7 +36,7 @@ export async function serve(config: Config): Promise<void> {
     const outcome = await migrate(database.db)
     app = await buildApp({ config, database, redis, logger, mailer })
     app.log.info({ database: database.kind, applied: outcome.applied, pgvector: outcome.vector }, 'database ready')
-    await prepareEmbeddings(app.services.embeddings, app.log)
+    await prepareEmbeddings(app.services.embeddings, app.services.imageEmbeddings, app.log)
     const credentials = await firstRun(database.db, app.services, config.firstRunOwnerEmail)
     if (credentials) process.stdout.write(describeFirstRun(credentials, config.publicBaseUrl))
     await app.listen({ port: config.port, host: config.host })

@@ -23,14 +23,16 @@ export async function worker(config: Config): Promise<void> {
   }
   try {
     await migrate(database.db)
-    await prepareEmbeddings(background.embeddings, logger)
+    await prepareEmbeddings(background.embeddings, background.imageEmbeddings, logger)
     await background.start()
     await imports.job.start()
   } catch (error) {
     await close()
     throw error
   }
-  if (!(await background.embeddings.enabled())) logger.info('embeddings are off (they need EMBEDDING_BASE_URL and pgvector); delivering webhooks, making thumbnails and running imports only')
+  if (!(await background.embeddings.enabled()) && !(await background.imageEmbeddings.enabled())) {
+    logger.info('embeddings are off (they need EMBEDDING_BASE_URL or IMAGE_EMBEDDING_PROVIDER, and pgvector); delivering webhooks, making thumbnails and running imports only')
+  }
   logger.info('worker started')
   // The runners' timers are unref'd (they must not hold a CLI or a test open): this is what keeps the worker up.
   const keepAlive = setInterval(() => undefined, 1 << 30)

@@ -191,7 +191,7 @@ describe('the thumbnail queue as owners and admins see it', () => {
     const good = await Promise.all([noisePng(64), noisePng(65)].map(async (png) => (await pushAndRead(t.app, studio, {}, await png)).record))
     const broken = (await pushAndRead(t.app, studio, {}, await undecodablePng())).record
     const queued = await jobs()
-    expect(queued.map((row) => row.name)).toEqual(['thumbnails', 'embeddings', 'perceptual_hash', 'palette', 'metadata', 'provenance'])
+    expect(queued.map((row) => row.name)).toEqual(['thumbnails', 'embeddings', 'image_embeddings', 'perceptual_hash', 'palette', 'metadata', 'provenance'])
     expect(queued[0]).toEqual({ name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), unavailable_reason: null })
     // This server has no embedding provider: the texts wait, and the queue says why.
     expect(queued[1]).toMatchObject({ name: 'embeddings', unavailable_reason: 'no_provider' })

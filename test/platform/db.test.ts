@@ -37,9 +37,9 @@ describe('migrations', () => {
     const first = await open()
     // Two pools stand for two processes on PostgreSQL; the embedded database admits one process, so there it is one pool.
     const second = onPostgres ? await open() : first
-    expect(await pendingMigrations(first.db)).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes', '0017_thumbnail_wake', '0018_versions_and_trash', '0019_svg_and_renditions', '0020_figma_imports', '0021_image_analyses', '0022_colour_and_origin_counts', '0023_asset_sort_indexes', '0024_password_resets', '0025_asset_creators'])
+    expect(await pendingMigrations(first.db)).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes', '0017_thumbnail_wake', '0018_versions_and_trash', '0019_svg_and_renditions', '0020_figma_imports', '0021_image_analyses', '0022_colour_and_origin_counts', '0023_asset_sort_indexes', '0024_password_resets', '0025_asset_creators', '0026_image_embeddings'])
     const [a, b] = await Promise.all([migrate(first.db), migrate(second.db)])
-    expect([...a.applied, ...b.applied]).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes', '0017_thumbnail_wake', '0018_versions_and_trash', '0019_svg_and_renditions', '0020_figma_imports', '0021_image_analyses', '0022_colour_and_origin_counts', '0023_asset_sort_indexes', '0024_password_resets', '0025_asset_creators'])
+    expect([...a.applied, ...b.applied]).toEqual(['0001_foundation', '0002_assets', '0003_collection_sharing', '0004_search', '0005_webhooks', '0006_blob_references', '0007_push_and_list_costs', '0008_library_version', '0009_name_counts', '0010_webhook_health', '0011_member_audit', '0012_created_by', '0013_idempotency_keys', '0014_key_limits', '0015_thumbnail_jobs', '0016_library_changes', '0017_thumbnail_wake', '0018_versions_and_trash', '0019_svg_and_renditions', '0020_figma_imports', '0021_image_analyses', '0022_colour_and_origin_counts', '0023_asset_sort_indexes', '0024_password_resets', '0025_asset_creators', '0026_image_embeddings'])
     expect(await pendingMigrations(first.db)).toEqual([])
     expect((await migrate(first.db)).applied).toEqual([])
   })
@@ -191,6 +191,7 @@ describe('health endpoints', () => {
       derivations: [
         { name: 'thumbnails', runs_here: false },
         { name: 'embeddings', runs_here: false },
+        { name: 'image_embeddings', runs_here: false },
         { name: 'perceptual_hash', runs_here: false },
         { name: 'palette', runs_here: false },
         { name: 'metadata', runs_here: false },

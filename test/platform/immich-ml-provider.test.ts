@@ -20,7 +20,7 @@ afterEach(async () => {
 afterAll(() => service.close())
 
 function connect(url = service.url): ImageEmbeddingProvider {
-  provider = createImmichMlProvider({ provider: 'immich-ml', url, model: 'ViT-B-32__openai', timeoutMs: 1000 })
+  provider = createImmichMlProvider({ provider: 'immich-ml', url, model: 'ViT-B-32__openai', timeoutMs: 1000, jobTimeoutMs: 1000 })
   return provider
 }
 

@@ -5,7 +5,7 @@ import type { App } from '../../platform/http/app-type.js'
 import type { DatabaseHandle } from '../../platform/db/index.js'
 import { hasVector, pendingMigrations } from '../../platform/db/migrate.js'
 import type { DerivedWork } from '../../platform/background/derivation.js'
-import type { Embeddings } from '../search/embeddings.js'
+import type { SearchReadiness } from '../search/readiness.js'
 
 /**
  * GET /health (the process is up) and GET /ready (it can serve: database reachable and migrated, blob
@@ -18,7 +18,7 @@ import type { Embeddings } from '../search/embeddings.js'
  * unready at once, while it still serves every other request. `derivations` says which of the work that
  * follows a change to an asset this process runs (a serving process may leave it all to workers).
  */
-export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddings: Embeddings; derivations: readonly DerivedWork[]; blobs: BlobStore; draining: () => boolean }): void {
+export function healthRoutes(app: App, deps: { database: DatabaseHandle; search: () => Promise<SearchReadiness>; derivations: readonly DerivedWork[]; blobs: BlobStore; draining: () => boolean }): void {
   const storageReachable = recentReachability(deps.blobs, app.log)
   app.get('/health', { config: { auth: { kind: 'public' } } }, async () => ({ status: 'ok' }))
 
@@ -38,7 +38,7 @@ export function healthRoutes(app: App, deps: { database: DatabaseHandle; embeddi
         storage: blobs,
         migrations: { pending },
         pgvector: vector,
-        search: await deps.embeddings.readiness(),
+        search: await deps.search(),
         statistics: await deps.database.statistics.status(),
         derivations: deps.derivations.map((derivation) => ({ name: derivation.name, runs_here: derivation.working() })),
       })

@@ -9,9 +9,11 @@ import { sha256Hex } from '../../platform/crypto.js'
 import type { DatabaseHandle, Db } from '../../platform/db/index.js'
 import { vectorVersion } from '../../platform/db/migrate.js'
 import { createEmbeddingProvider, EMBEDDING_BATCH_SIZE, EmbeddingError, type EmbeddingProvider } from '../../platform/embeddings/provider.js'
+import { ProviderHealth, type ProviderStatus } from '../../platform/embeddings/health.js'
 import { vectorParam } from '../../platform/embeddings/vector.js'
 import type { AssetChange, AssetRecord } from '../assets/record.js'
 import * as store from './store.js'
+import { ensureVectorIndex, indexTypeFor } from './vector-index.js'
 import type { EmbeddingJob } from './store.js'
 
 /** Longer texts are cut: a title and tags say what they have to say well before this. */
@@ -24,9 +26,6 @@ const BATCHES_IN_FLIGHT = 2
 const RETRY = { baseMs: 5_000, factor: 4, maxMs: 60 * 60 * 1000 }
 /** A provider that is down or rate limiting pauses the whole queue, not only the rows it failed. */
 const PAUSE = { baseMs: 5_000, factor: 2, maxMs: 5 * 60 * 1000 }
-const INDEX_LOCK_POLL_MS = 1_000
-/** pgvector's HNSW limits: `vector` up to 2,000 dimensions, `halfvec` (pgvector 0.7+) up to 4,000. */
-const HNSW_MAX = { vector: 2_000, halfvec: 4_000 }
 /** How often a process re-checks for vectors of another model (a rolling model change). */
 const MODEL_CHECK_INTERVAL_MS = 10 * 60 * 1000
 const PROBE_TEXT = 'asset library'
@@ -60,7 +59,7 @@ export interface EmbeddingReadiness {
   reason?: SearchModeReason
   model?: string
   dimensions?: number | null
-  provider?: { status: 'unknown' | 'ok' | 'failing'; error?: string; checked_at?: string }
+  provider?: ProviderStatus
   index?: 'ready' | 'building' | 'failed' | 'none'
 }
 
@@ -89,7 +88,7 @@ export class Embeddings implements Derivation<AssetChange> {
   private readonly db: Db
   private runner: Runner<EmbeddingJob> | undefined
   private support: Promise<VectorSupport> | undefined
-  private providerState: NonNullable<EmbeddingReadiness['provider']> = { status: 'unknown' }
+  private readonly health: ProviderHealth
   private indexState: NonNullable<EmbeddingReadiness['index']> = 'none'
   private stopListening: (() => Promise<void>) | undefined
   private modelCheck: NodeJS.Timeout | undefined
@@ -97,6 +96,7 @@ export class Embeddings implements Derivation<AssetChange> {
   constructor(private readonly deps: EmbeddingsDeps) {
     this.db = deps.database.db
     this.provider = deps.config && createEmbeddingProvider(deps.config)
+    this.health = new ProviderHealth(deps.logger, 'embedding provider')
   }
 
   /**
@@ -153,22 +153,16 @@ export class Embeddings implements Derivation<AssetChange> {
   async index(): Promise<{ dimensions: number; type: store.IndexType } | undefined> {
     const dimensions = this.deps.config?.dimensions
     if (dimensions === undefined) return undefined
-    if (dimensions <= HNSW_MAX.vector) return { dimensions, type: 'vector' }
-    if (dimensions <= HNSW_MAX.halfvec && (await this.vectorSupport()).halfvec) return { dimensions, type: 'halfvec' }
-    return undefined
+    const type = indexTypeFor(dimensions, (await this.vectorSupport()).halfvec)
+    return type && { dimensions, type }
   }
 
   recordSuccess(): void {
-    this.providerState = { status: 'ok', checked_at: new Date().toISOString() }
+    this.health.succeeded()
   }
 
-  /** Logged once per distinct problem, so a provider that is down does not flood the log. */
   recordFailure(error: EmbeddingError, context: string): void {
-    const repeated = this.providerState.status === 'failing' && this.providerState.error === error.message
-    this.providerState = { status: 'failing', error: error.message, checked_at: new Date().toISOString() }
-    if (repeated) return
-    const level = error.kind === 'dimension_mismatch' ? 'error' : 'warn'
-    this.deps.logger[level]({ kind: error.kind, detail: error.message, provider_said: error.providerSaid }, `embedding provider: ${context}`)
+    this.health.failed(error, context)
   }
 
   /**
@@ -189,7 +183,7 @@ export class Embeddings implements Derivation<AssetChange> {
       mode: 'hybrid',
       model: this.provider.model,
       dimensions: this.provider.dimensions ?? null,
-      provider: this.providerState,
+      provider: this.health.status,
       index: this.indexState,
     }
   }
@@ -202,7 +196,7 @@ export class Embeddings implements Derivation<AssetChange> {
     if (!(await this.enabled())) return
     await this.requeueOtherModels()
     const index = await this.index()
-    if (index) await this.ensureIndex(index.dimensions, index.type)
+    if (index) await ensureVectorIndex(this.deps, { table: 'asset_embeddings', ...index }, (state) => (this.indexState = state))
     else if (this.deps.config?.dimensions) {
       this.deps.logger.warn({ dimensions: this.deps.config.dimensions }, 'pgvector cannot index this many dimensions: vectors are compared exactly')
     }
@@ -322,45 +316,6 @@ export class Embeddings implements Derivation<AssetChange> {
     const requeued = await store.markOtherModelsDue(this.db, this.provider!.model)
     if (requeued > 0) this.deps.logger.info({ requeued, model: this.provider!.model }, 'embeddings of another model will be made again')
   }
-
-  /**
-   * Under an advisory lock, so processes starting together build it once; CONCURRENTLY on PostgreSQL, so
-   * writes go on. The lock is tried, not waited for: a session blocked on it would hold a snapshot that
-   * CREATE INDEX CONCURRENTLY waits out, and the two would deadlock. A failed build is logged and search
-   * goes on comparing exactly.
-   */
-  private async ensureIndex(dimensions: number, type: store.IndexType): Promise<void> {
-    const name = `asset_embeddings_hnsw_${dimensions}`
-    try {
-      await this.db.connection().execute(async (connection) => {
-        while (!(await store.tryIndexLock(connection, name))) await sleep(INDEX_LOCK_POLL_MS)
-        try {
-          await this.buildIndex(connection, name, dimensions, type)
-        } finally {
-          await store.indexUnlock(connection, name)
-        }
-      })
-    } catch (error) {
-      this.indexState = 'failed'
-      this.deps.logger.error({ err: error, index: name }, 'building the vector index failed; search compares vectors exactly meanwhile')
-    }
-  }
-
-  private async buildIndex(connection: Db, name: string, dimensions: number, type: store.IndexType): Promise<void> {
-    const state = await store.indexState(connection, name)
-    if (state === 'valid') {
-      this.indexState = 'ready'
-      return
-    }
-    this.indexState = 'building'
-    const concurrently = this.deps.database.kind === 'postgres'
-    if (state === 'invalid') await store.dropIndex(connection, name, concurrently)
-    this.deps.logger.info({ index: name, type }, 'building the vector index (once per dimension; large libraries take a while)')
-    const started = Date.now()
-    await store.createIndex(connection, { name, dimensions, type, concurrently })
-    this.indexState = 'ready'
-    this.deps.logger.info({ index: name, ms: Date.now() - started }, 'vector index built')
-  }
 }
 
 interface QueueOptions {
@@ -444,6 +399,3 @@ function atLeast(version: [number, number], minimum: [number, number]): boolean 
   return version[0] > minimum[0] || (version[0] === minimum[0] && version[1] >= minimum[1])
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}

@@ -8,6 +8,7 @@ import type { AssetService } from '../assets/service.js'
 import type { AssetFilter } from '../assets/store.js'
 import type { OrgService } from '../orgs/service.js'
 import type { Embeddings } from './embeddings.js'
+import type { ImageEmbeddings } from './image-embeddings.js'
 import * as store from './store.js'
 
 export interface SearchInput extends Omit<AssetFilter, 'q'> {
@@ -24,6 +25,8 @@ export interface SearchServiceDeps {
   assets: AssetService
   orgs: OrgService
   embeddings: Embeddings
+  /** CLIP's vectors of the pictures: when configured, the meaning search compares with. */
+  images: ImageEmbeddings
   /** HNSW candidates examined per vector scan; raised to the candidate count when that is larger. */
   efSearch: number
 }
@@ -34,7 +37,8 @@ export class SearchService {
 
   /**
    * Text mode, never an error, when the organization has AI off, no provider or no pgvector is there, or
-   * the provider fails or runs out of time for this call. Otherwise one provider request: the query's.
+   * the provider fails or runs out of time for this call. Otherwise one provider request: the query's,
+   * to the image provider when there is one (CLIP: the words against the pictures), else to the text one.
    */
   async search(organizationId: string, input: SearchInput) {
     const { q, limit, ...filter } = input
@@ -59,7 +63,10 @@ export class SearchService {
     }
   }
 
-  /** Nearest assets by stored vector; no provider call. Empty with AI off or before the asset has a vector. */
+  /**
+   * Nearest assets by stored vector, no provider call: by the picture's (CLIP) when the asset has one of
+   * the current image model, otherwise by its text's. Empty with AI off or before the asset has a vector.
+   */
   async similar(organizationId: string, assetId: string, limit: number) {
     const asset = await store.assetAi(this.deps.db, organizationId, assetId)
     if (!asset) throw problems.notFound('Asset')
@@ -70,28 +77,48 @@ export class SearchService {
   }
 
   private async nearest(organizationId: string, assetId: string, limit: number) {
-    const request = { organizationId, assetId, limit, index: await this.deps.embeddings.index() }
-    const settings = await this.deps.embeddings.scanSettings(limit, this.deps.efSearch)
-    return store.withVectorScan(this.deps.db, settings, (tx) => store.similarAssets(tx, request))
+    const { db, embeddings, images } = this.deps
+    const asset = { organizationId, assetId }
+    const image = images.model === undefined ? undefined : await store.storedVectorOf(db, 'asset_image_embeddings', { ...asset, model: images.model })
+    const stored = image ? { table: 'asset_image_embeddings' as const, ...image } : { table: 'asset_embeddings' as const, ...(await store.storedVectorOf(db, 'asset_embeddings', asset)) }
+    if (stored.model === undefined || stored.dimensions === undefined) return []
+    const index = image ? await images.index(stored.dimensions) : await embeddings.index()
+    const request = { ...asset, limit, table: stored.table, model: stored.model, dimensions: stored.dimensions, index: index?.dimensions === stored.dimensions ? index.type : undefined }
+    const settings = await embeddings.scanSettings(limit, this.deps.efSearch)
+    return store.withVectorScan(db, settings, (tx) => store.similarAssets(tx, request))
   }
 
-  /** The embedding of `text` (the query's meaning), or undefined for text mode. */
+  /**
+   * The embedding of `text` (the query's meaning), or undefined for text mode: CLIP's, in the pictures'
+   * space, when an image provider is configured; otherwise the text provider's.
+   */
   private async queryVector(organizationId: string, text: string): Promise<store.QueryVector | undefined> {
-    const { embeddings } = this.deps
-    const provider = embeddings.provider
-    if (!text || !provider || !(await embeddings.enabled()) || !(await this.aiEnabled(organizationId))) return undefined
+    if (!text || !(await this.aiEnabled(organizationId))) return undefined
+    const { embeddings, images } = this.deps
     try {
-      const [values] = await provider.embed([text], { timeoutMs: embeddings.searchTimeoutMs })
+      if (await images.enabled()) return await this.imageQueryVector(text)
+      if (!embeddings.provider || !(await embeddings.enabled())) return undefined
+      const [values] = await embeddings.provider.embed([text], { timeoutMs: embeddings.searchTimeoutMs })
       embeddings.recordSuccess()
-      const dimensions = values!.length
       const index = await embeddings.index()
-      return { value: vectorParam(values!), model: provider.model, dimensions, index: index?.dimensions === dimensions ? index.type : undefined }
+      return this.queryVectorOf('asset_embeddings', values!, embeddings.provider.model, index)
     } catch (error) {
       if (!(error instanceof EmbeddingError)) throw error
-      embeddings.recordFailure(error, 'a search fell back to text mode')
+      if (!(await images.enabled())) embeddings.recordFailure(error, 'a search fell back to text mode')
       this.deps.logger.warn({ kind: error.kind }, 'search fell back to text mode: the embedding provider failed')
       return undefined
     }
+  }
+
+  private async imageQueryVector(text: string): Promise<store.QueryVector | undefined> {
+    const { images } = this.deps
+    const values = await images.embedQuery(text)
+    return values && this.queryVectorOf('asset_image_embeddings', values, images.model!, await images.index(values.length))
+  }
+
+  private queryVectorOf(table: store.VectorTable, values: number[], model: string, index: { dimensions: number; type: store.IndexType } | undefined): store.QueryVector {
+    const dimensions = values.length
+    return { table, value: vectorParam(values), model, dimensions, index: index?.dimensions === dimensions ? index.type : undefined }
   }
 
   private async aiEnabled(organizationId: string): Promise<boolean> {

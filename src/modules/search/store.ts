@@ -12,8 +12,13 @@ export const EMBEDDINGS_CHANNEL = 'asset_library_embeddings'
  */
 export type IndexType = 'vector' | 'halfvec'
 
+/** Where vectors are kept: of the assets' texts (the text provider's), or of their images (CLIP's). */
+export type VectorTable = 'asset_embeddings' | 'asset_image_embeddings'
+
 /** The query's vector and how to compare with stored ones. */
 export interface QueryVector {
+  /** The vectors it is compared with: the texts' (the text provider's), or the images' (CLIP's). */
+  table: VectorTable
   value: Buffer
   model: string
   dimensions: number
@@ -58,9 +63,9 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
   if (vector) {
     const inFilter = hasFilter(request.filter) ? sql`and e.asset_id in (${filtered.select('assets.id')})` : sql``
     parts.push(sql`select id from (
-      select e.asset_id as id from asset_embeddings e
+      select e.asset_id as id from ${sql.table(vector.table)} e
       where e.organization_id = ${request.organizationId} and e.model = ${vector.model} and e.dimensions = ${vector.dimensions}
-        and e.embedded_hash is not null ${inFilter}
+        and ${hasVector(vector.table)} ${inFilter}
       order by ${typed(sql`e.embedding`, vector)} <=> (select v from qv) limit ${request.candidates}) vector_hits`)
   }
   if (parts.length === 0) return []
@@ -68,7 +73,7 @@ export async function searchAssets(db: Db, request: SearchRequest): Promise<Scor
   // coalesce before clamping: least() skips NULLs, so least(1, NULL) would give an asset without a vector 1.
   const semanticScore = vector ? sql`greatest(0, least(1, coalesce(1 - (${typed(sql`e.embedding`, vector)} <=> (select v from qv)), 0)))` : sql`0`
   const embeddingJoin = vector
-    ? sql`left join asset_embeddings e on e.asset_id = assets.id and e.model = ${vector.model} and e.dimensions = ${vector.dimensions} and e.embedded_hash is not null`
+    ? sql`left join ${sql.table(vector.table)} e on e.asset_id = assets.id and e.model = ${vector.model} and e.dimensions = ${vector.dimensions} and ${hasVector(vector.table)}`
     : sql``
   // Text mode ranks by text alone; a candidate scoring 0 (no text match, an orthogonal vector) is no hit.
   const score = vector ? sql`(0.4 * scored.text_score + 0.6 * scored.semantic_score)` : sql`scored.text_score`
@@ -136,30 +141,42 @@ export async function assetAi(db: Db, organizationId: string, assetId: string): 
 }
 
 /**
- * The nearest assets to one asset's stored vector, among current vectors of the same model; none if it
- * has none. An orthogonal (or opposite) neighbour is no neighbour.
+ * Whether the row `e` holds a vector to compare: a text's is its current text's (a text emptied keeps
+ * its old vector, unused), an image's is there unless its file could not be decoded.
+ */
+function hasVector(table: VectorTable): RawBuilder<boolean> {
+  return table === 'asset_embeddings' ? sql<boolean>`e.embedded_hash is not null` : sql<boolean>`e.embedding is not null`
+}
+
+/** The model and length of one asset's stored vector in `table` (of `model` only, when given), if it has one. */
+export async function storedVectorOf(
+  db: Db,
+  table: VectorTable,
+  request: { organizationId: string; assetId: string; model?: string | undefined },
+): Promise<{ model: string; dimensions: number } | undefined> {
+  const ofModel = request.model === undefined ? sql`` : sql`and e.model = ${request.model}`
+  const { rows } = await sql<{ model: string; dimensions: number }>`
+    select e.model, e.dimensions from ${sql.table(table)} e
+    where e.asset_id = ${request.assetId} and e.organization_id = ${request.organizationId} and ${hasVector(table)} ${ofModel}
+  `.execute(db)
+  return rows[0]
+}
+
+/**
+ * The nearest assets to one asset's stored vector in `table`, among current vectors of the same model
+ * and length. An orthogonal (or opposite) neighbour is no neighbour.
  */
 export async function similarAssets(
   db: Db,
-  request: { organizationId: string; assetId: string; limit: number; index: { dimensions: number; type: IndexType } | undefined },
+  request: { organizationId: string; assetId: string; limit: number; table: VectorTable; model: string; dimensions: number; index: IndexType | undefined },
 ): Promise<Array<AssetWithRelations & { semantic_score: number }>> {
-  const target = await db
-    .selectFrom('asset_embeddings')
-    .select(['model', 'dimensions'])
-    .where('asset_id', '=', request.assetId)
-    .where('organization_id', '=', request.organizationId)
-    .where('embedded_hash', 'is not', null)
-    .executeTakeFirst()
-  if (!target?.model || !target.dimensions) return []
-  const index = request.index?.dimensions === target.dimensions ? request.index.type : undefined
-  const vector = { model: target.model, dimensions: target.dimensions, index }
-  const stored = typed(sql`e.embedding`, vector)
+  const stored = typed(sql`e.embedding`, request)
   const result = await sql<AssetWithRelations & { semantic_score: number }>`
-    with qv as materialized (select ${typed(sql`embedding`, vector)} as v from asset_embeddings where asset_id = ${request.assetId}),
+    with qv as materialized (select ${typed(sql`embedding`, request)} as v from ${sql.table(request.table)} where asset_id = ${request.assetId}),
     nearest as (
-      select e.asset_id, ${stored} <=> (select v from qv) as distance from asset_embeddings e
-      where e.organization_id = ${request.organizationId} and e.model = ${vector.model} and e.dimensions = ${vector.dimensions}
-        and e.embedded_hash is not null and e.asset_id <> ${request.assetId}
+      select e.asset_id, ${stored} <=> (select v from qv) as distance from ${sql.table(request.table)} e
+      where e.organization_id = ${request.organizationId} and e.model = ${request.model} and e.dimensions = ${request.dimensions}
+        and ${hasVector(request.table)} and e.asset_id <> ${request.assetId}
       order by ${stored} <=> (select v from qv) limit ${request.limit}
     )
     select ${sql.join([...ASSET_COLUMNS.map((c) => sql.ref(c)), ...DERIVED_COLUMNS])}, greatest(0, least(1, 1 - nearest.distance))::float8 as semantic_score
@@ -378,13 +395,13 @@ export async function dropIndex(db: Db, name: string, concurrently: boolean): Pr
 }
 
 /** The HNSW cosine index of one dimension: an expression index on the cast, partial on that dimension. */
-export async function createIndex(db: Db, index: { name: string; dimensions: number; type: IndexType; concurrently: boolean }): Promise<void> {
+export async function createIndex(db: Db, index: { table: VectorTable; name: string; dimensions: number; type: IndexType; concurrently: boolean }): Promise<void> {
   const { expression, operators } = indexExpression(index.dimensions, index.type)
   // The graph of 100,000 vectors of 384 dimensions needs ~200 MB to build without spilling.
   await sql`set maintenance_work_mem = '512MB'`.execute(db)
   try {
     await sql`
-      create index ${sql.raw(index.concurrently ? 'concurrently' : '')} ${sql.id(index.name)} on asset_embeddings
+      create index ${sql.raw(index.concurrently ? 'concurrently' : '')} ${sql.id(index.name)} on ${sql.table(index.table)}
       using hnsw ((${expression}) ${operators}) where dimensions = ${sql.raw(String(index.dimensions))}
     `.execute(db)
   } finally {

@@ -25,6 +25,7 @@ import * as colourAndOriginCounts from './migrations/0022_colour_and_origin_coun
 import * as assetSortIndexes from './migrations/0023_asset_sort_indexes.js'
 import * as passwordResets from './migrations/0024_password_resets.js'
 import * as assetCreators from './migrations/0025_asset_creators.js'
+import * as imageEmbeddings from './migrations/0026_image_embeddings.js'
 
 /** Listed in code, not read from a folder, so the same list runs under tsx, Vitest and the build. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023_asset_sort_indexes': assetSortIndexes,
   '0024_password_resets': passwordResets,
   '0025_asset_creators': assetCreators,
+  '0026_image_embeddings': imageEmbeddings,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
@@ -107,16 +109,21 @@ async function enableVector(db: Db): Promise<boolean> {
   return hasVector(db)
 }
 
+/** The tables whose `embedding` column is pgvector's type. */
+const VECTOR_TABLES = ['asset_embeddings', 'asset_image_embeddings']
+
 /**
- * The embedding column needs pgvector's type, so it exists only where pgvector does; checked on every
- * start, so a server that gains pgvector later gets the column without a new migration.
+ * The embedding columns need pgvector's type, so they exist only where pgvector does; checked on every
+ * start, so a server that gains pgvector later gets them without a new migration.
  */
 async function addVectorColumn(db: Db): Promise<void> {
-  // Looked up first: ALTER TABLE takes an exclusive lock even when the column is there already.
-  const existing = await sql`
-    select 1 from pg_attribute where attrelid = 'asset_embeddings'::regclass and attname = 'embedding' and not attisdropped
-  `.execute(db)
-  if (existing.rows.length === 0) await sql`alter table asset_embeddings add column if not exists embedding vector`.execute(db)
+  for (const table of VECTOR_TABLES) {
+    // Looked up first: ALTER TABLE takes an exclusive lock even when the column is there already.
+    const existing = await sql`
+      select 1 from pg_attribute where attrelid = ${table}::regclass and attname = 'embedding' and not attisdropped
+    `.execute(db)
+    if (existing.rows.length === 0) await sql`alter table ${sql.table(table)} add column if not exists embedding vector`.execute(db)
+  }
 }
 
 export async function hasVector(db: Db): Promise<boolean> {

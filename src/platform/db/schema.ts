@@ -376,6 +376,23 @@ export interface AssetEmbeddingsTable {
   last_error: string | null
 }
 
+/** The CLIP vector of an asset's current file, and its queue (migration 0026). */
+export interface AssetImageEmbeddingsTable {
+  asset_id: string
+  organization_id: string
+  embedded_sha256: string | null
+  model: string | null
+  dimensions: number | null
+  /** pgvector's `vector`; present only where pgvector is. Written as a binary parameter, never read into JS. */
+  embedding: ColumnType<string | null, Buffer | null, Buffer | null>
+  embedded_at: NullableTimestamp
+  next_attempt_at: NullableTimestamp
+  attempts: Generated<number>
+  locked_by: string | null
+  locked_until: NullableTimestamp
+  last_error: string | null
+}
+
 /** An analysis still to make of an asset's current file (migration 0021): the claim columns of platform/background/claims.ts. */
 export type AnalysisJobsTable = ThumbnailJobsTable
 
@@ -576,6 +593,7 @@ export interface Database {
   renditions: RenditionsTable
   asset_name_counts: AssetNameCountsTable
   asset_embeddings: AssetEmbeddingsTable
+  asset_image_embeddings: AssetImageEmbeddingsTable
   thumbnail_jobs: ThumbnailJobsTable
   perceptual_hash_jobs: AnalysisJobsTable
   palette_jobs: AnalysisJobsTable

@@ -8,6 +8,8 @@ interface ImageEmbeddingCommon {
   model: string
   /** Budget of the one text request a search makes (the text provider's `EMBEDDING_TIMEOUT_MS`). */
   timeoutMs: number
+  /** Budget of one image in the background (`IMAGE_EMBEDDING_JOB_TIMEOUT_MS`): a model on a laptop's CPU may take seconds. */
+  jobTimeoutMs: number
 }
 
 /** Immich's machine-learning service (`POST <url>/predict`), or its container alone. */

@@ -94,7 +94,8 @@ function NameForm({ organization, canManage }: { organization: Organization; can
 export const AI_UNAVAILABLE = {
   no_provider: (
     <>
-      To turn it on, the server’s operator sets <code>EMBEDDING_BASE_URL</code> and <code>EMBEDDING_MODEL</code> (see “Semantic search” in the README).
+      To turn it on, the server’s operator sets <code>EMBEDDING_BASE_URL</code> and <code>EMBEDDING_MODEL</code>, or <code>IMAGE_EMBEDDING_PROVIDER</code> (see
+      “Semantic search” in the README).
     </>
   ),
   no_pgvector: (

@@ -66,4 +66,14 @@ describe('the Processing panel', () => {
     expect(screen.getByText(/Search embeddings are not made on this server/).textContent).toContain('EMBEDDING_BASE_URL')
     expect(within(embeddings).getAllByRole('cell')[0]!.textContent).toBe('4')
   })
+
+  it('names the picture embeddings and the setting that makes them, when the server has no image model', async () => {
+    serve(() => ({ data: [QUEUES.data[0]!, { name: 'image_embeddings', pending: 2, running: 0, failed: 0, oldest_pending_at: null, unavailable_reason: 'no_provider' }] }))
+    renderPanel()
+    const pictures = await screen.findByRole('row', { name: /^Picture embeddings/ })
+    await within(pictures).findByText('Not configured on this server')
+    const advice = screen.getByText(/Picture embeddings are not made on this server/).textContent
+    expect(advice).toContain('IMAGE_EMBEDDING_PROVIDER')
+    expect(advice).not.toContain('EMBEDDING_BASE_URL')
+  })
 })

@@ -13,7 +13,15 @@ type Queue = AppData<'/app/api/orgs/{org}/jobs', 'get'>['data'][number]
 /** While the panel is open, the counts follow the work without a reload. */
 const REFRESH_MS = 5_000
 
-const LABELS: Record<string, string> = { thumbnails: 'Thumbnails', embeddings: 'Search embeddings' }
+const LABELS: Record<string, string> = { thumbnails: 'Thumbnails', embeddings: 'Search embeddings', image_embeddings: 'Picture embeddings' }
+
+/** The setting that makes picture embeddings, which the text provider's advice does not name. */
+const IMAGE_PROVIDER_ADVICE = (
+  <>
+    To turn them on, the server’s operator sets <code>IMAGE_EMBEDDING_PROVIDER</code> to <code>immich-ml</code> or <code>onnx</code> (see “Search that sees the
+    pictures” in the README).
+  </>
+)
 
 /**
  * The work done after each push (thumbnails, embeddings) for this organization: how much waits, runs
@@ -41,8 +49,8 @@ export function ProcessingSection() {
     <section className="stack" aria-labelledby="processing-title">
       <SectionHeader title="Processing" id="processing-title" />
       <p className="muted section-intro">
-        After each push the library makes a thumbnail and, with AI on, the embedding that search uses. <em>Retry failed</em> queues again what failed and what
-        is missing.
+        After each push the library makes a thumbnail and, with AI on, the embeddings that search uses: of the words, and of the picture when the server has an
+        image model. <em>Retry failed</em> queues again what failed and what is missing.
       </p>
       {queues.isError && <QueryError error={queues.error} onRetry={() => void queues.refetch()} what="the processing queues" />}
       {queues.isPending && <p className="muted">Loading the queues…</p>}
@@ -87,7 +95,12 @@ function QueueRow({ queue, busy, onRetry }: { queue: Queue; busy: boolean; onRet
  */
 function Unavailable({ queue }: { queue: Queue }) {
   const reason = queue.unavailable_reason!
-  const advice = reason in AI_UNAVAILABLE ? AI_UNAVAILABLE[reason as keyof typeof AI_UNAVAILABLE] : `(${reason})`
+  const advice =
+    queue.name === 'image_embeddings' && reason === 'no_provider'
+      ? IMAGE_PROVIDER_ADVICE
+      : reason in AI_UNAVAILABLE
+        ? AI_UNAVAILABLE[reason as keyof typeof AI_UNAVAILABLE]
+        : `(${reason})`
   return (
     <p className="note" id={`${queue.name}-unavailable`}>
       {labelOf(queue.name)} are not made on this server. {advice}
