@@ -208,6 +208,17 @@ describe('loadConfig', () => {
     expect(problemsOf({ EMBEDDING_BASE_URL: 'http://localhost:11434/v1' })).toEqual([expect.stringContaining('EMBEDDING_MODEL is required')])
   })
 
+  it('reads the image-embedding provider: none by default, Immich ML at a URL, or an ONNX model folder named by its folder', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).imageEmbeddings).toBeUndefined()
+    const immich = loadConfig({ DATA_DIR: dataDir(), IMAGE_EMBEDDING_PROVIDER: 'immich-ml', IMAGE_EMBEDDING_URL: 'http://immich-machine-learning:3003/', EMBEDDING_TIMEOUT_MS: '900' })
+    expect(immich.imageEmbeddings).toEqual({ provider: 'immich-ml', url: 'http://immich-machine-learning:3003', model: 'ViT-B-32__openai', timeoutMs: 900, jobTimeoutMs: 60_000 })
+    const onnx = loadConfig({ DATA_DIR: dataDir(), IMAGE_EMBEDDING_PROVIDER: 'onnx', IMAGE_EMBEDDING_MODEL_DIR: '/models/ViT-B-16__openai', IMAGE_EMBEDDING_JOB_TIMEOUT_MS: '5000' })
+    expect(onnx.imageEmbeddings).toEqual({ provider: 'onnx', modelDir: '/models/ViT-B-16__openai', model: 'ViT-B-16__openai', timeoutMs: 2000, jobTimeoutMs: 5000 })
+    expect(problemsOf({ IMAGE_EMBEDDING_PROVIDER: 'clip' })).toEqual([expect.stringContaining('IMAGE_EMBEDDING_PROVIDER must be one of none, immich-ml, onnx')])
+    expect(problemsOf({ IMAGE_EMBEDDING_PROVIDER: 'immich-ml' })).toEqual([expect.stringContaining('IMAGE_EMBEDDING_URL is required')])
+    expect(problemsOf({ IMAGE_EMBEDDING_PROVIDER: 'onnx' })).toEqual([expect.stringContaining('IMAGE_EMBEDDING_MODEL_DIR is required')])
+  })
+
   it('reads the webhook settings: the spec\'s schedule by default, durations with units, an extra CA file', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).webhooks).toEqual({
       timeoutMs: 10_000,

@@ -21,7 +21,7 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService; dupl
         tags: ['search'],
         summary: 'Hybrid search: full text plus meaning',
         description:
-          'Candidates come from full text and from embedding similarity (the top of each, under the same filters as `GET /api/v1/assets`), ranked by `score = 0.4 × text_score + 0.6 × semantic_score`. Each call makes exactly one request to the embedding provider (which is why it shares the `expensive` bucket with pushes); `mode` says whether it was used. With AI off for the organization, no provider or pgvector configured, or the provider failing or slow, the answer is full-text ranking in `text` mode, never an error. An `assets:read` key may call it.',
+          'Candidates come from full text and from embedding similarity (the top of each, under the same filters as `GET /api/v1/assets`), ranked by `score = 0.4 × text_score + 0.6 × semantic_score`. The meaning compared is what the picture shows when the server has an image model (CLIP: the query\u2019s words against each image\u2019s embedding, so untitled pictures are found by their content), otherwise the meaning of each asset\u2019s title, tags, type, client and product. Each call makes exactly one request to one embedding provider, the image one when configured (which is why it shares the `expensive` bucket with pushes); `mode` says whether it was used. With AI off for the organization, no provider or pgvector configured, or the provider failing or slow, the answer is full-text ranking in `text` mode, never an error. An `assets:read` key may call it.',
         body: SearchBody,
         response: {
           200: okResponse('Hits, best first.', SearchResponse, SEARCH_EXAMPLE),
@@ -43,7 +43,7 @@ export function publicSearchRoutes(app: App, deps: { search: SearchService; dupl
         tags: ['search'],
         summary: 'Assets nearest to one asset by meaning or by appearance',
         description: [
-          '`by=meaning` (the default): the organization\u2019s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.',
+          '`by=meaning` (the default): the organization\u2019s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`: picture to picture (CLIP) when the server has an image model and this asset\u2019s picture is embedded, otherwise by the embedding of its text. Uses the stored vectors: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.',
           '',
           '`by=appearance`: the organization\u2019s live assets whose perceptual hash is within 7 bits (of 64) of this one\u2019s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes\u2019 bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset\u2019s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded or is too plain to compare (one flat colour).',
         ].join('\n'),

@@ -34,7 +34,9 @@ export const SearchHitSchema = Type.Object(
     ...AssetSchema.properties,
     score: Score('0.4 × text_score + 0.6 × semantic_score; hits are sorted by it.'),
     text_score: Score('Full-text rank (ts_rank_cd, normalised into [0, 1)); 0 when the text does not match.'),
-    semantic_score: Score('Cosine similarity of the query and the asset, clamped to [0, 1]; 0 in text mode or when the asset has no embedding yet.'),
+    semantic_score: Score(
+      'Cosine similarity of the query and the asset (its picture\u2019s embedding with an image model, else its text\u2019s), clamped to [0, 1]; 0 in text mode or when the asset has no embedding yet.',
+    ),
   },
   { $id: 'SearchHit', additionalProperties: false },
 )
@@ -62,7 +64,7 @@ export const SimilarQuery = Type.Object(
       Type.Union([Type.Literal('meaning'), Type.Literal('appearance')], {
         default: 'meaning',
         description:
-          '`meaning`: by embedding, items with `semantic_score`. `appearance`: by perceptual hash, items with `distance`, no AI or provider needed.',
+          '`meaning`: by embedding (the pictures\u2019 with an image model), items with `semantic_score`. `appearance`: by perceptual hash, items with `distance`, no AI or provider needed.',
       }),
     ),
   },

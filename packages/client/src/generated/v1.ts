@@ -550,7 +550,7 @@ export interface paths {
         put?: never;
         /**
          * Hybrid search: full text plus meaning
-         * @description Candidates come from full text and from embedding similarity (the top of each, under the same filters as `GET /api/v1/assets`), ranked by `score = 0.4 × text_score + 0.6 × semantic_score`. Each call makes exactly one request to the embedding provider (which is why it shares the `expensive` bucket with pushes); `mode` says whether it was used. With AI off for the organization, no provider or pgvector configured, or the provider failing or slow, the answer is full-text ranking in `text` mode, never an error. An `assets:read` key may call it.
+         * @description Candidates come from full text and from embedding similarity (the top of each, under the same filters as `GET /api/v1/assets`), ranked by `score = 0.4 × text_score + 0.6 × semantic_score`. The meaning compared is what the picture shows when the server has an image model (CLIP: the query’s words against each image’s embedding, so untitled pictures are found by their content), otherwise the meaning of each asset’s title, tags, type, client and product. Each call makes exactly one request to one embedding provider, the image one when configured (which is why it shares the `expensive` bucket with pushes); `mode` says whether it was used. With AI off for the organization, no provider or pgvector configured, or the provider failing or slow, the answer is full-text ranking in `text` mode, never an error. An `assets:read` key may call it.
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `expensive` (30 a minute per key, or the key’s own `limit_expensive`; shared with the other expensive calls).
          */
@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * Assets nearest to one asset by meaning or by appearance
-         * @description `by=meaning` (the default): the organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`. Uses the stored vector: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
+         * @description `by=meaning` (the default): the organization’s assets nearest to this one by embedding, excluding itself, nearest first, each with its `semantic_score`: picture to picture (CLIP) when the server has an image model and this asset’s picture is embedded, otherwise by the embedding of its text. Uses the stored vectors: no provider call. Empty when AI is off for the organization or the asset has no embedding yet.
          *
          *     `by=appearance`: the organization’s live assets whose perceptual hash is within 7 bits (of 64) of this one’s, excluding itself, closest first (then by id), each with its `distance`: every such asset, found through the hashes’ bands, not only the near-duplicates within `NEAR_DUPLICATE_DISTANCE`. Needs no AI and no provider. Empty while this asset’s hash is being made (after the push answers; see `near_duplicates`) and for an image that cannot be decoded or is too plain to compare (one flat colour).
          *
@@ -1490,7 +1490,7 @@ export interface components {
             score: number;
             /** @description Full-text rank (ts_rank_cd, normalised into [0, 1)); 0 when the text does not match. */
             text_score: number;
-            /** @description Cosine similarity of the query and the asset, clamped to [0, 1]; 0 in text mode or when the asset has no embedding yet. */
+            /** @description Cosine similarity of the query and the asset (its picture’s embedding with an image model, else its text’s), clamped to [0, 1]; 0 in text mode or when the asset has no embedding yet. */
             semantic_score: number;
         };
         SimilarAsset: {
@@ -9386,7 +9386,7 @@ export interface operations {
             query?: {
                 /** @description Values above 100 are capped to 100. */
                 limit?: number;
-                /** @description `meaning`: by embedding, items with `semantic_score`. `appearance`: by perceptual hash, items with `distance`, no AI or provider needed. */
+                /** @description `meaning`: by embedding (the pictures’ with an image model), items with `semantic_score`. `appearance`: by perceptual hash, items with `distance`, no AI or provider needed. */
                 by?: "meaning" | "appearance";
             };
             header?: never;
