@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createEmbeddingProvider, EmbeddingError, type EmbeddingProvider } from '../../src/platform/embeddings/provider.js'
 import { startServer, type TestServer } from '../support/http-server.js'
+import { rejectionOf } from '../support/rejection.js'
 
 /** The provider against a real HTTP server whose next answer each test sets. */
 let server: TestServer
@@ -33,14 +34,7 @@ function provider(overrides: { apiKey?: string; dimensions?: number } = {}) {
 
 const ok = (data: unknown) => () => ({ status: 200, body: JSON.stringify({ data }) })
 
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(EmbeddingError)
-  return error as EmbeddingError
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, EmbeddingError)
 
 describe('the OpenAI-compatible embedding provider', () => {
   it('POSTs {model, input} to <base>/embeddings with the key as a bearer token, and orders vectors by index', async () => {

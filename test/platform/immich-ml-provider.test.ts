@@ -4,6 +4,7 @@ import { createImmichMlProvider } from '../../src/platform/embeddings/immich-ml.
 import type { ImageEmbeddingProvider } from '../../src/platform/embeddings/image-provider.js'
 import { EmbeddingError } from '../../src/platform/embeddings/provider.js'
 import { IMMICH_DIMENSIONS, startFakeImmichMl, type FakeImmichMl } from '../support/fake-immich-ml.js'
+import { rejectionOf } from '../support/rejection.js'
 
 let service: FakeImmichMl
 let provider: ImageEmbeddingProvider
@@ -27,14 +28,7 @@ function connect(url = service.url): ImageEmbeddingProvider {
 const square = (color: string) => sharp({ create: { width: 224, height: 224, channels: 3, background: color } }).jpeg().toBuffer()
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0)
 
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(EmbeddingError)
-  return error as EmbeddingError
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, EmbeddingError)
 
 describe("Immich's machine-learning protocol", () => {
   it('sends an image as the `image` file and words as the `text` field, naming the CLIP task and model in `entries`', async () => {
