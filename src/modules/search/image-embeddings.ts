@@ -64,7 +64,7 @@ export interface ImageEmbeddingsDeps {
 export class ImageEmbeddings implements Derivation<AssetChange> {
   readonly name = 'image_embeddings'
   private readonly db: Db
-  private readonly provider: Promise<ImageEmbeddingProvider> | undefined
+  private created: Promise<ImageEmbeddingProvider> | undefined
   private readonly health: ProviderHealth
   private runner: Runner<ImageJob> | undefined
   private vector: Promise<boolean> | undefined
@@ -76,9 +76,15 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   constructor(private readonly deps: ImageEmbeddingsDeps) {
     this.db = deps.database.db
     this.health = new ProviderHealth(deps.logger, 'image embedding provider')
-    this.provider = deps.config && createImageEmbeddingProvider(deps.config)
-    // Awaited by prepare() and every use; this only keeps a bad model folder from being an unhandled rejection first.
-    this.provider?.catch(() => undefined)
+  }
+
+  /**
+   * The provider, made on first use: an operator command that never embeds does not load a model. The
+   * start's prepare() uses it first, so a missing model folder fails the start.
+   */
+  private provider(): Promise<ImageEmbeddingProvider> {
+    this.created ??= createImageEmbeddingProvider(this.deps.config!)
+    return this.created
   }
 
   /** The model's name, when an image provider is configured. */
@@ -103,21 +109,21 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
 
   /** An image provider is configured and pgvector is there. */
   async enabled(): Promise<boolean> {
-    if (!this.provider) return false
+    if (!this.deps.config) return false
     this.vector ??= vectorVersion(this.db).then((version) => version !== undefined)
     return this.vector
   }
 
   async unavailableReason(): Promise<SearchModeReason | null> {
-    if (!this.provider) return 'no_provider'
+    if (!this.deps.config) return 'no_provider'
     return (await this.enabled()) ? null : 'no_pgvector'
   }
 
   /** The query's words in the images' space, within the search's budget; undefined without a provider. Throws EmbeddingError. */
   async embedQuery(text: string): Promise<number[] | undefined> {
-    if (!this.provider || !this.deps.config) return undefined
+    if (!this.deps.config) return undefined
     try {
-      const vector = await (await this.provider).embedText(text, { timeoutMs: this.deps.config.timeoutMs })
+      const vector = await (await this.provider()).embedText(text, { timeoutMs: this.deps.config.timeoutMs })
       this.health.succeeded()
       return vector
     } catch (error) {
@@ -144,8 +150,8 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
    * already stored is built.
    */
   async prepare(): Promise<void> {
-    if (!this.provider || !this.deps.config) return
-    await this.provider
+    if (!this.deps.config) return
+    await this.provider()
     if (!(await this.enabled())) return
     const queued = await store.queueMissingImages(this.db)
     if (queued > 0) this.deps.logger.info({ queued }, 'images queued for their embedding')
@@ -179,7 +185,7 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   }
 
   async close(): Promise<void> {
-    await (await this.provider?.catch(() => undefined))?.close()
+    await (await this.created?.catch(() => undefined))?.close()
   }
 
   /** Embeds every due image now; nothing without a provider and pgvector. */
@@ -242,14 +248,14 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   }
 
   private async createRunner(foreground: ForegroundActivity | undefined, options: ImageQueueOptions = {}): Promise<Runner<ImageJob>> {
-    const queue = new ImageQueue({ ...this.deps, provider: await this.provider!, jobTimeoutMs: this.deps.config!.jobTimeoutMs, embeddings: this, foreground, options })
+    const queue = new ImageQueue({ ...this.deps, provider: await this.provider(), jobTimeoutMs: this.deps.config!.jobTimeoutMs, embeddings: this, foreground, options })
     return new Runner(queue, { logger: this.deps.logger, batchSize: JOBS_PER_CLAIM, concurrency: CLAIMS_IN_FLIGHT, leaseMs: LEASE_MS, pollIntervalMs: POLL_INTERVAL_MS })
   }
 
   /** One text at start-up, so a wrong URL or model shows in the log and /ready at once. */
   private async probe(): Promise<void> {
     try {
-      const vector = await (await this.provider!).embedText(PROBE_TEXT, { timeoutMs: this.deps.config!.jobTimeoutMs })
+      const vector = await (await this.provider()).embedText(PROBE_TEXT, { timeoutMs: this.deps.config!.jobTimeoutMs })
       this.health.succeeded()
       this.deps.logger.info({ model: this.model, dimensions: vector.length }, 'image embedding provider answered')
     } catch (error) {
