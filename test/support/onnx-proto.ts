@@ -39,17 +39,23 @@ export interface Tensor {
   name: string
   dims: number[]
   type: typeof FLOAT | typeof INT32 | typeof INT64
-  values: number[]
+  /** The values, or (large weights) float32 values as they are. */
+  values: number[] | Float32Array
 }
 
 function tensorParts({ name, dims, type, values }: Tensor): Bytes[] {
+  return [...dims.map((dim) => int(1, dim)), int(2, type), text(8, name), bytes(9, rawData(type, values))]
+}
+
+function rawData(type: Tensor['type'], values: Tensor['values']): Bytes {
+  if (values instanceof Float32Array) return Buffer.from(values.buffer, values.byteOffset, values.byteLength)
   const data = Buffer.alloc(values.length * (type === INT64 ? 8 : 4))
   values.forEach((value, i) => {
     if (type === FLOAT) data.writeFloatLE(value, i * 4)
     else if (type === INT32) data.writeInt32LE(value, i * 4)
     else data.writeBigInt64LE(BigInt(value), i * 8)
   })
-  return [...dims.map((dim) => int(1, dim)), int(2, type), text(8, name), bytes(9, data)]
+  return data
 }
 
 /** An attribute's value: a number is an INT unless `float` says otherwise; a list of numbers is INTS. */
