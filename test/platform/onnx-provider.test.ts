@@ -7,8 +7,8 @@ import type { ImageEmbeddingProvider } from '../../src/platform/embeddings/image
 import { createImageEmbeddingProvider } from '../../src/platform/embeddings/image-providers.js'
 import { createClipTokenizer } from '../../src/platform/embeddings/onnx/clip-tokenizer.js'
 import { createOnnxProvider } from '../../src/platform/embeddings/onnx/provider.js'
-import { EmbeddingError } from '../../src/platform/embeddings/provider.js'
 import { clipTokenizerJson, createTinyClipModelDir, TINY_CLIP_DIMENSIONS } from '../support/tiny-clip.js'
+import { cosine, embeddingFailure } from '../support/embedding-failure.js'
 
 const CALL = { timeoutMs: 10_000 }
 let modelDir: string
@@ -29,16 +29,6 @@ async function open(dir = modelDir): Promise<ImageEmbeddingProvider> {
 }
 
 const picture = (color: string, width = 224, height = 224) => sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer()
-const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0)
-
-async function failure(promise: Promise<unknown>): Promise<EmbeddingError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(EmbeddingError)
-  return error as EmbeddingError
-}
 
 /** A copy of the tiny model in a folder of its own, changed by `change`. */
 async function brokenModel(change: (dir: string) => Promise<void>): Promise<string> {
@@ -78,7 +68,7 @@ describe('the onnx provider through onnxruntime-node', () => {
 
   it('refuses bytes that are no image, and keeps answering', async () => {
     const clip = await open()
-    const refused = await failure(clip.embedImage(Buffer.from('not an image'), CALL))
+    const refused = await embeddingFailure(clip.embedImage(Buffer.from('not an image'), CALL))
     expect(refused.kind).toBe('rejected')
     expect(refused.message).toMatch(/could not be decoded/)
     expect(await clip.embedImage(await picture('#e02020'), CALL)).toHaveLength(TINY_CLIP_DIMENSIONS)
@@ -89,7 +79,7 @@ describe('the onnx provider through onnxruntime-node', () => {
       const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'))
       await writeFile(join(dir, 'config.json'), JSON.stringify({ ...config, embed_dim: 8 }))
     })
-    const mismatch = await failure((await open(dir)).embedText('red', CALL))
+    const mismatch = await embeddingFailure((await open(dir)).embedText('red', CALL))
     expect(mismatch.kind).toBe('dimension_mismatch')
     expect(mismatch.message).toMatch(/4 dimensions where config.json's embed_dim is 8/)
   })
@@ -98,7 +88,7 @@ describe('the onnx provider through onnxruntime-node', () => {
     const dir = await createTinyClipModelDir({ slowImageProducts: 40 })
     const clip = await open(dir)
     const started = performance.now()
-    const late = await failure(clip.embedImage(await picture('#e02020'), { timeoutMs: 50 }))
+    const late = await embeddingFailure(clip.embedImage(await picture('#e02020'), { timeoutMs: 50 }))
     expect(late.kind).toBe('timeout')
     expect(late.message).toBe('the ONNX model did not answer within 50 ms')
     expect(performance.now() - started).toBeLessThan(1_000)
@@ -115,10 +105,10 @@ describe('the onnx provider through onnxruntime-node', () => {
     const before = threads()
     const clip = await open(await createTinyClipModelDir({ slowImageProducts: 40 }))
     expect(threads()).toBeGreaterThan(before)
-    const inFlight = failure(clip.embedImage(await picture('#e02020'), CALL))
+    const inFlight = embeddingFailure(clip.embedImage(await picture('#e02020'), CALL))
     await clip.close()
     expect((await inFlight).kind).toBe('unavailable')
-    const later = await failure(clip.embedText('red', CALL))
+    const later = await embeddingFailure(clip.embedText('red', CALL))
     expect(later).toMatchObject({ kind: 'unavailable', message: 'the ONNX model is closed' })
     expect(threads()).toBeLessThanOrEqual(before)
   })
@@ -130,23 +120,23 @@ describe('a model directory that cannot be used', () => {
       await rm(join(dir, 'visual/model.onnx'))
       await rm(join(dir, 'textual/tokenizer.json'))
     })
-    const missing = await failure(open(dir))
+    const missing = await embeddingFailure(open(dir))
     expect(missing.kind).toBe('unavailable')
     expect(missing.message).toBe(`IMAGE_EMBEDDING_MODEL_DIR (${dir}) has no visual/model.onnx, textual/tokenizer.json: it needs the layout of Immich's CLIP model repositories`)
-    expect((await failure(open(join(dir, 'nowhere')))).message).toMatch(/has no config.json, visual\/model.onnx, visual\/preprocess_cfg.json, textual\/model.onnx/)
+    expect((await embeddingFailure(open(join(dir, 'nowhere')))).message).toMatch(/has no config.json, visual\/model.onnx, visual\/preprocess_cfg.json, textual\/model.onnx/)
   })
 
   it('says which file is broken and how', async () => {
     const corrupt = await brokenModel((dir) => writeFile(join(dir, 'textual/model.onnx'), 'not a model'))
-    expect((await failure(open(corrupt))).message).toMatch(/^the ONNX model could not be loaded: .*textual\/model.onnx cannot be loaded: /)
+    expect((await embeddingFailure(open(corrupt))).message).toMatch(/^the ONNX model could not be loaded: .*textual\/model.onnx cannot be loaded: /)
     const noDimension = await brokenModel((dir) => writeFile(join(dir, 'config.json'), JSON.stringify({ text_cfg: {} })))
-    expect((await failure(open(noDimension))).message).toMatch(/config.json \(.*\) has no embed_dim/)
+    expect((await embeddingFailure(open(noDimension))).message).toMatch(/config.json \(.*\) has no embed_dim/)
     const notJson = await brokenModel((dir) => writeFile(join(dir, 'visual/preprocess_cfg.json'), '{'))
-    expect((await failure(open(notJson))).message).toMatch(/visual\/preprocess_cfg.json \(.*\) cannot be read as JSON/)
+    expect((await embeddingFailure(open(notJson))).message).toMatch(/visual\/preprocess_cfg.json \(.*\) cannot be read as JSON/)
     const squashedUnknown = await brokenModel((dir) => writeFile(join(dir, 'visual/preprocess_cfg.json'), JSON.stringify({ size: 224, mean: [0, 0, 0], std: [1, 1, 1], interpolation: 'bicubic', resize_mode: 'longest' })))
-    expect((await failure(open(squashedUnknown))).message).toMatch(/has resize_mode "longest": shortest or squash is supported/)
+    expect((await embeddingFailure(open(squashedUnknown))).message).toMatch(/has resize_mode "longest": shortest or squash is supported/)
     const wordPiece = await brokenModel((dir) => writeFile(join(dir, 'textual/tokenizer.json'), JSON.stringify({ model: { type: 'WordPiece', vocab: {} } })))
-    expect((await failure(open(wordPiece))).message).toMatch(/textual\/tokenizer.json \(.*\) cannot be used: it is not a BPE tokenizer/)
+    expect((await embeddingFailure(open(wordPiece))).message).toMatch(/textual\/tokenizer.json \(.*\) cannot be used: it is not a BPE tokenizer/)
   })
 })
 
