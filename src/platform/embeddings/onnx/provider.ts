@@ -139,7 +139,7 @@ function startError({ failed, runtimeMissing }: WorkerMessage): EmbeddingError {
   if (runtimeMissing) {
     return new EmbeddingError(
       'unavailable',
-      `IMAGE_EMBEDDING_PROVIDER=onnx needs onnxruntime-node, an optional dependency that is not installed: run \`npm ci\` without --omit=optional (or \`npm install --no-save onnxruntime-node@${RUNTIME_VERSION}\`; with npm 10, prefix ONNXRUNTIME_NODE_INSTALL=skip) (${failed})`,
+      `IMAGE_EMBEDDING_PROVIDER=onnx needs onnxruntime-node, an optional dependency that is not installed: \`npm ci\` installs it (with npm 10, \`ONNXRUNTIME_NODE_INSTALL=skip npm ci\`), or \`npm install --no-save onnxruntime-node@${RUNTIME_VERSION}\` (${failed})`,
     )
   }
   return new EmbeddingError('unavailable', `the ONNX model could not be loaded: ${failed}`)
