@@ -34,6 +34,7 @@ const UNIT_TESTS = [
   'test/platform/embedded-metadata.test.ts',
   'test/platform/images.test.ts',
   'test/platform/immich-ml-provider.test.ts',
+  'test/platform/onnx-provider.test.ts',
   'test/platform/palette.test.ts',
   'test/platform/perceptual-hash.test.ts',
   'test/platform/provenance.test.ts',

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
@@ -6,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
 import { IMMICH_DIMENSIONS, startFakeImmichMl, type FakeImmichMl } from '../support/fake-immich-ml.js'
 import { pushImage } from '../support/fixtures.js'
+import { createTinyClipModelDir, TINY_CLIP_DIMENSIONS } from '../support/tiny-clip.js'
 
 /** Image embeddings with the fake Immich-ML service: vectors from pixels, so "red" finds red pictures. pgvector: embedded only. */
 const LIMITS = { RATE_LIMIT_EXPENSIVE: '5000', RATE_LIMIT_CHEAP: '5000', RATE_LIMIT_STANDARD: '5000' }
@@ -162,6 +165,26 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('search that sees the pictures (I
     await app.app.services.orgs.updateSettings(org.org.id, { ai_enabled: true })
     await drainImages(app)
     expect((await rows(database))[0]).toMatchObject({ dimensions: IMMICH_DIMENSIONS, next_attempt_at: null })
+  })
+})
+
+describe.runIf(!process.env.TEST_DATABASE_URL)('the onnx provider, in this process', () => {
+  let modelDir: string
+  beforeAll(async () => {
+    modelDir = await createTinyClipModelDir()
+  })
+  afterAll(() => rm(dirname(modelDir), { recursive: true, force: true }))
+
+  it('finds the red picture by the word through the real runtime, and names its vectors after the model folder', async () => {
+    const app = await start({ IMAGE_EMBEDDING_PROVIDER: 'onnx', IMAGE_EMBEDDING_MODEL_DIR: modelDir })
+    const org = await seedOrganization(app.app, 'Acme')
+    const red = (await pushImage(app.app, org.writeKey, { title: 'IMG_0001' }, await picture('#d42020'))).id
+    await pushImage(app.app, org.writeKey, { title: 'IMG_0002' }, await picture('#2050d4'))
+    await drainImages(app)
+    expect((await rows(database)).every((row) => row.model === 'tiny-clip' && row.dimensions === TINY_CLIP_DIMENSIONS)).toBe(true)
+    const found = await search(app, org, 'red')
+    expect(found.mode).toBe('hybrid')
+    expect(found.data[0]!.id).toBe(red)
   })
 })
 

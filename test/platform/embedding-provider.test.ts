@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createEmbeddingProvider, EmbeddingError, type EmbeddingProvider } from '../../src/platform/embeddings/provider.js'
+import { createEmbeddingProvider, type EmbeddingProvider } from '../../src/platform/embeddings/provider.js'
 import { startServer, type TestServer } from '../support/http-server.js'
-import { rejectionOf } from '../support/rejection.js'
+import { embeddingFailure } from '../support/embedding-failure.js'
 
 /** The provider against a real HTTP server whose next answer each test sets. */
 let server: TestServer
@@ -34,8 +34,6 @@ function provider(overrides: { apiKey?: string; dimensions?: number } = {}) {
 
 const ok = (data: unknown) => () => ({ status: 200, body: JSON.stringify({ data }) })
 
-const failure = (promise: Promise<unknown>) => rejectionOf(promise, EmbeddingError)
-
 describe('the OpenAI-compatible embedding provider', () => {
   it('POSTs {model, input} to <base>/embeddings with the key as a bearer token, and orders vectors by index', async () => {
     seen = []
@@ -66,14 +64,14 @@ describe('the OpenAI-compatible embedding provider', () => {
     ['a zero vector', ok([{ embedding: [0, 0] }, { embedding: [1, 0] }]), 'bad_response', /zero vector/],
   ] as const)('fails clearly when %s', async (_name, reply, kind, message) => {
     answer = reply
-    const error = await failure(provider().embed(['a', 'b'], { timeoutMs: 1000 }))
+    const error = await embeddingFailure(provider().embed(['a', 'b'], { timeoutMs: 1000 }))
     expect(error.kind).toBe(kind)
     expect(error.message).toMatch(message)
   })
 
   it('keeps what the provider said out of the message, and the API key out of the excerpt kept for the log', async () => {
     answer = (body) => ({ status: 401, body: JSON.stringify({ error: `Invalid token: Bearer sk-live-SECRET for ${body.input[0]}` }) })
-    const error = await failure(provider({ apiKey: 'sk-live-SECRET' }).embed(['private text'], { timeoutMs: 1000 }))
+    const error = await embeddingFailure(provider({ apiKey: 'sk-live-SECRET' }).embed(['private text'], { timeoutMs: 1000 }))
     expect(error.message).toBe('the embedding provider answered 401')
     expect(error.providerSaid).toContain('Invalid token: Bearer [redacted]')
     expect(error.providerSaid).not.toContain('sk-live-SECRET')
@@ -81,7 +79,7 @@ describe('the OpenAI-compatible embedding provider', () => {
 
   it('checks the configured dimension and says what to set', async () => {
     answer = ok([{ embedding: [1, 2, 3] }])
-    const error = await failure(provider({ dimensions: 384 }).embed(['a'], { timeoutMs: 1000 }))
+    const error = await embeddingFailure(provider({ dimensions: 384 }).embed(['a'], { timeoutMs: 1000 }))
     expect(error).toMatchObject({ kind: 'dimension_mismatch' })
     expect(error.message).toContain('returned 3 dimensions where EMBEDDING_DIMENSIONS is 384')
   })
@@ -89,10 +87,10 @@ describe('the OpenAI-compatible embedding provider', () => {
   it('gives up at the deadline, and when the provider cannot be reached', async () => {
     answer = () => 'hang'
     const started = Date.now()
-    expect(await failure(provider().embed(['a'], { timeoutMs: 150 }))).toMatchObject({ kind: 'timeout' })
+    expect(await embeddingFailure(provider().embed(['a'], { timeoutMs: 150 }))).toMatchObject({ kind: 'timeout' })
     expect(Date.now() - started).toBeLessThan(1000)
     const unreachable = createEmbeddingProvider({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: undefined, dimensions: undefined, timeoutMs: 1000 })
     providers.push(unreachable)
-    expect(await failure(unreachable.embed(['a'], { timeoutMs: 1000 }))).toMatchObject({ kind: 'unavailable' })
+    expect(await embeddingFailure(unreachable.embed(['a'], { timeoutMs: 1000 }))).toMatchObject({ kind: 'unavailable' })
   })
 })

@@ -2,9 +2,8 @@ import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createImmichMlProvider } from '../../src/platform/embeddings/immich-ml.js'
 import type { ImageEmbeddingProvider } from '../../src/platform/embeddings/image-provider.js'
-import { EmbeddingError } from '../../src/platform/embeddings/provider.js'
 import { IMMICH_DIMENSIONS, startFakeImmichMl, type FakeImmichMl } from '../support/fake-immich-ml.js'
-import { rejectionOf } from '../support/rejection.js'
+import { cosine, embeddingFailure } from '../support/embedding-failure.js'
 
 let service: FakeImmichMl
 let provider: ImageEmbeddingProvider
@@ -26,9 +25,6 @@ function connect(url = service.url): ImageEmbeddingProvider {
 }
 
 const square = (color: string) => sharp({ create: { width: 224, height: 224, channels: 3, background: color } }).jpeg().toBuffer()
-const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0)
-
-const failure = (promise: Promise<unknown>) => rejectionOf(promise, EmbeddingError)
 
 describe("Immich's machine-learning protocol", () => {
   it('sends an image as the `image` file and words as the `text` field, naming the CLIP task and model in `entries`', async () => {
@@ -46,22 +42,22 @@ describe("Immich's machine-learning protocol", () => {
 
   it('says the service is unavailable when it answers 503 or cannot be reached, and times out when it hangs', async () => {
     service.fail('down')
-    expect((await failure(connect().embedText('red', { timeoutMs: 1000 }))).kind).toBe('unavailable')
+    expect((await embeddingFailure(connect().embedText('red', { timeoutMs: 1000 }))).kind).toBe('unavailable')
     service.fail('hang')
-    const hung = await failure(provider.embedText('red', { timeoutMs: 200 }))
+    const hung = await embeddingFailure(provider.embedText('red', { timeoutMs: 200 }))
     expect(hung.kind).toBe('timeout')
     await provider.close()
-    const closed = await failure(connect('http://127.0.0.1:9').embedText('red', { timeoutMs: 1000 }))
+    const closed = await embeddingFailure(connect('http://127.0.0.1:9').embedText('red', { timeoutMs: 1000 }))
     expect(closed.kind).toBe('unavailable')
   })
 
   it('refuses a 200 whose `clip` is not a vector, and a vector of another length than the first', async () => {
     service.fail('malformed')
-    const malformed = await failure(connect().embedText('red', { timeoutMs: 1000 }))
+    const malformed = await embeddingFailure(connect().embedText('red', { timeoutMs: 1000 }))
     expect(malformed).toMatchObject({ kind: 'bad_response' })
     service.fail(null)
     await provider.embedText('red', { timeoutMs: 1000 })
     service.answerDimensions(IMMICH_DIMENSIONS * 2)
-    expect((await failure(provider.embedText('red', { timeoutMs: 1000 }))).kind).toBe('dimension_mismatch')
+    expect((await embeddingFailure(provider.embedText('red', { timeoutMs: 1000 }))).kind).toBe('dimension_mismatch')
   })
 })
