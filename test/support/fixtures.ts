@@ -32,9 +32,9 @@ export async function pushImage(app: BuiltApp, key: string, fields: object = {},
  * fake Immich-ML service configured, a search for "red" ranks `red` first and `lookalike` second.
  */
 export async function pushUntitledPictures(app: BuiltApp, key: string): Promise<{ red: string; lookalike: string; blue: string }> {
-  const red = (await pushImage(app, key, { title: 'IMG_0001' }, await bandedPicture('#d42020', '#c01818'))).id
-  const blue = (await pushImage(app, key, { title: 'IMG_0002' }, await bandedPicture('#2050d4'))).id
-  const lookalike = (await pushImage(app, key, { title: 'IMG_0003' }, await bandedPicture('#c01818', '#2050d4'))).id
+  const red = (await pushImage(app, key, { title: 'IMG_0001', created_by_ai: false }, await bandedPicture('#d42020', '#c01818'))).id
+  const blue = (await pushImage(app, key, { title: 'IMG_0002', created_by_ai: false }, await bandedPicture('#2050d4'))).id
+  const lookalike = (await pushImage(app, key, { title: 'IMG_0003', created_by_ai: false }, await bandedPicture('#c01818', '#2050d4'))).id
   await app.services.imageEmbeddings.drain()
   return { red, lookalike, blue }
 }
