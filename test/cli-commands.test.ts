@@ -11,6 +11,7 @@ import { migrate } from '../src/platform/db/migrate.js'
 import { bearer, TEST_SECRET } from './support/app.js'
 import { silentLogger } from './support/database.js'
 import { startEmbeddingServer, type EmbeddingServer } from './support/embedding-server.js'
+import { startFakeImmichMl } from './support/fake-immich-ml.js'
 import { solidPng } from './support/images.js'
 import { createTestBucket, s3Env, startS3Server } from './support/s3-server.js'
 import { CLI, env, running, runCli, startServer, useCliDataDir } from './support/cli-process.js'
@@ -69,6 +70,12 @@ describe('embeddings from the command line, and the worker', () => {
     const refused = await runCli(['embeddings', 'backfill'], { DATA_DIR: directory })
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('backfill needs EMBEDDING_BASE_URL')
+    const noImageProvider = await runCli(['embeddings', 'backfill', '--images'], providerEnv)
+    expect({ code: noImageProvider.code, stdout: noImageProvider.stdout, stderr: noImageProvider.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'asset-library: backfill --images needs IMAGE_EMBEDDING_PROVIDER (immich-ml or onnx), and pgvector in the database\n',
+    })
   })
 
   it('jobs prints one row per queue, as JSON too; jobs retry refuses an unknown queue with exit 2 and one line', async () => {
@@ -78,14 +85,17 @@ describe('embeddings from the command line, and the worker', () => {
     expect(JSON.parse(listed.stdout)).toEqual([
       { name: 'thumbnails', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       { name: 'embeddings', pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      // No image provider: the pushes queued no picture for it.
+      { name: 'image_embeddings', pending: 0, running: 0, failed: 0, oldest_pending_at: null },
       ...ANALYSES.map((name) => ({ name, pending: 3, running: 0, failed: 0, oldest_pending_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) })),
     ])
     const table = await runCli(['jobs', '--org', 'acme'], { DATA_DIR: directory })
-    expect(table.stdout.split('\n').slice(0, 4 + ANALYSES.length).map((line) => line.trim().split(/\s{2,}/))).toEqual([
+    expect(table.stdout.split('\n').slice(0, 5 + ANALYSES.length).map((line) => line.trim().split(/\s{2,}/))).toEqual([
       ['Jobs of organization acme'],
       ['queue', 'pending', 'running', 'failed', 'oldest waiting since'],
       ['thumbnails', '3', '0', '0', expect.stringMatching(/^\d{4}-/)],
       ['embeddings', '3', '0', '0', expect.stringMatching(/^\d{4}-/)],
+      ['image_embeddings', '0', '0', '0', '-'],
       ...ANALYSES.map((name) => [name, '3', '0', '0', expect.stringMatching(/^\d{4}-/)]),
     ])
     const attempts = []
@@ -94,7 +104,7 @@ describe('embeddings from the command line, and the worker', () => {
       attempts.push({ code, stdout, stderr })
     }
     expect(attempts).toEqual([
-      { code: 2, stdout: '', stderr: `asset-library: no queue named "bogus": the queues are ${['thumbnails', 'embeddings', ...ANALYSES].join(', ')}\n` },
+      { code: 2, stdout: '', stderr: `asset-library: no queue named "bogus": the queues are ${['thumbnails', 'embeddings', 'image_embeddings', ...ANALYSES].join(', ')}\n` },
       { code: 2, stdout: '', stderr: 'asset-library: Unknown command "jobs bogus": try `jobs` or `jobs retry NAME`\n' },
     ])
     const retried = await runCli(['jobs', 'retry', 'thumbnails', '--json'], { DATA_DIR: directory })
@@ -156,6 +166,29 @@ describe('embeddings from the command line, and the worker', () => {
     expect(output).toContain('"msg":"stopped"')
     const status = await runCli(['embeddings', 'status', '--json'], providerEnv)
     expect(JSON.parse(status.stdout)).toMatchObject({ current: 4, stale: 0, missing: 0 })
+  })
+
+  it('backfill --images embeds the pictures pushed before the image service was configured, with progress; a second run redoes nothing', async () => {
+    const service = await startFakeImmichMl()
+    try {
+      const imageEnv = { ...providerEnv, IMAGE_EMBEDDING_PROVIDER: 'immich-ml', IMAGE_EMBEDDING_URL: service.url }
+      const backfill = await runCli(['embeddings', 'backfill', '--images'], imageEnv)
+      expect(backfill.code, backfill.stderr).toBe(0)
+      expect(backfill.stdout).toBe('Embedded the images of 4 assets of all organizations\n')
+      expect(backfill.stderr).toMatch(/Embedding images \[#+\] 100% 4\/4/)
+      // One request per picture, each CLIP's 224 px square of it; no text was sent.
+      expect(service.predictions.map((prediction) => [prediction.kind, prediction.image?.width])).toEqual(Array(4).fill(['image', 224]))
+
+      const again = await runCli(['embeddings', 'backfill', '--images', '--json'], imageEnv)
+      expect(again.code, again.stderr).toBe(0)
+      expect(JSON.parse(again.stdout)).toEqual({ embedded: 0, failed: 0 })
+      expect(service.predictions).toHaveLength(4)
+
+      const status = await runCli(['embeddings', 'status', '--json'], imageEnv)
+      expect(JSON.parse(status.stdout)).toMatchObject({ mode: 'hybrid', images: { current: 4, stale: 0, missing: 0, failing: 0 } })
+    } finally {
+      await service.close()
+    }
   })
 })
 

@@ -7,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect, inject } from 'vitest'
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/chromium.js'
 import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { createEmbeddedTestDatabase } from '../support/database.js'
 
 /**
  * A real server on 127.0.0.1 (port chosen by the OS) serving the freshly built web app, and Debian's
@@ -25,11 +26,17 @@ export interface E2E {
   close(): Promise<void>
 }
 
-export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
+/**
+ * `embeddedDatabase`: the app's database is the embedded one (PGlite, which ships pgvector) even when the
+ * run is on PostgreSQL (CI's end-to-end pass, whose PostgreSQL may have no pgvector), for the screens of
+ * vector search.
+ */
+export async function startE2E(env: Record<string, string> = {}, options: { embeddedDatabase?: boolean } = {}): Promise<E2E> {
   const socket = createServer()
   await new Promise<void>((resolve) => socket.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(socket.address() as AddressInfo).port}`
-  const t = await startTestApp({ env: { WEB_DIR: inject('webDir'), PUBLIC_BASE_URL: url, ...env } })
+  const database = options.embeddedDatabase ? await createEmbeddedTestDatabase(inject('templateDir')) : undefined
+  const t = await startTestApp({ env: { WEB_DIR: inject('webDir'), PUBLIC_BASE_URL: url, ...env }, ...(database && { database }) })
   socket.on('request', (request, response) => t.app.routing(request, response))
   // As `serve` does: webhook deliveries and embeddings run beside the API.
   await Promise.all([t.app.services.embeddings.start(), t.app.services.webhookDelivery.start()])
@@ -54,6 +61,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       socket.closeAllConnections()
       await new Promise<void>((resolve) => socket.close(() => resolve()))
       await t.close()
+      await database?.dispose()
     },
   }
 }

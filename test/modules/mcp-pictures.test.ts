@@ -4,7 +4,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { drainDerivations, type Seeded, type TestApp } from '../support/app.js'
-import { pushImage } from '../support/fixtures.js'
+import { startFakeImmichMl, type FakeImmichMl } from '../support/fake-immich-ml.js'
+import { pushImage, pushUntitledPictures } from '../support/fixtures.js'
 import { scenePng } from '../support/scenes.js'
 import { solidPng } from '../support/images.js'
 import { startServed } from '../support/served.js'
@@ -26,9 +27,9 @@ afterEach(async () => {
 })
 afterAll(() => served?.close())
 
-async function connect(key: string): Promise<Client> {
+async function connect(key: string, url = served.url): Promise<Client> {
   const client = new Client({ name: 'asset-library-test', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', served.url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }))
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }))
   clients.push(client)
   return client
 }
@@ -92,5 +93,32 @@ describe('MCP and what the picture shows', () => {
     expect(unknown.data.map((asset) => asset.id).sort()).toEqual([original, copy, red].sort())
     const refused = (await client.callTool({ name: 'list_assets', arguments: { color: 'mauve' } })) as Result
     expect(refused.isError).toBe(true)
+  })
+})
+
+describe.runIf(!process.env.TEST_DATABASE_URL)('MCP finds untitled pictures by what they show (the fake Immich-ML service; pgvector: embedded only)', () => {
+  let service: FakeImmichMl
+  let seeing: Awaited<ReturnType<typeof startServed>>
+  let pictures: Awaited<ReturnType<typeof pushUntitledPictures>>
+
+  beforeAll(async () => {
+    service = await startFakeImmichMl()
+    seeing = await startServed({ env: { IMAGE_EMBEDDING_PROVIDER: 'immich-ml', IMAGE_EMBEDDING_URL: service.url } })
+    pictures = await pushUntitledPictures(seeing.t.app, seeing.acme.writeKey)
+  })
+  afterAll(async () => {
+    await seeing?.close()
+    await service?.close()
+  })
+
+  it('search_assets "red" answers the red picture first, in hybrid mode; similar_assets by meaning answers its look-alike', async () => {
+    const client = await connect(seeing.acme.readKey, seeing.url)
+    const found = await ok<{ mode: string; data: Summary[] }>(client, 'search_assets', { q: 'red' })
+    expect(found.mode).toBe('hybrid')
+    expect(found.data.slice(0, 2).map((hit) => hit.id)).toEqual([pictures.red, pictures.lookalike])
+    expect(service.predictions.at(-1)).toMatchObject({ kind: 'text', text: 'red' })
+    const similar = await ok<{ data: Array<Summary & { semantic_score: number }> }>(client, 'similar_assets', { id: pictures.red })
+    expect(similar.data[0]).toMatchObject({ id: pictures.lookalike, title: 'IMG_0003' })
+    expect(similar.data[0]!.semantic_score).toBeGreaterThan(similar.data.find((hit) => hit.id === pictures.blue)?.semantic_score ?? 0)
   })
 })

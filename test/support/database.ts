@@ -85,6 +85,26 @@ export async function createTestDatabase(templateDir: string | undefined, option
   }
   if (!templateDir) throw new Error(NO_TEMPLATE)
   cpSync(templateDir, dataDir, { recursive: true })
+  return openEmbedded(dataDir, options)
+}
+
+/**
+ * A migrated embedded database (PGlite, which ships pgvector) whatever TEST_DATABASE_URL says: for a file
+ * that shows vector search in a run on a PostgreSQL without pgvector (CI's end-to-end pass). A copy of
+ * the run's embedded template when there is one; else made and migrated here, some 10 s.
+ */
+export async function createEmbeddedTestDatabase(templateDir: string | undefined): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'al-test-'))
+  if (templateDir) {
+    cpSync(templateDir, dataDir, { recursive: true })
+    return openEmbedded(dataDir)
+  }
+  const database = await openEmbedded(dataDir)
+  await migrate(database.handle.db)
+  return database
+}
+
+async function openEmbedded(dataDir: string, options: Pick<DatabaseOptions, 'statisticsCheckIntervalMs'> = {}): Promise<TestDatabase> {
   const handle = await openDatabase({ databaseUrl: undefined, dataDir, logger: silentLogger, ...options })
   return {
     handle,

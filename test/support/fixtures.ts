@@ -3,7 +3,7 @@ import { expect } from 'vitest'
 import type { BuiltApp } from '../../src/app.js'
 import type { Db } from '../../src/platform/db/index.js'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp, type TestAppOptions } from './app.js'
-import { uniquePng } from './images.js'
+import { bandedPicture, uniquePng } from './images.js'
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
@@ -24,6 +24,19 @@ export async function pushImage(app: BuiltApp, key: string, fields: object = {},
   const res = await callApi(app, key, 'POST', '/api/v1/assets', { image_base64: bytes.toString('base64'), ...fields })
   expect(res.statusCode, res.body).toBe(201)
   return { id: res.json<{ asset_id: string }>().asset_id, image: bytes }
+}
+
+/**
+ * Three pictures whose titles say nothing (a camera's file names), their image embeddings made: `red`
+ * (all red), `lookalike` (crimson with a blue band: red's nearest, less red than it) and `blue`. With the
+ * fake Immich-ML service configured, a search for "red" ranks `red` first and `lookalike` second.
+ */
+export async function pushUntitledPictures(app: BuiltApp, key: string): Promise<{ red: string; lookalike: string; blue: string }> {
+  const red = (await pushImage(app, key, { title: 'IMG_0001', created_by_ai: false }, await bandedPicture('#d42020', '#c01818'))).id
+  const blue = (await pushImage(app, key, { title: 'IMG_0002', created_by_ai: false }, await bandedPicture('#2050d4'))).id
+  const lookalike = (await pushImage(app, key, { title: 'IMG_0003', created_by_ai: false }, await bandedPicture('#c01818', '#2050d4'))).id
+  await app.services.imageEmbeddings.drain()
+  return { red, lookalike, blue }
 }
 
 /** An asset as GET /api/v1/assets/{id} answers, with the fields tests read typed. */

@@ -10,6 +10,13 @@ export const solid = (width: number, height: number, background: string | { r: n
 /** A PNG of one colour. */
 export const solidPng = (width: number, height: number, background?: string) => solid(width, height, background).png().toBuffer()
 
+/** A photo-like picture (640 × 480): mostly `color`, with a band of another across its foot, so no two are the same file. */
+export const bandedPicture = (color: string, band = '#777777') =>
+  solid(640, 480, color)
+    .composite([{ input: { create: { width: 640, height: 60, channels: 3, background: band } }, top: 420, left: 0 }])
+    .png()
+    .toBuffer()
+
 /** The same noise on every run (a hash of each byte's position), to encode in any format. */
 export function patternNoise(width: number, height: number): sharp.Sharp {
   const pixels = Buffer.alloc(width * height * 3)

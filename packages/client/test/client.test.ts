@@ -6,6 +6,8 @@ import { request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeImmichMl, type FakeImmichMl } from '../../../test/support/fake-immich-ml.js'
+import { pushUntitledPictures } from '../../../test/support/fixtures.js'
 import { startServer as startHttpServer, type TestServer } from '../../../test/support/http-server.js'
 import { uniquePng } from '../../../test/support/images.js'
 import { ApiError, createClient as createBrowserClient, type Asset, type ProblemCode, type ResponseInfo } from '../src/index.js'
@@ -261,6 +263,32 @@ describe('search and the catalogue', () => {
     const iterated: string[] = []
     for await (const type of client.assetTypes.iterate()) iterated.push(type.name)
     expect(iterated).toEqual(types.data.map((type) => type.name))
+  })
+})
+
+describe.runIf(!process.env.TEST_DATABASE_URL)('search that sees the pictures (the fake Immich-ML service; pgvector: embedded only)', () => {
+  let service: FakeImmichMl
+  let seeing: RunningServer
+
+  beforeAll(async () => {
+    service = await startFakeImmichMl()
+    seeing = await startServer({ IMAGE_EMBEDDING_PROVIDER: 'immich-ml', IMAGE_EMBEDDING_URL: service.url })
+  })
+  afterAll(async () => {
+    await seeing?.close()
+    await service?.close()
+  })
+
+  it('finds the untitled red picture first by what it shows, and its look-alike among the similar assets', async () => {
+    const pictures = await pushUntitledPictures(seeing.t.app, seeing.acme.writeKey)
+    const sdk = createClient({ baseUrl: seeing.url, apiKey: seeing.acme.readKey })
+    const found = await sdk.search({ q: 'red', limit: 5 })
+    expect(found.mode).toBe('hybrid')
+    expect(found.data.slice(0, 2).map((hit) => [hit.id, hit.title])).toEqual([
+      [pictures.red, 'IMG_0001'],
+      [pictures.lookalike, 'IMG_0003'],
+    ])
+    expect((await sdk.assets.similar(pictures.red)).data[0]?.id).toBe(pictures.lookalike)
   })
 })
 

@@ -220,7 +220,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'search_assets',
     title: 'Search assets',
     description:
-      'Find design assets (images) by what they show or are about: full text over title, tags, asset type, client and product, combined with similarity of meaning when the organization has AI on. Best first, each with its `score`. Narrow with `asset_type`, `client`, `product`, `tag` (exact), `tag_prefix` (a tag starting with it), `color` (a colour name of list_colors\u2019s kind: red, blue, \u2026; what the picture shows) or `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`: what the file declares). To browse or filter without a query use list_assets; to look at one asset use get_asset.',
+      'Find design assets (images) by what they show or are about: full text over title, tags, asset type, client and product, combined with similarity of meaning when the organization has AI on: with an image model on the server, the meaning is what each picture shows, so \u201cred car on a beach\u201d finds untitled photos of one; otherwise the meaning of the asset\u2019s texts. Best first, each with its `score`. Narrow with `asset_type`, `client`, `product`, `tag` (exact), `tag_prefix` (a tag starting with it), `color` (a colour name of list_colors\u2019s kind: red, blue, \u2026; what the picture shows) or `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`: what the file declares). To browse or filter without a query use list_assets; to look at one asset use get_asset.',
     scope: 'assets:read',
     annotations: { title: 'Search assets', ...READ },
     inputSchema: SearchBody,
@@ -280,7 +280,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'similar_assets',
     title: 'Find similar assets',
     description:
-      'The assets nearest to one asset, nearest first. `by: "meaning"` (the default): nearest in meaning, each with its `semantic_score`; empty when AI is off for the organization or the asset has no embedding yet. `by: "appearance"`: the same picture or nearly (re-encoded, resized), each with its `distance` (bits of the 64-bit perceptual hash that differ: 0 is the same picture, up to 7 listed); needs no AI.',
+      'The assets nearest to one asset, nearest first. `by: "meaning"` (the default): nearest in meaning, each with its `semantic_score`: with an image model on the server, the assets whose pictures show the most alike (by their texts\u2019 meaning while this asset\u2019s picture has no embedding yet); without one, the assets whose texts mean the most alike. Empty when AI is off for the organization or the asset has no embedding yet. `by: "appearance"`: the same picture or nearly (re-encoded, resized), each with its `distance` (bits of the 64-bit perceptual hash that differ: 0 is the same picture, up to 7 listed); needs no AI.',
     scope: 'assets:read',
     annotations: { title: 'Find similar assets', ...READ },
     inputSchema: Type.Object({ id: Id('asset'), ...SimilarQuery.properties }, { additionalProperties: false }),

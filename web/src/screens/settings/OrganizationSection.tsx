@@ -133,10 +133,14 @@ function AiSetting({ organization, canManage }: { organization: Organization; ca
       {reason && <p className="note">{AI_UNAVAILABLE[reason]}</p>}
       <ul className="explain">
         <li>
-          When on, each asset’s texts (title, tags, client, product, type) are sent to the configured embedding provider, and the vectors it answers are stored with the asset; each search query is sent too.
+          When on, each asset’s texts (title, tags, client, product, type) are sent to the server’s text embedding provider, if it has one, and a 224-pixel copy of each
+          picture to its image embedding provider, if it has one; the vectors they answer are stored with the asset, and each search query is sent too.
         </li>
-        <li>Search becomes hybrid: it finds assets by meaning as well as by words, and each asset page lists similar assets.</li>
-        <li>When off, nothing is sent: search matches words only (text mode) and similar assets stay empty. Images themselves are never sent.</li>
+        <li>
+          Search becomes hybrid: it finds assets by meaning as well as by words (with an image provider, by what the pictures show, even untitled ones), and each asset
+          page lists similar assets.
+        </li>
+        <li>When off, nothing is sent: search matches words only (text mode) and similar assets stay empty.</li>
       </ul>
     </div>
   )
