@@ -244,6 +244,7 @@ async function run(mode: VectorMode): Promise<RunResult> {
     const started = performance.now()
     await sql`vacuum analyze`.execute(db)
     console.log(`vacuum analyze ${secs(performance.now() - started)}`)
+    if (vector) console.log(await storageOf(db, mode.table))
     const readiness = await searchReadiness(embeddings, app.services.imageEmbeddings)
     console.log(`Search mode: ${readiness.mode}${readiness.reason ? ` (${readiness.reason})` : ''}${readiness.images ? `; images: ${readiness.images.model}, index ${readiness.images.index}` : ''}`)
 
@@ -457,6 +458,20 @@ async function seed(db: Db, organizationId: string, count: number, mode: VectorM
     result.assetTags += assetTags
   }
   return result
+}
+
+/**
+ * Where the vectors sit: a row longer than ~2 kB has its vector moved out of line to the TOAST table
+ * (pgvector's type is stored `external`), which every read of it from the table (not the index) follows.
+ */
+async function storageOf(db: Db, table: store.VectorTable): Promise<string> {
+  const { rows } = await sql<{ heap: string; toast: string; vector_bytes: number }>`
+    select pg_size_pretty(pg_relation_size(c.oid)) as heap, pg_size_pretty(pg_relation_size(c.reltoastrelid)) as toast,
+      (select avg(pg_column_size(embedding))::int from ${sql.table(table)}) as vector_bytes
+    from pg_class c where c.relname = ${table}
+  `.execute(db)
+  const row = rows[0]!
+  return `${table}: heap ${row.heap}, TOAST ${row.toast}; a stored vector takes ${row.vector_bytes} bytes`
 }
 
 async function textMatches(db: Db, organizationId: string, q: string): Promise<number> {
