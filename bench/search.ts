@@ -1,37 +1,51 @@
 /**
  * Search: hybrid search (`POST /api/v1/search`), its text mode, and `GET /api/v1/assets/{id}/similar` on
- * the real app over a library of 100,000 assets with 384-dimension embeddings in one organization, each
- * beside the same SQL run in this process through the driver (store.searchAssets / store.similarAssets
- * with the request the service builds), and the recall of the HNSW index against exact search.
+ * the real app over a library of 100,000 assets in one organization, each beside the same SQL run in this
+ * process through the driver (store.searchAssets / store.similarAssets with the request the service
+ * builds), and the recall of the HNSW index against exact search.
  *
- * The library comes from support/search-corpus.ts (seeded, so every run is the same): titles, types,
- * clients, products and tags from a small vocabulary, and vectors with cluster structure tied to each
- * asset's words. Assets, tags and asset_embeddings rows (as the app writes them once embedded, vectors as
- * binary parameters) are inserted directly in batches; the HNSW index is then built by the app's own
- * Embeddings.prepare(), and `vacuum analyze` runs. The embedding provider is a real HTTP server in a
- * forked child that answers at once with the vector of the query's words; autocannon runs in another.
+ * BENCH_VECTORS says what hybrid search's semantic term compares with, one run per entry, each on a fresh
+ * app and database (`text,images` runs both back to back, `text,images,images,text` alternates):
+ * - `text` (the default): the texts' vectors, 384 dimensions in `asset_embeddings`, from a text provider
+ *   speaking the OpenAI protocol (EMBEDDING_BASE_URL); the HNSW index is built by Embeddings.prepare();
+ * - `images`: CLIP's image vectors, 512 dimensions (ViT-B-32's) in `asset_image_embeddings`, with an image
+ *   provider speaking Immich's ML protocol (IMAGE_EMBEDDING_PROVIDER=immich-ml) and no text provider: a
+ *   search sends its words to `/predict` and compares their vector with the pictures'; /similar compares
+ *   pictures. The HNSW index is built by ImageEmbeddings.prepare(). Needs pgvector.
+ * With more than one run, a comparison of the runs closes the output: each run's figures against the
+ * mean of the `text` runs.
+ *
+ * The library comes from support/search-corpus.ts (seeded, so every run is the same, in both modes):
+ * titles, types, clients, products and tags from a small vocabulary, and vectors with cluster structure
+ * tied to each asset's words. Assets, tags and the vector rows (as the app writes them once embedded,
+ * vectors as binary parameters) are inserted directly in batches; the HNSW index is then built by the
+ * app's own prepare(), and `vacuum analyze` runs. The embedding provider is a real HTTP server in a forked
+ * child that answers at once with the vector of the query's words; autocannon runs in another.
  *
  * BENCH_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres) runs on a throwaway database on
  * that PostgreSQL server instead of the embedded one. Without pgvector there, only text mode runs.
  *
  *   npx tsx bench/search.ts
+ *   BENCH_VECTORS=text,images npx tsx bench/search.ts
  *   BENCH_ASSETS=20000 BENCH_DURATION=5 npx tsx bench/search.ts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/search.ts
  */
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { benchKey } from './support/app.js'
 import { percentile } from './support/child.js'
 import { startBenchAppOn, type BenchAppOn, redactedUrl } from './support/database.js'
-import { startEmbeddingProvider, type EmbeddingProvider } from './support/embedding-provider.js'
+import { startEmbeddingProvider, type EmbeddingProtocol, type EmbeddingProvider } from './support/embedding-provider.js'
 import { envList, envNumber } from './support/env.js'
 import { explainRaw, scansOf } from './support/explain.js'
 import { startRotatingLoad, type RotatingLoad, type RotatingLoadResult, type RotatingRequest } from './support/rotating-load.js'
-import { assetGenerator, DIMENSIONS, MODEL, QUERIES, randomQueries, seededUuidv7, TAGS, textVector } from './support/search-corpus.js'
+import { assetGenerator, QUERIES, randomQueries, seededUuidv7, TAGS, vectorSpace, type VectorSpace } from './support/search-corpus.js'
+import type { BuiltApp } from '../src/app.js'
 import { parseQuery, textQuery } from '../src/modules/assets/full-text.js'
 import { embeddingText } from '../src/modules/search/embeddings.js'
 import { byTagOrder } from '../src/modules/catalog/service.js'
+import { searchReadiness } from '../src/modules/search/readiness.js'
 import { semanticText } from '../src/modules/search/service.js'
 import * as store from '../src/modules/search/store.js'
 import { sha256Hex } from '../src/platform/crypto.js'
@@ -58,6 +72,58 @@ const TARGET_RATIO = 1.5
 const TARGET_RECALL = 0.95
 
 type Kind = 'hybrid' | 'text' | 'similar'
+
+/** What hybrid search's semantic term compares with, and how the app is given it. */
+interface VectorMode {
+  name: 'text' | 'images'
+  table: store.VectorTable
+  model: string
+  space: VectorSpace
+  protocol: EmbeddingProtocol
+  /** The settings that configure the provider at `url`. */
+  env(url: string): Record<string, string>
+  /** The app's own start-up step that builds the HNSW index of the stored vectors. */
+  prepare(app: BuiltApp): Promise<void>
+  /** The index the app uses for this mode's vectors, as SearchService asks for it. */
+  index(app: BuiltApp): Promise<{ dimensions: number; type: store.IndexType } | undefined>
+  /** A row `e` of `table` holds a vector to compare (as the store's hasVector). */
+  hasVector: RawBuilder<boolean>
+}
+
+const TEXT_MODEL = 'bench-words-384'
+/** Immich's default CLIP model (IMAGE_EMBEDDING_MODEL's default), whose vectors have 512 dimensions. */
+const IMAGE_MODEL = 'ViT-B-32__openai'
+
+const MODES: Record<VectorMode['name'], VectorMode> = {
+  text: {
+    name: 'text',
+    table: 'asset_embeddings',
+    model: TEXT_MODEL,
+    space: vectorSpace(384),
+    protocol: 'openai',
+    env: (url) => ({ EMBEDDING_BASE_URL: url, EMBEDDING_MODEL: TEXT_MODEL, EMBEDDING_DIMENSIONS: '384' }),
+    prepare: (app) => app.services.embeddings.prepare(),
+    index: (app) => app.services.embeddings.index(),
+    hasVector: sql<boolean>`e.embedded_hash is not null`,
+  },
+  images: {
+    name: 'images',
+    table: 'asset_image_embeddings',
+    model: IMAGE_MODEL,
+    space: vectorSpace(512),
+    protocol: 'immich-ml',
+    env: (url) => ({ IMAGE_EMBEDDING_PROVIDER: 'immich-ml', IMAGE_EMBEDDING_URL: url, IMAGE_EMBEDDING_MODEL: IMAGE_MODEL }),
+    prepare: (app) => app.services.imageEmbeddings.prepare(),
+    index: (app) => app.services.imageEmbeddings.index(512),
+    hasVector: sql<boolean>`e.embedding is not null`,
+  },
+}
+
+const VECTOR_MODES = (process.env.BENCH_VECTORS ?? 'text').split(',').map((name) => {
+  const mode = MODES[name as VectorMode['name']]
+  if (!mode) throw new Error(`BENCH_VECTORS takes a comma-separated list of ${Object.keys(MODES).join(', ')}; got "${name}"`)
+  return mode
+})
 
 interface Row {
   kind: Kind
@@ -86,18 +152,37 @@ interface RecallRow {
   meanMs: number
 }
 
+/** One run's figures, for the comparison of runs. */
+interface RunResult {
+  mode: VectorMode
+  rows: Row[]
+  recall: RecallSet[] | undefined
+  indexMs: number | undefined
+  indexSize: string | undefined
+  load: { before: number[]; after: number[] }
+}
+
 await main()
 
 async function main(): Promise<void> {
+  const results: RunResult[] = []
+  for (const [i, mode] of VECTOR_MODES.entries()) {
+    console.log(`${i > 0 ? '\n\n' : ''}=== Run ${i + 1} of ${VECTOR_MODES.length}: semantic term against the ${mode.name === 'text' ? "texts' vectors" : "images' vectors (CLIP)"} (BENCH_VECTORS entry "${mode.name}") ===`)
+    results.push(await run(mode))
+  }
+  if (results.length > 1) compareRuns(results)
+}
+
+async function run(mode: VectorMode): Promise<RunResult> {
+  const loadBefore = loadavg()
   let provider: EmbeddingProvider | undefined
   let bench: BenchAppOn | undefined
   let load: RotatingLoad | undefined
   try {
-    provider = await startEmbeddingProvider()
+    const { dimensions } = mode.space
+    provider = await startEmbeddingProvider(mode.protocol, dimensions)
     bench = await startBenchAppOn('search', SERVER_URL, {
-      EMBEDDING_BASE_URL: provider.baseUrl,
-      EMBEDDING_MODEL: MODEL,
-      EMBEDDING_DIMENSIONS: String(DIMENSIONS),
+      ...mode.env(provider.baseUrl),
       // Thousands of searches on one key per minute: this measures search, not 429s.
       RATE_LIMIT_EXPENSIVE: '1000000',
       RATE_LIMIT_CHEAP: '1000000',
@@ -107,9 +192,10 @@ async function main(): Promise<void> {
     const { app, config, database, baseUrl } = bench
     const db = database.db
     const vector = bench.migration.vector
+    if (!vector && mode.name === 'images') throw new Error('BENCH_VECTORS=images needs pgvector: run it on the embedded database (without BENCH_DATABASE_URL)')
     const embeddings = app.services.embeddings
-    // As SearchService asks them: the HNSW index of the configured dimension, and the scan settings.
-    const index = await embeddings.index()
+    // As SearchService asks them: the HNSW index of the mode's dimension, and the scan settings.
+    const index = await mode.index(app)
     const hybridScan = await embeddings.scanSettings(CANDIDATES, config.vectorEfSearch)
     const similarScan = await embeddings.scanSettings(LIMIT, config.vectorEfSearch)
 
@@ -119,9 +205,10 @@ async function main(): Promise<void> {
       `Database: ${database.kind === 'embedded' ? `embedded (PGlite, PostgreSQL ${version})` : `PostgreSQL ${version} at ${redactedUrl(SERVER_URL!)}, throwaway database ${bench.databaseName}`}; ` +
         `pgvector ${pgvector ?? 'not installed'}`,
     )
-    console.log(`Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+    console.log(`Node ${process.version}, ${cpus().length} CPUs, load average ${loadavgText(loadBefore)}`)
     console.log(
-      `Library: ${ASSETS} assets in one organization, model ${MODEL}, ${DIMENSIONS} dimensions; search limit ${LIMIT}, ${CANDIDATES} candidates of each kind` +
+      `Library: ${ASSETS} assets in one organization, ${mode.table} of model ${mode.model}, ${dimensions} dimensions (${mode.protocol} provider); ` +
+        `search limit ${LIMIT}, ${CANDIDATES} candidates of each kind` +
         (vector ? `, VECTOR_EF_SEARCH ${config.vectorEfSearch} (hybrid scans at ef_search ${hybridScan.efSearch}, iterative scan ${hybridScan.iterativeScan ? 'on' : 'off'})` : ''),
     )
     if (!vector) {
@@ -134,49 +221,50 @@ async function main(): Promise<void> {
     const { organizationId, token } = await benchKey(app, 'assets:read')
     const headers = { authorization: `Bearer ${token}` }
 
-    const seeded = await seed(db, organizationId, ASSETS, vector)
+    const seeded = await seed(db, organizationId, ASSETS, mode, vector)
     console.log(
-      `\nSeeded ${ASSETS} assets, ${seeded.assetTags} asset tags, ${ASSETS} asset_embeddings rows${vector ? '' : ' (pending: no pgvector)'}: ` +
+      `\nSeeded ${ASSETS} assets, ${seeded.assetTags} asset tags, ${ASSETS} ${mode.table} rows${vector ? '' : ' (pending: no pgvector)'}: ` +
         `generating ${secs(seeded.generateMs)}, inserting ${secs(seeded.insertMs)} (batches of ${BATCH})`,
     )
+    let indexMs: number | undefined
+    let indexSize: string | undefined
     if (vector) {
       const started = performance.now()
-      await embeddings.prepare()
-      const indexName = `asset_embeddings_hnsw_${DIMENSIONS}`
-      const valid = await sql<{ valid: boolean }>`select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${indexName}`.execute(db)
-      if (!index || !valid.rows[0]?.valid) throw new Error(`Embeddings.prepare() did not build ${indexName}`)
-      const size = (await sql<{ size: string }>`select pg_size_pretty(pg_relation_size(${indexName}::regclass)) as size`.execute(db)).rows[0]!.size
-      console.log(`HNSW index ${indexName} built by Embeddings.prepare() in ${secs(performance.now() - started)} (${size})`)
+      await mode.prepare(app)
+      indexMs = performance.now() - started
+      const indexName = `${mode.table}_hnsw_${dimensions}`
+      const built = await sql<{ valid: boolean; options: string[] | null }>`
+        select i.indisvalid as valid, c.reloptions as options from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ${indexName}
+      `.execute(db)
+      if (!index || !built.rows[0]?.valid) throw new Error(`prepare() did not build ${indexName}`)
+      indexSize = (await sql<{ size: string }>`select pg_size_pretty(pg_relation_size(${indexName}::regclass)) as size`.execute(db)).rows[0]!.size
+      const options = built.rows[0].options?.join(', ') ?? "pgvector's defaults, m 16, ef_construction 64"
+      console.log(`HNSW index ${indexName} (${index.type}, ${options}) built by ${mode.name === 'text' ? 'Embeddings' : 'ImageEmbeddings'}.prepare() in ${secs(indexMs)} (${indexSize})`)
     }
     const started = performance.now()
     await sql`vacuum analyze`.execute(db)
     console.log(`vacuum analyze ${secs(performance.now() - started)}`)
-    const readiness = await app.services.embeddings.readiness()
-    console.log(`Search mode: ${readiness.mode}${readiness.reason ? ` (${readiness.reason})` : ''}`)
+    if (vector) console.log(await storageOf(db, mode.table))
+    const readiness = await searchReadiness(embeddings, app.services.imageEmbeddings)
+    console.log(`Search mode: ${readiness.mode}${readiness.reason ? ` (${readiness.reason})` : ''}${readiness.images ? `; images: ${readiness.images.model}, index ${readiness.images.index}` : ''}`)
 
     console.log(`\nQueries (rotated in every run), assets whose text matches:`)
     const matches = await Promise.all(QUERIES.map((q) => textMatches(db, organizationId, q)))
     console.log(`  ${QUERIES.map((q, i) => `${q} ${matches[i]}`).join(', ')}`)
 
+    const indexType = index?.dimensions === dimensions ? index.type : undefined
     // The request SearchService builds for q; `withVector` false is its text mode.
     const searchRequest = (q: string, withVector: boolean): store.SearchRequest => ({
       organizationId,
       filter: {},
       tsquery: textQuery(q),
       vector: withVector
-        ? { table: 'asset_embeddings', value: vectorParam(textVector(semanticText(parseQuery(q)))), model: MODEL, dimensions: DIMENSIONS, index: index?.dimensions === DIMENSIONS ? index.type : undefined }
+        ? { table: mode.table, value: vectorParam(mode.space.textVector(semanticText(parseQuery(q)))), model: mode.model, dimensions, index: indexType }
         : undefined,
       candidates: CANDIDATES,
       limit: LIMIT,
     })
-    const similarRequest = {
-      organizationId,
-      limit: LIMIT,
-      table: 'asset_embeddings' as const,
-      model: MODEL,
-      dimensions: DIMENSIONS,
-      index: index?.dimensions === DIMENSIONS ? index.type : undefined,
-    }
+    const similarRequest = { organizationId, limit: LIMIT, table: mode.table, model: mode.model, dimensions, index: indexType }
     const raw: Record<Kind, (i: number) => Promise<Array<{ id: string }>>> = {
       hybrid: (i) => store.withVectorScan(db, hybridScan, (tx) => store.searchAssets(tx, searchRequest(QUERIES[i % QUERIES.length]!, true))),
       text: (i) => store.searchAssets(db, searchRequest(QUERIES[i % QUERIES.length]!, false)),
@@ -248,7 +336,7 @@ async function main(): Promise<void> {
     await measure('text', searchBodies, '"mode":"text"')
     if (vector) await app.services.orgs.updateSettings(organizationId, { ai_enabled: true })
 
-    const recall = vector && index ? await measureRecall(db, organizationId, config.vectorEfSearch, { type: index.type, iterativeScan: hybridScan.iterativeScan }) : undefined
+    const recall = vector && index ? await measureRecall(db, organizationId, mode, config.vectorEfSearch, { type: index.type, iterativeScan: hybridScan.iterativeScan }) : undefined
 
     console.log(`\nRaw SQL per query (mean ms, one at a time), by how many assets the text matches:`)
     const kinds = [...perQuery.keys()]
@@ -264,7 +352,10 @@ async function main(): Promise<void> {
       if (SHOW_PLANS) console.log(plan.map((line) => `      ${line}`).join('\n'))
     }
 
+    const loadAfter = loadavg()
     report(rows, recall, database.kind)
+    console.log(`Load average at the end of the run: ${loadavgText(loadAfter)}`)
+    return { mode, rows, recall, indexMs, indexSize, load: { before: loadBefore, after: loadAfter } }
   } finally {
     load?.stop()
     await bench?.close()
@@ -281,12 +372,14 @@ interface SeedResult {
 }
 
 /**
- * `count` assets with their tags and embeddings rows as the app leaves them once embedded: source_text
- * from embeddingText(), text_hash and embedded_hash its SHA-256, the bench model, 384 dimensions, nothing
- * due. Without pgvector the rows are as the app writes them there: the text, due, no vector.
+ * `count` assets with their tags and vector rows as the app leaves them once embedded. Text mode:
+ * asset_embeddings with source_text from embeddingText(), text_hash and embedded_hash its SHA-256, the
+ * mode's model and dimension, nothing due (without pgvector as the app writes them there: the text, due,
+ * no vector). Image mode: asset_image_embeddings with the vector of the asset's file (embedded_sha256),
+ * nothing due; and asset_embeddings as the app writes them with no text provider (the text, due).
  */
-async function seed(db: Db, organizationId: string, count: number, withVectors: boolean): Promise<SeedResult> {
-  const generator = assetGenerator(42)
+async function seed(db: Db, organizationId: string, count: number, mode: VectorMode, withVectors: boolean): Promise<SeedResult> {
+  const generator = assetGenerator(42, mode.space)
   const ids = mulberry32(7)
   const firstTime = Date.UTC(2025, 0, 1)
   const tagIds = new Map(TAGS.map((name, i) => [name, seededUuidv7(firstTime - 1000 + i, ids)]))
@@ -298,6 +391,7 @@ async function seed(db: Db, organizationId: string, count: number, withVectors: 
     const assets = []
     let assetTags = 0
     const embeddings = []
+    const images = []
     for (let i = first; i < Math.min(first + BATCH, count); i++) {
       const asset = generator.next()
       const createdAt = new Date(firstTime + i * 60_000)
@@ -324,32 +418,60 @@ async function seed(db: Db, organizationId: string, count: number, withVectors: 
       assetTags += asset.tags.length
       const text = embeddingText(asset)
       const hash = sha256Hex(text)
+      const vector = sql<Buffer>`${vectorParam(asset.vector)}::vector`
       embeddings.push(
-        withVectors
+        withVectors && mode.table === 'asset_embeddings'
           ? {
               asset_id: id,
               organization_id: organizationId,
               source_text: text,
               text_hash: hash,
               embedded_hash: hash,
-              model: MODEL,
-              dimensions: DIMENSIONS,
-              embedding: sql<Buffer>`${vectorParam(asset.vector)}::vector`,
+              model: mode.model,
+              dimensions: mode.space.dimensions,
+              embedding: vector,
               embedded_at: createdAt,
               next_attempt_at: null,
             }
           : { asset_id: id, organization_id: organizationId, source_text: text, text_hash: hash, next_attempt_at: createdAt },
       )
+      if (mode.table === 'asset_image_embeddings') {
+        images.push({
+          asset_id: id,
+          organization_id: organizationId,
+          embedded_sha256: sha256,
+          model: mode.model,
+          dimensions: mode.space.dimensions,
+          embedding: vector,
+          embedded_at: createdAt,
+          next_attempt_at: null,
+        })
+      }
       if (i % sampleEvery === 0 && result.sampleIds.length < SIMILAR_ASSETS) result.sampleIds.push(id)
     }
     result.generateMs += performance.now() - started
     started = performance.now()
     await db.insertInto('assets').values(assets).execute()
     await db.insertInto('asset_embeddings').values(embeddings).execute()
+    if (images.length > 0) await db.insertInto('asset_image_embeddings').values(images).execute()
     result.insertMs += performance.now() - started
     result.assetTags += assetTags
   }
   return result
+}
+
+/**
+ * Where the vectors sit: a row longer than ~2 kB has its vector moved out of line to the TOAST table
+ * (pgvector's type is stored `external`), which every read of it from the table (not the index) follows.
+ */
+async function storageOf(db: Db, table: store.VectorTable): Promise<string> {
+  const { rows } = await sql<{ heap: string; toast: string; vector_bytes: number }>`
+    select pg_size_pretty(pg_relation_size(c.oid)) as heap, pg_size_pretty(pg_relation_size(c.reltoastrelid)) as toast,
+      (select avg(pg_column_size(embedding))::int from ${sql.table(table)}) as vector_bytes
+    from pg_class c where c.relname = ${table}
+  `.execute(db)
+  const row = rows[0]!
+  return `${table}: heap ${row.heap}, TOAST ${row.toast}; a stored vector takes ${row.vector_bytes} bytes`
 }
 
 async function textMatches(db: Db, organizationId: string, q: string): Promise<number> {
@@ -422,7 +544,7 @@ interface RecallSet {
 }
 
 /**
- * Recall@20 of the HNSW index (`embedding::vector(384) <=> q`, under withVectorScan's settings) against
+ * Recall@20 of the mode's HNSW index (`embedding::vector(N) <=> q`, under withVectorScan's settings) against
  * exact search (the same ORDER BY on the bare column, which no index covers), for two kinds of query:
  * random texts of one to three words (the vectors hybrid search gets from the provider), and stored
  * vectors of random assets (what /similar searches with).
@@ -430,31 +552,34 @@ interface RecallSet {
 async function measureRecall(
   db: Db,
   organizationId: string,
+  mode: VectorMode,
   configuredEf: number,
   scan: { type: store.IndexType; iterativeScan: boolean },
 ): Promise<RecallSet[]> {
-  // The expression the HNSW index is built on (embedding::vector(384)), as the store casts it.
-  const cast = sql.raw(`${scan.type}(${DIMENSIONS})`)
+  const { dimensions } = mode.space
+  const table = sql.table(mode.table)
+  // The expression the HNSW index is built on (embedding::vector(N)), as the store casts it.
+  const cast = sql.raw(`${scan.type}(${dimensions})`)
   const settings = (efSearch: number): ScanSettings => ({ efSearch, iterativeScan: scan.iterativeScan })
   const nearest = (executor: Db, query: RecallQuery, k: number, indexed: boolean) => {
-    const q = query.vector ? sql`${query.vector}::vector` : sql`(select embedding from asset_embeddings where asset_id = ${query.assetId!})`
+    const q = query.vector ? sql`${query.vector}::vector` : sql`(select embedding from ${table} where asset_id = ${query.assetId!})`
     const distance = indexed ? sql`e.embedding::${cast} <=> ${q}::${cast}` : sql`e.embedding <=> ${q}`
     return sql<{ asset_id: string; distance: number }>`
-      select e.asset_id, ${distance} as distance from asset_embeddings e
-      where e.organization_id = ${organizationId} and e.model = ${MODEL} and e.dimensions = ${DIMENSIONS} and e.embedded_hash is not null
+      select e.asset_id, ${distance} as distance from ${table} e
+      where e.organization_id = ${organizationId} and e.model = ${mode.model} and e.dimensions = ${dimensions} and ${mode.hasVector}
         ${query.assetId ? sql`and e.asset_id <> ${query.assetId}` : sql``}
       order by ${distance} limit ${k}
     `.execute(executor)
   }
 
   const texts = randomQueries(99, RECALL_QUERIES)
-  const textQueries: RecallQuery[] = texts.map((q) => ({ label: q, vector: vectorParam(textVector(q)), words: q.split(' ').length }))
+  const textQueries: RecallQuery[] = texts.map((q) => ({ label: q, vector: vectorParam(mode.space.textVector(q)), words: q.split(' ').length }))
   const stored = await sql<{ asset_id: string }>`
-    select asset_id from asset_embeddings where organization_id = ${organizationId} order by md5(asset_id::text) limit ${Math.ceil(RECALL_QUERIES / 2)}
+    select asset_id from ${table} where organization_id = ${organizationId} order by md5(asset_id::text) limit ${Math.ceil(RECALL_QUERIES / 2)}
   `.execute(db)
   const storedQueries: RecallQuery[] = stored.rows.map((row) => ({ label: row.asset_id, assetId: row.asset_id }))
 
-  console.log(`\nRecall@${LIMIT} of the HNSW index against exact search`)
+  console.log(`\nRecall@${LIMIT} of the HNSW index on ${mode.table} against exact search`)
   for (const query of [textQueries[0]!, storedQueries[0]!]) {
     const indexPlan = await store.withVectorScan(db, settings(40), (tx) => explainRaw(tx, (explained) => nearest(explained, query, LIMIT, true)))
     const exactPlan = await explainRaw(db, (explained) => nearest(explained, query, LIMIT, false))
@@ -574,6 +699,51 @@ function report(rows: Row[], recall: RecallSet[] | undefined, kind: 'embedded' |
   if (!recall) {
     console.log('(hybrid, similar and recall not run: no pgvector on this database)')
   }
+}
+
+/**
+ * The runs side by side: each run's API, service and raw figures, index and recall, then every kind's
+ * figures in each mode against the text runs' (means over the runs of a mode, when a mode ran twice).
+ */
+function compareRuns(results: RunResult[]): void {
+  console.log(`\n\n=== Comparison of the ${results.length} runs (${ASSETS} assets, limit ${LIMIT}, ${DURATION_S} s per API level) ===`)
+  for (const [i, result] of results.entries()) {
+    const index = result.indexMs === undefined ? 'no index' : `index ${secs(result.indexMs)}, ${result.indexSize}`
+    console.log(`  run ${i + 1}: ${result.mode.name} (${result.mode.space.dimensions} dimensions), ${index}, load average ${loadavgText(result.load.before)} -> ${loadavgText(result.load.after)}`)
+    for (const set of result.recall ?? []) {
+      console.log(`    recall@${LIMIT}, ${set.name}: ${set.rows.map((row) => `ef ${row.ef} ${row.recall.toFixed(3)}`).join(', ')}`)
+    }
+  }
+  const keyOf = (row: Row) => `${row.kind} ${row.where}${row.connections === undefined ? '' : `, ${row.connections} conn.`}`
+  const keys = [...new Set(results.flatMap((result) => result.rows.map(keyOf)))]
+  const meanOf = (name: VectorMode['name'], key: string) => {
+    const rows = results.filter((result) => result.mode.name === name).flatMap((result) => result.rows.filter((row) => keyOf(row) === key))
+    if (rows.length === 0) return undefined
+    return { p50Ms: mean(rows.map((r) => r.p50Ms)), p95Ms: mean(rows.map((r) => r.p95Ms)), reqPerSec: mean(rows.map((r) => r.reqPerSec)) }
+  }
+  const headings = ['p50 ms', 'p95 ms', 'req/s']
+  console.log(`\n  ${''.padEnd(40)}${results.map((_, i) => `run ${i + 1}: ${headings.join(' / ')}`.padStart(34)).join('')}`)
+  for (const key of keys) {
+    const cells = results.map((result) => {
+      const row = result.rows.find((r) => keyOf(r) === key)
+      return (row ? `${fmt(row.p50Ms)} / ${fmt(row.p95Ms)} / ${Math.round(row.reqPerSec)}` : '').padStart(34)
+    })
+    console.log(`  ${key.padEnd(40)}${cells.join('')}`)
+  }
+  for (const name of new Set(results.map((result) => result.mode.name).filter((name) => name !== 'text'))) {
+    console.log(`\n  ${name} against text (means over the runs of each; > 1 is slower for p50 and p95, faster for req/s):`)
+    for (const key of keys) {
+      const against = meanOf(name, key)
+      const text = meanOf('text', key)
+      if (!against || !text) continue
+      const ratios = [against.p50Ms / text.p50Ms, against.p95Ms / text.p95Ms, against.reqPerSec / text.reqPerSec]
+      console.log(`    ${key.padEnd(40)} p50 ${ratios[0]!.toFixed(2)}x, p95 ${ratios[1]!.toFixed(2)}x, req/s ${ratios[2]!.toFixed(2)}x (p95 ${fmt(against.p95Ms)} ms vs ${fmt(text.p95Ms)} ms)`)
+    }
+  }
+}
+
+function loadavgText(load: number[]): string {
+  return load.map((l) => l.toFixed(2)).join(' ')
 }
 
 function sameIds(a: Array<{ id: string }>, b: Array<{ id: string }>): boolean {

@@ -1,19 +1,39 @@
 /**
- * A reproducible library for bench/search.ts: asset texts from a small vocabulary, and 384-dimension
- * vectors with the structure of real embeddings, made by the same generator that the bench's embedding
- * provider uses for queries (so a query lands near the assets that share its words).
+ * A reproducible library for bench/search.ts: asset texts from a small vocabulary, and vectors with the
+ * structure of real embeddings in a space of a given dimension (384 for the texts' model, 512 for CLIP
+ * ViT-B-32's images), made by the same generator that the bench's embedding provider uses for queries
+ * (so a query lands near the assets that share its words).
  *
  * Every word has a fixed random direction (seeded by the word). An asset's vector is the centroid of its
  * topic (theme x subject: 300 clusters, each the sum of its two words plus a direction of its own), plus
  * the directions of its other words (mood, type, client, product, tags, a rare word) at smaller weights,
  * plus gaussian noise, normalised. A query's vector is the normalised sum of its words' directions.
+ * The noise has a stream of its own, so the assets' texts are the same in every space.
  */
 import { foldText } from '../../src/modules/assets/full-text.js'
 import { DEFAULT_ASSET_TYPES } from '../../src/modules/catalog/store.js'
 import { mulberry32 } from './synthetic.js'
 
-export const DIMENSIONS = 384
-export const MODEL = 'bench-words-384'
+/** Where the vectors live: `dimensions` long, each word's direction fixed per space. */
+export interface VectorSpace {
+  dimensions: number
+  /** What the bench's embedding provider answers for `text`: the normalised sum of its words' directions. */
+  textVector(text: string): number[]
+  /** An asset's vector (see the top of this file); `noise` draws its gaussian part. */
+  assetVector(asset: AssetWords, noise: () => number): number[]
+}
+
+/** The words an asset's vector is made of. */
+export interface AssetWords {
+  theme: string
+  subject: string
+  mood: string | undefined
+  rare: string | undefined
+  asset_type: string | null
+  client: string | null
+  product: string | null
+  tags: string[]
+}
 
 /** Weighted: "summer" is in ~11% of titles, "kids" in ~4%. */
 export const THEMES: ReadonlyArray<readonly [string, number]> = [
@@ -60,8 +80,6 @@ export const QUERIES = [
 ]
 
 const WEIGHTS = { cluster: 0.6, mood: 0.5, type: 0.4, client: 0.4, product: 0.4, tag: 0.3, rare: 0.9 }
-/** Per dimension, so the noise vector's length is ~0.5 against a signal of length ~1.5 to 2. */
-const NOISE_SIGMA = 0.5 / Math.sqrt(DIMENSIONS)
 
 /** Standard normal (Box-Muller). */
 function gaussian(random: () => number): number {
@@ -79,21 +97,6 @@ export function wordsOf(text: string): string[] {
   return foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 }
 
-const directions = new Map<string, Float32Array>()
-
-/** A fixed unit direction per word (or per any key). */
-function direction(key: string): Float32Array {
-  let vector = directions.get(key)
-  if (!vector) {
-    const random = mulberry32(hash(key))
-    vector = new Float32Array(DIMENSIONS)
-    for (let i = 0; i < DIMENSIONS; i++) vector[i] = gaussian(random)
-    normalise(vector)
-    directions.set(key, vector)
-  }
-  return vector
-}
-
 function normalise(vector: Float32Array): Float32Array {
   let sum = 0
   for (const value of vector) sum += value * value
@@ -102,21 +105,69 @@ function normalise(vector: Float32Array): Float32Array {
   return vector
 }
 
-function addWords(target: Float32Array, text: string, weight: number): void {
-  const words = wordsOf(text)
-  // A phrase counts as much as a word: its words share the weight.
-  const each = weight / Math.sqrt(words.length || 1)
-  for (const word of words) {
-    const d = direction(word)
-    for (let i = 0; i < DIMENSIONS; i++) target[i]! += each * d[i]!
+const spaces = new Map<number, VectorSpace>()
+
+/** The space of `dimensions` (one per size, its directions cached). */
+export function vectorSpace(dimensions: number): VectorSpace {
+  let space = spaces.get(dimensions)
+  if (!space) {
+    space = createSpace(dimensions)
+    spaces.set(dimensions, space)
   }
+  return space
 }
 
-/** What the bench's embedding provider answers for `text`: the normalised sum of its words' directions. */
-export function textVector(text: string): number[] {
-  const vector = new Float32Array(DIMENSIONS)
-  addWords(vector, text, 1)
-  return Array.from(normalise(vector))
+function createSpace(dimensions: number): VectorSpace {
+  /** Per dimension, so the noise vector's length is ~0.5 against a signal of length ~1.5 to 2. */
+  const noiseSigma = 0.5 / Math.sqrt(dimensions)
+  const directions = new Map<string, Float32Array>()
+
+  /** A fixed unit direction per word (or per any key). */
+  const direction = (key: string): Float32Array => {
+    let vector = directions.get(key)
+    if (!vector) {
+      const random = mulberry32(hash(key))
+      vector = new Float32Array(dimensions)
+      for (let i = 0; i < dimensions; i++) vector[i] = gaussian(random)
+      normalise(vector)
+      directions.set(key, vector)
+    }
+    return vector
+  }
+
+  const add = (target: Float32Array, d: Float32Array, weight: number) => {
+    for (let i = 0; i < dimensions; i++) target[i]! += weight * d[i]!
+  }
+
+  const addWords = (target: Float32Array, text: string, weight: number): void => {
+    const words = wordsOf(text)
+    // A phrase counts as much as a word: its words share the weight.
+    const each = weight / Math.sqrt(words.length || 1)
+    for (const word of words) add(target, direction(word), each)
+  }
+
+  return {
+    dimensions,
+    textVector(text) {
+      const vector = new Float32Array(dimensions)
+      addWords(vector, text, 1)
+      return Array.from(normalise(vector))
+    },
+    assetVector(asset, noise) {
+      const vector = new Float32Array(dimensions)
+      addWords(vector, asset.theme, 1)
+      addWords(vector, asset.subject, 1)
+      add(vector, direction(`#cluster ${asset.theme} ${asset.subject}`), WEIGHTS.cluster)
+      if (asset.mood) addWords(vector, asset.mood, WEIGHTS.mood)
+      if (asset.rare) addWords(vector, asset.rare, WEIGHTS.rare)
+      if (asset.asset_type) addWords(vector, asset.asset_type, WEIGHTS.type)
+      if (asset.client) addWords(vector, asset.client, WEIGHTS.client)
+      if (asset.product) addWords(vector, asset.product, WEIGHTS.product)
+      for (const tag of asset.tags) addWords(vector, tag, WEIGHTS.tag)
+      for (let i = 0; i < dimensions; i++) vector[i]! += noiseSigma * gaussian(noise)
+      return Array.from(normalise(vector))
+    },
+  }
 }
 
 export interface GeneratedAsset {
@@ -129,9 +180,10 @@ export interface GeneratedAsset {
   vector: number[]
 }
 
-/** The same sequence of assets for the same seed. */
-export function assetGenerator(seed: number): { next(): GeneratedAsset; random: () => number } {
+/** The same sequence of assets for the same seed, with their vectors in `space`. */
+export function assetGenerator(seed: number, space: VectorSpace): { next(): GeneratedAsset; random: () => number } {
   const random = mulberry32(seed)
+  const noise = mulberry32(seed ^ 0x5eed)
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!
   const weighted = <T>(items: ReadonlyArray<readonly [T, number]>, total: number): T | undefined => {
     let r = random() * total
@@ -155,20 +207,8 @@ export function assetGenerator(seed: number): { next(): GeneratedAsset; random: 
       const tagCount = Math.floor(random() * 4)
       const tags = [...new Set(Array.from({ length: tagCount }, () => pick(TAGS)))].sort((a, b) => a.localeCompare(b))
       const title = [theme, mood, subject, rare].filter(Boolean).join(' ')
-
-      const vector = new Float32Array(DIMENSIONS)
-      addWords(vector, theme, 1)
-      addWords(vector, subject, 1)
-      const cluster = direction(`#cluster ${theme} ${subject}`)
-      for (let i = 0; i < DIMENSIONS; i++) vector[i]! += WEIGHTS.cluster * cluster[i]!
-      if (mood) addWords(vector, mood, WEIGHTS.mood)
-      if (rare) addWords(vector, rare, WEIGHTS.rare)
-      if (asset_type) addWords(vector, asset_type, WEIGHTS.type)
-      if (client) addWords(vector, client, WEIGHTS.client)
-      if (product) addWords(vector, product, WEIGHTS.product)
-      for (const tag of tags) addWords(vector, tag, WEIGHTS.tag)
-      for (let i = 0; i < DIMENSIONS; i++) vector[i]! += NOISE_SIGMA * gaussian(random)
-      return { title, asset_type, client, product, tags, vector: Array.from(normalise(vector)) }
+      const vector = space.assetVector({ theme, subject, mood, rare, asset_type, client, product, tags }, noise)
+      return { title, asset_type, client, product, tags, vector }
     },
   }
 }
