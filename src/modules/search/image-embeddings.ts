@@ -67,7 +67,7 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   private created: Promise<ImageEmbeddingProvider> | undefined
   private readonly health: ProviderHealth
   private runner: Runner<ImageJob> | undefined
-  private vector: Promise<boolean> | undefined
+  private version: Promise<[number, number] | undefined> | undefined
   private dimensions: number | null = null
   private indexState: IndexState = 'none'
   private stopListening: (() => Promise<void>) | undefined
@@ -110,8 +110,13 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   /** An image provider is configured and pgvector is there. */
   async enabled(): Promise<boolean> {
     if (!this.deps.config) return false
-    this.vector ??= vectorVersion(this.db).then((version) => version !== undefined)
-    return this.vector
+    return (await this.vectorSupport()) !== undefined
+  }
+
+  /** pgvector's version, asked once per process; undefined when it is not installed. */
+  private vectorSupport(): Promise<[number, number] | undefined> {
+    this.version ??= vectorVersion(this.db)
+    return this.version
   }
 
   async unavailableReason(): Promise<SearchModeReason | null> {
@@ -134,7 +139,7 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
 
   /** The HNSW index of `dimensions`, when pgvector can build one. */
   async index(dimensions: number): Promise<store.ImageIndex | undefined> {
-    const version = await vectorVersion(this.db)
+    const version = await this.vectorSupport()
     const type = version && indexTypeFor(dimensions, version[0] > 0 || version[1] >= 7)
     return type ? { dimensions, type } : undefined
   }
