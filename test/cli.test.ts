@@ -68,7 +68,7 @@ describe('asset-library serve on a fresh data directory', () => {
   })
 
   it('says at start-up that search runs in text mode without an embedding provider', () => {
-    expect(server.output()).toContain('search: text mode (no EMBEDDING_BASE_URL: full-text ranking only)')
+    expect(server.output()).toContain('search: text mode (no EMBEDDING_BASE_URL or IMAGE_EMBEDDING_PROVIDER: full-text ranking only)')
   })
 
   it('never logs the key or the password', () => {
