@@ -60,8 +60,9 @@ describe('names are free text in the web app', () => {
       await page.getByRole('region', { name: 'Record' }).getByRole('button', { name: 'Edit' }).click()
       const field = page.getByRole('combobox', { name: 'Client' })
       // The names in use are offered; the one typed need not be among them.
-      const suggested = await field.evaluate((input) => Array.from((input as unknown as { list: { options: ArrayLike<{ value: string }> } }).list.options, (option) => option.value))
-      expect(suggested).toEqual([inUse])
+      // They come with the names query, which may answer after the form opens.
+      const suggested = () => field.evaluate((input) => Array.from((input as unknown as { list: { options: ArrayLike<{ value: string }> } }).list.options, (option) => option.value))
+      await expect.poll(suggested).toEqual([inUse])
       await field.fill(client)
       await expectAccessible(page)
       await page.getByRole('button', { name: 'Save' }).click()
