@@ -85,6 +85,9 @@ const serverSource = {
  * files of test/modules: import 202 s isolated, 39 s not). The files share no state but the module
  * cache: each builds its own app and database, and none mocks a module or changes the environment.
  */
+/** Database-bound files that measure their own process's RSS: another file's heap in the worker would count. */
+const OWN_PROCESS = ['test/modules/rendition-load.test.ts']
+
 const server = {
   pool: 'forks' as const,
   isolate: false,
@@ -94,7 +97,8 @@ const server = {
 const database = { ...server, globalSetup: ['test/support/global-setup.ts'] }
 
 /**
- * Four projects: the server's unit tests, its database-bound tests (each file on its own database),
+ * Five projects: the server's unit tests, its database-bound tests (each file on its own database; those
+ * that measure their process's memory in a process of their own),
  * the web app's components in happy-dom, and the end-to-end tests that drive the built app in
  * Debian's Chromium.
  */
@@ -108,7 +112,8 @@ export default defineConfig({
     projects: [
       { ...serverSource, test: { name: 'unit', include: UNIT_TESTS, ...server } },
       // The client package's tests against the real server are database-bound like the server's own.
-      { ...serverSource, test: { name: 'db', include: ['test/**/*.test.ts', 'packages/client/test/**/*.test.ts'], exclude: ['test/e2e/**', ...UNIT_TESTS], ...database } },
+      { ...serverSource, test: { name: 'db', include: ['test/**/*.test.ts', 'packages/client/test/**/*.test.ts'], exclude: ['test/e2e/**', ...UNIT_TESTS, ...OWN_PROCESS], ...database } },
+      { ...serverSource, test: { name: 'db-own-process', include: OWN_PROCESS, ...database, isolate: true } },
       {
         plugins: [react()],
         resolve: workspaceSource,
