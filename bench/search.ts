@@ -114,7 +114,7 @@ const MODES: Record<VectorMode['name'], VectorMode> = {
     protocol: 'immich-ml',
     env: (url) => ({ IMAGE_EMBEDDING_PROVIDER: 'immich-ml', IMAGE_EMBEDDING_URL: url, IMAGE_EMBEDDING_MODEL: IMAGE_MODEL }),
     prepare: (app) => app.services.imageEmbeddings.prepare(),
-    index: (app) => app.services.imageEmbeddings.index(512),
+    index: (app) => app.services.pgvector.indexFor(512),
     hasVector: sql<boolean>`e.embedding is not null`,
   },
 }
@@ -196,8 +196,8 @@ async function run(mode: VectorMode): Promise<RunResult> {
     const embeddings = app.services.embeddings
     // As SearchService asks them: the HNSW index of the mode's dimension, and the scan settings.
     const index = await mode.index(app)
-    const hybridScan = await embeddings.scanSettings(CANDIDATES, config.vectorEfSearch)
-    const similarScan = await embeddings.scanSettings(LIMIT, config.vectorEfSearch)
+    const hybridScan = await app.services.pgvector.scanSettings(CANDIDATES, config.vectorEfSearch)
+    const similarScan = await app.services.pgvector.scanSettings(LIMIT, config.vectorEfSearch)
 
     const version = (await sql<{ v: string }>`select current_setting('server_version') as v`.execute(db)).rows[0]!.v
     const pgvector = vector ? (await sql<{ v: string }>`select extversion as v from pg_extension where extname = 'vector'`.execute(db)).rows[0]!.v : undefined

@@ -61,6 +61,7 @@ import { ImportService } from './modules/imports/service.js'
 import { Embeddings } from './modules/search/embeddings.js'
 import { ImageEmbeddings } from './modules/search/image-embeddings.js'
 import { organizationAiStatus, searchReadiness } from './modules/search/readiness.js'
+import { PgVector } from './modules/search/vector-index.js'
 import { publicSearchRoutes } from './modules/search/routes.js'
 import { SearchHitSchema, SimilarAssetSchema } from './modules/search/schemas.js'
 import { SearchService } from './modules/search/service.js'
@@ -226,6 +227,8 @@ export type BuiltApp = App & {
     duplicates: DuplicatesService
     embeddings: Embeddings
     imageEmbeddings: ImageEmbeddings
+    /** The database's pgvector: whether it is there, its HNSW indexes' types, its scan settings. */
+    pgvector: PgVector
     webhooks: WebhookService
     webhookDelivery: WebhookDelivery
     thumbnails: Thumbnails
@@ -241,11 +244,6 @@ export type BuiltApp = App & {
     trashPurge: { start(): void }
     passwordResets: PasswordResets
   }
-}
-
-/** Asset embeddings for this configuration; the same for the HTTP app, the worker and the operator commands. */
-export function createEmbeddings(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger): Embeddings {
-  return new Embeddings({ database, config: config.embeddings, logger, databaseUrl: config.databaseUrl })
 }
 
 /** Webhook sending for this configuration, with its own guarded client (closed by `close`). */
@@ -279,8 +277,9 @@ export function createProcessFiles(config: Config): ProcessFiles {
  */
 export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
   const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
-  const embeddings = createEmbeddings(config, database, logger)
-  const imageEmbeddings = new ImageEmbeddings({ database, config: config.imageEmbeddings, logger, ...files, databaseUrl: config.databaseUrl, foreground })
+  const pgvector = new PgVector(database.db)
+  const embeddings = new Embeddings({ database, config: config.embeddings, logger, pgvector, databaseUrl: config.databaseUrl })
+  const imageEmbeddings = new ImageEmbeddings({ database, config: config.imageEmbeddings, logger, ...files, pgvector, databaseUrl: config.databaseUrl, foreground })
   const analysisDeps = { db: database.db, blobs: files.blobs, logger, databaseUrl: config.databaseUrl, foreground }
   const perceptualHashes = new AnalysisDerivation(
     new PerceptualHashAnalysis({ images: files.images, nearDuplicateDistance: config.analysis.nearDuplicateDistance }),
@@ -290,7 +289,7 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
   const metadata = new AnalysisDerivation(metadataAnalysis({ exposeGps: config.analysis.exposeGps }), analysisDeps)
   const provenance = new AnalysisDerivation(provenanceAnalysis(new C2paReader()), analysisDeps)
   const list: readonly AssetDerivation[] = [thumbnails, embeddings, imageEmbeddings, perceptualHashes, palettes, metadata, provenance]
-  return { thumbnails, embeddings, imageEmbeddings, list }
+  return { thumbnails, embeddings, imageEmbeddings, pgvector, list }
 }
 
 /**
@@ -311,6 +310,7 @@ export function createBackgroundWork(config: Config, database: DatabaseHandle, l
   return {
     embeddings,
     imageEmbeddings,
+    pgvector: derivations.pgvector,
     thumbnails: derivations.thumbnails,
     derivations: derivations.list,
     webhooks,
@@ -464,7 +464,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   closeImports = importWork.close
   const imports = new ImportService({ db: database.db, appSecret: config.appSecret, assets, storedToken, job: importWork.job })
   const figma = createFigmaIntegration(config, database.db, app.log, importWork.figma, imports)
-  const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, images: imageEmbeddings, efSearch: config.vectorEfSearch })
+  const search = new SearchService({ db: database.db, logger: app.log, assets, orgs, embeddings, images: imageEmbeddings, pgvector: background.pgvector, efSearch: config.vectorEfSearch })
   const duplicates = new DuplicatesService({ db: database.db, assets, catalog, trash, derivations, afterEventsCommitted: wake.eventsCommitted })
   const assetFiles = new AssetFiles({ db: database.db, blobs, thumbnails: background.thumbnails })
   const renditions = new Renditions({
@@ -542,5 +542,5 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   publicImportRoutes(app, { imports })
   mcpRoutes(app)
 
-  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, imageEmbeddings, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections, passwordResets: resets } })
+  return Object.assign(app, { routes, startDraining, blobs, services: { ...services, assets, trash, presets, trashPurge: background.trashPurge, collections, search, duplicates, embeddings, imageEmbeddings, pgvector: background.pgvector, webhooks, webhookDelivery, thumbnails: background.thumbnails, renditions, imports, importJob: importWork.job, derivations, figmaConnections: figma.connections, passwordResets: resets } })
 }

@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { bearer, seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
@@ -8,19 +8,13 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js'
 import { startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js'
 import { IMMICH_DIMENSIONS, startFakeImmichMl, type FakeImmichMl } from '../support/fake-immich-ml.js'
 import { pushImage } from '../support/fixtures.js'
+import { bandedPicture } from '../support/images.js'
 import { createTinyClipModelDir, TINY_CLIP_DIMENSIONS } from '../support/tiny-clip.js'
 
 /** Image embeddings with the fake Immich-ML service: vectors from pixels, so "red" finds red pictures. pgvector: embedded only. */
 const LIMITS = { RATE_LIMIT_EXPENSIVE: '5000', RATE_LIMIT_CHEAP: '5000', RATE_LIMIT_STANDARD: '5000' }
 let service: FakeImmichMl
 const env = (extra: Record<string, string> = {}) => ({ IMAGE_EMBEDDING_PROVIDER: 'immich-ml', IMAGE_EMBEDDING_URL: service.url, ...LIMITS, ...extra })
-
-/** A photo-like picture: mostly `color`, with a band of another, so no two are the same file. */
-const picture = (color: string, band = '#777777') =>
-  sharp({ create: { width: 640, height: 480, channels: 3, background: color } })
-    .composite([{ input: { create: { width: 640, height: 60, channels: 3, background: band } }, top: 420, left: 0 }])
-    .png()
-    .toBuffer()
 
 const rows = (database: TestDatabase) =>
   database.handle.db.selectFrom('asset_image_embeddings').select(['asset_id', 'model', 'dimensions', 'next_attempt_at', 'attempts', 'last_error', 'embedded_sha256']).execute()
@@ -44,9 +38,7 @@ beforeAll(async () => {
   service = await startFakeImmichMl()
 })
 afterEach(async () => {
-  service.fail(null)
-  service.answerDimensions(null)
-  service.delay(0)
+  service.reset()
   await t?.close()
   t = undefined
   await database?.dispose()
@@ -66,9 +58,9 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('search that sees the pictures (I
   it('finds untitled pictures by what they show, and `similar` returns look-alikes', async () => {
     const app = await start()
     const org = await seedOrganization(app.app, 'Acme')
-    const red = (await pushImage(app.app, org.writeKey, { title: 'IMG_0001' }, await picture('#d42020'))).id
-    const blue = (await pushImage(app.app, org.writeKey, { title: 'IMG_0002' }, await picture('#2050d4'))).id
-    const crimson = (await pushImage(app.app, org.writeKey, { title: 'IMG_0003' }, await picture('#c01818', '#2050d4'))).id
+    const red = (await pushImage(app.app, org.writeKey, { title: 'IMG_0001' }, await bandedPicture('#d42020'))).id
+    const blue = (await pushImage(app.app, org.writeKey, { title: 'IMG_0002' }, await bandedPicture('#2050d4'))).id
+    const crimson = (await pushImage(app.app, org.writeKey, { title: 'IMG_0003' }, await bandedPicture('#c01818', '#2050d4'))).id
     await drainImages(app)
     expect((await rows(database)).every((row) => row.model === 'ViT-B-32__openai' && row.dimensions === IMMICH_DIMENSIONS && row.next_attempt_at === null)).toBe(true)
     // Each image went as CLIP's 224 × 224 square, not as the original.
@@ -96,7 +88,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('search that sees the pictures (I
     const app = await start()
     const org = await seedOrganization(app.app, 'Acme')
     service.fail('down')
-    const red = (await pushImage(app.app, org.writeKey, { title: 'Red poster' }, await picture('#d42020'))).id
+    const red = (await pushImage(app.app, org.writeKey, { title: 'Red poster' }, await bandedPicture('#d42020'))).id
     await drainImages(app)
     const [row] = await rows(database)
     expect(row).toMatchObject({ asset_id: red, attempts: 1, dimensions: null })
@@ -107,20 +99,49 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('search that sees the pictures (I
     expect(found.data.map((hit) => hit.id)).toEqual([red])
     const ready = await app.app.inject({ method: 'GET', url: '/ready' })
     expect(ready.json().search.images.status).toMatchObject({ status: 'failing', error: 'the embedding provider answered 503' })
+
+    // The service back, a retry (the Processing panel's, `jobs retry`) makes it due now, and search sees it.
+    service.reset()
+    expect(await app.app.services.imageEmbeddings.retry()).toBe(1)
+    await drainImages(app)
+    expect((await rows(database))[0]).toMatchObject({ attempts: 0, last_error: null, dimensions: IMMICH_DIMENSIONS, next_attempt_at: null })
+    expect(await search(app, org, 'red')).toMatchObject({ mode: 'hybrid', data: [{ id: red }] })
+  })
+
+  it('embeds a new version from its own file, and search follows the picture', async () => {
+    const app = await start()
+    const org = await seedOrganization(app.app, 'Acme')
+    const asset = (await pushImage(app.app, org.writeKey, { title: 'IMG_0042' }, await bandedPicture('#d42020'))).id
+    await pushImage(app.app, org.writeKey, { title: 'IMG_0043' }, await bandedPicture('#20a040'))
+    await drainImages(app)
+    expect((await search(app, org, 'red')).data[0]!.id).toBe(asset)
+
+    const blue = await bandedPicture('#2050d4')
+    const version = await app.app.inject({ method: 'POST', url: `/api/v1/assets/${asset}/versions`, headers: bearer(org.writeKey), payload: { image_base64: blue.toString('base64') } })
+    expect(version.statusCode, version.body).toBe(201)
+    const [due] = (await rows(database)).filter((row) => row.asset_id === asset)
+    expect(due!.next_attempt_at).not.toBeNull()
+    await drainImages(app)
+    const [made] = (await rows(database)).filter((row) => row.asset_id === asset)
+    expect(made).toMatchObject({ next_attempt_at: null, embedded_sha256: createHash('sha256').update(blue).digest('hex') })
+    expect((await search(app, org, 'blue')).data[0]!.id).toBe(asset)
+    // The red vector went with the red file: "red" now finds nothing red in it.
+    const red = (await search(app, org, 'red')).data.find((hit) => hit.id === asset)
+    expect(red?.semantic_score ?? 0).toBeLessThan(0.1)
   })
 
   it('retries with backoff an image the service is too slow for, and refuses a 200 whose vector is malformed', async () => {
     const app = await start({ IMAGE_EMBEDDING_JOB_TIMEOUT_MS: '300', EMBEDDING_TIMEOUT_MS: '300' })
     const org = await seedOrganization(app.app, 'Acme')
     service.delay(1_000)
-    await pushImage(app.app, org.writeKey, { title: 'Slow' }, await picture('#20a040'))
+    await pushImage(app.app, org.writeKey, { title: 'Slow' }, await bandedPicture('#20a040'))
     await drainImages(app)
     expect((await rows(database))[0]).toMatchObject({ attempts: 1, dimensions: null, last_error: 'the embedding provider did not answer within 300 ms' })
     expect((await search(app, org, 'green')).mode).toBe('text')
 
     service.delay(0)
     service.fail('malformed')
-    const second = (await pushImage(app.app, org.writeKey, { title: 'Malformed' }, await picture('#2050d4'))).id
+    const second = (await pushImage(app.app, org.writeKey, { title: 'Malformed' }, await bandedPicture('#2050d4'))).id
     await drainImages(app)
     const malformed = (await rows(database)).find((row) => row.asset_id === second)
     expect(malformed).toMatchObject({ attempts: 1, dimensions: null })
@@ -131,8 +152,8 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('search that sees the pictures (I
   it('re-embeds every image when the model changes to another dimension, and never compares the two', async () => {
     const first = await start()
     const org = await seedOrganization(first.app, 'Acme')
-    const red = (await pushImage(first.app, org.writeKey, { title: 'IMG_1' }, await picture('#d42020'))).id
-    await pushImage(first.app, org.writeKey, { title: 'IMG_2' }, await picture('#2050d4'))
+    const red = (await pushImage(first.app, org.writeKey, { title: 'IMG_1' }, await bandedPicture('#d42020'))).id
+    await pushImage(first.app, org.writeKey, { title: 'IMG_2' }, await bandedPicture('#2050d4'))
     await drainImages(first)
     await first.close()
 
@@ -155,7 +176,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('search that sees the pictures (I
     const org = await seedOrganization(app.app, 'Acme')
     await app.app.services.orgs.updateSettings(org.org.id, { ai_enabled: false })
     const before = service.predictions.length
-    const red = (await pushImage(app.app, org.writeKey, { title: 'IMG_9' }, await picture('#d42020'))).id
+    const red = (await pushImage(app.app, org.writeKey, { title: 'IMG_9' }, await bandedPicture('#d42020'))).id
     await drainImages(app)
     const found = await search(app, org, 'red')
     expect(found.mode).toBe('text')
@@ -178,8 +199,8 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('the onnx provider, in this proce
   it('finds the red picture by the word through the real runtime, and names its vectors after the model folder', async () => {
     const app = await start({ IMAGE_EMBEDDING_PROVIDER: 'onnx', IMAGE_EMBEDDING_MODEL_DIR: modelDir })
     const org = await seedOrganization(app.app, 'Acme')
-    const red = (await pushImage(app.app, org.writeKey, { title: 'IMG_0001' }, await picture('#d42020'))).id
-    await pushImage(app.app, org.writeKey, { title: 'IMG_0002' }, await picture('#2050d4'))
+    const red = (await pushImage(app.app, org.writeKey, { title: 'IMG_0001' }, await bandedPicture('#d42020'))).id
+    await pushImage(app.app, org.writeKey, { title: 'IMG_0002' }, await bandedPicture('#2050d4'))
     await drainImages(app)
     expect((await rows(database)).every((row) => row.model === 'tiny-clip' && row.dimensions === TINY_CLIP_DIMENSIONS)).toBe(true)
     const found = await search(app, org, 'red')
@@ -198,7 +219,7 @@ describe.runIf(!process.env.TEST_DATABASE_URL)('both providers configured', () =
   it("asks the image provider for the query's meaning, and the text provider only for the assets' texts", async () => {
     const app = await start({ EMBEDDING_BASE_URL: text.baseUrl, EMBEDDING_MODEL: 'concepts-v1' })
     const org = await seedOrganization(app.app, 'Acme')
-    const red = (await pushImage(app.app, org.writeKey, { title: 'Untitled' }, await picture('#d42020'))).id
+    const red = (await pushImage(app.app, org.writeKey, { title: 'Untitled' }, await bandedPicture('#d42020'))).id
     await drainImages(app)
     const textRequests = text.requests()
     const found = await search(app, org, 'red')

@@ -12,9 +12,7 @@ beforeAll(async () => {
   service = await startFakeImmichMl()
 })
 afterEach(async () => {
-  service.fail(null)
-  service.answerDimensions(null)
-  service.delay(0)
+  service.reset()
   await provider?.close()
 })
 afterAll(() => service.close())

@@ -38,6 +38,8 @@ export interface FakeImmichMl extends TestServer {
   answerDimensions(dimensions: number | null): void
   /** Waits this long before each answer (a slow service). */
   delay(ms: number): void
+  /** Answers again at once, in the usual length: what a test changed is undone for the next. */
+  reset(): void
 }
 
 /** A real HTTP server on 127.0.0.1 speaking Immich's ML protocol, with vectors made from pixels and words. */
@@ -63,6 +65,11 @@ export async function startFakeImmichMl(): Promise<FakeImmichMl> {
     fail: (mode) => void (failure = mode),
     answerDimensions: (length) => void (dimensions = length ?? IMMICH_DIMENSIONS),
     delay: (ms) => void (delayMs = ms),
+    reset: () => {
+      failure = null
+      dimensions = IMMICH_DIMENSIONS
+      delayMs = 0
+    },
   }
 }
 

@@ -7,13 +7,12 @@ import { listen } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
 import { sha256Hex } from '../../platform/crypto.js'
 import type { DatabaseHandle, Db } from '../../platform/db/index.js'
-import { vectorVersion } from '../../platform/db/migrate.js'
 import { createEmbeddingProvider, EMBEDDING_BATCH_SIZE, EmbeddingError, type EmbeddingProvider } from '../../platform/embeddings/provider.js'
 import { ProviderHealth, type ProviderStatus } from '../../platform/embeddings/health.js'
 import { vectorParam } from '../../platform/embeddings/vector.js'
 import type { AssetChange, AssetRecord } from '../assets/record.js'
 import * as store from './store.js'
-import { ensureVectorIndex, indexTypeFor } from './vector-index.js'
+import { ensureVectorIndex, type PgVector } from './vector-index.js'
 import type { EmbeddingJob } from './store.js'
 
 /** Longer texts are cut: a title and tags say what they have to say well before this. */
@@ -44,15 +43,6 @@ export function embeddingText(record: Pick<AssetRecord, 'title' | 'asset_type' |
 
 export type SearchModeReason = 'no_provider' | 'no_pgvector'
 
-/** What the installed pgvector can do; undefined fields mean it is not installed. */
-interface VectorSupport {
-  installed: boolean
-  /** hnsw.iterative_scan exists (0.8+). */
-  iterativeScan: boolean
-  /** halfvec exists (0.7+). */
-  halfvec: boolean
-}
-
 /** What /ready and the start-up log say about semantic search. */
 export interface EmbeddingReadiness {
   mode: 'hybrid' | 'text'
@@ -74,6 +64,8 @@ export interface EmbeddingsDeps {
   database: DatabaseHandle
   config: EmbeddingConfig | undefined
   logger: FastifyBaseLogger
+  /** The database's pgvector, shared with the image embeddings. */
+  pgvector: PgVector
   /** Set for PostgreSQL: other processes' changes wake this one through LISTEN/NOTIFY. */
   databaseUrl?: string | undefined
 }
@@ -87,7 +79,6 @@ export class Embeddings implements Derivation<AssetChange> {
   readonly provider: EmbeddingProvider | undefined
   private readonly db: Db
   private runner: Runner<EmbeddingJob> | undefined
-  private support: Promise<VectorSupport> | undefined
   private readonly health: ProviderHealth
   private indexState: NonNullable<EmbeddingReadiness['index']> = 'none'
   private stopListening: (() => Promise<void>) | undefined
@@ -121,22 +112,8 @@ export class Embeddings implements Derivation<AssetChange> {
   }
 
   /** Whether pgvector is installed; asked once per process. */
-  async vectorAvailable(): Promise<boolean> {
-    return (await this.vectorSupport()).installed
-  }
-
-  private vectorSupport(): Promise<VectorSupport> {
-    this.support ??= vectorVersion(this.db).then((version) => ({
-      installed: version !== undefined,
-      iterativeScan: version !== undefined && atLeast(version, [0, 8]),
-      halfvec: version !== undefined && atLeast(version, [0, 7]),
-    }))
-    return this.support
-  }
-
-  /** The settings of a statement that scans the HNSW index for `candidates` neighbours. */
-  async scanSettings(candidates: number, efSearch: number): Promise<{ efSearch: number; iterativeScan: boolean }> {
-    return { efSearch: Math.max(efSearch, candidates), iterativeScan: (await this.vectorSupport()).iterativeScan }
+  vectorAvailable(): Promise<boolean> {
+    return this.deps.pgvector.installed()
   }
 
   /** Hybrid search is possible: a provider is configured and pgvector is there. */
@@ -144,17 +121,22 @@ export class Embeddings implements Derivation<AssetChange> {
     return this.provider !== undefined && (await this.vectorAvailable())
   }
 
-  /** The budget of the one provider call a search makes. */
-  get searchTimeoutMs(): number {
-    return this.deps.config?.timeoutMs ?? 0
+  /** The query's meaning, within the budget of the one provider call a search makes. Throws EmbeddingError, recorded for /ready. */
+  async embedQuery(text: string): Promise<number[]> {
+    try {
+      const [vector] = await this.provider!.embed([text], { timeoutMs: this.deps.config!.timeoutMs })
+      this.recordSuccess()
+      return vector!
+    } catch (error) {
+      if (error instanceof EmbeddingError) this.recordFailure(error, 'a search fell back to text mode')
+      throw error
+    }
   }
 
   /** The HNSW index of the configured dimension and the type it stores, when there can be one. */
   async index(): Promise<{ dimensions: number; type: store.IndexType } | undefined> {
     const dimensions = this.deps.config?.dimensions
-    if (dimensions === undefined) return undefined
-    const type = indexTypeFor(dimensions, (await this.vectorSupport()).halfvec)
-    return type && { dimensions, type }
+    return dimensions === undefined ? undefined : this.deps.pgvector.indexFor(dimensions)
   }
 
   recordSuccess(): void {
@@ -395,7 +377,4 @@ class EmbeddingQueue implements WorkQueue<EmbeddingJob> {
   }
 }
 
-function atLeast(version: [number, number], minimum: [number, number]): boolean {
-  return version[0] > minimum[0] || (version[0] === minimum[0] && version[1] >= minimum[1])
-}
 

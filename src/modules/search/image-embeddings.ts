@@ -6,7 +6,6 @@ import { listen } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
 import type { BlobStore } from '../../platform/blobs/blob-store.js'
 import type { DatabaseHandle, Db } from '../../platform/db/index.js'
-import { vectorVersion } from '../../platform/db/migrate.js'
 import { ProviderHealth, type ProviderStatus } from '../../platform/embeddings/health.js'
 import { IMAGE_EMBEDDING_SIZE, type ImageEmbeddingConfig, type ImageEmbeddingProvider } from '../../platform/embeddings/image-provider.js'
 import { createImageEmbeddingProvider } from '../../platform/embeddings/image-providers.js'
@@ -17,7 +16,7 @@ import type { AssetChange } from '../assets/record.js'
 import * as store from './image-store.js'
 import type { ImageJob } from './image-store.js'
 import type { SearchModeReason } from './embeddings.js'
-import { ensureVectorIndex, indexTypeFor, type IndexState } from './vector-index.js'
+import { ensureVectorIndex, type IndexState, type PgVector } from './vector-index.js'
 
 /** The picture CLIP sees: the middle square at 224 px, flattened on white (a logo's transparency is no colour to it). */
 export const CLIP_RENDITION: RenderOptions = { width: IMAGE_EMBEDDING_SIZE, height: IMAGE_EMBEDDING_SIZE, fit: 'cover', format: 'jpeg', quality: 90, background: 'ffffff' }
@@ -49,6 +48,8 @@ export interface ImageEmbeddingsDeps {
   logger: FastifyBaseLogger
   blobs: BlobStore
   images: ImageProcessor
+  /** The database's pgvector, shared with the text embeddings. */
+  pgvector: PgVector
   /** Set for PostgreSQL: other processes' changes wake this one through LISTEN/NOTIFY. */
   databaseUrl?: string | undefined
   /** The requests this process serves: each image waits for a gap between them (none in a worker). */
@@ -67,7 +68,6 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   private created: Promise<ImageEmbeddingProvider> | undefined
   private readonly health: ProviderHealth
   private runner: Runner<ImageJob> | undefined
-  private version: Promise<[number, number] | undefined> | undefined
   private dimensions: number | null = null
   private indexState: IndexState = 'none'
   private stopListening: (() => Promise<void>) | undefined
@@ -93,9 +93,8 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   }
 
   queue(changed: ChangedRows, change: AssetChange) {
-    if (!this.deps.config) return null
-    if (change.kind === 'created') return store.queueImageEmbedding(changed, change.organizationId, true)
-    return change.newFile ? store.queueImageEmbedding(changed, change.organizationId, false) : null
+    if (!this.deps.config || (change.kind !== 'created' && !change.newFile)) return null
+    return store.queueImageEmbedding(changed, change.organizationId)
   }
 
   /** In the transaction that turns an organization's AI on or off (see `Embeddings.followAiSetting`). */
@@ -109,14 +108,7 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
 
   /** An image provider is configured and pgvector is there. */
   async enabled(): Promise<boolean> {
-    if (!this.deps.config) return false
-    return (await this.vectorSupport()) !== undefined
-  }
-
-  /** pgvector's version, asked once per process; undefined when it is not installed. */
-  private vectorSupport(): Promise<[number, number] | undefined> {
-    this.version ??= vectorVersion(this.db)
-    return this.version
+    return this.deps.config !== undefined && (await this.deps.pgvector.installed())
   }
 
   async unavailableReason(): Promise<SearchModeReason | null> {
@@ -124,24 +116,16 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
     return (await this.enabled()) ? null : 'no_pgvector'
   }
 
-  /** The query's words in the images' space, within the search's budget; undefined without a provider. Throws EmbeddingError. */
-  async embedQuery(text: string): Promise<number[] | undefined> {
-    if (!this.deps.config) return undefined
+  /** The query's words in the images' space, within the search's budget. Throws EmbeddingError, recorded for /ready. */
+  async embedQuery(text: string): Promise<number[]> {
     try {
-      const vector = await (await this.provider()).embedText(text, { timeoutMs: this.deps.config.timeoutMs })
+      const vector = await (await this.provider()).embedText(text, { timeoutMs: this.deps.config!.timeoutMs })
       this.health.succeeded()
       return vector
     } catch (error) {
       if (error instanceof EmbeddingError) this.health.failed(error, 'a search fell back to text mode')
       throw error
     }
-  }
-
-  /** The HNSW index of `dimensions`, when pgvector can build one. */
-  async index(dimensions: number): Promise<store.ImageIndex | undefined> {
-    const version = await this.vectorSupport()
-    const type = version && indexTypeFor(dimensions, version[0] > 0 || version[1] >= 7)
-    return type ? { dimensions, type } : undefined
   }
 
   async readiness(): Promise<ImageEmbeddingReadiness | undefined> {
@@ -218,8 +202,9 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
     return counts
   }
 
+  /** The images by the state of their vector; only with an image provider (whose model they are counted against). */
   imageCounts(organizationId?: string): Promise<store.ImageEmbeddingCounts> {
-    return store.imageEmbeddingCounts(this.db, this.deps.config?.model, organizationId)
+    return store.imageEmbeddingCounts(this.db, this.deps.config!.model, organizationId)
   }
 
   async counts(organizationId?: string): Promise<DerivationCounts> {
@@ -247,7 +232,7 @@ export class ImageEmbeddings implements Derivation<AssetChange> {
   }
 
   private async ensureIndex(dimensions: number): Promise<void> {
-    const index = await this.index(dimensions)
+    const index = await this.deps.pgvector.indexFor(dimensions)
     if (!index) return
     await ensureVectorIndex(this.deps, { table: 'asset_image_embeddings', ...index }, (state) => (this.indexState = state))
   }

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import { claimDue, queueCounts, releaseClaims, unleased, type QueueCounts } from '../../platform/background/claims.js'
 import type { Db } from '../../platform/db/index.js'
-import type { IndexType } from './store.js'
 
 /** Notified by the trigger `asset_image_embeddings_notify` (migration 0026) when an image becomes due. */
 export const IMAGE_EMBEDDINGS_CHANNEL = 'asset_library_image_embeddings'
@@ -14,18 +13,15 @@ function dueUnlessAiOff(organizationId: string): RawBuilder<Date | null> {
 }
 
 /**
- * Queues the image of each asset `assets` selects, in the statement of its push or restore (`fresh`:
- * an existing row, from before a trash and restore, is kept) or of its new version (the row is due
- * again at once, and a runner working the older file loses its claim, so its result is not saved).
+ * Queues the image of each asset `assets` selects, in the statement of its push, restore or new version.
+ * A new version finds its row: it is due again at once, and a runner working the older file loses its
+ * claim, so that result is not saved.
  */
-export function queueImageEmbedding(assets: RawBuilder<{ id: string }>, organizationId: string, fresh: boolean): RawBuilder<unknown> {
-  const onConflict = fresh
-    ? sql`do nothing`
-    : sql`do update set next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = null, locked_by = null, locked_until = null`
+export function queueImageEmbedding(assets: RawBuilder<{ id: string }>, organizationId: string): RawBuilder<unknown> {
   return sql`
     insert into asset_image_embeddings (asset_id, organization_id, next_attempt_at)
     select changed.id, ${organizationId}, ${dueUnlessAiOff(organizationId)} from (${assets}) as changed
-    on conflict (asset_id) ${onConflict}`
+    on conflict (asset_id) do update set next_attempt_at = excluded.next_attempt_at, attempts = 0, last_error = null, locked_by = null, locked_until = null`
 }
 
 /** A claimed image and the file to embed: the asset's current one. */
@@ -95,25 +91,20 @@ export function releaseImageEmbeddings(db: Db, owner: string, ids: string[]): Pr
   return releaseClaims(db, { table: TABLE, idColumn: 'asset_id', owner, ids })
 }
 
-/** Whether the row aliased `alias` has a vector of `model`, or is done without one (an image that cannot be decoded). */
-function doneWith(alias: string, model: RawBuilder<string>): RawBuilder<boolean> {
-  return sql<boolean>`(${sql.ref(`${alias}.embedded_sha256`)} is not null and ${sql.ref(`${alias}.model`)} = ${model})`
-}
-
 /**
  * AI off parks the organization's due images; AI on makes due again those without a vector of
  * `model`. A new version made while AI was off left its row parked, due again here.
  */
-export async function setImageAiParking(db: Db, organizationId: string, enabled: boolean, model: string | undefined): Promise<void> {
+export async function setImageAiParking(db: Db, organizationId: string, enabled: boolean, model: string): Promise<void> {
   if (!enabled) {
     await db.updateTable(TABLE).set({ next_attempt_at: null }).where('organization_id', '=', organizationId).where('next_attempt_at', 'is not', null).execute()
     return
   }
-  const stale = model === undefined ? sql`` : sql`and not ${doneWith(TABLE, sql`${model}`)}`
   await sql`
-    update asset_image_embeddings set next_attempt_at = now(), attempts = 0
-    where organization_id = ${organizationId} and next_attempt_at is null
-      and (embedded_sha256 is null or embedded_sha256 <> (select sha256 from assets where assets.id = asset_id) ${stale})
+    update asset_image_embeddings e set next_attempt_at = now(), attempts = 0
+    from assets a
+    where a.id = e.asset_id and e.organization_id = ${organizationId} and e.next_attempt_at is null
+      and (e.embedded_sha256 is distinct from a.sha256 or e.model is distinct from ${model})
   `.execute(db)
 }
 
@@ -151,9 +142,9 @@ export interface ImageEmbeddingCounts {
 }
 
 /** The images by the state of their vector, for `embeddings status --images`. */
-export async function imageEmbeddingCounts(db: Db, model: string | undefined, organizationId?: string): Promise<ImageEmbeddingCounts> {
+export async function imageEmbeddingCounts(db: Db, model: string, organizationId?: string): Promise<ImageEmbeddingCounts> {
   const ofOrganization = organizationId === undefined ? sql`` : sql`where e.organization_id = ${organizationId}`
-  const sameModel = sql`e.model is not distinct from ${model ?? sql`e.model`}`
+  const sameModel = sql`e.model is not distinct from ${model}`
   const fresh = sql`e.embedded_sha256 = a.sha256`
   const { rows } = await sql<ImageEmbeddingCounts>`
     select
@@ -190,12 +181,6 @@ export async function storedDimensions(db: Db, model: string): Promise<number[]>
     select distinct dimensions from asset_image_embeddings where model = ${model} and dimensions is not null
   `.execute(db)
   return rows.map((row) => row.dimensions)
-}
-
-/** The HNSW index of one dimension of image vectors. */
-export interface ImageIndex {
-  dimensions: number
-  type: IndexType
 }
 
 /**

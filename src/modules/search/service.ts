@@ -9,6 +9,7 @@ import type { AssetFilter } from '../assets/store.js'
 import type { OrgService } from '../orgs/service.js'
 import type { Embeddings } from './embeddings.js'
 import type { ImageEmbeddings } from './image-embeddings.js'
+import type { PgVector } from './vector-index.js'
 import * as store from './store.js'
 
 export interface SearchInput extends Omit<AssetFilter, 'q'> {
@@ -27,6 +28,7 @@ export interface SearchServiceDeps {
   embeddings: Embeddings
   /** CLIP's vectors of the pictures: when configured, the meaning search compares with. */
   images: ImageEmbeddings
+  pgvector: PgVector
   /** HNSW candidates examined per vector scan; raised to the candidate count when that is larger. */
   efSearch: number
 }
@@ -47,7 +49,7 @@ export class SearchService {
     const candidates = Math.max(MIN_CANDIDATES, 2 * limit)
     const vector = await this.queryVector(organizationId, semanticText(terms))
     const request = { organizationId, filter, tsquery, vector, candidates, limit }
-    const settings = vector && (await this.deps.embeddings.scanSettings(candidates, this.deps.efSearch))
+    const settings = vector && (await this.deps.pgvector.scanSettings(candidates, this.deps.efSearch))
     const rows = settings
       ? await store.withVectorScan(this.deps.db, settings, (tx) => store.searchAssets(tx, request))
       : await store.searchAssets(this.deps.db, request)
@@ -70,55 +72,54 @@ export class SearchService {
   async similar(organizationId: string, assetId: string, limit: number) {
     const asset = await store.assetAi(this.deps.db, organizationId, assetId)
     if (!asset) throw problems.notFound('Asset')
-    const rows = asset.ai_enabled && (await this.deps.embeddings.vectorAvailable()) ? await this.nearest(organizationId, assetId, limit) : []
+    const rows = asset.ai_enabled && (await this.deps.pgvector.installed()) ? await this.nearest(organizationId, assetId, limit) : []
     const record = await this.deps.assets.recorder(organizationId)
     const data = rows.map((row) => ({ ...record(row), semantic_score: row.semantic_score }))
     return { data, total: data.length, limit, offset: 0 }
   }
 
   private async nearest(organizationId: string, assetId: string, limit: number) {
-    const { db, embeddings, images } = this.deps
+    const { db, embeddings, images, pgvector } = this.deps
     const asset = { organizationId, assetId }
     const image = images.model === undefined ? undefined : await store.storedVectorOf(db, 'asset_image_embeddings', { ...asset, model: images.model })
     const stored = image ? { table: 'asset_image_embeddings' as const, ...image } : { table: 'asset_embeddings' as const, ...(await store.storedVectorOf(db, 'asset_embeddings', asset)) }
     if (stored.model === undefined || stored.dimensions === undefined) return []
-    const index = image ? await images.index(stored.dimensions) : await embeddings.index()
+    const index = image ? await pgvector.indexFor(stored.dimensions) : await embeddings.index()
     const request = { ...asset, limit, table: stored.table, model: stored.model, dimensions: stored.dimensions, index: index?.dimensions === stored.dimensions ? index.type : undefined }
-    const settings = await embeddings.scanSettings(limit, this.deps.efSearch)
+    const settings = await pgvector.scanSettings(limit, this.deps.efSearch)
     return store.withVectorScan(db, settings, (tx) => store.similarAssets(tx, request))
   }
 
   /**
-   * The embedding of `text` (the query's meaning), or undefined for text mode: CLIP's, in the pictures'
-   * space, when an image provider is configured; otherwise the text provider's.
+   * The embedding of `text` (the query's meaning), or undefined for text mode. Each provider records its
+   * own failures; here a failure only means text mode for this search.
    */
   private async queryVector(organizationId: string, text: string): Promise<store.QueryVector | undefined> {
     if (!text || !(await this.aiEnabled(organizationId))) return undefined
-    const { embeddings, images } = this.deps
+    const source = await this.meaningSource()
+    if (!source) return undefined
     try {
-      if (await images.enabled()) return await this.imageQueryVector(text)
-      if (!embeddings.provider || !(await embeddings.enabled())) return undefined
-      const [values] = await embeddings.provider.embed([text], { timeoutMs: embeddings.searchTimeoutMs })
-      embeddings.recordSuccess()
-      const index = await embeddings.index()
-      return this.queryVectorOf('asset_embeddings', values!, embeddings.provider.model, index)
+      const values = await source.embed(text)
+      const dimensions = values.length
+      const index = await source.index(dimensions)
+      return { table: source.table, value: vectorParam(values), model: source.model, dimensions, index: index?.dimensions === dimensions ? index.type : undefined }
     } catch (error) {
       if (!(error instanceof EmbeddingError)) throw error
-      if (!(await images.enabled())) embeddings.recordFailure(error, 'a search fell back to text mode')
       this.deps.logger.warn({ kind: error.kind }, 'search fell back to text mode: the embedding provider failed')
       return undefined
     }
   }
 
-  private async imageQueryVector(text: string): Promise<store.QueryVector | undefined> {
-    const { images } = this.deps
-    const values = await images.embedQuery(text)
-    return values && this.queryVectorOf('asset_image_embeddings', values, images.model!, await images.index(values.length))
-  }
-
-  private queryVectorOf(table: store.VectorTable, values: number[], model: string, index: { dimensions: number; type: store.IndexType } | undefined): store.QueryVector {
-    const dimensions = values.length
-    return { table, value: vectorParam(values), model, dimensions, index: index?.dimensions === dimensions ? index.type : undefined }
+  /** Where a query's meaning comes from: the image provider when there is one (CLIP: the words against the pictures), else the text one. */
+  private async meaningSource() {
+    const { embeddings, images, pgvector } = this.deps
+    if (await images.enabled()) {
+      return { table: 'asset_image_embeddings' as const, model: images.model!, embed: (text: string) => images.embedQuery(text), index: (dimensions: number) => pgvector.indexFor(dimensions) }
+    }
+    if (await embeddings.enabled()) {
+      return { table: 'asset_embeddings' as const, model: embeddings.provider!.model, embed: (text: string) => embeddings.embedQuery(text), index: () => embeddings.index() }
+    }
+    return undefined
   }
 
   private async aiEnabled(organizationId: string): Promise<boolean> {

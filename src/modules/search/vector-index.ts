@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { DatabaseHandle, Db } from '../../platform/db/index.js'
+import { vectorVersion } from '../../platform/db/migrate.js'
 import * as store from './store.js'
 
 const INDEX_LOCK_POLL_MS = 1_000
@@ -8,11 +9,51 @@ const HNSW_MAX = { vector: 2_000, halfvec: 4_000 }
 
 export type IndexState = 'ready' | 'building' | 'failed' | 'none'
 
-/** How the HNSW index of `dimensions` stores its vectors, or undefined when pgvector cannot index that many. */
-export function indexTypeFor(dimensions: number, halfvec: boolean): store.IndexType | undefined {
-  if (dimensions <= HNSW_MAX.vector) return 'vector'
-  if (dimensions <= HNSW_MAX.halfvec && halfvec) return 'halfvec'
-  return undefined
+/** What the installed pgvector can do. */
+interface VectorSupport {
+  installed: boolean
+  /** hnsw.iterative_scan exists (0.8+). */
+  iterativeScan: boolean
+  /** halfvec exists (0.7+). */
+  halfvec: boolean
+}
+
+/** The database's pgvector, asked once per process and shared by the text and the image vectors. */
+export class PgVector {
+  private support: Promise<VectorSupport> | undefined
+
+  constructor(private readonly db: Db) {}
+
+  async installed(): Promise<boolean> {
+    return (await this.read()).installed
+  }
+
+  /** The settings of a statement that scans the HNSW index for `candidates` neighbours. */
+  async scanSettings(candidates: number, efSearch: number): Promise<{ efSearch: number; iterativeScan: boolean }> {
+    return { efSearch: Math.max(efSearch, candidates), iterativeScan: (await this.read()).iterativeScan }
+  }
+
+  /** The HNSW index of `dimensions` and the type it stores, when pgvector can build one. */
+  async indexFor(dimensions: number): Promise<{ dimensions: number; type: store.IndexType } | undefined> {
+    const support = await this.read()
+    if (!support.installed) return undefined
+    if (dimensions <= HNSW_MAX.vector) return { dimensions, type: 'vector' }
+    if (dimensions <= HNSW_MAX.halfvec && support.halfvec) return { dimensions, type: 'halfvec' }
+    return undefined
+  }
+
+  private read(): Promise<VectorSupport> {
+    this.support ??= vectorVersion(this.db).then((version) => ({
+      installed: version !== undefined,
+      iterativeScan: version !== undefined && atLeast(version, [0, 8]),
+      halfvec: version !== undefined && atLeast(version, [0, 7]),
+    }))
+    return this.support
+  }
+}
+
+function atLeast(version: [number, number], minimum: [number, number]): boolean {
+  return version[0] > minimum[0] || (version[0] === minimum[0] && version[1] >= minimum[1])
 }
 
 /**
