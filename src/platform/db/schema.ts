@@ -358,12 +358,10 @@ export interface TrashedAssetsTable {
   deleted_by_name: string
 }
 
-export interface AssetEmbeddingsTable {
+/** An asset's vector with what made it, and the claim columns of platform/background/claims.ts: both vector tables' rows. */
+interface AssetVectorRow {
   asset_id: string
   organization_id: string
-  source_text: string
-  text_hash: string
-  embedded_hash: string | null
   model: string | null
   dimensions: number | null
   /** pgvector's `vector`; present only where pgvector is. Written as a binary parameter, never read into JS. */
@@ -376,21 +374,16 @@ export interface AssetEmbeddingsTable {
   last_error: string | null
 }
 
-/** The CLIP vector of an asset's current file, and its queue (migration 0026). */
-export interface AssetImageEmbeddingsTable {
-  asset_id: string
-  organization_id: string
+/** The vector of an asset's text (migration 0004), and the text it is made from. */
+export interface AssetEmbeddingsTable extends AssetVectorRow {
+  source_text: string
+  text_hash: string
+  embedded_hash: string | null
+}
+
+/** The CLIP vector of an asset's current file, and the file it was made from (migration 0026). */
+export interface AssetImageEmbeddingsTable extends AssetVectorRow {
   embedded_sha256: string | null
-  model: string | null
-  dimensions: number | null
-  /** pgvector's `vector`; present only where pgvector is. Written as a binary parameter, never read into JS. */
-  embedding: ColumnType<string | null, Buffer | null, Buffer | null>
-  embedded_at: NullableTimestamp
-  next_attempt_at: NullableTimestamp
-  attempts: Generated<number>
-  locked_by: string | null
-  locked_until: NullableTimestamp
-  last_error: string | null
 }
 
 /** An analysis still to make of an asset's current file (migration 0021): the claim columns of platform/background/claims.ts. */
