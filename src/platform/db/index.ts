@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
 import { startEmbeddedServer } from './embedded.js'
-import { preferSsdCosts } from './planner.js'
+import { applySessionDefaults } from './planner.js'
 import type { Database } from './schema.js'
 import { startStatisticsKeeper, type StatisticsKeeper } from './statistics.js'
 
@@ -43,7 +43,7 @@ const STATISTICS_CHECK_INTERVAL_MS = 5_000
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 })
-    preferSsdCosts(pool, options.logger)
+    applySessionDefaults(pool, options.logger)
     return wrap(pool, { kind: 'postgres', url: options.databaseUrl }, options, async () => {})
   }
   const onCrash =
