@@ -507,7 +507,7 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   if (webApp.built) await serveStaticFiles(app, config.webDir)
   healthRoutes(app, { database, search: () => searchReadiness(embeddings, imageEmbeddings), derivations, blobs, draining: () => draining })
   // In the order openapi/app.json lists them.
-  sessionRoutes(app, { auth, orgs, guard, emailConfigured: mailer !== undefined })
+  sessionRoutes(app, { auth, orgs, guard, emailConfigured: mailer !== undefined, exactTotalsUpTo: config.listExactTotalUpTo })
   orgRoutes(app, { orgs, planLimits: config.planLimits, trashRetentionDays: config.trashRetentionDays, publicBaseUrl: config.publicBaseUrl, aiStatus: (organizationId) => organizationAiStatus(embeddings, imageEmbeddings, organizationId) })
   jobRoutes(app, { derivations })
   invitationRoutes(app, { auth })

@@ -211,7 +211,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = process.st
   const apiKeyCacheTtlMs = read.integer('API_KEY_CACHE_TTL_MS', 5_000, 0, 600_000)
   const presetsCacheTtlMs = read.integer('PRESETS_CACHE_TTL_MS', 5_000, 0, 600_000)
   const listCacheRecords = read.integer('LIST_CACHE_RECORDS', 10_000, 0, 1_000_000)
-  const listExactTotalUpTo = read.integer('LIST_EXACT_TOTAL_UP_TO', 10_000, 1, 10_000_000)
+  const listExactTotalUpTo = read.integer('LIST_EXACT_TOTAL_UP_TO', 1_000, 1, 10_000_000)
   const firstRunOwnerEmail = read.string('FIRST_RUN_OWNER_EMAIL', 'owner@example.com')
   const invitationTtlDays = read.integer('INVITATION_TTL_DAYS', 7, 1, 90)
   const blobDir = resolve(read.string('BLOB_DIR', join(dataDir, 'blobs')))

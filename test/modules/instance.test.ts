@@ -35,9 +35,10 @@ describe('GET /app/api/instance', () => {
     }
   })
 
-  it('answers nothing but those facts (and whether it sends email), to anyone', async () => {
+  it('answers nothing but those facts (and whether it sends email, and where full-text counts stop), to anyone', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/app/api/instance' })
-    expect(Object.keys(res.json())).toEqual(['first_sign_in_pending', 'email_configured'])
+    expect(Object.keys(res.json())).toEqual(['first_sign_in_pending', 'email_configured', 'exact_totals_up_to'])
+    expect(res.json()).toMatchObject({ exact_totals_up_to: 1000 })
     expect(res.headers['set-cookie']).toBeUndefined()
   })
 })

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { appApi, unwrap } from './api/client'
 
 /**
- * Facts about this server (whether anyone has signed in yet, whether it sends email). Forgotten as soon
+ * Facts about this server (whether anyone has signed in yet, whether it sends email, up to where it
+ * counts a full-text list's matches). Forgotten as soon
  * as no screen uses it (`gcTime: 0`), so that after a sign-in and a sign-out it is asked again.
  */
 export function useInstance() {

@@ -63,21 +63,30 @@ function tokenize(text: string): Term[] {
   return tokens
 }
 
+/**
+ * Which forms of each term a tsquery matches: both (what a query matches), or only one of them. The
+ * planner adds the selectivities of `'meridian' | 'meridian':*` as if the two forms matched different
+ * assets, when they mostly match the same ones, so an estimate asks for each form alone and keeps the
+ * larger (see store.estimatedMatches).
+ */
+export type TermForms = 'both' | 'stemmed' | 'exact'
+
 /** A tsquery for `query`, or undefined when it has no terms; matched against `assets.search`. */
-export function textQuery(query: string): RawBuilder<string> | undefined {
-  return tsqueryOf(parseQuery(query))
+export function textQuery(query: string, forms: TermForms = 'both'): RawBuilder<string> | undefined {
+  return tsqueryOf(parseQuery(query), forms)
 }
 
 /** The tsquery of parsed terms (see parseQuery), or undefined when there are none. */
-export function tsqueryOf(groups: Term[][]): RawBuilder<string> | undefined {
+export function tsqueryOf(groups: Term[][], forms: TermForms = 'both'): RawBuilder<string> | undefined {
   if (groups.length === 0) return undefined
-  const group = (terms: Term[]) => sql.join(terms.map(termQuery), sql` && `)
+  const group = (terms: Term[]) => sql.join(terms.map((term) => termQuery(term, forms)), sql` && `)
   return sql<string>`(${sql.join(groups.map((terms) => sql`(${group(terms)})`), sql` || `)})`
 }
 
-function termQuery(term: Term): RawBuilder<string> {
+function termQuery(term: Term, forms: TermForms): RawBuilder<string> {
   const text = foldText(term.text)
-  const exact = term.prefix ? sql`to_tsquery('simple', ${`${text}:*`})` : sql`phraseto_tsquery('simple', ${text})`
-  const either = sql<string>`(phraseto_tsquery('english', ${text}) || ${exact})`
-  return term.negated ? sql<string>`!!${either}` : either
+  const stemmed = sql<string>`phraseto_tsquery('english', ${text})`
+  const exact = term.prefix ? sql<string>`to_tsquery('simple', ${`${text}:*`})` : sql<string>`phraseto_tsquery('simple', ${text})`
+  const matched = forms === 'stemmed' ? stemmed : forms === 'exact' ? exact : sql<string>`(${stemmed} || ${exact})`
+  return term.negated ? sql<string>`!!${matched}` : matched
 }

@@ -511,7 +511,7 @@ export const ASSET_EXAMPLE = {
 }
 
 /**
- * A page of assets. A full-text filter (`q`) counts its matches up to 10,000: past that, `total` is the
+ * A page of assets. A full-text filter (`q`) counts its matches up to 1,000: past that, `total` is the
  * database planner's estimate and `total_exact` is false; every other list's total is exact.
  */
 export function AssetListSchema(description: string) {
@@ -520,7 +520,7 @@ export function AssetListSchema(description: string) {
     {
       ...list.properties,
       total_exact: Type.Boolean({
-        description: 'False when `total` is an estimate: a full-text filter (`q`) matching more than 10,000 assets is not counted to the end.',
+        description: 'False when `total` is an estimate: a full-text filter (`q`) matching more than 1,000 assets (`LIST_EXACT_TOTAL_UP_TO`) is not counted to the end. Say "1,000+" rather than the estimate, which is rough.',
       }),
     },
     { description },

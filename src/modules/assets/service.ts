@@ -150,7 +150,8 @@ export class AssetService {
     const counted = store.countsMatches(filter, options) ? countedScopeKey(filter, inCollection) : undefined
     const countedBefore = counted === undefined ? undefined : this.pages.countedTotal(organizationId, counted)
     const { rows, total: count, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore })
-    const total = countCap === undefined || count <= countCap ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, filter, inCollection, { count, before: countedBefore, version })
+    const { q } = filter
+    const total = q === undefined || count <= countCap! ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, { ...filter, q }, inCollection, { count, before: countedBefore, version })
     if (counted !== undefined && version !== null) this.pages.keepCountedTotal(organizationId, counted, { version, total: count, ...(!total.total_exact && { estimate: total.total }) })
     const listed = { data: rows.map((row) => assetRecord(row, this.deps.signer, presets)), ...total, ...page }
     this.pages.keep(organizationId, query, { version, linksExpire, presets, page: listed })
@@ -184,7 +185,7 @@ export class AssetService {
    */
   private async estimatedTotal(
     organizationId: string,
-    filter: AssetFilter,
+    filter: AssetFilter & { q: string },
     inCollection: string | undefined,
     counted: { count: number; before: store.CountedTotal | undefined; version: string | null },
   ) {

@@ -3,7 +3,7 @@ import type { Database, Db } from '../../platform/db/index.js'
 import type { ActorKind, EmbeddedMetadata, PaletteColor, Provenance, ProvenanceSource } from '../../platform/db/schema.js'
 import type { Page } from '../../platform/http/pagination.js'
 import type { Actor } from './record.js'
-import { textQuery } from './full-text.js'
+import { textQuery, type TermForms } from './full-text.js'
 import { NEWEST_FIRST, reordersOnUpdate, type AssetSort, type SortKey } from './sort.js'
 
 /**
@@ -152,8 +152,8 @@ function hasTagStartingWith(prefix: string, tagKeys: RawBuilder<unknown>): RawBu
  * are planned with their parameters), so it estimates the match from the column's statistics and can
  * choose the GIN index; inside a subquery it would see neither.
  */
-function matchesText(query: string, search: RawBuilder<unknown>): RawBuilder<boolean> {
-  const tsquery = textQuery(query)
+function matchesText(query: string, search: RawBuilder<unknown>, forms: TermForms = 'both'): RawBuilder<boolean> {
+  const tsquery = textQuery(query, forms)
   return tsquery ? sql<boolean>`${search} @@ ${tsquery}` : sql<boolean>`false`
 }
 
@@ -169,15 +169,26 @@ export async function listAssets(db: Db, organizationId: string, filter: AssetFi
 }
 
 /**
- * The planner's estimate of how many assets the filter selects, from the column statistics (no row is
- * read): what a full-text list answers once its matches pass the count's cap.
+ * The planner's estimate of how many assets a full-text filter selects, from the column statistics (no
+ * row is read): what a full-text list answers once its matches pass the count's cap. One EXPLAIN of the
+ * filter twice, once with each term's stemmed form and once with its exact (or prefix) form: the larger
+ * estimate stands for both, as an asset's words are in the column in both forms (see TermForms). Asking
+ * for both at once estimated a word found in 10% of the titles at 19%.
  */
-export async function estimatedMatches(db: Db, organizationId: string, filter: AssetFilter, inCollection: string | undefined): Promise<number> {
-  const compiled = whereFilter(scopedAssets(db, inCollection).select(sql`1`.as('one')), organizationId, filter).compile()
+export async function estimatedMatches(db: Db, organizationId: string, filter: AssetFilter & { q: string }, inCollection: string | undefined): Promise<number> {
+  const { q, ...others } = filter
+  const matching = (forms: TermForms) =>
+    whereFilter(scopedAssets(db, inCollection).select(sql`1`.as('one')), organizationId, others).where(matchesText(q, sql.ref('assets.search'), forms))
+  const compiled = matching('stemmed').unionAll(matching('exact')).compile()
   const { rows } = await db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]))
   const explained = rows[0]!['QUERY PLAN']
-  const plans = (typeof explained === 'string' ? JSON.parse(explained) : explained) as Array<{ Plan: { 'Plan Rows': number } }>
-  return Math.round(plans[0]!.Plan['Plan Rows'])
+  const [{ Plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as [{ Plan: PlanNode }]
+  return Math.round(Math.max(...Plan.Plans!.map((alternative) => alternative['Plan Rows'])))
+}
+
+interface PlanNode {
+  'Plan Rows': number
+  Plans?: PlanNode[]
 }
 
 /** The organization's `library_version` (migration 0008): unchanged, so is every page of its assets. */

@@ -34,6 +34,8 @@ interface SessionDeps {
 interface InstanceDeps extends SessionDeps {
   /** `SMTP_URL` is set: invitations are emailed and forgotten passwords reset by a link. */
   emailConfigured: boolean
+  /** LIST_EXACT_TOTAL_UP_TO, which the library screen says a full-text list has more than once its total is estimated. */
+  exactTotalsUpTo: number
 }
 
 /**
@@ -41,7 +43,7 @@ interface InstanceDeps extends SessionDeps {
  * what the sign-in screen says about this server before there is one.
  */
 export function sessionRoutes(app: App, deps: InstanceDeps): void {
-  const { auth, guard, emailConfigured } = deps
+  const { auth, guard, emailConfigured, exactTotalsUpTo } = deps
   const sessionBody = sessionBodyFor(deps)
 
   app.post(
@@ -114,11 +116,11 @@ export function sessionRoutes(app: App, deps: InstanceDeps): void {
         tags: SESSION_TAGS,
         summary: 'Describe this server before signing in',
         description:
-          'Whether anyone has signed in yet, so the sign-in screen points a new server\u2019s owner to the login its first start printed; and whether the server sends email (invitations, reset links).',
+          'Whether anyone has signed in yet, so the sign-in screen points a new server\u2019s owner to the login its first start printed; whether the server sends email (invitations, reset links); and up to how many matches a full-text list is counted exactly.',
         response: { 200: appResponse('Facts about this server.', InstanceSchema) },
       },
     },
-    async () => ({ first_sign_in_pending: await auth.firstSignInPending(), email_configured: emailConfigured }),
+    async () => ({ first_sign_in_pending: await auth.firstSignInPending(), email_configured: emailConfigured, exact_totals_up_to: exactTotalsUpTo }),
   )
 }
 

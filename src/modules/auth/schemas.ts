@@ -84,8 +84,13 @@ export const InstanceSchema = Type.Object(
     email_configured: Type.Boolean({
       description: 'The server sends email (`SMTP_URL` is set): invitations are emailed, and a forgotten password can be reset by a link sent to its address.',
     }),
+    exact_totals_up_to: Type.Integer({
+      minimum: 1,
+      description:
+        'A full-text list counts its matches up to this many (`LIST_EXACT_TOTAL_UP_TO`); past it, its `total` is an estimate (`total_exact: false`), which the library shows as "1,000+ assets".',
+    }),
   },
-  { [COMPONENT]: 'AppInstance', additionalProperties: false, description: 'Facts about this server for the sign-in screen; nothing secret, nobody\u2019s data.' },
+  { [COMPONENT]: 'AppInstance', additionalProperties: false, description: 'Facts about this server for the web app\u2019s screens; nothing secret, nobody\u2019s data.' },
 )
 
 export const PasswordResetRequestBody = Type.Object({ email: Email }, { additionalProperties: false })

@@ -102,7 +102,7 @@ const AssetPageOf = (description: string) =>
   Type.Object(
     {
       ...PageOf(AssetSummary(), description).properties,
-      total_exact: Type.Boolean({ description: 'False when `total` is an estimate: a `q` matching more than 10,000 assets. Every other total is exact.' }),
+      total_exact: Type.Boolean({ description: 'False when `total` is an estimate: a `q` matching more than 1,000 assets (say "more than 1,000"). Every other total is exact.' }),
     },
     { additionalProperties: false },
   )

@@ -3960,7 +3960,7 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
-                        /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 10,000 assets is not counted to the end. */
+                        /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 1,000 assets (`LIST_EXACT_TOTAL_UP_TO`) is not counted to the end. Say "1,000+" rather than the estimate, which is rough. */
                         total_exact: boolean;
                     };
                 };
@@ -7313,7 +7313,7 @@ export interface operations {
                             total: number;
                             limit: number;
                             offset: number;
-                            /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 10,000 assets is not counted to the end. */
+                            /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 1,000 assets (`LIST_EXACT_TOTAL_UP_TO`) is not counted to the end. Say "1,000+" rather than the estimate, which is rough. */
                             total_exact: boolean;
                         };
                     };

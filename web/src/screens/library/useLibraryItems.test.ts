@@ -9,9 +9,13 @@ describe('the library count', () => {
     expect(countText(undefined, true)).toBe('')
   })
 
-  it('says "about" when the server estimated the total of a full-text list', () => {
-    expect(countText(12345, false, true)).toBe(`about ${(12345).toLocaleString()} assets`)
-    expect(countText(12345, false, false)).toBe(`${(12345).toLocaleString()} assets`)
+  it('says "1,000+" when the server estimated the total of a full-text list past its count of 1,000', () => {
+    expect(countText(12345, false, { countedUpTo: 1000 })).toBe(`${(1000).toLocaleString()}+ assets`)
+    expect(countText(12345, false)).toBe(`${(12345).toLocaleString()} assets`)
+  })
+
+  it('says "about" while it does not know up to where the server counts', () => {
+    expect(countText(12345, false, { countedUpTo: undefined })).toBe(`about ${(12345).toLocaleString()} assets`)
   })
 
   it('does not pass a search cut at its limit off as the number of matches', () => {

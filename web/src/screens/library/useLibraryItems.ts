@@ -2,6 +2,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { useMemo } from 'react'
 import { ASSETS_KEY } from '../../api/cache'
 import { unwrap, v1 } from '../../api/client'
+import { useInstance } from '../../instance'
 import { nextOffset } from '../../api/paging'
 import { plural } from '../../ui/format'
 import type { CardAsset } from './AssetGrid'
@@ -11,13 +12,20 @@ import { sortParam } from './sort'
 export const PAGE = 60
 export const SEARCH_LIMIT = 100
 
+/** A full-text list's total that the server estimated, having counted its matches up to `countedUpTo` (unknown until the instance's facts arrive). */
+export interface EstimatedTotal {
+  countedUpTo: number | undefined
+}
+
 /**
- * "6 assets", "about 12,000 assets" when the server estimated a full-text list's total, "3 hits", or
- * "Top 100 hits" when a search was cut at its limit (it has no total).
+ * "6 assets"; "1,000+ assets" when the server estimated a full-text list's total past the count's cap,
+ * as search pages say it (the estimate is rough, the cap is not), or "about 12,000 assets" while the cap
+ * is unknown; "3 hits", or "Top 100 hits" when a search was cut at its limit (it has no total).
  */
-export function countText(total: number | undefined, searching: boolean, estimated = false): string {
+export function countText(total: number | undefined, searching: boolean, estimated?: EstimatedTotal): string {
   if (total === undefined) return ''
-  if (!searching) return estimated ? `about ${plural(total, 'asset')}` : plural(total, 'asset')
+  if (!searching && estimated) return estimated.countedUpTo === undefined ? `about ${plural(total, 'asset')}` : `${estimated.countedUpTo.toLocaleString()}+ assets`
+  if (!searching) return plural(total, 'asset')
   return total >= SEARCH_LIMIT ? `Top ${SEARCH_LIMIT} hits` : plural(total, 'hit')
 }
 
@@ -53,7 +61,8 @@ export function useLibraryItems({ filters, search, sort }: LibraryUrlState, { en
     [search, hits.data, list.data],
   )
   const total = search ? hits.data?.data.length : list.data?.pages[0]?.total
-  const estimated = !search && list.data?.pages[0]?.total_exact === false
+  const countedUpTo = useInstance().data?.exact_totals_up_to
+  const estimated = !search && list.data?.pages[0]?.total_exact === false ? { countedUpTo } : undefined
   return {
     items,
     total,
