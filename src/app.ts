@@ -276,7 +276,7 @@ export function createProcessFiles(config: Config): ProcessFiles {
  * is one module file implementing `Derivation`, one migration for its queue, and one entry here.
  */
 export function createDerivations(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
-  const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl })
+  const thumbnails = new Thumbnails({ db: database.db, ...files, logger, databaseUrl: config.databaseUrl, foreground })
   const pgvector = new PgVector(database.db)
   const embeddings = new Embeddings({ database, config: config.embeddings, logger, pgvector, databaseUrl: config.databaseUrl })
   const imageEmbeddings = new ImageEmbeddings({ database, config: config.imageEmbeddings, logger, ...files, pgvector, databaseUrl: config.databaseUrl, foreground })
@@ -294,7 +294,7 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
 
 /**
  * The background work of one process, the HTTP app's or a worker's: the derivations and webhook sending.
- * `foreground`: the HTTP app's requests, which the analyses leave the CPU to (a worker has none).
+ * `foreground`: the HTTP app's costly requests, which the background runners leave the CPU to (a worker has none).
  */
 export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
   const derivations = createDerivations(config, database, logger, files, foreground)

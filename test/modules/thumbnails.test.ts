@@ -1,4 +1,5 @@
 import { existsSync, rmSync } from 'node:fs'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { sql } from 'kysely'
@@ -11,7 +12,7 @@ import { bearer, FILES_ON_DISK, seedOrganization, startTestApp, type Seeded, typ
 import { expectProblem, outboxEvents, pushAndRead, type AssetRecord } from '../support/fixtures.js'
 import { noisePng, undecodablePng } from '../support/images.js'
 import { loginOwner, signedInMember } from '../support/sessions.js'
-import { waitFor } from '../support/wait.js'
+import { staysTrue, waitFor } from '../support/wait.js'
 
 const BASE_URL = 'http://assets.test'
 
@@ -43,6 +44,17 @@ const thumbnailPath = (sha256: string) => {
 const fetchFile = (url: string) => t.app.inject({ method: 'GET', url: url.replace(BASE_URL, '') })
 const read = async (id: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${id}`, headers: bearer(acme.readKey) })).json<AssetRecord & { thumbnail_status: string; thumbnail_failure: string | null }>()
 const queuedJobs = async () => (await sql<{ n: number }>`select count(*)::int as n from thumbnail_jobs`.execute(t.database.handle.db)).rows[0]!.n
+/** A push whose body is still coming, over a real socket: resolves once the server has its headers. */
+async function pushInFlight(key: string): Promise<Socket> {
+  if (!t.app.server.listening) await t.app.listen({ host: '127.0.0.1', port: 0 })
+  const headersRead = new Promise((resolve) => t.app.server.once('request', resolve))
+  const socket = connect((t.app.server.address() as AddressInfo).port, '127.0.0.1')
+  socket.on('error', () => {})
+  socket.write(`POST /api/v1/assets HTTP/1.1\r\nHost: assets.test\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"image_base64":"`)
+  await headersRead
+  return socket
+}
+
 /** Counts the thumbnails decoded in this process (every ImageProcessor's), calling through. */
 const countDecodes = () => vi.spyOn(ImageProcessor.prototype, 'thumbnail')
 
@@ -89,6 +101,22 @@ describe('thumbnails off the push', () => {
     expect(await sharp(again.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 300, height: 300 })
     expect(existsSync(thumbnailPath(record.sha256))).toBe(true)
     expect(decodes).toHaveBeenCalledTimes(1)
+  })
+
+  it('leaves the CPU to a push in flight: the runner waits, and a thumbnail asked for meanwhile is made on demand', async () => {
+    await t.app.services.thumbnails.drain()
+    const push = await pushInFlight(acme.writeKey)
+    const waiting = (await pushAndRead(t.app, acme, {}, await noisePng(200))).record
+    const asked = (await pushAndRead(t.app, acme, {}, await noisePng(200))).record
+    await t.app.services.thumbnails.start()
+    try {
+      await staysTrue('no thumbnail made in the background while a push is in flight', () => !existsSync(thumbnailPath(waiting.sha256)), 1_000)
+      expect((await fetchFile(asked.thumbnail_url)).statusCode).toBe(200)
+      push.destroy()
+      await waitFor('the waiting thumbnail made once the push has ended', () => existsSync(thumbnailPath(waiting.sha256)))
+    } finally {
+      await t.app.services.thumbnails.stop(5_000)
+    }
   })
 
   it('makes the queued thumbnails in the background once its runner is started, and forgets the job of a deleted asset', async () => {

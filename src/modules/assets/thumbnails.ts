@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql, type RawBuilder } from 'kysely'
 import { claimAssetJobs } from '../../platform/background/claims.js'
+import type { ForegroundActivity } from '../../platform/background/foreground.js'
 import type { ChangedRows, Derivation, DerivationCounts } from '../../platform/background/derivation.js'
 import { listen, type Listener } from '../../platform/background/listener.js'
 import { Runner, type WorkQueue } from '../../platform/background/runner.js'
@@ -39,6 +40,12 @@ export interface ThumbnailsDeps {
   logger: FastifyBaseLogger
   /** Set for PostgreSQL: jobs committed by other processes wake this one through LISTEN/NOTIFY. */
   databaseUrl?: string | undefined
+  /**
+   * The HTTP app's costly requests, which the background runner leaves the CPU to: with one push in
+   * flight at a time, the thumbnail of the push before it decoding beside it made the push's p95 twice
+   * Directus's (issue 39). A thumbnail asked for in the meantime is made on demand, so nobody waits for it.
+   */
+  foreground?: ForegroundActivity | undefined
 }
 
 /**
@@ -74,7 +81,7 @@ export class Thumbnails implements Derivation<AssetChange> {
   /** Makes the queued thumbnails in this process until stop(), woken by this process's pushes and by the others' NOTIFY. */
   async start(): Promise<void> {
     if (this.runner) return
-    const runner = this.createRunner()
+    const runner = this.createRunner(this.deps.foreground)
     this.runner = runner
     runner.start()
     if (this.deps.databaseUrl) this.listener = await listen(this.deps.databaseUrl, [store.THUMBNAILS_CHANNEL], () => runner.wake(), this.deps.logger)
@@ -131,7 +138,8 @@ export class Thumbnails implements Derivation<AssetChange> {
 
   /** Makes every queued thumbnail now (tests, and a process that has just restored its files). */
   async drain(): Promise<void> {
-    const runner = this.createRunner()
+    // Asked for now: it does not wait for a gap between requests.
+    const runner = this.createRunner(undefined)
     await runner.drain()
     await runner.stop(0)
   }
@@ -171,9 +179,9 @@ export class Thumbnails implements Derivation<AssetChange> {
     )
   }
 
-  private createRunner(): Runner<{ id: string }> {
+  private createRunner(foreground: ForegroundActivity | undefined): Runner<{ id: string }> {
     const owner = `${hostname()}:${process.pid}:thumbnails:${randomBytes(4).toString('hex')}`
-    return new Runner(new ThumbnailQueue(this.deps, owner, (source) => this.ensure(source)), {
+    return new Runner(new ThumbnailQueue(this.deps, owner, foreground, (source) => this.ensure(source)), {
       logger: this.deps.logger,
       batchSize: JOBS_PER_CLAIM,
       concurrency: 1,
@@ -191,6 +199,7 @@ class ThumbnailQueue implements WorkQueue<{ id: string }> {
   constructor(
     private readonly deps: ThumbnailsDeps,
     private readonly owner: string,
+    private readonly foreground: ForegroundActivity | undefined,
     private readonly ensure: (source: ThumbnailSource) => Promise<ThumbnailOutcome>,
   ) {}
 
@@ -207,6 +216,7 @@ class ThumbnailQueue implements WorkQueue<{ id: string }> {
     const done: string[] = []
     const outcomes: boolean[] = []
     for (const job of jobs) {
+      await this.foreground?.quiet(signal)
       if (signal.aborted) break
       const source = sources.get(job.id)
       try {

@@ -10,10 +10,11 @@ export interface ForegroundOptions {
 const LOOK_EVERY_MS = 50
 
 /**
- * The costly requests this process is serving (the app counts its `expensive` bucket), so background work that can wait (the analyses of issue 36)
- * runs in the gaps between them instead of beside them: on two cores, four decoders working while
- * pushes arrive made a push's answer 2 to 3 times slower. A worker process serves nothing and never
- * waits. Thumbnails do not wait: their link is valid from the push's answer, and a viewer may ask for it.
+ * The costly requests this process is serving (the app counts its `expensive` bucket), so background
+ * work that can wait (thumbnails, the analyses of issue 36, image embeddings) runs in the gaps between
+ * them instead of beside them: on two cores, four decoders working while pushes arrive made a push's
+ * answer 2 to 3 times slower. A worker process serves nothing and never waits. A thumbnail asked for
+ * while its job waits is made on demand.
  */
 export class ForegroundActivity {
   private inFlight = 0
