@@ -1,11 +1,9 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { App } from '../../platform/http/app-type.js'
 import { AppError } from '../../platform/http/errors.js'
 import type { RouteAuth } from '../../platform/http/route-auth.js'
-import { screenMessages, type ErrorAnswer } from './messages.js'
-import { mcpServer } from './server.js'
+import type { ErrorAnswer } from './messages.js'
 import { V1Calls } from './v1-calls.js'
 
 /**
@@ -24,6 +22,18 @@ const STATELESS = {
 } as const
 
 /**
+ * The MCP SDK and what is built on it, loaded by the first /mcp request rather than at start: its
+ * schemas (zod) took ~20 MiB of a server's idle RSS (issue 39), and most servers are never asked.
+ */
+let loadingSdk: Promise<typeof import('./server.js') & typeof import('./messages.js') & typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')> | undefined
+function mcpSdk() {
+  loadingSdk ??= Promise.all([import('./server.js'), import('./messages.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]).then(
+    ([server, messages, transport]) => ({ ...server, ...messages, ...transport }),
+  )
+  return loadingSdk
+}
+
+/**
  * /mcp, the Model Context Protocol over Streamable HTTP, stateless: each POST carries JSON-RPC messages
  * and is answered with JSON (never a stream); GET (a stream) and DELETE (a session's end) are 405, as
  * the transport specifies for a server that offers neither.
@@ -39,6 +49,7 @@ export function mcpRoutes(app: App): void {
       async (request, reply) => {
         const caller = request.caller!
         if (caller.via !== 'key') throw new AppError('invalid_api_key', 'The MCP endpoint takes an API key: send it as `Authorization: Bearer <key>`.')
+        const { mcpServer, screenMessages, WebStandardStreamableHTTPServerTransport } = await mcpSdk()
         const server = mcpServer(caller.scope, new V1Calls(app, request), request.log)
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MCP_BODY_LIMIT })
         await server.connect(transport)
