@@ -280,16 +280,15 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
   const order = orderOf(sort)
   const { after } = options
   const pageColumns = whereFilter(scopedAssets(db, options.inCollection).select(ASSET_COLUMNS), organizationId, filter)
-    .select(KEY_TEXT[sort.key].text.as('sort_key'))
     .$if(after !== undefined, (query) => query.where(afterKeyset(sort, after!)))
     .orderBy(order)
     .limit(page.limit + 1)
     .offset(page.offset)
-  // The derived columns over the page alone: beside the columns, PostgreSQL would compute them for every
-  // row that the offset skips too.
+  // The derived columns and the key's text over the page alone: beside the columns, PostgreSQL would
+  // compute them for every row that the offset skips too.
   const pageRows = db
     .selectFrom(pageColumns.as('assets'))
-    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS, 'assets.sort_key'])
+    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS, KEY_TEXT[sort.key].text.as('sort_key')])
     .orderBy(order)
   return db
     .selectFrom(totalOf(db, organizationId, filter, options).as('counted'))
