@@ -375,7 +375,7 @@ describe('a kept page whose library version moved', () => {
 })
 
 describe('ListPages', () => {
-  const page = (n: number) => ({ version: '1', linksExpire: 1, presets: [], page: { data: Array.from({ length: n }, (_, i) => i), total: n, total_exact: true, limit: n, offset: 0 } })
+  const page = (n: number) => ({ version: '1', linksExpire: 1, presets: [], page: { data: Array.from({ length: n }, (_, i) => i), total: n, total_exact: true, limit: n, offset: 0, next_cursor: null } })
 
   it('keeps at most its budget of records (a page counts one more), dropping the least recently used', () => {
     const pages = new ListPages<number>(8)

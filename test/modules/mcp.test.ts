@@ -230,14 +230,17 @@ describe('the MCP server', () => {
       expect(await toolError(reader, 'restore_asset', { id })).toContain('403 insufficient_scope')
     })
 
-    it('pages a list with next_offset', async () => {
+    it('pages a list with next_offset or next_cursor', async () => {
       const client = await connect(served.url, globex.writeKey)
       for (let i = 0; i < 3; i++) await pushImage(t.app, globex.writeKey, { tag_names: ['paged'] })
-      const first = await ok<{ data: Array<{ id: string }>; total: number; next_offset: number }>(client, 'list_assets', { tag: 'paged', limit: 2 })
-      expect(first).toMatchObject({ total: 3, total_exact: true, next_offset: 2 })
-      const second = await ok<{ data: Array<{ id: string }>; next_offset: null }>(client, 'list_assets', { tag: 'paged', limit: 2, offset: first.next_offset })
-      expect(second.next_offset).toBeNull()
+      type Listed = { data: Array<{ id: string }>; total: number; next_offset: number | null; next_cursor: string | null }
+      const first = await ok<Listed>(client, 'list_assets', { tag: 'paged', limit: 2 })
+      expect(first).toMatchObject({ total: 3, total_exact: true, next_offset: 2, next_cursor: expect.any(String) })
+      const second = await ok<Listed>(client, 'list_assets', { tag: 'paged', limit: 2, offset: first.next_offset })
+      expect(second).toMatchObject({ next_offset: null, next_cursor: null })
       expect(new Set([...first.data, ...second.data].map((asset) => asset.id)).size).toBe(3)
+      expect(await ok<Listed>(client, 'list_assets', { tag: 'paged', limit: 2, cursor: first.next_cursor })).toEqual(second)
+      expect(await toolError(client, 'list_assets', { limit: 2, cursor: first.next_cursor })).toContain('400 invalid_cursor')
     })
 
     it('says when list_assets’s total, or a collection’s, is an estimate, as the REST lists do', async () => {
@@ -248,6 +251,8 @@ describe('the MCP server', () => {
         const many = await ok<{ total: number; total_exact: boolean }>(client, 'list_assets', { q: 'lighthouse', limit: 2 })
         expect(many.total_exact).toBe(false)
         expect(many.total).toBeGreaterThan(3)
+        // The next page follows the cursor, not the estimated total.
+        expect(many).toMatchObject({ next_offset: 2, next_cursor: expect.any(String) })
         expect(await ok(client, 'list_assets', { limit: 2 })).toMatchObject({ total: 5, total_exact: true })
         const smart = await callApi(estimating.t.app, estimating.acme.writeKey, 'POST', '/api/v1/collections', { name: 'Lights', kind: 'smart', query: { q: 'lighthouse' } })
         expect(smart.statusCode, smart.body).toBe(201)
@@ -312,7 +317,7 @@ describe('the MCP server', () => {
     it('checks arguments against the tool\u2019s own schema as JSON, coercing nothing, before the endpoint reads them as text', async () => {
       const client = await connect(served.url, acme.writeKey)
       const text = await toolError(client, 'list_assets', { client: { a: 1 }, limit: null })
-      expect(text).toBe('Invalid arguments for list_assets (it takes asset_type, client, product, tag, tag_prefix, q, color, provenance, external_id, sort, limit, offset):\n- client: must be a string\n- limit: must be an integer')
+      expect(text).toBe('Invalid arguments for list_assets (it takes asset_type, client, product, tag, tag_prefix, q, color, provenance, external_id, sort, limit, offset, cursor):\n- client: must be a string\n- limit: must be an integer')
       expect(await toolError(client, 'list_tags', { limit: '5' })).toContain('- limit: must be an integer')
       expect(await toolError(client, 'get_collection', { id: randomUuid(), offset: true })).toContain('- offset: must be an integer')
       expect(await toolError(client, 'search_assets', { q: ['poster'] })).toContain('- q: must be a string')

@@ -1,5 +1,5 @@
 import { OPERATIONS, type OperationId } from './generated/operations.js'
-import { everyItem } from './pages.js'
+import { everyItem, everyItemByCursor } from './pages.js'
 import { pushBody, resolveSource, type PushSource, type SourceResolver } from './push.js'
 import { jsonBody, sleep, Transport, type Bucket, type ClientOptions, type RateLimitState, type RequestBody, type RequestOptions } from './transport.js'
 import type * as T from './types.js'
@@ -70,9 +70,12 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       push: async (source: Source, fields: T.PushFields = {}, options?: RequestOptions) =>
         call<T.PushResult>('pushAsset', { body: pushBody(await resolve(source), fields), options }),
       list: (query?: T.AssetListQuery, options?: RequestOptions) => call<T.AssetPage>('listAssets', { query, options }),
-      /** Every asset matching the filters, fetching pages (of `limit`, default 100) as the loop goes. */
+      /**
+       * Every asset matching the filters, fetching pages (of `limit`, default 100) by cursor as the loop
+       * goes, from `offset` or `cursor` if given: to the end even when a full-text total is an estimate.
+       */
       iterate: (query: Omit<T.AssetListQuery, 'limit'> & { limit?: number } = {}, options?: RequestOptions) =>
-        everyItem<T.Asset>((offset, limit) => call<T.AssetPage>('listAssets', { query: { ...query, offset, limit }, options }), byId, query),
+        everyItemByCursor<T.Asset>((from, limit) => call<T.AssetPage>('listAssets', { query: { ...query, ...from, limit }, options }), byId, query),
       get: (id: string, options?: RequestOptions) => call<T.Asset>('getAsset', { id, options }),
       /** Changes metadata; `tag_names` replaces every tag, `null` clears a field. */
       update: (id: string, changes: T.AssetUpdate, options?: RequestOptions) => call<T.Asset>('updateAsset', { id, body: json(changes), options }),
@@ -189,9 +192,9 @@ export function clientWith<Source>(options: ClientOptions, resolve: SourceResolv
       update: (id: string, changes: T.CollectionUpdate, options?: RequestOptions) => call<T.Collection>('updateCollection', { id, body: json(changes), options }),
       /** Deletes the collection; its assets stay in the library. */
       delete: (id: string, options?: RequestOptions) => call<void>('deleteCollection', { id, options }),
-      /** Every asset of a collection, page after page. */
-      iterateAssets: (id: string, query: Omit<T.CollectionAssetsQuery, 'offset'> = {}, options?: RequestOptions) =>
-        everyItem<T.Asset>(async (offset, limit) => (await collectionAssets(id, { offset, limit }, options)).assets, byId, query),
+      /** Every asset of a collection, page after page by cursor, in the order of `sort` if given. */
+      iterateAssets: (id: string, query: T.CollectionAssetsQuery = {}, options?: RequestOptions) =>
+        everyItemByCursor<T.Asset>(async (from, limit) => (await collectionAssets(id, { ...query, ...from, limit }, options)).assets, byId, query),
       /** Adds one asset id or up to 100 to a manual collection (409 on a smart one); repeats are no-ops. */
       addAssets: (id: string, assetIds: string | string[], options?: RequestOptions) =>
         call<T.MembershipChange>('addCollectionAssets', { id, body: json(members(assetIds)), options }),

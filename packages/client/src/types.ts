@@ -118,4 +118,6 @@ export interface Page<Item> {
   total: number
   limit: number
   offset: number
+  /** False when `total` is an estimate (a full-text list of many matches), which can be below the true count. */
+  total_exact?: boolean
 }

@@ -140,6 +140,29 @@ describe('assets', () => {
     expect(responses.length - before).toBe(3)
   })
 
+  it('iterates by cursor to the end of a full-text list whose total is an estimate, from an offset or a cursor', async () => {
+    // Totals exact up to 1 here: four matches make an estimate, which may be below them.
+    const estimating = await startServer({ LIST_EXACT_TOTAL_UP_TO: '1' })
+    try {
+      const own = createClient({ baseUrl: estimating.url, apiKey: estimating.acme.writeKey })
+      const ids: string[] = []
+      for (let index = 0; index < 4; index++) ids.push((await own.assets.push(await uniquePng(), { title: `Lighthouse ${index}` })).asset_id)
+      const first = await own.assets.list({ q: 'lighthouse', sort: 'title', limit: 1 })
+      expect(first).toMatchObject({ total_exact: false, next_cursor: expect.any(String) })
+      const every: string[] = []
+      for await (const asset of own.assets.iterate({ q: 'lighthouse', sort: 'title', limit: 1 })) every.push(asset.id)
+      expect(every).toEqual(ids)
+      const fromOffset: string[] = []
+      for await (const asset of own.assets.iterate({ q: 'lighthouse', sort: 'title', limit: 1, offset: 1 })) fromOffset.push(asset.id)
+      expect(fromOffset).toEqual(ids.slice(1))
+      const fromCursor: string[] = []
+      for await (const asset of own.assets.iterate({ q: 'lighthouse', sort: 'title', limit: 3, cursor: first.next_cursor! })) fromCursor.push(asset.id)
+      expect(fromCursor).toEqual(ids.slice(1))
+    } finally {
+      await estimating.close()
+    }
+  })
+
   it('checks which hashes the library has, with a read key, in the cheap bucket', async () => {
     const image = await uniquePng()
     const { asset_id } = await client.assets.push(image)
@@ -311,6 +334,9 @@ describe('collections', () => {
     const members: string[] = []
     for await (const asset of client.collections.iterateAssets(collection.id, { limit: 2 })) members.push(asset.id)
     expect(members.sort()).toEqual([...ids].sort())
+    const oldestFirst: string[] = []
+    for await (const asset of client.collections.iterateAssets(collection.id, { limit: 2, sort: 'created_at' })) oldestFirst.push(asset.id)
+    expect(oldestFirst).toEqual(ids)
 
     expect(await client.collections.removeAssets(collection.id, ids[0]!)).toEqual({ changed: 1, asset_count: 2 })
 

@@ -1,5 +1,6 @@
 import type { Page } from '../../platform/http/pagination.js'
 import type { RenditionPreset } from '../renditions/spec.js'
+import type { Keyset } from './cursor.js'
 import type { AssetSort } from './sort.js'
 import type { AssetFilter, CountedTotal } from './store.js'
 
@@ -11,6 +12,8 @@ export interface ListedPage<R> {
   total_exact: boolean
   limit: number
   offset: number
+  /** Where the next page starts (see cursor.ts); null on the last page. */
+  next_cursor: string | null
 }
 
 export interface CachedPage<R> {
@@ -99,9 +102,9 @@ class Recent<V> {
   }
 }
 
-/** One string per distinct list request: the filters in a fixed order, the collection, the order, the page. */
-export function listQueryKey(filter: AssetFilter, page: Page, inCollection: string | undefined, sort: AssetSort): string {
-  return JSON.stringify([...scopeOf(filter, inCollection), sort.key, sort.descending, page.limit, page.offset])
+/** One string per distinct list request: the filters in a fixed order, the collection, the order, the page (and where a cursor starts it). */
+export function listQueryKey(filter: AssetFilter, page: Page, inCollection: string | undefined, sort: AssetSort, after?: Keyset): string {
+  return JSON.stringify([...scopeOf(filter, inCollection), sort.key, sort.descending, page.limit, page.offset, after?.key ?? null, after?.id ?? null])
 }
 
 /** One string per set of assets a list can page through: the filters in a fixed order and the collection. */

@@ -167,18 +167,24 @@ export function publicAssetRoutes(app: App, deps: { assets: AssetService }): voi
         operationId: 'listAssets',
         tags: ['assets'],
         summary: 'List and filter assets',
-        description: 'Newest first unless `sort` says otherwise. Filters combine (AND).',
+        description:
+          'Newest first unless `sort` says otherwise. Filters combine (AND). Page by `offset`, or by `cursor`: each page\u2019s `next_cursor` asks for the page after it, at the same cost at any depth, and paging so neither skips nor repeats an asset while others are added or deleted.',
         querystring: ListQuery,
         response: {
-          200: okResponse('A page of assets.', AssetListSchema('Assets, in the order of `sort` (newest first by default).'), { data: [ASSET_EXAMPLE], total: 1, total_exact: true, limit: 50, offset: 0 }),
+          200: okResponse('A page of assets.', AssetListSchema('Assets, in the order of `sort` (newest first by default).'), { data: [ASSET_EXAMPLE], total: 1, total_exact: true, limit: 50, offset: 0, next_cursor: null }),
+          ...problemResponses({ invalid_cursor: 'a `cursor` that is not a `next_cursor` of this list (its sort and filters), or `cursor` with `external_id`' }),
         },
       },
     },
     async (request, reply) => {
-      const { limit: _limit, offset: _offset, external_id: externalId, sort, ...filter } = request.query
+      const { limit: _limit, offset: _offset, external_id: externalId, sort, cursor, ...filter } = request.query
       const organizationId = request.caller!.organizationId
-      if (externalId !== undefined) return assets.listByExternalId(organizationId, externalId, filter, pageOf(request.query))
-      const page = await assets.list(organizationId, filter, pageOf(request.query), { sort: parseSort(sort) })
+      if (externalId !== undefined) {
+        // At most one asset: its page is the last, and no cursor was ever made for it.
+        if (cursor !== undefined) throw new AppError('invalid_cursor', 'A list by `external_id` has one page; ask without a cursor.')
+        return assets.listByExternalId(organizationId, externalId, filter, pageOf(request.query))
+      }
+      const page = await assets.list(organizationId, filter, pageOf(request.query), { sort: parseSort(sort), cursor })
       let body = serializedPages.get(page)
       if (body === undefined) serializedPages.set(page, (body = reply.serializeInput({ ...page }, '200', 'application/json') as string))
       return reply.type('application/json; charset=utf-8').send(body)

@@ -3,6 +3,7 @@ import { ListSchema, PaginationQuery } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
 import { PROVENANCE_SOURCES } from '../../platform/db/schema.js'
 import { COLOR_NAMES, type ColorName } from '../../platform/images/color-names.js'
+import { CursorProperty, NextCursorProperty } from './cursor.js'
 import { SortProperty } from './sort.js'
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description })
@@ -451,6 +452,7 @@ export const ListQuery = Type.Object(
     external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The asset with exactly this `external_id` (case-sensitive), if any.' })),
     sort: Type.Optional(SortProperty),
     ...PaginationQuery,
+    cursor: Type.Optional(CursorProperty),
   },
   { additionalProperties: false },
 )
@@ -513,6 +515,7 @@ export const ASSET_EXAMPLE = {
 /**
  * A page of assets. A full-text filter (`q`) counts its matches up to 1,000: past that, `total` is the
  * database planner's estimate and `total_exact` is false; every other list's total is exact.
+ * `next_cursor` pages on by keyset whichever way the page was asked for.
  */
 export function AssetListSchema(description: string) {
   const list = ListSchema(ref(AssetSchema), description)
@@ -522,6 +525,7 @@ export function AssetListSchema(description: string) {
       total_exact: Type.Boolean({
         description: 'False when `total` is an estimate: a full-text filter (`q`) matching more than 1,000 assets (`LIST_EXACT_TOTAL_UP_TO`) is not counted to the end. Say "1,000+" rather than the estimate, which is rough.',
       }),
+      next_cursor: NextCursorProperty,
     },
     { description },
   )

@@ -5,6 +5,7 @@ import { problems, type AppError } from '../../platform/http/errors.js'
 import type { Page } from '../../platform/http/pagination.js'
 import type { Caller } from '../../platform/http/route-auth.js'
 import { FreshReads } from '../../platform/fresh-reads.js'
+import { cursorScope, encodeCursor, keysetOf } from './cursor.js'
 import { countedScopeKey, ListPages, listQueryKey, type CachedPage, type ListedPage } from './list-pages.js'
 import type { RenditionPreset } from '../renditions/spec.js'
 import { assetRecord, thumbnailLink, type AssetChange, type AssetDerivation, type AssetRecord } from './record.js'
@@ -72,6 +73,8 @@ export interface ListedAssets {
   /** A manual collection's members instead of the whole library. */
   inCollection?: string | undefined
   sort?: AssetSort | undefined
+  /** A page's `next_cursor`: the page after it, instead of the page at an offset. */
+  cursor?: string | undefined
 }
 
 /** A picture that stands for a group of assets (a collection's cover): one asset's signed thumbnail. */
@@ -138,8 +141,10 @@ export class AssetService {
    * log since the version it was kept at, says nothing it shows has changed (see `ListPages`), and while
    * the organization's presets, which its records link, are the ones it was made with.
    */
-  async list(organizationId: string, filter: AssetFilter, page: Page, { inCollection, sort = NEWEST_FIRST }: ListedAssets = {}): Promise<ListedPage<AssetRecord>> {
-    const query = listQueryKey(filter, page, inCollection, sort)
+  async list(organizationId: string, filter: AssetFilter, page: Page, { inCollection, sort = NEWEST_FIRST, cursor }: ListedAssets = {}): Promise<ListedPage<AssetRecord>> {
+    const scope = cursorScope(organizationId, countedScopeKey(filter, inCollection), sort)
+    const after = cursor === undefined ? undefined : keysetOf(cursor, page, scope, sort)
+    const query = listQueryKey(filter, page, inCollection, sort, after)
     const linksExpire = this.deps.signer.currentExpiry()
     const presets = await this.deps.presets.presetsOf(organizationId)
     const kept = this.pages.get(organizationId, query)
@@ -149,11 +154,11 @@ export class AssetService {
     const options = { ...this.totalOptions(organizationId, filter, inCollection), countCap, sort }
     const counted = store.countsMatches(filter, options) ? countedScopeKey(filter, inCollection) : undefined
     const countedBefore = counted === undefined ? undefined : this.pages.countedTotal(organizationId, counted)
-    const { rows, total: count, version } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore })
+    const { rows, total: count, version, next } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore, after })
     const { q } = filter
     const total = q === undefined || count <= countCap! ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, { ...filter, q }, inCollection, { count, before: countedBefore, version })
     if (counted !== undefined && version !== null) this.pages.keepCountedTotal(organizationId, counted, { version, total: count, ...(!total.total_exact && { estimate: total.total }) })
-    const listed = { data: rows.map((row) => assetRecord(row, this.deps.signer, presets)), ...total, ...page }
+    const listed = { data: rows.map((row) => assetRecord(row, this.deps.signer, presets)), ...total, ...page, next_cursor: next && encodeCursor(scope, sort, next) }
     this.pages.keep(organizationId, query, { version, linksExpire, presets, page: listed })
     return listed
   }
@@ -161,7 +166,7 @@ export class AssetService {
   /** The list narrowed to the asset with this `external_id` (and the filter): at most one, so one lookup, never kept. */
   async listByExternalId(organizationId: string, externalId: string, filter: AssetFilter, page: Page): Promise<ListedPage<AssetRecord>> {
     const [row, record] = await Promise.all([store.findByExternalId(this.deps.db, organizationId, externalId, filter), this.recorder(organizationId)])
-    return { data: row && page.offset === 0 ? [record(row)] : [], total: row ? 1 : 0, total_exact: true, ...page }
+    return { data: row && page.offset === 0 ? [record(row)] : [], total: row ? 1 : 0, total_exact: true, ...page, next_cursor: null }
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Database, Db } from '../../platform/db/index.js'
 import type { ActorKind, EmbeddedMetadata, PaletteColor, Provenance, ProvenanceSource } from '../../platform/db/schema.js'
 import type { Page } from '../../platform/http/pagination.js'
 import type { Actor } from './record.js'
+import type { Keyset } from './cursor.js'
 import { textQuery, type TermForms } from './full-text.js'
 import { NEWEST_FIRST, reordersOnUpdate, type AssetSort, type SortKey } from './sort.js'
 
@@ -165,7 +166,12 @@ function matchesText(query: string, search: RawBuilder<unknown>, forms: TermForm
 export async function listAssets(db: Db, organizationId: string, filter: AssetFilter, page: Page, options: ListOptions = {}) {
   const rows = await listQuery(db, organizationId, filter, page, options).execute()
   const first = rows[0]!
-  return { rows: rows.filter((row) => row.id !== null) as AssetWithRelations[], total: first.total, version: first.library_version }
+  const listed = rows.filter((row) => row.id !== null) as Array<AssetWithRelations & { sort_key: string }>
+  const shown = listed.slice(0, page.limit)
+  const last = shown.at(-1)
+  // The statement reads one row past the page: when there is one, the page is not the last.
+  const next: Keyset | null = listed.length > page.limit && last ? { key: last.sort_key, id: last.id } : null
+  return { rows: shown as AssetWithRelations[], total: first.total, version: first.library_version, next }
 }
 
 /**
@@ -215,6 +221,8 @@ export interface ListOptions {
   countCap?: number | undefined
   /** The page's order; newest first when absent. */
   sort?: AssetSort | undefined
+  /** The page starts after this keyset (a cursor's) in the order, instead of at the page's offset. */
+  after?: Keyset | undefined
 }
 
 /**
@@ -235,21 +243,52 @@ export function orderOf({ key, descending }: AssetSort): RawBuilder<unknown> {
   return sql`${SORTED_BY[key]} ${direction}, assets.id ${direction}`
 }
 
+/** The ISO 8601 form of a UTC timestamp with its microseconds, which `::timestamptz` reads back exactly. */
+const TIMESTAMP_TEXT = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+
+/**
+ * Each sort key as text that names its value exactly (a timestamp to the microsecond, in UTC; the title's
+ * lower-case form as the order compares it), and that text read back as a value of the key.
+ */
+const KEY_TEXT: Record<SortKey, KeyText> = {
+  created_at: timestampKey(SORTED_BY.created_at),
+  title: { text: sql`lower(assets.title)`, value: (text) => sql`${text}::text collate "C"` },
+  byte_size: { text: sql`assets.byte_size::text`, value: (text) => sql`${text}::bigint` },
+  updated_at: timestampKey(SORTED_BY.updated_at),
+}
+
+interface KeyText {
+  text: RawBuilder<string>
+  value: (text: string) => RawBuilder<unknown>
+}
+
+function timestampKey(column: RawBuilder<unknown>): KeyText {
+  return { text: sql`to_char(${column} at time zone 'UTC', ${TIMESTAMP_TEXT})`, value: (text) => sql`${text}::timestamptz` }
+}
+
+/** The assets after a keyset in a sort's order: one row comparison, which the sort's `(organization_id, key, id)` index seeks. */
+function afterKeyset({ key, descending }: AssetSort, after: Keyset): RawBuilder<boolean> {
+  return sql<boolean>`(${SORTED_BY[key]}, assets.id) ${sql.raw(descending ? '<' : '>')} (${KEY_TEXT[key].value(after.key)}, ${after.id}::uuid)`
+}
+
 /**
  * The statement of `listAssets`: the total joined with the page, so an empty page still has its total,
  * and the organization's `library_version` read in the same snapshot as both.
  */
 export function listQuery(db: Db, organizationId: string, filter: AssetFilter, page: Page, options: ListOptions = {}) {
-  const order = orderOf(options.sort ?? NEWEST_FIRST)
+  const sort = options.sort ?? NEWEST_FIRST
+  const order = orderOf(sort)
+  const { after } = options
   const pageColumns = whereFilter(scopedAssets(db, options.inCollection).select(ASSET_COLUMNS), organizationId, filter)
+    .$if(after !== undefined, (query) => query.where(afterKeyset(sort, after!)))
     .orderBy(order)
-    .limit(page.limit)
+    .limit(page.limit + 1)
     .offset(page.offset)
-  // The derived columns over the page alone: beside the columns, PostgreSQL would compute them for every
-  // row that the offset skips too.
+  // The derived columns and the key's text over the page alone: beside the columns, PostgreSQL would
+  // compute them for every row that the offset skips too.
   const pageRows = db
     .selectFrom(pageColumns.as('assets'))
-    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS])
+    .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS, KEY_TEXT[sort.key].text.as('sort_key')])
     .orderBy(order)
   return db
     .selectFrom(totalOf(db, organizationId, filter, options).as('counted'))

@@ -98,16 +98,16 @@ export function publicCollectionRoutes(app: App, deps: { collections: Collection
         tags: TAGS,
         summary: 'Fetch a collection and its assets',
         description:
-          'The collection with `asset_count` and a page of its assets (`limit`, `offset`, `sort`). A smart collection\u2019s assets are exactly what GET /api/v1/assets returns for its query, in the order of its `query.sort` unless `sort` is given.',
+          'The collection with `asset_count` and a page of its assets (`limit`, `offset` or `cursor`, `sort`). A smart collection\u2019s assets are exactly what GET /api/v1/assets returns for its query, in the order of its `query.sort` unless `sort` is given. `assets.next_cursor` asks for the next page, as in the asset list.',
         params: CollectionParams,
         querystring: CollectionQuery,
         response: {
-          200: okResponse('The collection.', CollectionWithAssetsSchema, { ...COLLECTION_EXAMPLE, assets: { data: [], total: 0, total_exact: true, limit: 50, offset: 0 } }),
-          ...problemResponses(NOT_FOUND),
+          200: okResponse('The collection.', CollectionWithAssetsSchema, { ...COLLECTION_EXAMPLE, assets: { data: [], total: 0, total_exact: true, limit: 50, offset: 0, next_cursor: null } }),
+          ...problemResponses({ ...NOT_FOUND, invalid_cursor: 'a `cursor` that is not an `assets.next_cursor` of this collection in this order' }),
         },
       },
     },
-    async (request) => collections.get(org(request), request.params.id, pageOf(request.query), request.query.sort),
+    async (request) => collections.get(org(request), request.params.id, pageOf(request.query), request.query),
   )
 
   app.patch(

@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { PaginationQuery } from '../../platform/http/pagination.js'
 import { ref } from '../../platform/http/schemas.js'
 import { AssetListSchema, FilterProperties } from '../assets/schemas.js'
+import { CursorProperty } from '../assets/cursor.js'
 import { SortProperty } from '../assets/sort.js'
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Unique in the organization, compared without case.' })
@@ -103,7 +104,7 @@ export const ListQuery = Type.Object(
 
 export const CollectionParams = Type.Object({ id: Type.String({ format: 'uuid' }) })
 /** A collection's read: a page of its assets, in an order that overrides a smart collection's own. */
-export const CollectionQuery = Type.Object({ sort: Type.Optional(SortProperty), ...PaginationQuery }, { additionalProperties: false })
+export const CollectionQuery = Type.Object({ sort: Type.Optional(SortProperty), ...PaginationQuery, cursor: Type.Optional(CursorProperty) }, { additionalProperties: false })
 
 /** A page of the list's collections, whose covers the web app shows. */
 export const CoversQuery = Type.Object(

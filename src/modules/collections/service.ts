@@ -25,6 +25,12 @@ export interface NewCollection {
 
 export type CollectionChanges = Partial<{ name: string; description: string; kind: 'manual' | 'smart'; query: SmartQuery }>
 
+/** How a page of a collection's assets is asked for beside its limit and offset. */
+export interface AssetsPaging {
+  sort?: string | undefined
+  cursor?: string | undefined
+}
+
 const notFound = () => problems.notFound('Collection')
 
 /** The filters of a smart collection's query, without its order. */
@@ -116,10 +122,10 @@ export class CollectionService {
     return { data: rows.map((row, i) => recordOf(row, counts[i]!)), total, ...page }
   }
 
-  /** `sort` orders the page of assets, over a smart collection's own (`query.sort`); newest first without either. */
-  async get(organizationId: string, id: string, page: Page, sort?: string) {
+  /** `sort` orders the page of assets, over a smart collection's own (`query.sort`); newest first without either. `cursor` asks for the page after another. */
+  async get(organizationId: string, id: string, page: Page, { sort, cursor }: AssetsPaging = {}) {
     const row = await this.find(organizationId, id)
-    return { ...(await this.record(organizationId, row)), assets: await this.assetsOf(organizationId, row, page, sort) }
+    return { ...(await this.record(organizationId, row)), assets: await this.assetsOf(organizationId, row, page, { sort, cursor }) }
   }
 
   /**
@@ -246,7 +252,8 @@ export class CollectionService {
    */
   async sharedView(token: string, page: Page) {
     const { row, tokenHash } = await this.findShared(token)
-    const [assets, presets] = await Promise.all([this.assetsOf(row.organization_id, row, page), this.presetsOf(row.organization_id)])
+    // A share pages by offset only: its pages carry no cursor.
+    const [{ next_cursor: _cursor, ...assets }, presets] = await Promise.all([this.assetsOf(row.organization_id, row, page), this.presetsOf(row.organization_id)])
     const share = shareRef(row.id, tokenHash)
     const fileUrl = (asset: { id: string; version: number }, variant: 'thumbnail' | 'original') => this.signer.signForShare(filePath(asset.id, asset.version, variant), share).url
     return {
@@ -342,10 +349,10 @@ export class CollectionService {
   }
 
   /** A page of what the collection holds, in the order `sort` names, or else its query's (a smart one's), or else newest first. */
-  private assetsOf(organizationId: string, row: CollectionRow, page: Page, sort?: string) {
-    if (row.kind === 'manual') return this.assets.list(organizationId, {}, page, { inCollection: row.id, sort: parseSort(sort) })
+  private assetsOf(organizationId: string, row: CollectionRow, page: Page, { sort, cursor }: AssetsPaging = {}) {
+    if (row.kind === 'manual') return this.assets.list(organizationId, {}, page, { inCollection: row.id, sort: parseSort(sort), cursor })
     const query = row.query ?? {}
-    return this.assets.list(organizationId, filterOf(query), page, { sort: parseSort(sort ?? query.sort) })
+    return this.assets.list(organizationId, filterOf(query), page, { sort: parseSort(sort ?? query.sort), cursor })
   }
 
   private async record(organizationId: string, row: CollectionRow) {

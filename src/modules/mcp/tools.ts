@@ -1,6 +1,7 @@
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { Type, type TObject, type TProperties } from 'typebox'
 import type { Scope } from '../../platform/db/schema.js'
+import { NextCursorProperty } from '../assets/cursor.js'
 import { AssetSchema, BulkEditBody, BulkEditResponse, FilterProperties, ListQuery as AssetListQuery, PatchBody, PushBody, PushResponse } from '../assets/schemas.js'
 import { EntrySchema, ListQuery as CatalogueListQuery, TagSchema } from '../catalog/routes.js'
 import { CollectionQuery, CollectionSchema, ListQuery as CollectionListQuery } from '../collections/schemas.js'
@@ -74,7 +75,7 @@ interface Page<T> {
 }
 
 /** A page of assets as the REST lists answer it. */
-type AssetPage = Page<Asset> & { total_exact: boolean }
+type AssetPage = Page<Asset> & { total_exact: boolean; next_cursor: string | null }
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false }
 
@@ -102,13 +103,17 @@ const AssetPageOf = (description: string) =>
   Type.Object(
     {
       ...PageOf(AssetSummary(), description).properties,
+      next_offset: Type.Union([Type.Integer(), Type.Null()], { description: 'When this page was asked for by `offset`: pass as `offset` for the next page; null on the last page.' }),
       total_exact: Type.Boolean({ description: 'False when `total` is an estimate: a `q` matching more than 1,000 assets (say "more than 1,000"). Every other total is exact.' }),
+      next_cursor: NextCursorProperty,
     },
     { additionalProperties: false },
   )
 
+/** The next page by offset follows the cursor, not the total: an estimated total can be below the matches. */
 function assetPageAnswer(page: AssetPage): Record<string, unknown> {
-  return { ...pageAnswer(page, (asset) => summaryOf(asset)).structured, total_exact: page.total_exact }
+  const nextOffset = page.next_cursor === null ? null : page.offset + page.data.length
+  return { ...pageAnswer(page, (asset) => summaryOf(asset)).structured, next_offset: nextOffset, total_exact: page.total_exact, next_cursor: page.next_cursor }
 }
 
 function pageAnswer<T>(page: Page<T>, item: (entry: T) => unknown = (entry) => entry): ToolAnswer {
@@ -241,7 +246,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'list_assets',
     title: 'List assets',
     description:
-      'List the organization\u2019s assets, newest first unless `sort` says otherwise (`created_at`, `title`, `byte_size` or `updated_at`; `-title` for descending), optionally filtered by `asset_type`, `client`, `product` or `tag` (exact, case-insensitive), `tag_prefix` (a tag starting with it), `q` (full text), `color` (a colour name: red, orange, yellow, green, teal, blue, purple, pink, brown, black, gray, white) and `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`). Compact records; `next_offset` is the `offset` of the next page. The names the filters take come from list_asset_types, list_clients, list_products and list_tags.',
+      'List the organization\u2019s assets, newest first unless `sort` says otherwise (`created_at`, `title`, `byte_size` or `updated_at`; `-title` for descending), optionally filtered by `asset_type`, `client`, `product` or `tag` (exact, case-insensitive), `tag_prefix` (a tag starting with it), `q` (full text), `color` (a colour name: red, orange, yellow, green, teal, blue, purple, pink, brown, black, gray, white) and `provenance` (`ai`, `ai_composite`, `capture`, `edited`, `unknown`). Compact records; `next_cursor` is the `cursor` of the next page (the same cost at any depth; with the same filters and sort), or `next_offset` its `offset`. The names the filters take come from list_asset_types, list_clients, list_products and list_tags.',
     scope: 'assets:read',
     annotations: { title: 'List assets', ...READ },
     inputSchema: AssetListQuery,
@@ -344,7 +349,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'get_collection',
     title: 'Get a collection',
     description:
-      'One collection by id, with a page of its assets (compact records; `next_offset` pages on), newest first unless `sort` or a smart collection\u2019s `query.sort` says otherwise (`sort` as list_assets takes it).',
+      'One collection by id, with a page of its assets (compact records; `next_cursor` or `next_offset` pages on), newest first unless `sort` or a smart collection\u2019s `query.sort` says otherwise (`sort` as list_assets takes it).',
     scope: 'assets:read',
     annotations: { title: 'Get a collection', ...READ },
     inputSchema: Type.Object({ id: Id('collection'), ...CollectionQuery.properties }, { additionalProperties: false }),

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   malformed_json: { status: 400, title: 'Bad Request', when: 'the body is not valid JSON' },
   bad_url: { status: 400, title: 'Bad Request', when: 'the URL cannot be read (a bad percent-encoding)' },
   bad_request: { status: 400, title: 'Bad Request', when: 'the request is not valid HTTP (e.g. `Authorization`, `Content-Type` or `Host` sent twice)' },
+  invalid_cursor: { status: 400, title: 'Bad Request', when: 'a list `cursor` that is not a `next_cursor` as answered, or one made for another sort, filter, collection or organization' },
   invalid_figma_url: { status: 400, title: 'Bad Request', when: 'an import `file_url` that is not a Figma file or design link, or has no file key' },
   reset_link_invalid: { status: 400, title: 'Bad Request', when: 'a password reset token that is unknown, expired, already used, or replaced by a newer link' },
   organization_required: { status: 400, title: 'Bad Request', when: 'a session call to /api/v1 without `X-Organization`, by a user of several organizations' },

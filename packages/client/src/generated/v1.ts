@@ -218,7 +218,7 @@ export interface paths {
         };
         /**
          * List and filter assets
-         * @description Newest first unless `sort` says otherwise. Filters combine (AND).
+         * @description Newest first unless `sort` says otherwise. Filters combine (AND). Page by `offset`, or by `cursor`: each page’s `next_cursor` asks for the page after it, at the same cost at any depth, and paging so neither skips nor repeats an asset while others are added or deleted.
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
@@ -452,7 +452,7 @@ export interface paths {
         };
         /**
          * Fetch a collection and its assets
-         * @description The collection with `asset_count` and a page of its assets (`limit`, `offset`, `sort`). A smart collection’s assets are exactly what GET /api/v1/assets returns for its query, in the order of its `query.sort` unless `sort` is given.
+         * @description The collection with `asset_count` and a page of its assets (`limit`, `offset` or `cursor`, `sort`). A smart collection’s assets are exactly what GET /api/v1/assets returns for its query, in the order of its `query.sort` unless `sort` is given. `assets.next_cursor` asks for the next page, as in the asset list.
          *
          *     Needs an API key with scope `assets:read` or `assets:write`. Rate-limit bucket: `cheap` (120 a minute per key, or the key’s own `limit_cheap`; shared by every GET and `POST /assets/check`).
          */
@@ -961,7 +961,7 @@ export interface components {
              * @description Stable snake_case error code, safe to branch on: one of the catalogue (docs/api-conventions.md, Errors).
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "invalid_figma_url" | "reset_link_invalid" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "figma_passcode_invalid" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "import_in_progress" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "image_truncated" | "svg_script" | "svg_external_reference" | "svg_entity" | "svg_too_complex" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "preset_name_taken" | "preset_name_reserved" | "preset_limit_reached" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "figma_not_connected" | "figma_token_invalid" | "figma_file_not_found" | "public_url_required" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "figma_unavailable" | "render_busy" | "email_not_configured" | "storage_unavailable";
+            code: "validation_failed" | "malformed_json" | "bad_url" | "bad_request" | "invalid_cursor" | "invalid_figma_url" | "reset_link_invalid" | "organization_required" | "invalid_api_key" | "not_signed_in" | "invalid_credentials" | "insufficient_scope" | "plan_limit_reached" | "current_password_wrong" | "role_required" | "role_not_allowed" | "csrf_token_invalid" | "cross_site_request" | "invalid_signature" | "figma_passcode_invalid" | "not_found" | "thumbnail_unavailable" | "invitation_not_found" | "request_timeout" | "smart_collection_immutable" | "push_conflict" | "restore_conflict" | "concurrent_change" | "webhook_disabled" | "delivery_in_progress" | "idempotency_key_in_use" | "content_belongs_to_other_asset" | "external_id_taken" | "last_owner" | "import_in_progress" | "body_too_large" | "image_too_large" | "share_zip_too_large" | "uri_too_long" | "unsupported_media_type" | "unsupported_charset" | "unsupported_content_encoding" | "range_not_satisfiable" | "not_an_image" | "unsupported_image_format" | "image_too_many_pixels" | "image_truncated" | "svg_script" | "svg_external_reference" | "svg_entity" | "svg_too_complex" | "unknown_asset_type" | "collection_name_taken" | "collection_kind_immutable" | "manual_collection_has_no_query" | "preset_name_taken" | "preset_name_reserved" | "preset_limit_reached" | "slug_taken" | "unknown_event" | "idempotency_key_reused" | "webhook_url_not_https" | "webhook_url_not_public" | "webhook_url_unresolvable" | "webhook_limit_reached" | "figma_not_connected" | "figma_token_invalid" | "figma_file_not_found" | "public_url_required" | "rate_limited" | "headers_too_large" | "internal_error" | "image_fetch_blocked" | "image_fetch_failed" | "figma_unavailable" | "render_busy" | "email_not_configured" | "storage_unavailable";
             errors?: components["schemas"]["FieldProblem"][];
             /**
              * Format: uuid
@@ -3837,6 +3837,8 @@ export interface operations {
                 limit?: number;
                 /** @description How many items to skip. */
                 offset?: number;
+                /** @description The `next_cursor` of the page before: the page after it, in the same order and with the same filters (anything else is 400 `invalid_cursor`). With `offset` 0 or absent. Unlike an offset, it costs the same at any depth, and it neither skips nor repeats an asset when others are added or deleted meanwhile. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -3951,7 +3953,8 @@ export interface operations {
                      *       "total": 1,
                      *       "total_exact": true,
                      *       "limit": 50,
-                     *       "offset": 0
+                     *       "offset": 0,
+                     *       "next_cursor": null
                      *     }
                      */
                     "application/json": {
@@ -3962,11 +3965,14 @@ export interface operations {
                         offset: number;
                         /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 1,000 assets (`LIST_EXACT_TOTAL_UP_TO`) is not counted to the end. Say "1,000+" rather than the estimate, which is rough. */
                         total_exact: boolean;
+                        /** @description Pass it as `cursor` for the next page; null on the last page. Opaque: it names the sort, the filters and the last asset of this page. */
+                        next_cursor: string | null;
                     };
                 };
             };
             /**
-             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             * @description - `invalid_cursor`: a `cursor` that is not a `next_cursor` of this list (its sort and filters), or `cursor` with `external_id`.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
              *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
              *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
              *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
@@ -7243,6 +7249,8 @@ export interface operations {
                 limit?: number;
                 /** @description How many items to skip. */
                 offset?: number;
+                /** @description The `next_cursor` of the page before: the page after it, in the same order and with the same filters (anything else is 400 `invalid_cursor`). With `offset` 0 or absent. Unlike an offset, it costs the same at any depth, and it neither skips nor repeats an asset when others are added or deleted meanwhile. */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -7286,7 +7294,8 @@ export interface operations {
                      *         "total": 0,
                      *         "total_exact": true,
                      *         "limit": 50,
-                     *         "offset": 0
+                     *         "offset": 0,
+                     *         "next_cursor": null
                      *       }
                      *     }
                      */
@@ -7315,12 +7324,15 @@ export interface operations {
                             offset: number;
                             /** @description False when `total` is an estimate: a full-text filter (`q`) matching more than 1,000 assets (`LIST_EXACT_TOTAL_UP_TO`) is not counted to the end. Say "1,000+" rather than the estimate, which is rough. */
                             total_exact: boolean;
+                            /** @description Pass it as `cursor` for the next page; null on the last page. Opaque: it names the sort, the filters and the last asset of this page. */
+                            next_cursor: string | null;
                         };
                     };
                 };
             };
             /**
-             * @description - `bad_url`: a bad percent-encoding in the path or the query.
+             * @description - `invalid_cursor`: a `cursor` that is not an `assets.next_cursor` of this collection in this order.
+             *     - `bad_url`: a bad percent-encoding in the path or the query.
              *     - `bad_request`: `Authorization`, `Content-Type` or `Host` sent twice.
              *     - `validation_failed`: the request fails its schema; a body is refused (`/`): this endpoint takes none.
              *     - `organization_required`: the web app's session, of a user of several organizations, without `X-Organization`.
