@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { SmtpConfig } from '../../config.js'
 
 /** One email: a plain-text part and its HTML twin, from the server's `SMTP_FROM`. */
@@ -27,18 +27,23 @@ const SOCKET_TIMEOUT_MS = 20_000
  * A nodemailer SMTP transport to `SMTP_URL`, one connection per message (invitations and reset links
  * are rare). The operator configured the host, like the database's, so it is not an outbound request
  * of a user and does not go through the SSRF guard. Errors are logged by the caller with their code and
- * message only: nodemailer's never carry the URL's password.
+ * message only: nodemailer's never carry the URL's password. nodemailer itself loads with the first
+ * email, not at start: a server keeps it idle for days between invitations (issue 39's idle RSS).
  */
 export function createMailer(config: SmtpConfig): Mailer {
-  const transport = createTransport(
-    { url: config.url, connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS, logger: false },
-    { from: config.from },
-  )
+  let transport: Promise<Transporter> | undefined
+  const opened = () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport(
+        { url: config.url, connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS, logger: false },
+        { from: config.from },
+      ),
+    ))
   return {
     async send(message) {
-      await transport.sendMail({ ...message, disableFileAccess: true, disableUrlAccess: true })
+      await (await opened()).sendMail({ ...message, disableFileAccess: true, disableUrlAccess: true })
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close()),
   }
 }
 
