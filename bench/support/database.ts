@@ -83,12 +83,12 @@ export async function listenOnLoopback(app: BuiltApp): Promise<string> {
   return `http://127.0.0.1:${address.port}`
 }
 
-/** One statement on the server of `serverUrl` through a connection of its own (create or drop a database). */
-export async function adminQuery(serverUrl: string, text: string): Promise<void> {
+/** One statement on the server of `serverUrl` through a connection of its own (create or drop a database); its rows. */
+export async function adminQuery(serverUrl: string, text: string, values: unknown[] = []): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: serverUrl })
   await client.connect()
   try {
-    await client.query(text)
+    return (await client.query(text, values)).rows
   } finally {
     await client.end()
   }

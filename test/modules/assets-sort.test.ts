@@ -10,6 +10,7 @@ interface Listed {
   title: string
   byte_size: number
   tags: string[]
+  client: string | null
   created_at: string
   updated_at: string
 }
@@ -188,5 +189,34 @@ describe('tag_prefix', () => {
     const res = await callApi(t.app, acme.readKey, 'POST', '/api/v1/search', { q: 'banana', tag_prefix: 'wall' })
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json<{ data: Listed[] }>().data.map((hit) => hit.title)).toEqual(['banana'])
+  })
+})
+
+describe('tag filter', () => {
+  /**
+   * A tag on most assets and a rare one, read in pages of several sizes in several orders: whether the
+   * statement walks the order's index and keeps what matches, or reads the tag's GIN index and sorts, every
+   * page must be the same slice of the filtered order, and the kept total its length.
+   */
+  it('answers the same pages for a common and a rare tag, in every order and page size', async () => {
+    const ids = everything.map((asset) => asset.id)
+    const bulk = async (body: object) => expect((await callApi(t.app, acme.writeKey, 'POST', '/api/v1/assets/bulk', body)).statusCode).toBe(200)
+    await bulk({ ids: ids.slice(1), add_tags: ['Most'] })
+    await bulk({ ids: [ids[0]!, ids[5]!, ids.at(-1)!], add_tags: ['few'] })
+    everything = (await list('/api/v1/assets?limit=100')).data
+    for (const [tag, count] of [['most', 12], ['FEW', 3]] as const) {
+      const tagged = new Set(everything.filter((asset) => asset.tags.some((name) => name.toLowerCase() === tag.toLowerCase())).map((asset) => asset.id))
+      expect(tagged.size).toBe(count)
+      for (const [key, descending] of [['created_at', true], ['title', false], ['byte_size', true]] as const) {
+        const expected = sortedBy(key, descending).filter((id) => tagged.has(id))
+        for (const limit of [1, 2, 5, 50]) {
+          const read = await readAll(`/api/v1/assets?tag=${tag}&sort=${descending ? '-' : ''}${key}`, limit)
+          expect(read.map((asset) => asset.id), `tag=${tag}, sort ${key}, limit ${limit}`).toEqual(expected)
+        }
+      }
+      const withClient = everything.filter((asset) => tagged.has(asset.id) && asset.client === 'Initech').map((asset) => asset.id)
+      expect(withClient.length).toBeGreaterThan(0)
+      expect((await readAll(`/api/v1/assets?tag=${tag}&client=Initech`, 1)).map((asset) => asset.id)).toEqual(withClient)
+    }
   })
 })
