@@ -383,7 +383,9 @@ function report(where: string, measured: Measured[]): void {
       const [one, ten] = [at(read, size, single), at(read, size, many)]
       return [`${fmt(one.p50Ms)} / ${fmt(one.p95Ms)}`, `${Math.round(ten.reqPerSec)} (${fmt(ten.p95Ms)})`]
     })
-    const p95Ratio = at(read, largest, single).p95Ms / at(read, smallest, single).p95Ms
+    // No response within the run leaves no p95 (null over IPC): as slow as can be.
+    const p95 = (size: number) => at(read, size, single).p95Ms ?? Infinity
+    const p95Ratio = p95(largest) / p95(smallest)
     const rateRatio = at(read, largest, many).reqPerSec / at(read, smallest, many).reqPerSec
     const mark = (outside: boolean) => (outside ? ' **' : '')
     console.log(`| ${read} | ${cells.join(' | ')} | ${p95Ratio.toFixed(2)}×${mark(p95Ratio > FLAT_WITHIN)} | ${rateRatio.toFixed(2)}×${mark(rateRatio < 1 / FLAT_WITHIN)} |`)
@@ -391,8 +393,9 @@ function report(where: string, measured: Measured[]): void {
   console.log(`\n** not within ${FLAT_WITHIN}× of its ${label(smallest)} figure at ${label(largest)}`)
 }
 
-function fmt(ms: number): string {
-  return ms.toFixed(1)
+/** Milliseconds; a percentile of no response (none came back within the run) arrives as null. */
+function fmt(ms: number | null): string {
+  return ms === null || !Number.isFinite(ms) ? 'none' : ms.toFixed(1)
 }
 
 await main()
