@@ -142,8 +142,9 @@ export class AssetService {
    * the organization's presets, which its records link, are the ones it was made with.
    */
   async list(organizationId: string, filter: AssetFilter, page: Page, { inCollection, sort = NEWEST_FIRST, cursor }: ListedAssets = {}): Promise<ListedPage<AssetRecord>> {
-    const scope = cursorScope(organizationId, countedScopeKey(filter, inCollection), sort)
-    const after = cursor === undefined ? undefined : keysetOf(cursor, page, scope, sort)
+    // Hashed only for a cursor read or written: most pages are asked for by offset.
+    const scope = () => cursorScope(organizationId, countedScopeKey(filter, inCollection), sort)
+    const after = cursor === undefined ? undefined : keysetOf(cursor, page, scope(), sort)
     const query = listQueryKey(filter, page, inCollection, sort, after)
     const linksExpire = this.deps.signer.currentExpiry()
     const presets = await this.deps.presets.presetsOf(organizationId)
@@ -156,9 +157,10 @@ export class AssetService {
     const countedBefore = counted === undefined ? undefined : this.pages.countedTotal(organizationId, counted)
     const { rows, total: count, version, next } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore, after })
     const { q } = filter
-    const total = q === undefined || count <= countCap! ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, { ...filter, q }, inCollection, { count, before: countedBefore, version })
+    const exact = countCap === undefined || q === undefined || count <= countCap
+    const total = exact ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, { ...filter, q }, inCollection, { count, before: countedBefore, version })
     if (counted !== undefined && version !== null) this.pages.keepCountedTotal(organizationId, counted, { version, total: count, ...(!total.total_exact && { estimate: total.total }) })
-    const listed = { data: rows.map((row) => assetRecord(row, this.deps.signer, presets)), ...total, ...page, next_cursor: next && encodeCursor(scope, sort, next) }
+    const listed = { data: rows.map((row) => assetRecord(row, this.deps.signer, presets)), ...total, ...page, next_cursor: next && encodeCursor(scope(), sort, next) }
     this.pages.keep(organizationId, query, { version, linksExpire, presets, page: listed })
     return listed
   }
