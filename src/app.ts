@@ -294,7 +294,7 @@ export function createDerivations(config: Config, database: DatabaseHandle, logg
 
 /**
  * The background work of one process, the HTTP app's or a worker's: the derivations and webhook sending.
- * `foreground`: the HTTP app's costly requests, which the background runners leave the CPU to (a worker has none).
+ * `foreground`: the HTTP app's requests, which the background runners leave the CPU to (a worker has none).
  */
 export function createBackgroundWork(config: Config, database: DatabaseHandle, logger: FastifyBaseLogger, files: ProcessFiles, foreground?: ForegroundActivity) {
   const derivations = createDerivations(config, database, logger, files, foreground)
@@ -434,11 +434,11 @@ export async function buildApp(deps: AppDeps): Promise<BuiltApp> {
   const { blobs } = files
   const foreground = new ForegroundActivity()
   // The requests in the `expensive` bucket (pushes, new versions, search, imports) are what the analyses
-  // make room for; reads are short, and a client polling for a result must not hold the result back. The
-  // response's `close` comes once it is sent or its connection is gone, so every request ends once.
+  // make room for; the other API requests are reads, beside which they go on at a pace. The response's
+  // `close` comes once it is sent or its connection is gone, so every request ends once.
   app.addHook('onRequest', async (request, reply) => {
     const auth = (request.routeOptions.config as { auth?: { bucket?: unknown } }).auth
-    if (auth?.bucket === 'expensive') reply.raw.once('close', foreground.begin())
+    if (auth) reply.raw.once('close', foreground.begin(auth.bucket === 'expensive' ? 'costly' : 'read'))
   })
   const background = createBackgroundWork(config, database, app.log, files, foreground)
   const { embeddings, imageEmbeddings, derivations } = background

@@ -3,7 +3,7 @@ import { ForegroundActivity } from '../../src/platform/background/foreground.js'
 import { staysTrue, waitFor } from '../support/wait.js'
 
 /** Whether `promise` has settled, looked at without waiting for it. */
-function tracked(promise: Promise<void>): () => boolean {
+function tracked(promise: Promise<unknown>): () => boolean {
   let settled = false
   void promise.then(() => (settled = true))
   return () => settled
@@ -13,13 +13,15 @@ describe('ForegroundActivity', () => {
   it('is quiet with nothing served, and lets deferred work go at once', async () => {
     const foreground = new ForegroundActivity({ quietMs: 50 })
     expect(foreground.isQuiet()).toBe(true)
-    await foreground.quiet()
+    const endTurn = await foreground.turn()
+    endTurn()
+    expect(foreground.isQuiet()).toBe(true)
   })
 
   it('holds deferred work while a request is in flight, and for the quiet time after it ends', async () => {
     const foreground = new ForegroundActivity({ quietMs: 100, maxDeferMs: 60_000 })
     const end = foreground.begin()
-    const done = tracked(foreground.quiet())
+    const done = tracked(foreground.turn())
     await staysTrue('work waits while the request is served', () => !done(), 200)
     end()
     end() // a response closes once; a second call changes nothing
@@ -31,11 +33,43 @@ describe('ForegroundActivity', () => {
   it('lets deferred work go after the longest wait under steady traffic, and at once when stopped', async () => {
     const foreground = new ForegroundActivity({ quietMs: 50, maxDeferMs: 300 })
     const end = foreground.begin()
-    await waitFor('work goes on after maxDeferMs though a request is still served', tracked(foreground.quiet()))
+    await waitFor('work goes on after maxDeferMs though a request is still served', tracked(foreground.turn()))
     const stopping = new AbortController()
-    const stopped = tracked(foreground.quiet(stopping.signal))
+    const stopped = tracked(foreground.turn(stopping.signal))
     stopping.abort()
     await waitFor('an aborted wait ends', stopped)
     end()
+  })
+
+  it('paces deferred work beside reads: one job at a time, resting four times as long as each job took', async () => {
+    const foreground = new ForegroundActivity({ quietMs: 50, maxDeferMs: 60_000, readQuietMs: 50, shareUnderReads: 0.2 })
+    const endRead = foreground.begin('read')
+    expect(foreground.isQuiet()).toBe(false)
+    const endFirst = await foreground.turn()
+    const second = foreground.turn()
+    const secondStarted = tracked(second)
+    // Nothing marks a turn that must not be given: the second job waits while the first runs.
+    await staysTrue('a second job waits while the first runs beside reads', () => !secondStarted(), 150)
+    const firstEnded = Date.now()
+    endFirst()
+    endFirst() // a turn ends once
+    const endSecond = await second
+    // The first job ran for at least the 150 ms above, so the second rests four times as long.
+    expect(Date.now() - firstEnded).toBeGreaterThanOrEqual(4 * 150 - 25)
+    endSecond()
+    endRead()
+    await waitFor('the process is quiet once reads stop', () => foreground.isQuiet())
+    await foreground.turn()
+  })
+
+  it('holds deferred work for a costly request even while it is paced beside reads', async () => {
+    const foreground = new ForegroundActivity({ quietMs: 50, maxDeferMs: 60_000 })
+    const endRead = foreground.begin('read')
+    const endPush = foreground.begin('costly')
+    const started = tracked(foreground.turn())
+    await staysTrue('work waits for the push though reads alone would let it go', () => !started(), 200)
+    endPush()
+    await waitFor('work goes on at its pace once the push is over', started)
+    endRead()
   })
 })

@@ -203,7 +203,7 @@ class AnalysisJobs<Result> implements WorkQueue<{ id: string }> {
     const sources = await this.sources(jobs.map((job) => job.id))
     const outcomes: boolean[] = []
     for (const job of jobs) {
-      await this.foreground?.quiet(signal)
+      const endTurn = await this.foreground?.turn(signal)
       if (signal.aborted) break
       try {
         const source = sources.get(job.id)
@@ -214,6 +214,8 @@ class AnalysisJobs<Result> implements WorkQueue<{ id: string }> {
         this.deps.logger.warn({ err: error, asset_id: job.id, analysis: this.name }, 'an analysis of a file failed; it is retried later')
         await retryAssetJobLater(this.deps.db, this.analysis.queue, { assetId: job.id, owner: this.owner, error: String(error) })
         outcomes.push(false)
+      } finally {
+        endTurn?.()
       }
     }
     await this.release(this.owner, jobs.slice(outcomes.length).map((job) => job.id))

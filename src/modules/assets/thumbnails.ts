@@ -216,7 +216,7 @@ class ThumbnailQueue implements WorkQueue<{ id: string }> {
     const done: string[] = []
     const outcomes: boolean[] = []
     for (const job of jobs) {
-      await this.foreground?.quiet(signal)
+      const endTurn = await this.foreground?.turn(signal)
       if (signal.aborted) break
       const source = sources.get(job.id)
       try {
@@ -228,6 +228,8 @@ class ThumbnailQueue implements WorkQueue<{ id: string }> {
         this.deps.logger.warn({ err: error, asset_id: job.id }, 'making a thumbnail failed; it is retried later, and made on demand if asked for first')
         await store.retryThumbnailJob(this.deps.db, job.id, this.owner, String(error))
         outcomes.push(false)
+      } finally {
+        endTurn?.()
       }
     }
     await store.finishThumbnailJobs(this.deps.db, done)

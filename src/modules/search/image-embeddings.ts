@@ -298,9 +298,13 @@ class ImageQueue implements WorkQueue<ImageJob> {
   async work(jobs: ImageJob[], signal: AbortSignal): Promise<void> {
     let done = 0
     for (const job of jobs) {
-      await this.deps.foreground?.quiet(signal)
-      if (signal.aborted || Date.now() < this.pausedUntil) break
-      await this.embed(job, signal)
+      const endTurn = await this.deps.foreground?.turn(signal)
+      try {
+        if (signal.aborted || Date.now() < this.pausedUntil) break
+        await this.embed(job, signal)
+      } finally {
+        endTurn?.()
+      }
       done += 1
     }
     const left = jobs.slice(done)

@@ -1,52 +1,102 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface ForegroundOptions {
-  /** How long the process must have served no request before deferred work goes on. */
+  /** How long the process must have served no costly request before deferred work goes on. */
   quietMs?: number
-  /** The longest deferred work waits for a quiet moment: under steady traffic it still goes on, slowly. */
+  /** The longest deferred work waits for a quiet moment: under steady costly traffic it still goes on, slowly. */
   maxDeferMs?: number
+  /** How long after its last read the process still counts as serving reads. */
+  readQuietMs?: number
+  /** The share of the time that deferred work may take while reads are served, one job at a time. */
+  shareUnderReads?: number
 }
+
+/** What the process serves: a costly request (a push, a search) or a read. */
+export type RequestWeight = 'costly' | 'read'
+
+/** Called when a job that waited for its turn is over. */
+export type EndTurn = () => void
+
 /** How often a waiting job looks again. */
-const LOOK_EVERY_MS = 50
+const LOOK_EVERY_MS = 20
+
+const NOTHING_TO_END: EndTurn = () => undefined
 
 /**
- * The costly requests this process is serving (the app counts its `expensive` bucket), so background
- * work that can wait (thumbnails, the analyses of issue 36, image embeddings) runs in the gaps between
- * them instead of beside them: on two cores, four decoders working while pushes arrive made a push's
- * answer 2 to 3 times slower. A worker process serves nothing and never waits. A thumbnail asked for
- * while its job waits is made on demand.
+ * The requests this process is serving, so background work that can wait (thumbnails, the analyses of
+ * issue 36, image embeddings) leaves them the CPU. A worker process serves nothing and never waits. A
+ * thumbnail asked for while its job waits is made on demand.
+ *
+ * - Costly requests (the app's `expensive` bucket): work waits for a gap between them. On two cores, four
+ *   decoders working while pushes arrive made a push's answer 2 to 3 times slower.
+ * - Reads: work goes on one job at a time, paced to a share of the time, so a steady read load keeps
+ *   most of the CPU (a backlog of derivations halved a list's throughput) and a client polling for a
+ *   result still gets it.
  */
 export class ForegroundActivity {
-  private inFlight = 0
-  private lastEnded = 0
+  private readonly inFlight: Record<RequestWeight, number> = { costly: 0, read: 0 }
+  private readonly lastEnded: Record<RequestWeight, number> = { costly: 0, read: 0 }
+  private pacedJobRunning = false
+  private nextPacedStart = 0
   private readonly quietMs: number
   private readonly maxDeferMs: number
+  private readonly readQuietMs: number
+  private readonly restPerWorkMs: number
 
   constructor(options: ForegroundOptions = {}) {
     this.quietMs = options.quietMs ?? 250
     this.maxDeferMs = options.maxDeferMs ?? 10_000
+    this.readQuietMs = options.readQuietMs ?? 50
+    const share = options.shareUnderReads ?? 0.2
+    this.restPerWorkMs = (1 - share) / share
   }
 
   /** A request began; `ended` when its response is closed (sent or aborted). */
-  begin(): () => void {
-    this.inFlight++
+  begin(weight: RequestWeight = 'costly'): () => void {
+    this.inFlight[weight]++
     let ended = false
     return () => {
       if (ended) return
       ended = true
-      this.inFlight--
-      this.lastEnded = Date.now()
+      this.inFlight[weight]--
+      this.lastEnded[weight] = Date.now()
     }
   }
 
-  /** Whether no request is in flight and none ended within `quietMs`. */
+  /** Whether no request is in flight and none ended lately. */
   isQuiet(): boolean {
-    return this.inFlight === 0 && Date.now() - this.lastEnded >= this.quietMs
+    return !this.serving('costly', this.quietMs) && !this.serving('read', this.readQuietMs)
   }
 
-  /** Resolves at the next quiet moment, after `maxDeferMs` at the latest, or when `signal` aborts. */
-  async quiet(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a deferred job may start, or at once when `signal` aborts. The job calls what it
+   * resolves to when it is over: while reads are served, that paces the next.
+   */
+  async turn(signal?: AbortSignal): Promise<EndTurn> {
     const deadline = Date.now() + this.maxDeferMs
-    while (!this.isQuiet() && Date.now() < deadline && !signal?.aborted) await sleep(LOOK_EVERY_MS)
+    for (;;) {
+      if (signal?.aborted) return NOTHING_TO_END
+      const costly = this.serving('costly', this.quietMs)
+      if (costly && Date.now() >= deadline) return NOTHING_TO_END
+      if (!costly && !this.serving('read', this.readQuietMs)) return NOTHING_TO_END
+      if (!costly && !this.pacedJobRunning && Date.now() >= this.nextPacedStart) return this.startPacedJob()
+      await sleep(LOOK_EVERY_MS)
+    }
+  }
+
+  private serving(weight: RequestWeight, quietMs: number): boolean {
+    return this.inFlight[weight] > 0 || Date.now() - this.lastEnded[weight] < quietMs
+  }
+
+  private startPacedJob(): EndTurn {
+    this.pacedJobRunning = true
+    const started = Date.now()
+    let ended = false
+    return () => {
+      if (ended) return
+      ended = true
+      this.pacedJobRunning = false
+      this.nextPacedStart = Date.now() + (Date.now() - started) * this.restPerWorkMs
+    }
   }
 }
