@@ -1,16 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3'
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import { createRequire } from 'node:module'
+import type * as S3 from '@aws-sdk/client-s3'
+import type * as Presigner from '@aws-sdk/s3-request-presigner'
 import {
   assertBlobKey,
   BlobStoreUnavailableError,
@@ -26,6 +18,20 @@ import {
   type PutResult,
   type StoredBlob,
 } from './blob-store.js'
+
+/**
+ * The AWS SDK, loaded by the first S3 store: its modules hold ~20 MiB that a library on the file store
+ * never needs (the embedded default's idle RSS, issue 39). Both packages ship CommonJS builds.
+ */
+interface AwsSdk {
+  s3: typeof S3
+  presigner: typeof Presigner
+}
+let awsSdk: AwsSdk | undefined
+function loadAwsSdk(): AwsSdk {
+  const load = createRequire(import.meta.url)
+  return (awsSdk ??= { s3: load('@aws-sdk/client-s3') as typeof S3, presigner: load('@aws-sdk/s3-request-presigner') as typeof Presigner })
+}
 
 /** The bucket and how to reach it (`S3_*`). */
 export interface S3Config {
@@ -63,14 +69,15 @@ const CONDITIONAL_PUT_ATTEMPTS = 3
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3'
-  private readonly client: S3Client
+  private readonly client: S3.S3Client
+  private readonly sdk = loadAwsSdk()
 
   /** `listPageSize`: keys asked for per ListObjects call (S3's maximum unless a test wants pages). */
   constructor(
     private readonly config: S3Config,
     private readonly listPageSize = LIST_PAGE_SIZE,
   ) {
-    this.client = new S3Client({
+    this.client = new this.sdk.s3.S3Client({
       region: config.region,
       forcePathStyle: config.forcePathStyle,
       ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
@@ -97,7 +104,7 @@ export class S3BlobStore implements BlobStore {
   /** Fails with one line naming the bucket when it is missing or the credentials are refused. */
   async checkReachable(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }))
+      await this.client.send(new this.sdk.s3.HeadBucketCommand({ Bucket: this.config.bucket }))
     } catch (error) {
       throw new BlobStoreUnavailableError(this.unreachableBucket(error), { cause: error })
     }
@@ -131,7 +138,7 @@ export class S3BlobStore implements BlobStore {
       return this.stream(key, resolveRange(range, size))
     }
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey, ...(range && { Range: rangeHeader(range) }) }))
+      const answer = await this.client.send(new this.sdk.s3.GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey, ...(range && { Range: rangeHeader(range) }) }))
       const body = answer.Body as Readable
       const modifiedAt = answer.LastModified ?? new Date(0)
       const served = parseContentRange(answer.ContentRange)
@@ -148,7 +155,7 @@ export class S3BlobStore implements BlobStore {
   async exists(key: string): Promise<boolean> {
     const objectKey = this.objectKey(key)
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))
+      await this.client.send(new this.sdk.s3.HeadObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))
       return true
     } catch (error) {
       if (isNotFound(error)) return false
@@ -160,7 +167,7 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     const objectKey = this.objectKey(key)
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))
+      await this.client.send(new this.sdk.s3.DeleteObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))
     } catch (error) {
       if (isNotFound(error)) return
       throw this.unavailable(`delete ${objectKey}`, error)
@@ -177,7 +184,7 @@ export class S3BlobStore implements BlobStore {
     for (;;) {
       let page
       try {
-        page = await this.client.send(new ListObjectsCommand({ Bucket: this.config.bucket, Prefix: this.config.prefix, MaxKeys: this.listPageSize, Marker: marker }))
+        page = await this.client.send(new this.sdk.s3.ListObjectsCommand({ Bucket: this.config.bucket, Prefix: this.config.prefix, MaxKeys: this.listPageSize, Marker: marker }))
       } catch (error) {
         throw this.unavailable('list the bucket', error)
       }
@@ -198,14 +205,14 @@ export class S3BlobStore implements BlobStore {
 
   /** A presigned GET of the object, valid `expiresInSeconds`, answering with the given headers. */
   async directLink(key: string, options: DirectLinkOptions): Promise<string> {
-    const command = new GetObjectCommand({
+    const command = new this.sdk.s3.GetObjectCommand({
       Bucket: this.config.bucket,
       Key: this.objectKey(key),
       ResponseContentType: options.contentType,
       ResponseCacheControl: `private, max-age=${options.expiresInSeconds}, immutable`,
       ...(options.contentDisposition !== undefined && { ResponseContentDisposition: options.contentDisposition }),
     })
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds })
+    return this.sdk.presigner.getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds })
   }
 
   close(): void {
@@ -222,7 +229,7 @@ export class S3BlobStore implements BlobStore {
     for (let attempt = 1; ; attempt++) {
       if (await this.exists(key)) return false
       try {
-        await this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key: objectKey, Body: bytes, ContentLength: bytes.length, IfNoneMatch: '*' }))
+        await this.client.send(new this.sdk.s3.PutObjectCommand({ Bucket: this.config.bucket, Key: objectKey, Body: bytes, ContentLength: bytes.length, IfNoneMatch: '*' }))
         return true
       } catch (error) {
         if (statusOf(error) === 412) return false
@@ -236,7 +243,7 @@ export class S3BlobStore implements BlobStore {
   /** Null when the blob does not exist. */
   private async sizeOf(key: string): Promise<number | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }))
+      const head = await this.client.send(new this.sdk.s3.HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }))
       return head.ContentLength ?? 0
     } catch (error) {
       if (isNotFound(error)) return null
@@ -277,20 +284,25 @@ function parseContentRange(header: string | undefined): { start: number; end: nu
 }
 
 function statusOf(error: unknown): number | undefined {
-  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined
+  return isS3Error(error) ? error.$metadata.httpStatusCode : undefined
 }
 
 function isNotFound(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound') && statusOf(error) === 404
+  return isS3Error(error) && (error.name === 'NoSuchKey' || error.name === 'NotFound') && statusOf(error) === 404
 }
 
 /** What went wrong, in words safe to log: an S3 error's code and status, or a network error's code. */
 function describe(error: unknown): string {
-  if (error instanceof S3ServiceException) return `${error.name} (HTTP ${statusOf(error) ?? '?'})`
+  if (isS3Error(error)) return `${error.name} (HTTP ${statusOf(error) ?? '?'})`
   if (error instanceof Error && error.name === 'CredentialsProviderError') {
     return 'no credentials found (set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or give the process a role)'
   }
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   const name = error instanceof Error ? error.name : 'unknown error'
   return code === undefined ? name : `${name} ${code}`
+}
+
+/** An error the bucket answered. Only an S3 store's requests fail with one, so the SDK is loaded by then. */
+function isS3Error(error: unknown): error is S3.S3ServiceException {
+  return awsSdk !== undefined && error instanceof awsSdk.s3.S3ServiceException
 }

@@ -1,6 +1,7 @@
-import { Agent, FormData } from 'undici'
+import type { FormData } from 'undici'
 import type { ImageEmbeddingCallOptions, ImageEmbeddingProvider, ImmichMlConfig } from './image-provider.js'
 import { checkedVector, EmbeddingError, postJson } from './provider.js'
+import { loadUndici } from '../net/undici.js'
 
 /**
  * Immich's machine-learning service, as Immich's server calls it (server/src/repositories/
@@ -14,14 +15,15 @@ import { checkedVector, EmbeddingError, postJson } from './provider.js'
  * so, like EMBEDDING_BASE_URL, it does not go through the image SSRF guard; it has its own keep-alive Agent.
  */
 export function createImmichMlProvider(config: ImmichMlConfig): ImageEmbeddingProvider {
-  const agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 30_000 })
+  const undici = loadUndici()
+  const agent = new undici.Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 30_000 })
   const url = `${config.url}/predict`
   const headers = { accept: 'application/json', 'user-agent': 'asset-library' }
   /** Every vector of one model has its length: the first one fixes it for this process. */
   let dimensions: number | undefined
 
   async function predict(task: 'visual' | 'textual', input: (form: FormData) => void, options: ImageEmbeddingCallOptions): Promise<number[]> {
-    const form = new FormData()
+    const form = new undici.FormData()
     const entry = task === 'visual' ? { modelName: config.model } : { modelName: config.model, options: { language: 'en' } }
     form.append('entries', JSON.stringify({ clip: { [task]: entry } }))
     input(form)

@@ -1,4 +1,5 @@
-import { Agent, request as undiciRequest, type Dispatcher, type FormData } from 'undici'
+import type { Dispatcher, FormData } from 'undici'
+import { loadUndici } from '../net/undici.js'
 
 /** The provider's settings (`EMBEDDING_*`). */
 export interface EmbeddingConfig {
@@ -52,7 +53,7 @@ const ERROR_EXCERPT_CHARS = 200
  * may be on localhost and does not go through the image SSRF guard; it has its own keep-alive Agent.
  */
 export function createEmbeddingProvider(config: EmbeddingConfig): EmbeddingProvider {
-  const agent = new Agent({ connect: { timeout: 5_000 }, keepAliveTimeout: 30_000 })
+  const agent = new (loadUndici().Agent)({ connect: { timeout: 5_000 }, keepAliveTimeout: 30_000 })
   const url = `${config.baseUrl}/embeddings`
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -88,7 +89,7 @@ export async function postJson(
   const deadline = AbortSignal.timeout(timeoutMs)
   const abort = signal ? AbortSignal.any([deadline, signal]) : deadline
   try {
-    const response = await undiciRequest(url, {
+    const response = await loadUndici().request(url, {
       method: 'POST',
       dispatcher: agent,
       headers: request.headers,

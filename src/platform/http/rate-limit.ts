@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify'
-import { Command, type Redis } from 'ioredis'
+import { createRequire } from 'node:module'
+import type * as IORedis from 'ioredis'
+import type { Redis } from 'ioredis'
 import { CircuitBreaker } from '../circuit-breaker.js'
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis.js'
 import { AppError } from './errors.js'
@@ -196,6 +198,8 @@ export class RedisStore implements RateLimitStore {
 
   /** Reads Redis's TIME with a timeout of its own; the offset is taken at the round trip's midpoint. */
   private async measureClock(): Promise<void> {
+    // ioredis is loaded by now (connectRedis made the client), and only where Redis is configured.
+    const { Command } = createRequire(import.meta.url)('ioredis') as typeof IORedis
     const time = new Command('time', [], { replyEncoding: 'utf8' })
     time.setTimeout(PROBE_TIMEOUT_MS)
     const sentAt = performance.now()

@@ -1,9 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction, type Socket } from 'node:net'
 import { createSecureContext, rootCertificates } from 'node:tls'
-import { buildConnector } from 'undici'
+import type { buildConnector } from 'undici'
 import type { AddressPolicy } from './address-policy.js'
 import { fetchErrors } from './errors.js'
+import { loadUndici } from './undici.js'
 
 export interface ResolvedAddress {
   address: string
@@ -35,7 +36,7 @@ export function guardedConnector(
   connectTimeoutMs: number,
   extraCa?: string,
 ): buildConnector.connector {
-  const connect = buildConnector({
+  const connect = loadUndici().buildConnector({
     timeout: connectTimeoutMs,
     lookup: guardedLookup(policy, resolver),
     // Setting `ca` replaces Node's bundle, so the bundle is named too. One context for every connection:

@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { isIP } from 'node:net'
-import { Agent, request, type Dispatcher } from 'undici'
+import type { Agent, Dispatcher } from 'undici'
 import { createAddressPolicy } from './address-policy.js'
 import { fetchErrors, toSafeFetchError } from './errors.js'
 import { guardedConnector, resolveAllowed, systemResolver, type HostResolver } from './guarded-connector.js'
+import { loadUndici } from './undici.js'
 
 export { failureClass, SafeFetchError, type SafeFetchErrorKind } from './errors.js'
 export type { HostResolver, ResolvedAddress } from './guarded-connector.js'
@@ -97,7 +98,8 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
   const policy = createAddressPolicy(options.allowlist)
   const connectTimeoutMs = options.connectTimeoutMs ?? SAFE_FETCH_DEFAULTS.connectTimeoutMs
   const resolver = options.resolver ?? systemResolver
-  const agent = new Agent({ connect: guardedConnector(policy, resolver, connectTimeoutMs, options.ca) })
+  let agent: Agent | undefined
+  const agentOf = () => (agent ??= new (loadUndici().Agent)({ connect: guardedConnector(policy, resolver, connectTimeoutMs, options.ca) }))
 
   return {
     async fetch(url, call = {}) {
@@ -106,7 +108,7 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
       const first: Hop = { url: parseTarget(url), method: call.method ?? 'GET', headers, body: call.body }
       const deadline = startDeadline(limits.totalTimeoutMs, call.signal)
       try {
-        return await followHops(agent, first, limits, deadline.signal)
+        return await followHops(agentOf(), first, limits, deadline.signal)
       } catch (error) {
         if (call.signal?.aborted) throw call.signal.reason
         throw toSafeFetchError(error, deadline.expired())
@@ -126,7 +128,7 @@ export function createSafeFetcher(options: SafeFetcherOptions = {}): SafeFetcher
         throw toSafeFetchError(error, false)
       }
     },
-    close: () => agent.close(),
+    close: async () => agent?.close(),
   }
 }
 
@@ -144,7 +146,7 @@ async function followHops(agent: Agent, first: Hop, limits: Limits, signal: Abor
 }
 
 function send(agent: Agent, hop: Hop, limits: Limits, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  return request(hop.url, {
+  return loadUndici().request(hop.url, {
     dispatcher: agent,
     method: hop.method,
     headers: hop.headers,
