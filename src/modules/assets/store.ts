@@ -56,14 +56,17 @@ export const ASSET_COLUMNS = [
 
 /**
  * The rest of an asset's record, computed per row: its manual collections, and its closest
- * near-duplicates (null while its hash is pending; the pairs are kept within the distance).
+ * near-duplicates (null while its hash is pending; the pairs are kept within the distance). Most assets
+ * have neither, so an index probe (`exists`) answers `[]` for them before any aggregate is planned to
+ * run: the aggregates' sorts and bitmap scans per row were a fifth of an unfiltered list's statement.
  */
 export const DERIVED_COLUMNS = [
-  sql<Array<{ id: string; name: string }>>`coalesce((
+  sql<Array<{ id: string; name: string }>>`case when not exists (select 1 from collection_assets where collection_assets.asset_id = assets.id) then '[]'::json else coalesce((
     select json_agg(json_build_object('id', collections.id, 'name', collections.name) order by lower(collections.name))
     from collection_assets join collections on collections.id = collection_assets.collection_id
-    where collection_assets.asset_id = assets.id), '[]')`.as('collections'),
-  sql<NearDuplicate[] | null>`case when assets.perceptual_hash_algorithm is null then null else coalesce((
+    where collection_assets.asset_id = assets.id), '[]') end`.as('collections'),
+  sql<NearDuplicate[] | null>`case when assets.perceptual_hash_algorithm is null then null
+    when not exists (select 1 from near_duplicate_pairs where near_duplicate_pairs.asset_id = assets.id) then '[]'::json else coalesce((
     select json_agg(json_build_object('asset_id', closest.other_id, 'distance', closest.distance) order by closest.distance, closest.other_id)
     from (select other_id, distance from near_duplicate_pairs where near_duplicate_pairs.asset_id = assets.id order by distance, other_id limit 5) as closest), '[]') end`.as(
     'near_duplicates',
