@@ -139,6 +139,12 @@ describe('SVG with references or entities is refused by the sanitizer, before an
 })
 
 describe('thumbnails', () => {
+  it('keeps nothing in libvips.s operation cache: every file is another, so it only held memory', async () => {
+    await makeThumbnail(await solid(300, 200).png().toBuffer())
+    await makeThumbnail(await solid(300, 200).png().toBuffer())
+    expect(sharp.cache()).toMatchObject({ memory: { current: 0, max: 0 }, items: { current: 0, max: 0 }, files: { max: 0 } })
+  })
+
   it('fits a 2000x1000 image into 512x256 WebP', async () => {
     const thumbnail = await makeThumbnail(await solid(2000, 1000).jpeg().toBuffer())
     expect(await sharp(thumbnail).metadata()).toMatchObject({ format: 'webp', width: 512, height: 256 })

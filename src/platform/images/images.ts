@@ -6,6 +6,12 @@ import { inspectSvg, looksLikeSvg } from './svg.js'
 
 export { ImageError, type ImageErrorKind } from './image-error.js'
 
+// libvips's operation cache (sharp's default: 50 MB, 100 operations) keeps the results of recent
+// operations for when the same ones run again. Here every decode and resize is of another file, so it
+// only held memory: the serving process's RSS under a list load, with derivations running, was the
+// highest of all our figures (issue 39).
+sharp.cache(false)
+
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'tiff' | 'svg'
 
 export interface ImageInfo {
