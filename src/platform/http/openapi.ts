@@ -1,9 +1,9 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger'
-import scalar from '@scalar/fastify-api-reference'
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import type { Scope } from '../db/schema.js'
 import { IDEMPOTENCY_KEY_HEADER, isKeptStatus, MAX_KEY_LENGTH, REPLAYED_HEADER, takesIdempotencyKey } from './idempotency.js'
-import { declarePluginRoutes, type Bucket, type BucketChoice, type RouteAuth } from './route-auth.js'
+import { registerApiReference } from './api-reference.js'
+import type { Bucket, BucketChoice, RouteAuth } from './route-auth.js'
 import { declaresBody } from './request-rules.js'
 import { appProblemResponses, COMPONENT, mergeProblemResponses, problemResponses, type ProblemCodes } from './schemas.js'
 
@@ -364,19 +364,5 @@ export async function registerOpenApi(app: FastifyInstance, document: OpenApiDoc
 
   app.get('/api/v1/openapi.json', { config: { auth: { kind: 'public' } }, schema: { hide: true } }, async () => app.swagger())
 
-  await declarePluginRoutes(app, { kind: 'public' }, '@scalar/fastify-api-reference', (scope) =>
-    scope.register(scalar, {
-      routePrefix: '/api/v1/docs',
-      // Served from this process (js/scalar.js is bundled in the plugin); no fonts, telemetry or developer tools
-      // from the internet: the reference must work on an offline machine.
-      configuration: {
-        pageTitle: 'Asset Library API reference',
-        withDefaultFonts: false,
-        telemetry: false,
-        showDeveloperTools: 'never',
-        // The sidebar's "Open API Client" button links to client.scalar.com; the built-in "Test Request" stays.
-        hideClientButton: true,
-      } as Record<string, unknown>,
-    }),
-  )
+  registerApiReference(app)
 }
