@@ -41,6 +41,19 @@ describe('ForegroundActivity', () => {
     end()
   })
 
+  it('lets the jobs whose longest wait ends together go one at a time beside a costly request', async () => {
+    const foreground = new ForegroundActivity({ quietMs: 50, maxDeferMs: 200 })
+    const endPush = foreground.begin('costly')
+    const first = foreground.turn()
+    const secondStarted = tracked(foreground.turn())
+    const endFirst = await first
+    // Nothing marks a turn that must not be given: the second job waits while the first runs.
+    await staysTrue('the second job waits while the first runs beside the push', () => !secondStarted(), 150)
+    endFirst()
+    await waitFor('the second job goes once the first has rested', secondStarted)
+    endPush()
+  })
+
   it('paces deferred work beside reads: one job at a time, resting four times as long as each job took', async () => {
     const foreground = new ForegroundActivity({ quietMs: 50, maxDeferMs: 60_000, readQuietMs: 50, shareUnderReads: 0.2 })
     const endRead = foreground.begin('read')

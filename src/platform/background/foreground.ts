@@ -27,8 +27,9 @@ const NOTHING_TO_END: EndTurn = () => undefined
  * issue 36, image embeddings) leaves them the CPU. A worker process serves nothing and never waits. A
  * thumbnail asked for while its job waits is made on demand.
  *
- * - Costly requests (the app's `expensive` bucket): work waits for a gap between them. On two cores, four
- *   decoders working while pushes arrive made a push's answer 2 to 3 times slower.
+ * - Costly requests (the app's `expensive` bucket): work waits for a gap between them, `maxDeferMs` at
+ *   most, then goes on paced as beside reads. On two cores, four decoders working while pushes arrive
+ *   made a push's answer 2 to 3 times slower.
  * - Reads: work goes on one job at a time, paced to a share of the time, so a steady read load keeps
  *   most of the CPU (a backlog of derivations halved a list's throughput) and a client polling for a
  *   result still gets it.
@@ -77,9 +78,11 @@ export class ForegroundActivity {
     for (;;) {
       if (signal?.aborted) return NOTHING_TO_END
       const costly = this.serving('costly', this.quietMs)
-      if (costly && Date.now() >= deadline) return NOTHING_TO_END
-      if (!costly && !this.serving('read', this.readQuietMs)) return NOTHING_TO_END
-      if (!costly && !this.pacedJobRunning && Date.now() >= this.nextPacedStart) return this.startPacedJob()
+      // Past its longest wait, a job goes on beside the costly requests as beside reads: paced, so the
+      // jobs of every queue whose wait ends at once do not all decode beside a push.
+      const held = costly && Date.now() < deadline
+      if (!held && !costly && !this.serving('read', this.readQuietMs)) return NOTHING_TO_END
+      if (!held && !this.pacedJobRunning && Date.now() >= this.nextPacedStart) return this.startPacedJob()
       await sleep(LOOK_EVERY_MS)
     }
   }
