@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest'
  * The packages that only some configurations or the first request of a kind use: the AWS SDK (an S3
  * store), ioredis (REDIS_URL), undici (an outbound request: a webhook, a URL push, an embedding
  * provider), nodemailer (SMTP), MCP's SDK (the first /mcp request) and the API reference (the first
- * /api/v1/docs request). Each took 18 to 22 MiB of RSS when loaded alone (issue 39), so
- * each loads with its first use.
+ * /api/v1/docs request). Each loads with its first use: the SDK, ioredis, undici and Scalar took 18 to
+ * 22 MiB of RSS each when loaded alone (issue 39).
  */
 const LOADED_ON_USE = ['@aws-sdk', 'ioredis', 'undici', 'nodemailer', '@modelcontextprotocol', '@scalar']
 
