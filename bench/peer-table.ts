@@ -193,9 +193,12 @@ function baselineTree(ref: string): { dir: string; label: string } {
     mkdirSync(dir, { recursive: true })
     execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${dir}"`], { cwd: REPO, stdio: 'inherit' })
   }
-  if (!existsSync(join(dir, 'node_modules'))) {
+  const modules = join(dir, 'node_modules')
+  if (!existsSync(modules)) {
+    // A link into a checkout that has since moved or gone dangles: existsSync says no, symlinkSync says EEXIST.
+    rmSync(modules, { force: true })
     if (readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(REPO, 'package-lock.json'), 'utf8')) {
-      symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir')
+      symlinkSync(join(REPO, 'node_modules'), modules, 'dir')
     } else {
       console.log(`Installing the baseline's packages in ${dir} (npm ci)…`)
       execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
