@@ -42,18 +42,19 @@ export class ForegroundActivity {
   private readonly quietMs: number
   private readonly maxDeferMs: number
   private readonly readQuietMs: number
-  private readonly restPerWorkMs: number
+  /** How long the queues rest after a paced job, per ms it took. */
+  private readonly restPerWork: number
 
   constructor(options: ForegroundOptions = {}) {
     this.quietMs = options.quietMs ?? 250
     this.maxDeferMs = options.maxDeferMs ?? 10_000
     this.readQuietMs = options.readQuietMs ?? 50
     const share = options.shareUnderReads ?? 0.2
-    this.restPerWorkMs = (1 - share) / share
+    this.restPerWork = (1 - share) / share
   }
 
   /** A request began; `ended` when its response is closed (sent or aborted). */
-  begin(weight: RequestWeight = 'costly'): () => void {
+  begin(weight: RequestWeight): () => void {
     this.inFlight[weight]++
     let ended = false
     return () => {
@@ -62,11 +63,6 @@ export class ForegroundActivity {
       this.inFlight[weight]--
       this.lastEnded[weight] = Date.now()
     }
-  }
-
-  /** Whether no request is in flight and none ended lately. */
-  isQuiet(): boolean {
-    return !this.serving('costly', this.quietMs) && !this.serving('read', this.readQuietMs)
   }
 
   /**
@@ -80,8 +76,8 @@ export class ForegroundActivity {
       const costly = this.serving('costly', this.quietMs)
       // Past its longest wait, a job goes on beside the costly requests as beside reads: paced, so the
       // jobs of every queue whose wait ends at once do not all decode beside a push.
+      if (!costly && !this.serving('read', this.readQuietMs)) return NOTHING_TO_END
       const held = costly && Date.now() < deadline
-      if (!held && !costly && !this.serving('read', this.readQuietMs)) return NOTHING_TO_END
       if (!held && !this.pacedJobRunning && Date.now() >= this.nextPacedStart) return this.startPacedJob()
       await sleep(LOOK_EVERY_MS)
     }
@@ -99,7 +95,7 @@ export class ForegroundActivity {
       if (ended) return
       ended = true
       this.pacedJobRunning = false
-      this.nextPacedStart = Date.now() + (Date.now() - started) * this.restPerWorkMs
+      this.nextPacedStart = Date.now() + (Date.now() - started) * this.restPerWork
     }
   }
 }

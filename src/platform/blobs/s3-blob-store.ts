@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import type { Readable } from 'node:stream'
-import { createRequire } from 'node:module'
 import type * as S3 from '@aws-sdk/client-s3'
 import type * as Presigner from '@aws-sdk/s3-request-presigner'
+import { loadOnUse } from '../load-on-use.js'
 import {
   assertBlobKey,
   BlobStoreUnavailableError,
@@ -19,19 +19,9 @@ import {
   type StoredBlob,
 } from './blob-store.js'
 
-/**
- * The AWS SDK, loaded by the first S3 store: its modules hold ~20 MiB that a library on the file store
- * never needs (the embedded default's idle RSS, issue 39). Both packages ship CommonJS builds.
- */
-interface AwsSdk {
-  s3: typeof S3
-  presigner: typeof Presigner
-}
-let awsSdk: AwsSdk | undefined
-function loadAwsSdk(): AwsSdk {
-  const load = createRequire(import.meta.url)
-  return (awsSdk ??= { s3: load('@aws-sdk/client-s3') as typeof S3, presigner: load('@aws-sdk/s3-request-presigner') as typeof Presigner })
-}
+/** The AWS SDK, loaded by the first S3 store: a library on the file store never needs it. */
+const awsS3 = loadOnUse<typeof S3>('@aws-sdk/client-s3')
+const awsPresigner = loadOnUse<typeof Presigner>('@aws-sdk/s3-request-presigner')
 
 /** The bucket and how to reach it (`S3_*`). */
 export interface S3Config {
@@ -70,14 +60,13 @@ const CONDITIONAL_PUT_ATTEMPTS = 3
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3'
   private readonly client: S3.S3Client
-  private readonly sdk = loadAwsSdk()
 
   /** `listPageSize`: keys asked for per ListObjects call (S3's maximum unless a test wants pages). */
   constructor(
     private readonly config: S3Config,
     private readonly listPageSize = LIST_PAGE_SIZE,
   ) {
-    this.client = new this.sdk.s3.S3Client({
+    this.client = new (awsS3().S3Client)({
       region: config.region,
       forcePathStyle: config.forcePathStyle,
       ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
@@ -104,7 +93,7 @@ export class S3BlobStore implements BlobStore {
   /** Fails with one line naming the bucket when it is missing or the credentials are refused. */
   async checkReachable(): Promise<void> {
     try {
-      await this.client.send(new this.sdk.s3.HeadBucketCommand({ Bucket: this.config.bucket }))
+      await this.client.send(new (awsS3().HeadBucketCommand)({ Bucket: this.config.bucket }))
     } catch (error) {
       throw new BlobStoreUnavailableError(this.unreachableBucket(error), { cause: error })
     }
@@ -138,7 +127,7 @@ export class S3BlobStore implements BlobStore {
       return this.stream(key, resolveRange(range, size))
     }
     try {
-      const answer = await this.client.send(new this.sdk.s3.GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey, ...(range && { Range: rangeHeader(range) }) }))
+      const answer = await this.client.send(new (awsS3().GetObjectCommand)({ Bucket: this.config.bucket, Key: objectKey, ...(range && { Range: rangeHeader(range) }) }))
       const body = answer.Body as Readable
       const modifiedAt = answer.LastModified ?? new Date(0)
       const served = parseContentRange(answer.ContentRange)
@@ -155,7 +144,7 @@ export class S3BlobStore implements BlobStore {
   async exists(key: string): Promise<boolean> {
     const objectKey = this.objectKey(key)
     try {
-      await this.client.send(new this.sdk.s3.HeadObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))
+      await this.client.send(new (awsS3().HeadObjectCommand)({ Bucket: this.config.bucket, Key: objectKey }))
       return true
     } catch (error) {
       if (isNotFound(error)) return false
@@ -167,7 +156,7 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     const objectKey = this.objectKey(key)
     try {
-      await this.client.send(new this.sdk.s3.DeleteObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))
+      await this.client.send(new (awsS3().DeleteObjectCommand)({ Bucket: this.config.bucket, Key: objectKey }))
     } catch (error) {
       if (isNotFound(error)) return
       throw this.unavailable(`delete ${objectKey}`, error)
@@ -184,7 +173,7 @@ export class S3BlobStore implements BlobStore {
     for (;;) {
       let page
       try {
-        page = await this.client.send(new this.sdk.s3.ListObjectsCommand({ Bucket: this.config.bucket, Prefix: this.config.prefix, MaxKeys: this.listPageSize, Marker: marker }))
+        page = await this.client.send(new (awsS3().ListObjectsCommand)({ Bucket: this.config.bucket, Prefix: this.config.prefix, MaxKeys: this.listPageSize, Marker: marker }))
       } catch (error) {
         throw this.unavailable('list the bucket', error)
       }
@@ -205,14 +194,14 @@ export class S3BlobStore implements BlobStore {
 
   /** A presigned GET of the object, valid `expiresInSeconds`, answering with the given headers. */
   async directLink(key: string, options: DirectLinkOptions): Promise<string> {
-    const command = new this.sdk.s3.GetObjectCommand({
+    const command = new (awsS3().GetObjectCommand)({
       Bucket: this.config.bucket,
       Key: this.objectKey(key),
       ResponseContentType: options.contentType,
       ResponseCacheControl: `private, max-age=${options.expiresInSeconds}, immutable`,
       ...(options.contentDisposition !== undefined && { ResponseContentDisposition: options.contentDisposition }),
     })
-    return this.sdk.presigner.getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds })
+    return awsPresigner().getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds })
   }
 
   close(): void {
@@ -229,7 +218,7 @@ export class S3BlobStore implements BlobStore {
     for (let attempt = 1; ; attempt++) {
       if (await this.exists(key)) return false
       try {
-        await this.client.send(new this.sdk.s3.PutObjectCommand({ Bucket: this.config.bucket, Key: objectKey, Body: bytes, ContentLength: bytes.length, IfNoneMatch: '*' }))
+        await this.client.send(new (awsS3().PutObjectCommand)({ Bucket: this.config.bucket, Key: objectKey, Body: bytes, ContentLength: bytes.length, IfNoneMatch: '*' }))
         return true
       } catch (error) {
         if (statusOf(error) === 412) return false
@@ -243,7 +232,7 @@ export class S3BlobStore implements BlobStore {
   /** Null when the blob does not exist. */
   private async sizeOf(key: string): Promise<number | null> {
     try {
-      const head = await this.client.send(new this.sdk.s3.HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }))
+      const head = await this.client.send(new (awsS3().HeadObjectCommand)({ Bucket: this.config.bucket, Key: this.objectKey(key) }))
       return head.ContentLength ?? 0
     } catch (error) {
       if (isNotFound(error)) return null
@@ -302,7 +291,7 @@ function describe(error: unknown): string {
   return code === undefined ? name : `${name} ${code}`
 }
 
-/** An error the bucket answered. Only an S3 store's requests fail with one, so the SDK is loaded by then. */
+/** An error the bucket answered (only an S3 store's requests fail with one, so the SDK is loaded by then). */
 function isS3Error(error: unknown): error is S3.S3ServiceException {
-  return awsSdk !== undefined && error instanceof awsSdk.s3.S3ServiceException
+  return error instanceof awsS3().S3ServiceException
 }

@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger, FastifyReply } from 'fastify'
-import { createRequire } from 'node:module'
 import type * as IORedis from 'ioredis'
 import type { Redis } from 'ioredis'
 import { CircuitBreaker } from '../circuit-breaker.js'
+import { loadOnUse } from '../load-on-use.js'
 import { REDIS_COMMAND_TIMEOUT_MS } from '../redis.js'
 import { AppError } from './errors.js'
+
+/** ioredis: loaded by now where Redis is configured (connectRedis made the client), and only there. */
+const ioredis = loadOnUse<typeof IORedis>('ioredis')
 
 /** The limits per window of each bucket (`RATE_LIMIT_*`). */
 export interface RateLimitConfig {
@@ -198,9 +201,7 @@ export class RedisStore implements RateLimitStore {
 
   /** Reads Redis's TIME with a timeout of its own; the offset is taken at the round trip's midpoint. */
   private async measureClock(): Promise<void> {
-    // ioredis is loaded by now (connectRedis made the client), and only where Redis is configured.
-    const { Command } = createRequire(import.meta.url)('ioredis') as typeof IORedis
-    const time = new Command('time', [], { replyEncoding: 'utf8' })
+    const time = new (ioredis().Command)('time', [], { replyEncoding: 'utf8' })
     time.setTimeout(PROBE_TIMEOUT_MS)
     const sentAt = performance.now()
     const [seconds, microseconds] = (await this.redis.sendCommand(time)) as [string, string]
