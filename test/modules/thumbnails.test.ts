@@ -44,15 +44,31 @@ const thumbnailPath = (sha256: string) => {
 const fetchFile = (url: string) => t.app.inject({ method: 'GET', url: url.replace(BASE_URL, '') })
 const read = async (id: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/assets/${id}`, headers: bearer(acme.readKey) })).json<AssetRecord & { thumbnail_status: string; thumbnail_failure: string | null }>()
 const queuedJobs = async () => (await sql<{ n: number }>`select count(*)::int as n from thumbnail_jobs`.execute(t.database.handle.db)).rows[0]!.n
-/** A push whose body is still coming, over a real socket: resolves once the server has its headers. */
-async function pushInFlight(key: string): Promise<Socket> {
+/** A request whose body is still coming, over a real socket: resolves once the server has its headers. */
+async function requestInFlight(requestLine: string, key: string): Promise<Socket> {
   if (!t.app.server.listening) await t.app.listen({ host: '127.0.0.1', port: 0 })
   const headersRead = new Promise((resolve) => t.app.server.once('request', resolve))
   const socket = connect((t.app.server.address() as AddressInfo).port, '127.0.0.1')
   socket.on('error', () => {})
-  socket.write(`POST /api/v1/assets HTTP/1.1\r\nHost: assets.test\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"image_base64":"`)
+  socket.write(`${requestLine} HTTP/1.1\r\nHost: assets.test\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"`)
   await headersRead
   return socket
+}
+
+/** Each thumbnail decoded in this process (every ImageProcessor's) with when it started and ended, calling through. */
+function timeDecodes(): Array<{ start: number; end?: number }> {
+  const decodes: Array<{ start: number; end?: number }> = []
+  const thumbnail = ImageProcessor.prototype.thumbnail
+  vi.spyOn(ImageProcessor.prototype, 'thumbnail').mockImplementation(async function (this: ImageProcessor, ...args) {
+    const decode: { start: number; end?: number } = { start: performance.now() }
+    decodes.push(decode)
+    try {
+      return await thumbnail.apply(this, args)
+    } finally {
+      decode.end = performance.now()
+    }
+  })
+  return decodes
 }
 
 /** Counts the thumbnails decoded in this process (every ImageProcessor's), calling through. */
@@ -105,7 +121,7 @@ describe('thumbnails off the push', () => {
 
   it('leaves the CPU to a push in flight: the runner waits, and a thumbnail asked for meanwhile is made on demand', async () => {
     await t.app.services.thumbnails.drain()
-    const push = await pushInFlight(acme.writeKey)
+    const push = await requestInFlight('POST /api/v1/assets', acme.writeKey)
     const waiting = (await pushAndRead(t.app, acme, {}, await noisePng(200))).record
     const asked = (await pushAndRead(t.app, acme, {}, await noisePng(200))).record
     await t.app.services.thumbnails.start()
@@ -116,6 +132,26 @@ describe('thumbnails off the push', () => {
       await waitFor('the waiting thumbnail made once the push has ended', () => existsSync(thumbnailPath(waiting.sha256)))
     } finally {
       await t.app.services.thumbnails.stop(5_000)
+    }
+  })
+
+  it('beside a read in flight, makes the queued thumbnails one at a time, resting four times as long as each took', async () => {
+    await t.app.services.thumbnails.drain()
+    const queued = await Promise.all(Array.from({ length: 3 }, async () => (await pushAndRead(t.app, acme, {}, await noisePng(400))).record))
+    const readInFlight = await requestInFlight(`PATCH /api/v1/assets/${queued[0]!.id}`, acme.writeKey)
+    const decodes = timeDecodes()
+    await t.app.services.thumbnails.start()
+    try {
+      await waitFor('every queued thumbnail made beside the read', async () => (await queuedJobs()) === 0)
+    } finally {
+      readInFlight.destroy()
+      await t.app.services.thumbnails.stop(5_000)
+    }
+    expect(decodes).toHaveLength(3)
+    // The rest is four times the whole job, which is longer than its decode.
+    for (const [i, decode] of decodes.slice(1).entries()) {
+      const before = decodes[i]!
+      expect(decode.start - before.end!).toBeGreaterThanOrEqual(4 * (before.end! - before.start))
     }
   })
 
