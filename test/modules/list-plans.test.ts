@@ -1,0 +1,81 @@
+import { CompiledQuery, sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listQuery, type AssetFilter } from '../../src/modules/assets/store.js'
+import { seedOrganization, startTestApp, type Seeded, type TestApp } from '../support/app.js'
+import { callApi } from '../support/fixtures.js'
+
+/**
+ * A library seeded by SQL (the planner's choices only show at a size no test pushes): 20,000 assets, a
+ * minute apart. "zeppelin" is in the titles of the 8 oldest, "poster" in every other one.
+ */
+const LIBRARY = 20_000
+const RARE = 8
+
+let t: TestApp
+let acme: Seeded
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_STANDARD: '10000' } })
+  acme = await seedOrganization(t.app, 'Acme')
+  await sql`
+    insert into assets (id, organization_id, title, mime_type, width, height, byte_size, sha256, blob_key, thumbnail_key, created_at, updated_at)
+    select gen_random_uuid(), ${acme.org.id}::uuid,
+      case when g <= ${RARE} then 'Zeppelin ' || g when g % 2 = 0 then 'Poster ' || g else 'Banner ' || g end,
+      'image/png', 64, 48, 100, md5(g::text) || md5((-g)::text), 'blob-' || g, 'thumb-' || g,
+      timestamptz '2026-01-01' + g * interval '1 minute', timestamptz '2026-01-01' + g * interval '1 minute'
+    from generate_series(1, ${LIBRARY}) as g
+  `.execute(t.database.handle.db)
+  await sql`analyze assets`.execute(t.database.handle.db)
+})
+afterAll(async () => {
+  await t.close()
+})
+
+/** The list statement's plan as it ran: which scans of the assets read rows, and how many. */
+async function scansRun(filter: AssetFilter): Promise<Array<{ scan: string; rows: number }>> {
+  const compiled = listQuery(t.database.handle.db, acme.org.id, filter, { limit: 50, offset: 0 }, { countCap: 1_000 }).compile()
+  const { rows } = await t.database.handle.db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]))
+  const explained = rows[0]!['QUERY PLAN']
+  const [{ Plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as [{ Plan: PlanNode }]
+  const scans: Array<{ scan: string; rows: number }> = []
+  const visit = (node: PlanNode) => {
+    if (node['Relation Name'] === 'assets' && (node['Actual Loops'] ?? 0) > 0) scans.push({ scan: node['Index Name'] ?? node['Node Type'], rows: node['Actual Rows'] ?? 0 })
+    for (const child of node.Plans ?? []) visit(child)
+  }
+  visit(Plan)
+  return scans
+}
+
+interface PlanNode {
+  'Node Type': string
+  'Relation Name'?: string
+  'Index Name'?: string
+  'Actual Loops'?: number
+  'Actual Rows'?: number
+  Plans?: PlanNode[]
+}
+
+async function titles(query: string): Promise<string[]> {
+  const res = await callApi(t.app, acme.readKey, 'GET', `/api/v1/assets?${query}`)
+  expect(res.statusCode, res.body).toBe(200)
+  return res.json<{ data: Array<{ title: string }> }>().data.map((asset) => asset.title)
+}
+
+describe('the page of a full-text list', () => {
+  it('is read from the matches when the count found few beside the library, not by walking the newest-first index past the rest', async () => {
+    // The planner alone takes "zeppelin" (or its prefix) for far more than 8 titles and walks the
+    // created-at index through the 19,992 newer assets that do not match.
+    const scans = await scansRun({ q: 'zeppelin' })
+    expect(scans.map(({ scan }) => scan)).not.toContain('assets_org_created_idx')
+    for (const { rows } of scans) expect(rows).toBeLessThanOrEqual(RARE)
+    expect(await titles('q=zeppelin')).toEqual(Array.from({ length: RARE }, (_, i) => `Zeppelin ${RARE - i}`))
+    expect(await titles('q=zeppelin&sort=title&limit=3&offset=2')).toEqual(['Zeppelin 3', 'Zeppelin 4', 'Zeppelin 5'])
+  })
+
+  it('walks the index when the matches are many, reading about one page of them', async () => {
+    const scans = await scansRun({ q: 'poster' })
+    const walk = scans.find(({ scan }) => scan === 'assets_org_created_idx')
+    expect(walk?.rows).toBeLessThanOrEqual(4 * 51)
+    expect((await titles('q=poster&limit=2')).sort()).toEqual([`Poster ${LIBRARY}`, `Poster ${LIBRARY - 2}`].sort())
+  })
+})
