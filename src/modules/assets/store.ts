@@ -283,26 +283,30 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
   const order = orderOf(sort)
   const { after } = options
   const matching = whereFilter(scopedAssets(db, options.inCollection), organizationId, filter)
-  const inOrder = <O>(query: AssetQuery<O>) =>
-    query
-      .$if(after !== undefined, (ordered) => ordered.where(afterKeyset(sort, after!)))
-      .orderBy(order)
-      .limit(page.limit + 1)
-      .offset(page.offset)
-  const walked = inOrder(matching.select(ASSET_COLUMNS))
-  const few = fewMatches(organizationId, filter, page, options)
-  // Both reads are planned; the count decides which one runs (a condition on it alone is a one-time filter).
+  const walked = matching
+    .select(ASSET_COLUMNS)
+    .$if(after !== undefined, (query) => query.where(afterKeyset(sort, after!)))
+    .orderBy(order)
+    .limit(page.limit + 1)
+    .offset(page.offset)
   const walkedPage = db.selectFrom(walked.as('walked')).selectAll()
-  const pageColumns = few
-    ? walkedPage.where(sql<boolean>`not ${few}`).unionAll(db.selectFrom(inOrder(everyMatch(db, matching).select(ASSET_COLUMNS)).as('sorted')).selectAll().where(few))
-    : walkedPage
+  const cap = countCapOf(filter, options)
+  // Both reads are planned; the total decides which one runs (a condition on it alone is a one-time filter).
+  const pageColumns =
+    cap === undefined
+      ? walkedPage
+      : walkedPage
+          .where(sql<boolean>`counted.total > ${cap}`)
+          .unionAll(db.selectFrom('assets').select(ASSET_COLUMNS).where('assets.id', 'in', pageOfMatchSet(sort, page, after)).where(sql<boolean>`counted.total <= ${cap}`))
   // The derived columns and the key's text over the page alone: beside the columns, PostgreSQL would
   // compute them for every row that the offset skips too.
   const pageRows = db
     .selectFrom(pageColumns.as('assets'))
     .select([...ASSET_COLUMNS, ...DERIVED_COLUMNS, KEY_TEXT[sort.key].text.as('sort_key')])
     .orderBy(order)
-  return db
+  // The match set is read through raw SQL only, so the statement keeps the database's type.
+  const root = cap === undefined ? db : (db.with((cte) => cte(MATCH_SET).materialized(), () => matching.select(['assets.id', SORTED_COLUMN[sort.key]]).limit(cap + 1)) as unknown as Db)
+  return root
     .selectFrom(totalOf(db, organizationId, filter, options).as('counted'))
     .leftJoinLateral(pageRows.as('page'), (join) => join.onTrue())
     .selectAll('page')
@@ -311,24 +315,33 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
 }
 
 /**
- * Whether a full-text list's matches are few beside the library, so that its page is best read from
- * every match, sorted (at most the count's cap of rows, found through the GIN index), rather than by
- * walking the sort's index and dropping what does not match. The planner cannot tell: it estimates a
- * word's matches from the column statistics, and at 1M assets took a word in 962 titles for 20,812, so
- * it walked 54,309 rows to fill a page. The count in the same statement is exact up to its cap. The walk
- * reads about (offset + limit) × library ÷ matches rows and the match set `matches` rows, so the match
- * set is read when matches² < (offset + limit) × library. Undefined when the total is not a capped count.
+ * The match set of a list whose total is a capped count (full text): the first `countCap + 1` matches,
+ * each an id and the column its sort orders by, read once (`materialized`) by the count and, when that
+ * is all of them, by the page. The page is then a sort of at most `countCap` small rows and a primary-key
+ * read per row shown, where walking the sort's index would read and match rows the count has already
+ * read. The planner could not choose this alone: it estimates a word's matches from the column's
+ * statistics, and at 1M assets took a word in 962 titles for 20,812, so it walked 54,309 rows to fill a
+ * page.
  */
-function fewMatches(organizationId: string, filter: AssetFilter, page: Page, options: ListOptions): RawBuilder<boolean> | undefined {
-  if (filter.q === undefined || options.countCap === undefined || !countsMatches(filter, options)) return undefined
-  const walkedRows = page.offset + page.limit + 1
-  const library = sql`(select asset_count from organizations where id = ${organizationId})`
-  return sql<boolean>`(counted.total <= ${options.countCap} and counted.total::bigint * counted.total < ${walkedRows}::bigint * ${library})`
+const MATCH_SET = 'matches'
+
+/** The column of the assets that each sort key reads (see SORTED_BY). */
+const SORTED_COLUMN = {
+  created_at: 'assets.created_at',
+  title: 'assets.title',
+  byte_size: 'assets.byte_size',
+  updated_at: 'assets.updated_at',
+} as const satisfies Record<SortKey, `assets.${string}`>
+
+/** The count's cap when a list's total is a capped count of its matches (see MATCH_SET). */
+function countCapOf(filter: AssetFilter, options: ListOptions): number | undefined {
+  return options.countCap !== undefined && countsMatches(filter, options) ? options.countCap : undefined
 }
 
-/** Every asset `matching` selects, as a set read whole: `offset 0` keeps the planner from merging the outer order into it. */
-function everyMatch<O>(db: Db, matching: AssetQuery<O>) {
-  return db.selectFrom(matching.selectAll('assets').offset(0).as('assets')) as unknown as AssetQuery<object>
+/** The ids of a page of the match set, in the sort's order: its rows are named as the assets' so the sort's expressions apply. */
+function pageOfMatchSet(sort: AssetSort, page: Page, after: Keyset | undefined): RawBuilder<string> {
+  const keyset = after === undefined ? sql`true` : afterKeyset(sort, after)
+  return sql<string>`(select assets.id from ${sql.table(MATCH_SET)} as assets where ${keyset} order by ${orderOf(sort)} limit ${page.limit + 1} offset ${page.offset})`
 }
 
 /**
@@ -407,12 +420,10 @@ function touches({ filter, inCollection, shown = [], sort = NEWEST_FIRST }: List
   return sql.join(touching.map((condition) => sql`(${condition})`), sql` or `)
 }
 
-/** The count of what the filter selects, up to one past `countCap` when there is one. */
+/** The count of what the filter selects: with a cap, the size of the list statement's match set (up to one past the cap). */
 function countOf(db: Db, organizationId: string, filter: AssetFilter, options: ListOptions) {
-  const cap = options.countCap
-  if (cap === undefined) return whereFilter(scopedAssets(db, options.inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
-  const matches = whereFilter(scopedAssets(db, options.inCollection).select(sql`1`.as('one')), organizationId, filter).limit(cap + 1)
-  return db.selectFrom(matches.as('matches')).select(sql<number>`count(*)::int`.as('total'))
+  if (countCapOf(filter, options) !== undefined) return db.selectNoFrom(sql<number>`(select count(*)::int from ${sql.table(MATCH_SET)})`.as('total'))
+  return whereFilter(scopedAssets(db, options.inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
 }
 
 /** Whether the total of a list with these options is a count of the matches (nothing kept counts them). */
@@ -425,7 +436,7 @@ export function hasFilter(filter: AssetFilter): boolean {
 }
 
 /** Several totals in one statement: each scope is a filter, with the options of a list. */
-export async function countAssetsEach(db: Db, organizationId: string, scopes: Array<ListOptions & { filter: AssetFilter }>): Promise<number[]> {
+export async function countAssetsEach(db: Db, organizationId: string, scopes: Array<Omit<ListOptions, 'countCap'> & { filter: AssetFilter }>): Promise<number[]> {
   if (scopes.length === 0) return []
   const counts = scopes.map(({ filter, ...options }, i) => sql`(${totalOf(db, organizationId, filter, options)}) as ${sql.ref(`c${i}`)}`)
   const { rows } = await sql<Record<string, number>>`select ${sql.join(counts)}`.execute(db)
