@@ -85,6 +85,9 @@ export interface Cover {
   height: number
 }
 
+/** How many organizations' library sizes a process keeps (`AssetService.librarySizes`): a few bytes each. */
+const MAX_LIBRARY_SIZES = 10_000
+
 /** Reading, filtering, editing and deleting assets, with their events; the push is `AssetPush`'s, the files `AssetFiles`'. */
 export class AssetService {
   private readonly pages: ListPages<AssetRecord>
@@ -94,6 +97,8 @@ export class AssetService {
   private readonly pushes: AssetPush
   /** New versions of assets, and their history. */
   readonly versions: AssetVersions
+  /** Each organization's library size as its last list statement read it: a hint for the next statement's shape, never for what it answers. */
+  private readonly librarySizes = new Map<string, number>()
 
   constructor(private readonly deps: AssetServiceDeps) {
     this.pages = new ListPages(deps.listCacheRecords)
@@ -155,7 +160,9 @@ export class AssetService {
     const options = { ...this.totalOptions(organizationId, filter, inCollection), countCap, sort }
     const counted = store.countsMatches(filter, options) ? countedScopeKey(filter, inCollection) : undefined
     const countedBefore = counted === undefined ? undefined : this.pages.countedTotal(organizationId, counted)
-    const { rows, total: count, version, next } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore, after })
+    const largeLibrary = (this.librarySizes.get(organizationId) ?? 0) >= store.LARGE_LIBRARY
+    const { rows, total: count, version, librarySize, next } = await store.listAssets(this.deps.db, organizationId, filter, page, { ...options, countedBefore, after, largeLibrary })
+    this.rememberLibrarySize(organizationId, librarySize)
     const { q } = filter
     const exact = countCap === undefined || q === undefined || count <= countCap
     const total = exact ? { total: count, total_exact: true } : await this.estimatedTotal(organizationId, { ...filter, q }, inCollection, { count, before: countedBefore, version })
@@ -163,6 +170,14 @@ export class AssetService {
     const listed = { data: rows.map((row) => assetRecord(row, this.deps.signer, presets)), ...total, ...page, next_cursor: next && encodeCursor(scope(), sort, next) }
     this.pages.keep(organizationId, query, { version, linksExpire, presets, page: listed })
     return listed
+  }
+
+  /** Kept for as many organizations as MAX_LIBRARY_SIZES, the longest unlisted forgotten first. */
+  private rememberLibrarySize(organizationId: string, size: number | undefined): void {
+    if (size === undefined) return
+    this.librarySizes.delete(organizationId)
+    this.librarySizes.set(organizationId, size)
+    if (this.librarySizes.size > MAX_LIBRARY_SIZES) this.librarySizes.delete(this.librarySizes.keys().next().value!)
   }
 
   /** The list narrowed to the asset with this `external_id` (and the filter): at most one, so one lookup, never kept. */
