@@ -299,7 +299,7 @@ export function listQuery(db: Db, organizationId: string, filter: AssetFilter, p
     .orderBy(order)
     .limit(page.limit + 1)
     .offset(page.offset)
-  const cap = countCapOf(filter, options)
+  const cap = matchSetCap(filter, options)
   // Both reads are planned; the total decides which one runs (a condition on it alone is a one-time
   // filter). Their columns are the walk's (the cast only names the union's type as the walk's).
   const pageColumns =
@@ -351,8 +351,8 @@ const SORTED_COLUMN = {
   updated_at: 'assets.updated_at',
 } as const satisfies Record<SortKey, `assets.${string}`>
 
-/** The count's cap when a list in a large library has a total that is a capped count of its matches (see MATCH_SET). */
-function countCapOf(filter: AssetFilter, options: ListOptions): number | undefined {
+/** The count's cap when the list reads a match set (MATCH_SET): a large library's list whose total is a capped count of its matches. */
+function matchSetCap(filter: AssetFilter, options: ListOptions): number | undefined {
   return options.largeLibrary && options.countCap !== undefined && countsMatches(filter, options) ? options.countCap : undefined
 }
 
@@ -440,7 +440,7 @@ function touches({ filter, inCollection, shown = [], sort = NEWEST_FIRST }: List
 
 /** The count of what the filter selects, up to one past `countCap` when there is one: in a large library, the size of the statement's match set. */
 function countOf(db: Db, organizationId: string, filter: AssetFilter, options: ListOptions) {
-  if (countCapOf(filter, options) !== undefined) return db.selectNoFrom(sql<number>`(select count(*)::int from ${sql.table(MATCH_SET)})`.as('total'))
+  if (matchSetCap(filter, options) !== undefined) return db.selectNoFrom(sql<number>`(select count(*)::int from ${sql.table(MATCH_SET)})`.as('total'))
   const cap = options.countCap
   if (cap === undefined) return whereFilter(scopedAssets(db, options.inCollection).select(sql<number>`count(*)::int`.as('total')), organizationId, filter)
   const matches = whereFilter(scopedAssets(db, options.inCollection).select(sql`1`.as('one')), organizationId, filter).limit(cap + 1)
