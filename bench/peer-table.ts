@@ -33,24 +33,22 @@
  * node_modules). BENCH_ROUNDS, BENCH_ASSETS, BENCH_INGEST (files per side, round and level),
  * BENCH_DURATION (seconds of each list run) and BENCH_IDLE override the mode's counts. Linux only (/proc).
  */
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { percentile } from './support/child.js'
 import { adminQuery, redactedUrl } from './support/database.js'
 import { envNumber } from './support/env.js'
-import { HALF_TAG, plannedLibrary, pushLibrary } from './support/library.js'
+import { plannedLibrary, pushLibrary } from './support/library.js'
 import { startLoadGenerator, type LoadGenerator } from './support/load-generator.js'
 import { imagesIn } from './support/noise-images.js'
 import { startPushClient, type PushClient, type Run } from './support/push-client.js'
-import { cpuTicks, mib, sampleRss, startServer, status, transpiledServer, type Server } from './support/serve-process.js'
+import { mib, sampleRss, status, type Server } from './support/serve-process.js'
+import { COMPARED_LISTS, describeTree, freshDatabase, libraryTotal, REPO, startTreeServer, treeAt, untilAnalysed, untilIdle } from './support/trees.js'
 
-const REPO = fileURLToPath(new URL('..', import.meta.url))
 /**
  * The last landed commit of the previous issue (issue 38's, for issue 39), so every run of an issue is
  * measured against the same tree and its closing note gives the whole issue's effect. Moved forward when
@@ -73,11 +71,7 @@ const CONNECTIONS = 10
 const SEED_IN_FLIGHT = 8
 /** A figure this much worse than the baseline's is marked. */
 const TOLERANCE = 0.1
-const LISTS = [
-  { name: 'list, uncached', path: '/api/v1/assets?limit=50' },
-  { name: `tag filter (${HALF_TAG})`, path: `/api/v1/assets?limit=50&tag=${HALF_TAG}` },
-  { name: 'q=retina', path: '/api/v1/assets?limit=50&q=retina' },
-]
+const LISTS = COMPARED_LISTS
 
 /** One tree measured: its server and what it gave, figure by figure. */
 interface Side {
@@ -107,7 +101,7 @@ async function main(): Promise<void> {
     return
   }
   const workDir = mkdtempSync(join(tmpdir(), 'al-bench-peer-'))
-  const baseline = options['baseline-dir'] ? { dir: options['baseline-dir'], label: options['baseline-dir'] } : baselineTree(options.baseline)
+  const baseline = options['baseline-dir'] ? { dir: options['baseline-dir'], label: options['baseline-dir'] } : treeAt(options.baseline)
   const sides: Side[] = [
     { name: `this tree (${describeTree(REPO)})`, tree: REPO },
     { name: `baseline ${baseline.label}`, tree: baseline.dir },
@@ -136,7 +130,7 @@ async function main(): Promise<void> {
         const first = WARMUP_FILES + (round * IN_FLIGHT_LEVELS.length + level) * INGEST_FILES
         const files = images.files.slice(first, first + INGEST_FILES)
         for (const side of inTurn(sides, round + level)) {
-          await idle(sides)
+          await untilIdle(sides.map((side) => side.server!.pid))
           const run = await pushFiles(pushClient, side, files, inFlight)
           side.ingest.set(inFlight, [...(side.ingest.get(inFlight) ?? []), run])
         }
@@ -149,7 +143,7 @@ async function main(): Promise<void> {
     const library = plannedLibrary(Math.max(0, ASSETS - pushed))
     for (const side of sides) await pushLibrary(side.server!.baseUrl, side.apiKey!, library, SEED_IN_FLIGHT)
     for (const side of sides) await expectLibrary(side)
-    for (const side of sides) await analysed(side)
+    for (const side of sides) await untilAnalysed(side.name, side.server!.baseUrl, side.apiKey!)
     console.log(`Library of ${ASSETS} assets on both sides after ${((performance.now() - started) / 1000).toFixed(0)} s`)
 
     loadGenerator = await startLoadGenerator()
@@ -157,7 +151,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const [index, list] of LISTS.entries()) {
         for (const side of inTurn(sides, round + index)) {
-          await idle(sides)
+          await untilIdle(sides.map((side) => side.server!.pid))
           const peak = sampleRss(side.server!.pid)
           const result = await loadGenerator.run({ url: side.server!.baseUrl + list.path, headers: bearer(side), connections: CONNECTIONS, duration: DURATION_S })
           side.rssUnderLoad = Math.max(side.rssUnderLoad, peak.stop())
@@ -181,67 +175,10 @@ async function main(): Promise<void> {
   }
 }
 
-/**
- * The ref's tree, exported once into a directory named after its commit, with node_modules: this tree's
- * when the lock files are the same, else its own from `npm ci`.
- */
-function baselineTree(ref: string): { dir: string; label: string } {
-  const commit = git(['rev-parse', '--verify', `${ref}^{commit}`]).trim()
-  const label = `${ref} (${commit.slice(0, 7)})`
-  const dir = join(tmpdir(), `al-peer-baseline-${commit.slice(0, 12)}`)
-  if (!existsSync(join(dir, 'package.json'))) {
-    mkdirSync(dir, { recursive: true })
-    execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${dir}"`], { cwd: REPO, stdio: 'inherit' })
-  }
-  const modules = join(dir, 'node_modules')
-  if (!existsSync(modules)) {
-    // A link into a checkout that has since moved or gone dangles: existsSync says no, symlinkSync says EEXIST.
-    rmSync(modules, { force: true })
-    if (readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(REPO, 'package-lock.json'), 'utf8')) {
-      symlinkSync(join(REPO, 'node_modules'), modules, 'dir')
-    } else {
-      console.log(`Installing the baseline's packages in ${dir} (npm ci)…`)
-      execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
-    }
-  }
-  return { dir, label }
-}
-
-/** The commit, and whether the tree has changes not committed yet. */
-function describeTree(tree: string): string {
-  const commit = git(['rev-parse', '--short', 'HEAD'], tree).trim()
-  return git(['status', '--porcelain', '--untracked-files=no'], tree).trim() ? `${commit} with uncommitted changes` : commit
-}
-
-function git(args: string[], cwd = REPO): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' })
-}
-
 /** The side's server on a fresh database: its tree transpiled into `dir`, the same settings for both sides. */
 async function startSide(side: Side, dir: string): Promise<Server> {
-  let databaseUrl: string | undefined
-  if (side.databaseName) {
-    await adminQuery(SERVER_URL!, `create database ${side.databaseName}`)
-    const url = new URL(SERVER_URL!)
-    url.pathname = `/${side.databaseName}`
-    databaseUrl = url.toString()
-  }
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    DATA_DIR: join(dir, 'data'),
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    APP_SECRET: randomBytes(32).toString('hex'),
-    LIST_CACHE_RECORDS: '0',
-    RATE_LIMIT_CHEAP: '1000000',
-    RATE_LIMIT_STANDARD: '1000000',
-    RATE_LIMIT_EXPENSIVE: '1000000',
-    PLAN_LIMITS: JSON.stringify({ free: { max_assets: 10_000_000, max_bytes: 1e15 } }),
-    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
-  }
-  return startServer(side.name, [process.execPath, transpiledServer(side.tree, join(dir, 'app')), 'serve'], env, side.tree)
+  const databaseUrl = side.databaseName ? await freshDatabase(SERVER_URL!, side.databaseName) : undefined
+  return startTreeServer(side.name, side.tree, dir, databaseUrl)
 }
 
 /** Pushes `files` to the side, `inFlight` at a time; every one must create an asset. */
@@ -254,50 +191,8 @@ async function pushFiles(client: PushClient, side: Side, files: string[], inFlig
 }
 
 async function expectLibrary(side: Side): Promise<void> {
-  const response = await fetch(`${side.server!.baseUrl}/api/v1/assets?limit=1`, { headers: bearer(side) })
-  const { total } = (await response.json()) as { total: number }
+  const total = await libraryTotal(side.server!.baseUrl, side.apiKey!)
   if (total !== ASSETS) throw new Error(`${side.name} holds ${total} assets, not ${ASSETS}`)
-}
-
-/**
- * Until neither server has used more than a tenth of a CPU for a second: what a push left to do
- * (thumbnails, statistics) is done before the next measurement starts. Gives up after five minutes.
- */
-async function idle(sides: Side[]): Promise<void> {
-  const pids = sides.map((side) => side.server!.pid)
-  const windowMs = 500
-  /** A tenth of a CPU for half a second, in 10 ms ticks. */
-  const busyTicks = 5
-  for (let waited = 0, quietWindows = 0; quietWindows < 2 && waited < 300_000; waited += windowMs) {
-    const before = pids.map(cpuTicks)
-    await sleep(windowMs)
-    const busy = pids.some((pid, i) => cpuTicks(pid) - before[i]! > busyTicks)
-    quietWindows = busy ? 0 : quietWindows + 1
-  }
-}
-
-/**
- * Until no record of the side has an analysis pending, so the lists are measured without the catch-up
- * beside them: the CPU of idle() does not see PostgreSQL's share of it. Gives up after five minutes.
- */
-async function analysed(side: Side): Promise<void> {
-  const started = performance.now()
-  while (performance.now() - started < 300_000) {
-    if (!(await anyPending(side))) return
-    await sleep(1000)
-  }
-  throw new Error(`${side.name}: analyses still pending after five minutes`)
-}
-
-/** Whether a record of the side has one of the fields the analyses fill after the push (issue 36) still null. */
-async function anyPending(side: Side): Promise<boolean> {
-  const analysedFields = ['near_duplicates', 'colors', 'metadata', 'provenance']
-  for (let offset = 0; ; offset += 100) {
-    const response = await fetch(`${side.server!.baseUrl}/api/v1/assets?limit=100&offset=${offset}`, { headers: bearer(side) })
-    const { data } = (await response.json()) as { data: Array<Record<string, unknown>> }
-    if (data.some((record) => analysedFields.some((field) => record[field] === null))) return true
-    if (data.length < 100) return false
-  }
 }
 
 /** Both sides, the first one first on even turns, the other first on odd ones. */
