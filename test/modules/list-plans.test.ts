@@ -34,8 +34,8 @@ afterAll(async () => {
   await t.close()
 })
 
-/** The list statement of a large library (LARGE_LIBRARY) as it ran: which scans of the assets read rows, and how many in all. */
-async function scansRun(filter: AssetFilter): Promise<Array<{ scan: string; rows: number }>> {
+/** The list statement of a large library (LARGE_LIBRARY) as it ran: which scans of `relation` read rows, and how many in all. */
+async function scansRun(filter: AssetFilter, relation = 'assets'): Promise<Array<{ scan: string; rows: number }>> {
   const compiled = listQuery(t.database.handle.db, acme.org.id, filter, { limit: 50, offset: 0 }, { countCap: 1_000, largeLibrary: true }).compile()
   const { rows } = await t.database.handle.db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]))
   const explained = rows[0]!['QUERY PLAN']
@@ -44,7 +44,7 @@ async function scansRun(filter: AssetFilter): Promise<Array<{ scan: string; rows
   const visit = (node: PlanNode) => {
     const loops = node['Actual Loops'] ?? 0
     // Actual Rows is per loop.
-    if (node['Relation Name'] === 'assets' && loops > 0) scans.push({ scan: node['Index Name'] ?? node['Node Type'], rows: (node['Actual Rows'] ?? 0) * loops })
+    if (node['Relation Name'] === relation && loops > 0) scans.push({ scan: node['Index Name'] ?? node['Node Type'], rows: (node['Actual Rows'] ?? 0) * loops })
     for (const child of node.Plans ?? []) visit(child)
   }
   visit(Plan)
@@ -94,5 +94,38 @@ describe('the page of a full-text list', () => {
     const walk = scans.find(({ scan }) => scan === 'assets_org_created_idx')
     expect(walk?.rows).toBeLessThanOrEqual(4 * 51)
     expect(await titles('q=poster&limit=2')).toEqual([`Poster ${LIBRARY - 1}`, `Poster ${LIBRARY - 2}`])
+  })
+})
+
+describe('a record\u2019s collections and near-duplicates', () => {
+  it('are read by the page\u2019s ids, never by reading every membership or pair of the database', async () => {
+    const db = t.database.handle.db
+    // A collection of every 13th asset (1,538 members), 1,500 pairs among the older assets, and the
+    // newest 60 assets hashed, each the near-duplicate of the one before it. The planner took the
+    // `exists` of either for a hashed subplan, which reads the whole table to answer the page's probes.
+    const [collection] = (
+      await sql<{ id: string }>`insert into collections (id, organization_id, name, kind) values (gen_random_uuid(), ${acme.org.id}::uuid, 'Campaign', 'manual') returning id`.execute(db)
+    ).rows
+    const ordered = sql`(select id, row_number() over (order by created_at desc, id desc) as place from assets where organization_id = ${acme.org.id}::uuid)`
+    await sql`insert into collection_assets (collection_id, asset_id) select ${collection!.id}::uuid, id from ${ordered} as ordered where place % 13 = 1`.execute(db)
+    await sql`
+      insert into near_duplicate_pairs (asset_id, other_id, organization_id, distance)
+      select newer.id, older.id, ${acme.org.id}::uuid, 3 from ${ordered} as newer join ${ordered} as older on older.place = newer.place + 1
+      where newer.place <= 60 or newer.place between 10000 and 11499
+    `.execute(db)
+    await sql`update assets set perceptual_hash_algorithm = 'dhash' where id in (select id from ${ordered} as ordered where place <= 60)`.execute(db)
+    await sql`analyze collection_assets, near_duplicate_pairs`.execute(db)
+
+    for (const relation of ['collection_assets', 'near_duplicate_pairs']) {
+      const scans = await scansRun({}, relation)
+      expect(scans.map(({ scan }) => scan)).not.toContain('Seq Scan')
+      // A probe per row of the page (51), and a member's or a pair's rows read again for its aggregate.
+      expect(scans.reduce((sum, { rows }) => sum + rows, 0)).toBeLessThanOrEqual(2 * 51)
+    }
+    const res = await callApi(t.app, acme.readKey, 'GET', '/api/v1/assets?limit=14')
+    const page = res.json<{ data: Array<{ id: string; collections: unknown[]; near_duplicates: Array<{ asset_id: string }> }> }>().data
+    expect(page.map((asset) => asset.collections.length)).toEqual([1, ...Array<number>(12).fill(0), 1])
+    expect(page[0]!.collections).toEqual([{ id: collection!.id, name: 'Campaign' }])
+    expect(page.slice(0, 13).map((asset) => asset.near_duplicates[0]?.asset_id)).toEqual(page.slice(1).map((asset) => asset.id))
   })
 })
