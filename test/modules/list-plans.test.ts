@@ -100,7 +100,7 @@ describe('the page of a full-text list', () => {
 describe('a record\u2019s collections and near-duplicates', () => {
   it('are read by the page\u2019s ids, never by reading every membership or pair of the database', async () => {
     const db = t.database.handle.db
-    // A collection of every 13th asset (1,538 members), 1,500 pairs among the older assets, and the
+    // A collection of every 13th asset (1,539 members), 1,500 pairs among the older assets, and the
     // newest 60 assets hashed, each the near-duplicate of the one before it. The planner took the
     // `exists` of either for a hashed subplan, which reads the whole table to answer the page's probes.
     const [collection] = (
