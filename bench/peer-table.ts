@@ -34,20 +34,20 @@
  * BENCH_DURATION (seconds of each list run) and BENCH_IDLE override the mode's counts. Linux only (/proc).
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { percentile } from './support/child.js'
-import { adminQuery, redactedUrl } from './support/database.js'
+import { redactedUrl } from './support/database.js'
 import { envNumber } from './support/env.js'
 import { plannedLibrary, pushLibrary } from './support/library.js'
 import { startLoadGenerator, type LoadGenerator } from './support/load-generator.js'
 import { imagesIn } from './support/noise-images.js'
 import { startPushClient, type PushClient, type Run } from './support/push-client.js'
 import { mib, sampleRss, status, type Server } from './support/serve-process.js'
-import { COMPARED_LISTS, describeTree, freshDatabase, libraryTotal, REPO, startTreeServer, treeAt, untilAnalysed, untilIdle } from './support/trees.js'
+import { COMPARED_LISTS, describeTree, freshDatabase, libraryTotal, REPO, startTreeServer, tearDown, treeAt, untilAnalysed, untilIdle } from './support/trees.js'
 
 /**
  * The last landed commit of the previous issue (issue 38's, for issue 39), so every run of an issue is
@@ -166,12 +166,7 @@ async function main(): Promise<void> {
   } finally {
     pushClient?.stop()
     loadGenerator?.stop()
-    for (const side of sides) await side.server?.stop()
-    try {
-      for (const side of sides) if (side.databaseName) await adminQuery(SERVER_URL!, `drop database if exists ${side.databaseName} with (force)`)
-    } finally {
-      rmSync(workDir, { recursive: true, force: true })
-    }
+    await tearDown(sides.map((side) => side.server), SERVER_URL, sides.map((side) => side.databaseName), workDir)
   }
 }
 

@@ -25,16 +25,16 @@
  * Linux only (/proc).
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { adminQuery, redactedUrl } from './support/database.js'
+import { redactedUrl } from './support/database.js'
 import { envNumber } from './support/env.js'
 import { plannedLibrary, pushLibrary } from './support/library.js'
 import { startLoadGenerator, type LoadGenerator } from './support/load-generator.js'
 import { cpuTicks, mib, sampleRss, type Server } from './support/serve-process.js'
-import { COMPARED_LISTS, describeTree, freshDatabase, libraryTotal, REPO, startTreeServer, treeAt, untilAnalysed, untilIdle } from './support/trees.js'
+import { COMPARED_LISTS, describeTree, freshDatabase, libraryTotal, REPO, startTreeServer, tearDown, treeAt, untilAnalysed, untilIdle } from './support/trees.js'
 
 const ASSETS = envNumber('BENCH_ASSETS', 10_000)
 const ROUNDS = envNumber('BENCH_ROUNDS', 3)
@@ -107,12 +107,7 @@ async function main(): Promise<void> {
     report(trees, seconds(started))
   } finally {
     loadGenerator?.stop()
-    for (const tree of trees) await tree.server?.stop()
-    try {
-      for (const tree of trees) if (tree.databaseName) await adminQuery(SERVER_URL!, `drop database if exists ${tree.databaseName} with (force)`)
-    } finally {
-      rmSync(workDir, { recursive: true, force: true })
-    }
+    await tearDown(trees.map((tree) => tree.server), SERVER_URL, trees.map((tree) => tree.databaseName), workDir)
   }
 }
 

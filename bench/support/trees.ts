@@ -24,6 +24,16 @@ export const COMPARED_LISTS = [
   { name: 'q=retina', path: '/api/v1/assets?limit=50&q=retina' },
 ]
 
+/** The servers stopped, then their databases (those named, on the PostgreSQL server at `serverUrl`) dropped and `workDir` removed. */
+export async function tearDown(servers: Array<Server | undefined>, serverUrl: string | undefined, databaseNames: Array<string | undefined>, workDir: string): Promise<void> {
+  for (const server of servers) await server?.stop()
+  try {
+    for (const name of databaseNames) if (name) await adminQuery(serverUrl!, `drop database if exists ${name} with (force)`)
+  } finally {
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
 /** A new database named `name` on the PostgreSQL server at `serverUrl`, and its URL. */
 export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
   await adminQuery(serverUrl, `create database ${name}`)
