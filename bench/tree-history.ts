@@ -21,7 +21,11 @@
  *   BENCH_ASSETS=2000 BENCH_ROUNDS=2 npx tsx bench/tree-history.ts 2c8e2ee HEAD
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/tree-history.ts …
  *
- * A ref is any git ref; the current checkout's uncommitted changes count only under the name `.`.
+ * A ref is any git ref; the current checkout's uncommitted changes count only under the name `.`. Node
+ * flags may follow a ref, each after an `@`, to measure a setting against the same tree without it:
+ *
+ *   npx tsx bench/tree-history.ts . .@--max-semi-space-size=4
+ *
  * Linux only (/proc).
  */
 import { randomBytes } from 'node:crypto'
@@ -49,6 +53,8 @@ const LISTS = COMPARED_LISTS
 interface Tree {
   label: string
   dir: string
+  /** Given to `node` before the server's script. */
+  nodeFlags: string[]
   databaseName: string | undefined
   server?: Server
   apiKey?: string
@@ -67,8 +73,8 @@ async function main(): Promise<void> {
     return
   }
   const workDir = mkdtempSync(join(tmpdir(), 'al-bench-history-'))
-  const trees: Tree[] = refs.map((ref, i) => ({
-    ...(ref === '.' ? { dir: REPO, label: `this checkout (${describeTree(REPO)})` } : treeAt(ref)),
+  const trees: Tree[] = refs.map((spec, i) => ({
+    ...treeWithFlags(spec),
     databaseName: SERVER_URL && `al_bench_history_${i}_${randomBytes(4).toString('hex')}`,
     runs: new Map(),
     rssUnderLoad: 0,
@@ -81,7 +87,7 @@ async function main(): Promise<void> {
         `Node ${process.version}, ${cpus().length} CPUs, load average ${loadAverage()}`,
     )
     for (const [i, tree] of trees.entries()) {
-      tree.server = await startTreeServer(tree.label, tree.dir, join(workDir, `tree-${i}`), tree.databaseName && (await freshDatabase(SERVER_URL!, tree.databaseName)))
+      tree.server = await startTreeServer(tree.label, tree.dir, join(workDir, `tree-${i}`), tree.databaseName && (await freshDatabase(SERVER_URL!, tree.databaseName)), tree.nodeFlags)
       tree.apiKey = tree.server.apiKey
       if (!tree.apiKey) throw new Error(`${tree.label}: the first start printed no API key`)
       await pushLibrary(tree.server.baseUrl, tree.apiKey, plannedLibrary(ASSETS), SEED_IN_FLIGHT)
@@ -124,6 +130,14 @@ async function measure(loadGenerator: LoadGenerator, tree: Tree, list: (typeof L
 }
 
 /** The trees starting at position `turn` (modulo their number), so each goes first in turn. */
+/** `ref` or `ref@--flag@--flag`: the tree, and the flags its `node` starts with (named in its label). */
+function treeWithFlags(spec: string): { dir: string; label: string; nodeFlags: string[] } {
+  const [ref, ...nodeFlags] = spec.split('@--')
+  const tree = ref === '.' ? { dir: REPO, label: `this checkout (${describeTree(REPO)})` } : treeAt(ref!)
+  const flags = nodeFlags.map((flag) => `--${flag}`)
+  return { ...tree, label: [tree.label, ...flags].join(' '), nodeFlags: flags }
+}
+
 function turned(trees: Tree[], turn: number): Tree[] {
   const start = turn % trees.length
   return [...trees.slice(start), ...trees.slice(0, start)]

@@ -81,9 +81,10 @@ function git(args: string[], cwd = REPO): string {
 /**
  * `tree`'s server, transpiled into `dir`, on a fresh database: the embedded one in `dir`, or
  * `databaseUrl`. Every tree gets the same settings: rate limits lifted, a plan without limits, and the
- * page cache off (LIST_CACHE_RECORDS=0), so every list runs its statement.
+ * page cache off (LIST_CACHE_RECORDS=0), so every list runs its statement. `nodeFlags` go to `node`
+ * before the script (V8's, say), to measure a setting against the same tree without it.
  */
-export function startTreeServer(name: string, tree: string, dir: string, databaseUrl?: string): Promise<Server> {
+export function startTreeServer(name: string, tree: string, dir: string, databaseUrl?: string, nodeFlags: string[] = []): Promise<Server> {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -99,7 +100,7 @@ export function startTreeServer(name: string, tree: string, dir: string, databas
     PLAN_LIMITS: JSON.stringify({ free: { max_assets: 10_000_000, max_bytes: 1e15 } }),
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
   }
-  return startServer(name, [process.execPath, transpiledServer(tree, join(dir, 'app')), 'serve'], env, tree)
+  return startServer(name, [process.execPath, ...nodeFlags, transpiledServer(tree, join(dir, 'app')), 'serve'], env, tree)
 }
 
 /**
