@@ -132,9 +132,10 @@ describe('planner statistics without an operator', () => {
     await write('delete from vacuum_probe where id <= 100')
     await waitFor('a VACUUM', async () => (await tableStats(db(), 'vacuum_probe')).vacuum_count === 1)
     // PGlite has one connection, so nothing can hold the deleted rows. On PostgreSQL a statement of the
-    // app's own background work (a sweep, a claim) that began before the delete may still run when the
-    // VACUUM starts, and the rows its snapshot sees stay for the next one (the test below visits that case).
-    if (!onPostgres) expect((await tableStats(db(), 'vacuum_probe')).n_dead_tup).toBe(0)
+    // app's own background work (a sweep, a claim) that began just before the second delete may still run
+    // when the VACUUM starts, and that delete's 60 rows stay for the next one (the test below visits that
+    // case); the first delete's 40, seconds older, are gone either way.
+    expect((await tableStats(db(), 'vacuum_probe')).n_dead_tup).toBeLessThanOrEqual(onPostgres ? 60 : 0)
   })
 
   it('visits a table that stays due (an old snapshot keeps its dead rows) again, but not before 12 checks have passed', async (context) => {
