@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   }
   const workDir = mkdtempSync(join(tmpdir(), 'al-bench-history-'))
   const trees: Tree[] = refs.map((spec, i) => ({
-    ...treeWithFlags(spec),
+    ...treeWithFlags(spec, i, refs),
     databaseName: SERVER_URL && `al_bench_history_${i}_${randomBytes(4).toString('hex')}`,
     runs: new Map(),
     rssUnderLoad: 0,
@@ -129,15 +129,20 @@ async function measure(loadGenerator: LoadGenerator, tree: Tree, list: (typeof L
   tree.runs.set(list.name, [...(tree.runs.get(list.name) ?? []), run])
 }
 
-/** The trees starting at position `turn` (modulo their number), so each goes first in turn. */
-/** `ref` or `ref@--flag@--flag`: the tree, and the flags its `node` starts with (named in its label). */
-function treeWithFlags(spec: string): { dir: string; label: string; nodeFlags: string[] } {
+/**
+ * `ref` or `ref@--flag@--flag`: the tree, and the flags its `node` starts with, both in its label. A spec
+ * named again (the same tree started twice, to see how far two identical servers differ in one window)
+ * gets its position in the label, so the report's rows tell them apart.
+ */
+function treeWithFlags(spec: string, index: number, specs: string[]): { dir: string; label: string; nodeFlags: string[] } {
   const [ref, ...nodeFlags] = spec.split('@--')
   const tree = ref === '.' ? { dir: REPO, label: `this checkout (${describeTree(REPO)})` } : treeAt(ref!)
   const flags = nodeFlags.map((flag) => `--${flag}`)
-  return { ...tree, label: [tree.label, ...flags].join(' '), nodeFlags: flags }
+  const repeated = specs.indexOf(spec) !== index ? [`(#${index + 1})`] : []
+  return { ...tree, label: [tree.label, ...flags, ...repeated].join(' '), nodeFlags: flags }
 }
 
+/** The trees starting at position `turn` (modulo their number), so each goes first in turn. */
 function turned(trees: Tree[], turn: number): Tree[] {
   const start = turn % trees.length
   return [...trees.slice(start), ...trees.slice(0, start)]
